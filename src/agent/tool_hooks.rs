@@ -1,0 +1,131 @@
+//! [`ToolHooks`]: what the agent loop calls at each lifecycle event.
+
+use async_trait::async_trait;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Who is asking: the session, its working directory, and whether this is a subagent.
+#[derive(Debug, Clone)]
+pub struct HookContext {
+    pub session_id: String,
+    pub cwd: PathBuf,
+    pub is_subagent: bool,
+}
+
+/// The decision of an event's hooks, as the loop sees it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Verdict {
+    /// Go on.
+    #[default]
+    Pass,
+    /// PreToolUse: do not run the tool; the reason goes to the model as the tool result.
+    Block(String),
+    /// Stop/SubagentStop: do not stop; the message becomes a user turn.
+    Force(String),
+}
+
+/// Everything the hooks of one event returned to the loop.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HookVerdict {
+    pub verdict: Verdict,
+    /// PreToolUse: the arguments to run the tool with (after every hook's `updatedInput`).
+    pub updated_args: Option<Value>,
+    /// PreToolUse: a hook asked for the permission prompt.
+    pub ask: bool,
+    /// Text to add to the model's context.
+    pub additional_context: Vec<String>,
+    /// Feedback for the model about a tool call (PostToolUse exit 2 stderr).
+    pub feedback: Vec<String>,
+    /// Text to show the user.
+    pub system_messages: Vec<String>,
+}
+
+impl HookVerdict {
+    pub fn pass() -> Self {
+        Self::default()
+    }
+}
+
+/// The hooks the agent loop fires. Every method defaults to "pass", so an implementation
+/// overrides only the events it cares about.
+#[async_trait]
+pub trait ToolHooks: Send + Sync {
+    async fn session_start(&self, _cx: &HookContext, _source: &str) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    async fn user_prompt_submit(&self, _cx: &HookContext, _prompt: &str) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    async fn pre_tool_use(&self, _cx: &HookContext, _tool: &str, _args: &Value) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    async fn post_tool_use(
+        &self,
+        _cx: &HookContext,
+        _tool: &str,
+        _args: &Value,
+        _result: &Value,
+        _is_error: bool,
+    ) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    async fn pre_compact(&self, _cx: &HookContext, _trigger: &str) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    async fn stop(&self, _cx: &HookContext, _stop_hook_active: bool) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    async fn subagent_stop(&self, _cx: &HookContext, _stop_hook_active: bool) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    async fn session_end(&self, _cx: &HookContext, _reason: &str) -> HookVerdict {
+        HookVerdict::pass()
+    }
+}
+
+/// No hooks at all.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoHooks;
+
+#[async_trait]
+impl ToolHooks for NoHooks {}
+
+/// The hooks a subagent sees: only PreToolUse and PostToolUse of the parent's hooks, with
+/// `is_subagent` set; every other event passes without running anything.
+#[derive(Clone)]
+pub struct SubsetHooks {
+    inner: Arc<dyn ToolHooks>,
+}
+
+impl SubsetHooks {
+    pub fn new(inner: Arc<dyn ToolHooks>) -> Self {
+        SubsetHooks { inner }
+    }
+}
+
+fn as_subagent(cx: &HookContext) -> HookContext {
+    HookContext {
+        is_subagent: true,
+        ..cx.clone()
+    }
+}
+
+#[async_trait]
+impl ToolHooks for SubsetHooks {
+    async fn pre_tool_use(&self, cx: &HookContext, tool: &str, args: &Value) -> HookVerdict {
+        self.inner.pre_tool_use(&as_subagent(cx), tool, args).await
+    }
+    async fn post_tool_use(
+        &self,
+        cx: &HookContext,
+        tool: &str,
+        args: &Value,
+        result: &Value,
+        is_error: bool,
+    ) -> HookVerdict {
+        self.inner
+            .post_tool_use(&as_subagent(cx), tool, args, result, is_error)
+            .await
+    }
+}

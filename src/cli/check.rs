@@ -1,0 +1,136 @@
+//! `hookhost check`: every problem of both config files, every wasm module compiled (and so
+//! cached), and a warning for each shell command whose program cannot be found. Exit 1 on
+//! any error; warnings do not change the exit status.
+
+use clap::Args;
+use hookhost::hooks::config::{self, ConfigError, ConfigPaths, Handler, Hook};
+use hookhost::hooks::spawner::{WasmEngineConfig, WasmSpawner};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Project directory (default: the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Print JSON: {"errors": [...], "warnings": [...], "hooks": N}.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Report {
+    errors: Vec<ConfigError>,
+    warnings: Vec<ConfigError>,
+    hooks: usize,
+    files: Vec<PathBuf>,
+}
+
+fn problem(hook: &Hook, message: String) -> ConfigError {
+    ConfigError {
+        file: hook.file.clone(),
+        hook: Some(hook.label()),
+        message,
+    }
+}
+
+pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
+    let project = super::project_dir(a.project)?;
+    let (set, mut errors) = config::load_lenient(&ConfigPaths::for_project(&project));
+    let mut warnings = Vec::new();
+    let mut wasm = None;
+    for hook in set.all() {
+        if !hook.cwd.is_dir() {
+            errors.push(problem(
+                hook,
+                format!(
+                    "working directory {} does not exist; fix `cwd` (it is relative to the project root)",
+                    hook.cwd.display()
+                ),
+            ));
+            continue;
+        }
+        match &hook.handler {
+            Handler::Wasm { module, .. } => {
+                if wasm.is_none() {
+                    wasm = Some(WasmSpawner::new(WasmEngineConfig::default())?);
+                }
+                if let Some(w) = &wasm
+                    && let Err(e) = w.prepare_file(module).await
+                {
+                    errors.push(problem(hook, e));
+                }
+            }
+            Handler::Shell { command } => {
+                if let Some(msg) = missing_program(command, &hook.cwd) {
+                    warnings.push(problem(hook, msg));
+                }
+            }
+            Handler::Http { .. } => {}
+        }
+    }
+    let report = Report {
+        errors,
+        warnings,
+        hooks: set.len(),
+        files: set.files.clone(),
+    };
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        for e in &report.errors {
+            println!("error: {e}");
+        }
+        for w in &report.warnings {
+            println!("warning: {w}");
+        }
+        println!(
+            "checked {} hook{} in {}: {} error{}, {} warning{}",
+            report.hooks,
+            if report.hooks == 1 { "" } else { "s" },
+            report
+                .files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            report.errors.len(),
+            if report.errors.len() == 1 { "" } else { "s" },
+            report.warnings.len(),
+            if report.warnings.len() == 1 { "" } else { "s" },
+        );
+    }
+    Ok(if report.errors.is_empty() { 0 } else { 1 })
+}
+
+const BUILTINS: &[&str] = &[
+    ".", ":", "[", "alias", "break", "cd", "command", "continue", "echo", "eval", "exec", "exit",
+    "export", "false", "printf", "pwd", "read", "return", "set", "shift", "source", "test",
+    "times", "trap", "true", "type", "ulimit", "umask", "unset", "wait", "if", "for", "while",
+    "case", "until", "{", "(", "!",
+];
+
+/// A warning when the command's program is neither a builtin, nor on PATH, nor a file.
+fn missing_program(command: &str, cwd: &Path) -> Option<String> {
+    let words = shlex::split(command)?;
+    // Skip leading `NAME=value` assignments.
+    let program = words
+        .iter()
+        .find(|w| !(w.contains('=') && !w.starts_with('=') && !w.contains('/')))?;
+    if BUILTINS.contains(&program.as_str()) || program.contains('$') || program.contains('`') {
+        return None;
+    }
+    let found = if program.contains('/') {
+        cwd.join(program).exists()
+    } else {
+        std::env::var_os("PATH").is_some_and(|paths| {
+            std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
+        })
+    };
+    (!found).then(|| {
+        format!(
+            "`{program}` is not a shell builtin, not on PATH and not a file (relative to {}); the hook will fail with exit 127 when it runs",
+            cwd.display()
+        )
+    })
+}

@@ -1,0 +1,89 @@
+//! Argument parsing, logging set-up and exit statuses of the CLI. Each subcommand is a file.
+
+mod check;
+mod list;
+mod run;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// A hook host for coding agents: shell and sandboxed WebAssembly hooks at agent lifecycle
+/// events.
+#[derive(Parser, Debug)]
+#[command(name = "hookhost", version, about, long_about = None)]
+struct Cli {
+    /// More logging on stderr (-v: info, -vv: debug). RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Fire one event with the configured hooks. Exit 0: pass; 2: block or force; 1: error.
+    Run(run::RunArgs),
+    /// Validate both config files, compile every wasm module, look for missing commands.
+    Check(check::CheckArgs),
+    /// Show the effective hooks in run order, with their source file.
+    List(list::ListArgs),
+}
+
+/// The project directory: `--project`, else the current directory; made absolute.
+pub(crate) fn project_dir(arg: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let dir = match arg {
+        Some(d) => d,
+        None => std::env::current_dir()?,
+    };
+    std::fs::canonicalize(&dir).map_err(|e| {
+        anyhow::anyhow!(
+            "project directory {} is not usable: {e}; pass an existing directory with --project",
+            dir.display()
+        )
+    })
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn,hookhost::hooks::runner=off",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("hookhost: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let result = rt.block_on(async {
+        match cli.command {
+            Command::Run(args) => run::run(args).await,
+            Command::Check(args) => check::check(args).await,
+            Command::List(args) => list::list(args),
+        }
+    });
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("hookhost: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! `hookhost run EVENT`: build a payload from flags (or take one whole), fire the event, print
+//! the decision (human text, or the `--json` contract of DESIGN §8), exit 0 / 2 / 1.
+
+use anyhow::{Context, bail};
+use clap::Args;
+use hookhost::hooks::{Decision, Event, EventReport, HookRecord, Payload, Runner};
+use serde_json::Value;
+use std::io::Read;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The event: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, Stop,
+    /// SubagentStop, SessionEnd (case-insensitive).
+    event: String,
+    /// Project directory (default: the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Tool name (PreToolUse, PostToolUse).
+    #[arg(long)]
+    tool: Option<String>,
+    /// Tool arguments, a JSON object (PreToolUse, PostToolUse).
+    #[arg(long)]
+    args: Option<String>,
+    /// Tool result, JSON (text that is not JSON is taken as a string) (PostToolUse).
+    #[arg(long)]
+    result: Option<String>,
+    /// The user's prompt (UserPromptSubmit).
+    #[arg(long)]
+    prompt: Option<String>,
+    /// A whole payload object from FILE, or `-` for stdin; flags above override its fields.
+    #[arg(long)]
+    payload: Option<String>,
+    /// Session id for the payload (default: a fresh one).
+    #[arg(long)]
+    session: Option<String>,
+    /// Print one JSON object (the stable contract for other programs).
+    #[arg(long)]
+    json: bool,
+}
+
+fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Result<Payload> {
+    let session = a.session.clone().unwrap_or_else(|| {
+        let ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis())
+            .unwrap_or_default();
+        format!("cli-{ms}-{}", std::process::id())
+    });
+    let mut payload = match &a.payload {
+        None => Payload::neutral(event, cwd, &session),
+        Some(source) => {
+            let text = if source == "-" {
+                let mut s = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut s)
+                    .context("reading the payload from stdin")?;
+                s
+            } else {
+                std::fs::read_to_string(source)
+                    .with_context(|| format!("reading the payload file {source}"))?
+            };
+            let value: Value = serde_json::from_str(&text)
+                .with_context(|| format!("the payload in {source} is not valid JSON"))?;
+            Payload::from_object(event, value, cwd, &session)
+                .map_err(|e| anyhow::anyhow!("--payload {source}: {e}"))?
+        }
+    };
+    let tool_event = event.takes_tool_matcher();
+    if let Some(tool) = &a.tool {
+        if !tool_event {
+            bail!("--tool applies to PreToolUse and PostToolUse, not {event}");
+        }
+        payload.set("toolName", Value::String(tool.clone()));
+    }
+    if let Some(args) = &a.args {
+        if !tool_event {
+            bail!("--args applies to PreToolUse and PostToolUse, not {event}");
+        }
+        let v: Value = serde_json::from_str(args)
+            .with_context(|| format!("--args must be a JSON object, got {args:?}"))?;
+        if !v.is_object() {
+            bail!("--args must be a JSON object like '{{\"command\":\"ls\"}}', got {args}");
+        }
+        payload.set_tool_args(v);
+    }
+    if let Some(result) = &a.result {
+        if event != Event::PostToolUse {
+            bail!("--result applies to PostToolUse, not {event}");
+        }
+        let v = serde_json::from_str(result).unwrap_or_else(|_| Value::String(result.clone()));
+        payload.set("toolResult", v);
+    }
+    if let Some(prompt) = &a.prompt {
+        if event != Event::UserPromptSubmit {
+            bail!("--prompt applies to UserPromptSubmit, not {event}");
+        }
+        payload.set("prompt", Value::String(prompt.clone()));
+    }
+    Ok(payload)
+}
+
+pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
+    let event = Event::parse_loose(&a.event)?;
+    let project = super::project_dir(a.project.clone())?;
+    let payload = build_payload(&a, event, &project)?;
+    let runner = Runner::load(&project)?;
+    let mut report = runner.fire(payload).await;
+    report.hooks.extend(runner.wait_async().await);
+    if a.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print_human(&report);
+    }
+    Ok(match report.decision {
+        Decision::Pass => 0,
+        Decision::Block | Decision::Force => 2,
+    })
+}
+
+fn print_human(r: &EventReport) {
+    if r.hooks.is_empty() {
+        println!("{}: no hooks matched", r.event);
+    }
+    for h in &r.hooks {
+        print_hook(h);
+    }
+    for c in &r.additional_context {
+        println!("context: {c}");
+    }
+    for m in &r.system_messages {
+        println!("message: {m}");
+    }
+    for f in &r.feedback {
+        println!("feedback: {f}");
+    }
+    if let Some(args) = &r.updated_args {
+        println!("updated args: {args}");
+    }
+    if r.ask {
+        println!("a hook asked for the permission prompt");
+    }
+    match (&r.decision, &r.reason) {
+        (Decision::Pass, _) => println!("decision: pass"),
+        (d, reason) => println!(
+            "decision: {} — {}",
+            serde_json::to_value(d)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            reason.as_deref().unwrap_or("")
+        ),
+    }
+}
+
+fn print_hook(h: &HookRecord) {
+    let code = h.exit_code.map(|c| format!("exit {c}")).unwrap_or_default();
+    println!(
+        "  {:<18} {:<5} {:<7} {:>9.3} ms  {:<7} {}{}",
+        h.hook,
+        h.kind.as_str(),
+        h.outcome.as_str(),
+        h.duration_ms,
+        code,
+        h.command,
+        if h.is_async { "  (async)" } else { "" }
+    );
+    if let Some(m) = &h.message {
+        println!("      {m}");
+    }
+    let stderr = h.stderr.trim();
+    if !stderr.is_empty() && h.outcome != hookhost::hooks::Outcome::Pass {
+        for line in stderr.lines().take(5) {
+            println!("      stderr: {line}");
+        }
+    }
+    if h.truncated {
+        println!("      (output truncated at 1 MiB)");
+    }
+}

@@ -1,0 +1,273 @@
+//! The decision table of DESIGN §4, as one table in code.
+//!
+//! [`judge`] turns one hook's [`SpawnOutput`] into a [`Judgement`]: first the row (exit 0,
+//! exit 2, other exit or crash, timeout, spawn failure), then the cell of [`TABLE`] for the
+//! event's column, then the JSON protocol refines an exit 0. Folding the judgements of an
+//! event's hooks into its decision (and short-circuiting) is `runner.rs`'s job.
+
+use super::config::{HookKind, OnError};
+use super::event::{Event, EventClass};
+use super::output::{HookResponse, Permission, parse_stdout};
+use super::spawner::{ExitStatus, SpawnOutput};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The rows of DESIGN §4: how a hook ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Condition {
+    Exit0,
+    Exit2,
+    /// Any other non-zero exit, or a crash (signal, wasm trap).
+    OtherExit,
+    Timeout,
+    /// Missing file, bad module, cwd gone, shell exit 126/127, refused connection.
+    SpawnFailure,
+}
+
+/// A cell of DESIGN §4: what a row means in a column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    Pass,
+    Block,
+    Warn,
+    /// Stop/SubagentStop exit 2: force when stdout is non-empty, else warn.
+    ForceIfStdout,
+    /// Warn, unless the hook says `onError: "block"` (then block).
+    WarnOrBlock,
+}
+
+/// DESIGN §4, row by row; columns: PreToolUse, the observing events, Stop/SubagentStop.
+pub const TABLE: [(Condition, [Effect; 3]); 5] = {
+    use Effect::*;
+    [
+        (Condition::Exit0, [Pass, Pass, Pass]),
+        (Condition::Exit2, [Block, Warn, ForceIfStdout]),
+        (Condition::OtherExit, [WarnOrBlock, Warn, Warn]),
+        (Condition::Timeout, [Block, Warn, Warn]),
+        (Condition::SpawnFailure, [Block, Warn, Warn]),
+    ]
+};
+
+/// The cell for `condition` in `class`'s column.
+pub fn effect(condition: Condition, class: EventClass) -> Effect {
+    let column = match class {
+        EventClass::Blocking => 0,
+        EventClass::Observing => 1,
+        EventClass::Forcing => 2,
+    };
+    TABLE
+        .iter()
+        .find(|(row, _)| *row == condition)
+        .map(|(_, cells)| cells[column])
+        .unwrap_or(Effect::Warn)
+}
+
+/// The outcome of one hook, as `run --json` reports it (DESIGN §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Exit 0 and no decision.
+    Pass,
+    /// This hook blocked the tool call.
+    Block,
+    /// This hook forced the agent to continue.
+    Force,
+    /// A non-zero exit or crash that did not decide.
+    Warn,
+    /// It timed out (on PreToolUse the call is blocked too).
+    Timeout,
+    /// It could not be started (on PreToolUse the call is blocked too).
+    Error,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Block => "block",
+            Outcome::Force => "force",
+            Outcome::Warn => "warn",
+            Outcome::Timeout => "timeout",
+            Outcome::Error => "error",
+        }
+    }
+}
+
+/// What one hook's result means for its event.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Judgement {
+    pub outcome: Option<Outcome>,
+    /// The event decision this hook makes, if any.
+    pub verdict: Verdict,
+    /// New tool arguments (PreToolUse).
+    pub updated_input: Option<Value>,
+    /// The hook asked for the permission prompt (PreToolUse).
+    pub ask: bool,
+    pub additional_context: Option<String>,
+    pub system_message: Option<String>,
+    /// Text for the model about a warning (PostToolUse exit 2 stderr, a JSON block elsewhere).
+    pub feedback: Option<String>,
+    /// Why the hook did not simply pass, for logs and `run --json` (`message`).
+    pub message: Option<String>,
+}
+
+/// The decision a hook makes for its event.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Verdict {
+    #[default]
+    None,
+    Block(String),
+    Force(String),
+}
+
+/// Everything about the hook that the table needs besides its output.
+#[derive(Debug, Clone)]
+pub struct HookTraits {
+    pub event: Event,
+    pub kind: HookKind,
+    pub on_error: OnError,
+    /// `PreToolUse[0]`, for default reasons.
+    pub label: String,
+    pub timeout_ms: u128,
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).trim().to_string()
+}
+
+fn non_empty(s: String) -> Option<String> {
+    (!s.is_empty()).then_some(s)
+}
+
+/// Classifies one hook's output by DESIGN §4.
+pub fn judge(t: &HookTraits, out: &SpawnOutput) -> Judgement {
+    let class = t.event.class();
+    let stderr = text(&out.stderr);
+    let stdout = text(&out.stdout);
+    let (condition, message) = match &out.status {
+        ExitStatus::Exited(0) => (Condition::Exit0, None),
+        ExitStatus::Exited(2) => (Condition::Exit2, Some("exited with code 2".to_string())),
+        // The shell's "cannot execute" / "command not found": the hook never ran.
+        ExitStatus::Exited(c @ (126 | 127)) if t.kind == HookKind::Shell => (
+            Condition::SpawnFailure,
+            Some(format!(
+                "the shell could not run the command (exit {c}: {}); check the path and that the file is executable",
+                if *c == 127 {
+                    "not found"
+                } else {
+                    "not executable"
+                }
+            )),
+        ),
+        ExitStatus::Exited(c) => (Condition::OtherExit, Some(format!("exited with code {c}"))),
+        ExitStatus::Crashed(why) => (Condition::OtherExit, Some(format!("crashed: {why}"))),
+        ExitStatus::TimedOut => (
+            Condition::Timeout,
+            Some(format!("timed out after {} ms", t.timeout_ms)),
+        ),
+        ExitStatus::SpawnFailed(why) => (Condition::SpawnFailure, Some(why.clone())),
+    };
+
+    let mut j = Judgement {
+        message: message.clone(),
+        ..Judgement::default()
+    };
+    let detail = message.unwrap_or_default();
+    let failure_reason = || {
+        let mut r = format!("hook {} {detail}", t.label);
+        if !stderr.is_empty() {
+            r.push_str(": ");
+            r.push_str(&stderr);
+        }
+        r
+    };
+    let failed_outcome = match condition {
+        Condition::Timeout => Outcome::Timeout,
+        Condition::SpawnFailure => Outcome::Error,
+        _ => Outcome::Warn,
+    };
+
+    match effect(condition, class) {
+        Effect::Pass => return refine_exit0(t, &out.stdout, j),
+        Effect::Block => {
+            j.verdict = Verdict::Block(match condition {
+                Condition::Exit2 => non_empty(stderr.clone())
+                    .or_else(|| non_empty(stdout.clone()))
+                    .unwrap_or_else(|| format!("blocked by hook {} (exit 2)", t.label)),
+                _ => failure_reason(),
+            });
+            j.outcome = Some(match condition {
+                Condition::Exit2 => Outcome::Block,
+                _ => failed_outcome,
+            });
+        }
+        Effect::WarnOrBlock if t.on_error == OnError::Block => {
+            j.verdict = Verdict::Block(format!("{} (onError: block)", failure_reason()));
+            j.outcome = Some(Outcome::Block);
+        }
+        Effect::ForceIfStdout if !stdout.is_empty() => {
+            j.verdict = Verdict::Force(stdout);
+            j.outcome = Some(Outcome::Force);
+        }
+        Effect::Warn | Effect::WarnOrBlock | Effect::ForceIfStdout => {
+            j.outcome = Some(failed_outcome);
+            if condition == Condition::Exit2 && t.event == Event::PostToolUse {
+                j.feedback = non_empty(stderr);
+            }
+        }
+    }
+    j
+}
+
+/// Exit 0: the JSON protocol may still block, force, rewrite the input or add context.
+fn refine_exit0(t: &HookTraits, stdout: &[u8], mut j: Judgement) -> Judgement {
+    j.outcome = Some(Outcome::Pass);
+    let r: HookResponse = match parse_stdout(stdout) {
+        Ok(Some(r)) => r,
+        Ok(None) => return j,
+        Err(problem) => {
+            let msg = format!("its JSON output is malformed: {problem}");
+            j.message = Some(msg.clone());
+            if t.event.class() == EventClass::Blocking && t.on_error == OnError::Block {
+                j.verdict = Verdict::Block(format!("hook {} {msg} (onError: block)", t.label));
+                j.outcome = Some(Outcome::Block);
+            } else {
+                j.outcome = Some(Outcome::Warn);
+            }
+            return j;
+        }
+    };
+    j.additional_context = r.additional_context;
+    j.system_message = r.system_message;
+    let reason = r.reason;
+    match (t.event.class(), r.permission) {
+        (EventClass::Blocking, Some(Permission::Block)) => {
+            j.verdict =
+                Verdict::Block(reason.unwrap_or_else(|| format!("blocked by hook {}", t.label)));
+            j.outcome = Some(Outcome::Block);
+        }
+        (EventClass::Forcing, Some(Permission::Block)) => match reason {
+            Some(msg) if !msg.trim().is_empty() => {
+                j.verdict = Verdict::Force(msg);
+                j.outcome = Some(Outcome::Force);
+            }
+            _ => {
+                j.outcome = Some(Outcome::Warn);
+                j.message = Some(
+                    "asked to continue (decision: block) without a `reason` to give the model"
+                        .into(),
+                );
+            }
+        },
+        (EventClass::Observing, Some(Permission::Block)) => {
+            j.outcome = Some(Outcome::Warn);
+            j.feedback = reason;
+        }
+        (EventClass::Blocking, Some(Permission::Ask)) => j.ask = true,
+        _ => {}
+    }
+    if t.event.class() == EventClass::Blocking && j.verdict == Verdict::None {
+        j.updated_input = r.updated_input;
+    }
+    j
+}

@@ -1,0 +1,168 @@
+//! The JSON object a hook reads on stdin (DESIGN §2).
+//!
+//! A payload is kept as a JSON object rather than a struct per event: the typed constructors
+//! below guarantee the fields each event documents, and a payload supplied whole (`hookhost
+//! run --payload`) keeps any extra fields its author put in.
+
+use super::event::Event;
+use serde_json::{Map, Value, json};
+use std::path::Path;
+
+/// One event's payload: a camelCase JSON object with at least `event`, `cwd` and `sessionId`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Payload {
+    event: Event,
+    fields: Map<String, Value>,
+}
+
+impl Payload {
+    fn base(event: Event, cwd: &Path, session_id: &str) -> Self {
+        let mut fields = Map::new();
+        fields.insert("event".into(), json!(event.as_str()));
+        fields.insert("cwd".into(), json!(cwd.to_string_lossy()));
+        fields.insert("sessionId".into(), json!(session_id));
+        Payload { event, fields }
+    }
+
+    fn with(mut self, key: &str, value: Value) -> Self {
+        self.fields.insert(key.to_string(), value);
+        self
+    }
+
+    pub fn session_start(cwd: &Path, session_id: &str, source: &str) -> Self {
+        Self::base(Event::SessionStart, cwd, session_id).with("source", json!(source))
+    }
+
+    pub fn user_prompt_submit(cwd: &Path, session_id: &str, prompt: &str) -> Self {
+        Self::base(Event::UserPromptSubmit, cwd, session_id).with("prompt", json!(prompt))
+    }
+
+    pub fn pre_tool_use(cwd: &Path, session_id: &str, tool: &str, args: Value) -> Self {
+        Self::base(Event::PreToolUse, cwd, session_id)
+            .with("toolName", json!(tool))
+            .with("toolArgs", args)
+    }
+
+    pub fn post_tool_use(
+        cwd: &Path,
+        session_id: &str,
+        tool: &str,
+        args: Value,
+        result: Value,
+        is_error: bool,
+    ) -> Self {
+        Self::base(Event::PostToolUse, cwd, session_id)
+            .with("toolName", json!(tool))
+            .with("toolArgs", args)
+            .with("toolResult", result)
+            .with("toolError", json!(is_error))
+    }
+
+    pub fn pre_compact(cwd: &Path, session_id: &str, trigger: &str) -> Self {
+        Self::base(Event::PreCompact, cwd, session_id).with("trigger", json!(trigger))
+    }
+
+    /// Stop or SubagentStop.
+    pub fn stop(event: Event, cwd: &Path, session_id: &str, stop_hook_active: bool) -> Self {
+        Self::base(event, cwd, session_id).with("stopHookActive", json!(stop_hook_active))
+    }
+
+    pub fn session_end(cwd: &Path, session_id: &str, reason: &str) -> Self {
+        Self::base(Event::SessionEnd, cwd, session_id).with("reason", json!(reason))
+    }
+
+    /// A payload built from neutral defaults for `event` (the CLI's starting point when only
+    /// some flags are given): empty tool name and arguments, `toolError` false, `source`
+    /// "startup", `trigger` "manual", `reason` "other", `stopHookActive` false.
+    pub fn neutral(event: Event, cwd: &Path, session_id: &str) -> Self {
+        match event {
+            Event::SessionStart => Self::session_start(cwd, session_id, "startup"),
+            Event::UserPromptSubmit => Self::user_prompt_submit(cwd, session_id, ""),
+            Event::PreToolUse => Self::pre_tool_use(cwd, session_id, "", json!({})),
+            Event::PostToolUse => {
+                Self::post_tool_use(cwd, session_id, "", json!({}), Value::Null, false)
+            }
+            Event::PreCompact => Self::pre_compact(cwd, session_id, "manual"),
+            Event::Stop | Event::SubagentStop => Self::stop(event, cwd, session_id, false),
+            Event::SessionEnd => Self::session_end(cwd, session_id, "other"),
+        }
+    }
+
+    /// A payload from a whole JSON object: `event` is overridden by `event`, missing `cwd` and
+    /// `sessionId` are filled in. Errors when `value` is not an object.
+    pub fn from_object(
+        event: Event,
+        value: Value,
+        cwd: &Path,
+        session_id: &str,
+    ) -> Result<Self, String> {
+        let Value::Object(mut fields) = value else {
+            return Err(format!(
+                "a payload must be a JSON object, got {}",
+                json_type_name(&value)
+            ));
+        };
+        fields.insert("event".into(), json!(event.as_str()));
+        fields
+            .entry("cwd")
+            .or_insert_with(|| json!(cwd.to_string_lossy()));
+        fields
+            .entry("sessionId")
+            .or_insert_with(|| json!(session_id));
+        Ok(Payload { event, fields })
+    }
+
+    /// Marks the payload as coming from inside a subagent (`"isSubagent": true`).
+    pub fn mark_subagent(&mut self) {
+        self.fields.insert("isSubagent".into(), Value::Bool(true));
+    }
+
+    /// Sets (or replaces) one field.
+    pub fn set(&mut self, key: &str, value: Value) {
+        self.fields.insert(key.to_string(), value);
+    }
+
+    pub fn event(&self) -> Event {
+        self.event
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.get(key)
+    }
+
+    /// The tool name, on PreToolUse and PostToolUse.
+    pub fn tool_name(&self) -> Option<&str> {
+        self.fields.get("toolName").and_then(Value::as_str)
+    }
+
+    pub fn tool_args(&self) -> Option<&Value> {
+        self.fields.get("toolArgs")
+    }
+
+    /// Replaces the tool arguments (a hook's `updatedInput`; later hooks see the new ones).
+    pub fn set_tool_args(&mut self, args: Value) {
+        self.fields.insert("toolArgs".into(), args);
+    }
+
+    pub fn as_map(&self) -> &Map<String, Value> {
+        &self.fields
+    }
+
+    /// The bytes written to a hook's stdin.
+    pub fn to_json_bytes(&self) -> Vec<u8> {
+        // Serialising a Map of Values cannot fail.
+        serde_json::to_vec(&self.fields).unwrap_or_default()
+    }
+}
+
+/// "an object", "a string", ...: for error messages.
+pub fn json_type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

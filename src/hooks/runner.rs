@@ -1,0 +1,383 @@
+//! [`Runner`]: fires an event — picks the matching hooks, runs them in declared order through
+//! the [`Spawner`], folds their judgements into the event's decision — and implements the
+//! agent's [`ToolHooks`] over that.
+//!
+//! This is the one generic path for every event; what differs between events is data
+//! (`Event::class`, the decision table in `decision.rs`).
+
+use super::config::{self, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
+use super::decision::{HookTraits, Judgement, Outcome, Verdict, judge};
+use super::event::{Event, EventClass};
+use super::inprocess::{FnHook, FnHookEntry};
+use super::payload::Payload;
+use super::spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
+use crate::agent::{self, HookContext, HookVerdict, ToolHooks};
+use async_trait::async_trait;
+use serde::Serialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::task::JoinSet;
+
+/// The decision of an event (DESIGN §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Pass,
+    Block,
+    Force,
+}
+
+/// What one hook did, as `run --json` reports it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookRecord {
+    /// `PreToolUse[0]`: the hook's event and index in its file.
+    pub hook: String,
+    pub source: Scope,
+    pub command: String,
+    pub kind: HookKind,
+    pub outcome: Outcome,
+    pub exit_code: Option<i32>,
+    pub duration_ms: f64,
+    pub stdout: String,
+    pub stderr: String,
+    pub truncated: bool,
+    #[serde(rename = "async")]
+    pub is_async: bool,
+    /// Why the hook did not simply pass (exit code, timeout, spawn error, malformed JSON).
+    pub message: Option<String>,
+}
+
+/// Everything that firing one event produced.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventReport {
+    pub event: Event,
+    pub decision: Decision,
+    /// The block reason or the force message; `None` on pass.
+    pub reason: Option<String>,
+    /// PreToolUse: the final tool arguments when a hook rewrote them.
+    pub updated_args: Option<Value>,
+    /// PreToolUse: a hook asked for the permission prompt.
+    pub ask: bool,
+    pub additional_context: Vec<String>,
+    pub system_messages: Vec<String>,
+    /// Feedback for the model (PostToolUse exit-2 stderr, JSON blocks on observing events).
+    pub feedback: Vec<String>,
+    /// The hooks that ran, in order (async ones only once `Runner::wait_async` collected them).
+    pub hooks: Vec<HookRecord>,
+}
+
+impl EventReport {
+    fn new(event: Event) -> Self {
+        EventReport {
+            event,
+            decision: Decision::Pass,
+            reason: None,
+            updated_args: None,
+            ask: false,
+            additional_context: Vec::new(),
+            system_messages: Vec::new(),
+            feedback: Vec::new(),
+            hooks: Vec::new(),
+        }
+    }
+
+    /// The agent-side view of this report.
+    pub fn to_verdict(&self) -> HookVerdict {
+        let reason = self.reason.clone().unwrap_or_default();
+        HookVerdict {
+            verdict: match self.decision {
+                Decision::Pass => agent::Verdict::Pass,
+                Decision::Block => agent::Verdict::Block(reason),
+                Decision::Force => agent::Verdict::Force(reason),
+            },
+            updated_args: self.updated_args.clone(),
+            ask: self.ask,
+            additional_context: self.additional_context.clone(),
+            feedback: self.feedback.clone(),
+            system_messages: self.system_messages.clone(),
+        }
+    }
+}
+
+/// Could not build a Runner.
+#[derive(Debug, thiserror::Error)]
+pub enum RunnerError {
+    #[error(transparent)]
+    Config(#[from] ConfigErrors),
+    #[error("cannot set up the WebAssembly engine: {0}")]
+    Wasm(#[from] super::spawner::wasm::WasmError),
+}
+
+/// Runs the configured hooks of a project. Cheap to share: wrap it in an `Arc`.
+pub struct Runner {
+    hooks: HookSet,
+    fn_hooks: Vec<FnHookEntry>,
+    spawner: Arc<dyn Spawner>,
+    project_dir: PathBuf,
+    background: Mutex<JoinSet<HookRecord>>,
+}
+
+impl Runner {
+    /// A runner over `hooks` that runs them with `spawner`.
+    pub fn new(hooks: HookSet, spawner: Arc<dyn Spawner>, project_dir: &Path) -> Self {
+        Runner {
+            hooks,
+            fn_hooks: Vec::new(),
+            spawner,
+            project_dir: project_dir.to_path_buf(),
+            background: Mutex::new(JoinSet::new()),
+        }
+    }
+
+    /// Loads the project's and the user's hooks and the real spawners.
+    pub fn load(project_dir: &Path) -> Result<Self, RunnerError> {
+        let hooks = config::load(&ConfigPaths::for_project(project_dir))?;
+        Ok(Self::new(hooks, Arc::new(HookSpawner::new()?), project_dir))
+    }
+
+    /// Registers an in-process hook for `event`; it runs after the configured hooks of that
+    /// event, in registration order, and shows as kind `fn` named `name`. `matcher` is a regex
+    /// on the tool name, matched against the whole name like a config `match`.
+    pub fn register(
+        &mut self,
+        event: Event,
+        matcher: Option<&str>,
+        name: &str,
+        hook: Arc<dyn FnHook>,
+    ) -> Result<(), regex::Error> {
+        let matcher = matcher
+            .map(|m| regex::Regex::new(&format!("^(?:{m})$")))
+            .transpose()?;
+        let mut entry = FnHookEntry::new(event, matcher, name, hook);
+        entry.set_index(self.fn_hooks.iter().filter(|f| f.event() == event).count());
+        self.fn_hooks.push(entry);
+        Ok(())
+    }
+
+    pub fn hooks(&self) -> &HookSet {
+        &self.hooks
+    }
+
+    pub fn project_dir(&self) -> &Path {
+        &self.project_dir
+    }
+
+    /// Fires one event: runs its matching hooks in order and returns the decision.
+    pub async fn fire(&self, mut payload: Payload) -> EventReport {
+        let event = payload.event();
+        let class = event.class();
+        let mut report = EventReport::new(event);
+        let tool = payload.tool_name().map(str::to_string);
+        let original_args = payload.tool_args().cloned();
+
+        let configured = self.hooks.matching(event, tool.as_deref()).cloned();
+        let in_process = self
+            .fn_hooks
+            .iter()
+            .filter(|f| f.applies(event, tool.as_deref()));
+        let mut steps: Vec<Step<'_>> = configured.map(Step::Configured).collect();
+        steps.extend(in_process.map(Step::InProcess));
+
+        for step in steps {
+            let (record, judgement) = match step {
+                Step::Configured(hook) if hook.is_async => {
+                    self.start_async(hook, &payload);
+                    continue;
+                }
+                Step::Configured(hook) => {
+                    let output = self.spawner.spawn(self.request(&hook, &payload)).await;
+                    let judgement = judge(&traits(&hook), &output);
+                    (record(&hook, &output, &judgement, false), judgement)
+                }
+                Step::InProcess(entry) => entry.run(&payload).await,
+            };
+            log_record(event, &record);
+            let verdict = judgement.verdict.clone();
+            absorb(&mut report, &mut payload, judgement);
+            report.hooks.push(record);
+            match verdict {
+                Verdict::Block(reason) if class == EventClass::Blocking => {
+                    report.decision = Decision::Block;
+                    report.reason = Some(reason);
+                    break;
+                }
+                Verdict::Force(message) if class == EventClass::Forcing => {
+                    report.decision = Decision::Force;
+                    report.reason = Some(message);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if report.decision != Decision::Block && payload.tool_args().cloned() != original_args {
+            report.updated_args = payload.tool_args().cloned();
+        }
+        report
+    }
+
+    /// Waits for every async hook started so far (each bounded by its own timeout) and
+    /// returns their records.
+    pub async fn wait_async(&self) -> Vec<HookRecord> {
+        let mut set =
+            std::mem::take(&mut *self.background.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut records = Vec::new();
+        while let Some(r) = set.join_next().await {
+            if let Ok(r) = r {
+                records.push(r);
+            }
+        }
+        records
+    }
+
+    fn request(&self, hook: &Hook, payload: &Payload) -> SpawnRequest {
+        SpawnRequest {
+            event: hook.event,
+            handler: hook.handler.clone(),
+            cwd: hook.cwd.clone(),
+            project_dir: self.project_dir.clone(),
+            stdin: payload.to_json_bytes().into(),
+            timeout: hook.timeout,
+        }
+    }
+
+    /// Fire-and-forget: never delays or changes the decision; failures are logged.
+    fn start_async(&self, hook: Arc<Hook>, payload: &Payload) {
+        let request = self.request(&hook, payload);
+        let spawner = self.spawner.clone();
+        let event = hook.event;
+        let mut set = self.background.lock().unwrap_or_else(|p| p.into_inner());
+        set.spawn(async move {
+            let output = spawner.spawn(request).await;
+            let judgement = judge(&traits(&hook), &output);
+            let record = record(&hook, &output, &judgement, true);
+            log_record(event, &record);
+            record
+        });
+    }
+}
+
+/// One hook to run for an event: configured (shell/wasm/http) or registered in-process.
+enum Step<'a> {
+    Configured(Arc<Hook>),
+    InProcess(&'a FnHookEntry),
+}
+
+fn traits(hook: &Hook) -> HookTraits {
+    HookTraits {
+        event: hook.event,
+        kind: hook.handler.kind(),
+        on_error: hook.on_error,
+        label: hook.label(),
+        timeout_ms: hook.timeout.as_millis(),
+    }
+}
+
+/// Applies one hook's judgement to the event report and the payload later hooks see.
+fn absorb(report: &mut EventReport, payload: &mut Payload, j: Judgement) {
+    if let Some(args) = j.updated_input {
+        payload.set_tool_args(args);
+    }
+    report.ask |= j.ask;
+    report.additional_context.extend(j.additional_context);
+    report.system_messages.extend(j.system_message);
+    report.feedback.extend(j.feedback);
+}
+
+pub(crate) fn record(hook: &Hook, out: &SpawnOutput, j: &Judgement, is_async: bool) -> HookRecord {
+    HookRecord {
+        hook: hook.label(),
+        source: hook.scope,
+        command: hook.handler.display().to_string(),
+        kind: hook.handler.kind(),
+        outcome: j.outcome.unwrap_or(Outcome::Pass),
+        exit_code: match out.status {
+            ExitStatus::Exited(c) => Some(c),
+            _ => None,
+        },
+        duration_ms: duration_ms(out.duration),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        truncated: out.truncated,
+        is_async,
+        message: j.message.clone(),
+    }
+}
+
+pub(crate) fn duration_ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+fn log_record(event: Event, r: &HookRecord) {
+    match r.outcome {
+        Outcome::Pass | Outcome::Block | Outcome::Force => tracing::info!(
+            event = %event, hook = %r.hook, kind = r.kind.as_str(), outcome = r.outcome.as_str(),
+            duration_ms = r.duration_ms, "hook ran"
+        ),
+        _ => tracing::warn!(
+            event = %event, hook = %r.hook, kind = r.kind.as_str(), outcome = r.outcome.as_str(),
+            duration_ms = r.duration_ms, message = r.message.as_deref().unwrap_or(""),
+            stderr = %r.stderr.trim(), "hook did not pass"
+        ),
+    }
+}
+
+fn payload_for(cx: &HookContext, mut p: Payload) -> Payload {
+    if cx.is_subagent {
+        p.mark_subagent();
+    }
+    p
+}
+
+#[async_trait]
+impl ToolHooks for Runner {
+    async fn session_start(&self, cx: &HookContext, source: &str) -> HookVerdict {
+        let p = Payload::session_start(&cx.cwd, &cx.session_id, source);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn user_prompt_submit(&self, cx: &HookContext, prompt: &str) -> HookVerdict {
+        let p = Payload::user_prompt_submit(&cx.cwd, &cx.session_id, prompt);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn pre_tool_use(&self, cx: &HookContext, tool: &str, args: &Value) -> HookVerdict {
+        let p = Payload::pre_tool_use(&cx.cwd, &cx.session_id, tool, args.clone());
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn post_tool_use(
+        &self,
+        cx: &HookContext,
+        tool: &str,
+        args: &Value,
+        result: &Value,
+        is_error: bool,
+    ) -> HookVerdict {
+        let p = Payload::post_tool_use(
+            &cx.cwd,
+            &cx.session_id,
+            tool,
+            args.clone(),
+            result.clone(),
+            is_error,
+        );
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn pre_compact(&self, cx: &HookContext, trigger: &str) -> HookVerdict {
+        let p = Payload::pre_compact(&cx.cwd, &cx.session_id, trigger);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn stop(&self, cx: &HookContext, active: bool) -> HookVerdict {
+        let p = Payload::stop(Event::Stop, &cx.cwd, &cx.session_id, active);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn subagent_stop(&self, cx: &HookContext, active: bool) -> HookVerdict {
+        let p = Payload::stop(Event::SubagentStop, &cx.cwd, &cx.session_id, active);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn session_end(&self, cx: &HookContext, reason: &str) -> HookVerdict {
+        let p = Payload::session_end(&cx.cwd, &cx.session_id, reason);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+}

@@ -1,0 +1,127 @@
+//! Running one hook: the [`Spawner`] seam and its handlers.
+//!
+//! The engine hands a [`SpawnRequest`] (what to run, where, with which stdin, limits and
+//! deadline) to a `Spawner` and gets a [`SpawnOutput`] back (how it ended, capped stdout and
+//! stderr, duration). It never learns more, which is what lets tests drive every cell of the
+//! decision table with a fake. [`HookSpawner`] is the real one: it routes shell commands to
+//! [`ShellSpawner`] and `.wasm` modules to [`WasmSpawner`].
+
+mod capture;
+mod http;
+mod shell;
+pub mod wasm;
+
+pub use capture::{CapturedStream, OUTPUT_CAP};
+pub use http::HttpSpawner;
+pub use shell::ShellSpawner;
+pub use wasm::{WasmEngineConfig, WasmSpawner};
+
+use super::config::{Handler, HookKind};
+use super::event::Event;
+use async_trait::async_trait;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Everything needed to run one hook once.
+#[derive(Debug, Clone)]
+pub struct SpawnRequest {
+    pub event: Event,
+    pub handler: Handler,
+    /// Absolute working directory (must exist).
+    pub cwd: PathBuf,
+    /// The project root (`HOOK_PROJECT_DIR`).
+    pub project_dir: PathBuf,
+    /// The JSON payload, written to stdin.
+    pub stdin: Arc<[u8]>,
+    pub timeout: Duration,
+}
+
+impl SpawnRequest {
+    pub fn kind(&self) -> HookKind {
+        self.handler.kind()
+    }
+}
+
+/// How a hook ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// It exited with this code (for HTTP: 0 on a 2xx answer).
+    Exited(i32),
+    /// It crashed: killed by a signal, or a wasm trap. The text says how.
+    Crashed(String),
+    /// It ran past its timeout (or fuel budget) and was stopped.
+    TimedOut,
+    /// It could not be started: missing file, bad module, cwd gone, refused connection...
+    SpawnFailed(String),
+}
+
+/// What one run of a hook produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnOutput {
+    pub status: ExitStatus,
+    /// At most [`OUTPUT_CAP`] bytes.
+    pub stdout: Vec<u8>,
+    /// At most [`OUTPUT_CAP`] bytes.
+    pub stderr: Vec<u8>,
+    /// Whether stdout or stderr was cut at the cap.
+    pub truncated: bool,
+    pub duration: Duration,
+}
+
+impl SpawnOutput {
+    /// An output with no stdout/stderr.
+    pub fn bare(status: ExitStatus, duration: Duration) -> Self {
+        SpawnOutput {
+            status,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            truncated: false,
+            duration,
+        }
+    }
+
+    pub fn spawn_failed(message: impl Into<String>, duration: Duration) -> Self {
+        Self::bare(ExitStatus::SpawnFailed(message.into()), duration)
+    }
+}
+
+/// Runs one hook. Implementations must honour `timeout` and the output cap, and never panic
+/// on anything a user controls.
+#[async_trait]
+pub trait Spawner: Send + Sync {
+    async fn spawn(&self, request: SpawnRequest) -> SpawnOutput;
+}
+
+/// The production spawner: shell commands, wasm modules and HTTP endpoints.
+pub struct HookSpawner {
+    pub shell: ShellSpawner,
+    pub wasm: WasmSpawner,
+    pub http: HttpSpawner,
+}
+
+impl HookSpawner {
+    /// A spawner with the default wasm engine configuration and compile cache.
+    pub fn new() -> Result<Self, wasm::WasmError> {
+        Ok(HookSpawner {
+            shell: ShellSpawner,
+            wasm: WasmSpawner::new(WasmEngineConfig::default())?,
+            http: HttpSpawner::default(),
+        })
+    }
+}
+
+#[async_trait]
+impl Spawner for HookSpawner {
+    async fn spawn(&self, request: SpawnRequest) -> SpawnOutput {
+        match request.kind() {
+            HookKind::Shell => self.shell.spawn(request).await,
+            HookKind::Wasm => self.wasm.spawn(request).await,
+            HookKind::Http => self.http.spawn(request).await,
+            HookKind::Fn => SpawnOutput::spawn_failed(
+                "in-process hooks are not run through a Spawner",
+                Duration::ZERO,
+            ),
+        }
+    }
+}

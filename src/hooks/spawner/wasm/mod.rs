@@ -1,0 +1,554 @@
+//! [`WasmSpawner`]: runs a hook whose command names a `.wasm` file inside wasmtime, with the
+//! same stdin / exit-code / output semantics as a process (DESIGN §5).
+//!
+//! One [`wasmtime::Engine`] per spawner (fuel metering, epoch interruption, pooling
+//! allocator). Each module is compiled once: kept in memory as a pre-linked `InstancePre`
+//! (re-checked against the file's size, mtime and inode, so an edited `.wasm` is picked up)
+//! and on disk in [`cache::DiskCache`]. Each run gets a fresh `Store` with the sandbox of
+//! `sandbox.rs`, a fuel budget, a memory cap and a wall-clock deadline.
+//!
+//! | guest does | [`ExitStatus`] |
+//! |---|---|
+//! | returns from `_start` / `run` returns ok | `Exited(0)` |
+//! | `proc_exit(n)` / `exit-with-code(n)`, n < 126 | `Exited(n)` |
+//! | `proc_exit(n)`, n >= 126 (not representable in WASI p1) | `Crashed` |
+//! | `run` returns err | `Exited(1)` |
+//! | traps (unreachable, out of bounds, stack overflow, memory cap) | `Crashed`, trap in stderr |
+//! | out of fuel, or past the wall-clock deadline | `TimedOut` |
+//! | missing file, invalid module, unsatisfied imports, instantiation fails | `SpawnFailed` |
+
+pub mod cache;
+mod pipes;
+mod sandbox;
+
+use super::{CapturedStream, ExitStatus, SpawnOutput, SpawnRequest, Spawner};
+use crate::hooks::config::Handler;
+use async_trait::async_trait;
+use cache::{Artifact, DiskCache, sha256_hex};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use wasmtime::component::ResourceTable;
+use wasmtime::{
+    Config, Engine, InstanceAllocationStrategy, InstancePre, Linker, PoolingAllocationConfig,
+    Store, StoreLimits, StoreLimitsBuilder, Trap, UpdateDeadline,
+};
+use wasmtime_wasi::p1::WasiP1Ctx;
+use wasmtime_wasi::p2::bindings::CommandPre;
+use wasmtime_wasi::{I32Exit, WasiCtx, WasiCtxView, WasiView};
+
+/// Fuel granted per millisecond of `timeout` when a hook sets no `fuel`.
+///
+/// Fuel counts wasm operations (about one unit per instruction). This machine's cranelift
+/// code runs a tight loop at roughly 1-2 units per nanosecond; 100,000 units per ms is ten
+/// or more times slower than that, so the fuel budget, not the wall clock, ends a
+/// compute-bound guest on any machine up to ten times slower than this one: the same hook on
+/// the same input times out the same way everywhere. The default 10 s timeout gives 1e9.
+pub const FUEL_PER_MS: u64 = 100_000;
+
+/// How often the wall-clock ticker advances the engine epoch; a running guest yields to the
+/// async runtime and checks its deadline on every tick.
+const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// Pooling allocator slots: instances that can run at once before falling back to errors.
+const POOL_SLOTS: u32 = 1000;
+
+/// A problem setting up the wasm engine (not a per-hook problem).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct WasmError(String);
+
+/// Settings of a [`WasmSpawner`].
+#[derive(Debug, Clone)]
+pub struct WasmEngineConfig {
+    /// Root of the compiled-code cache; `None` disables the disk cache.
+    pub cache_root: Option<PathBuf>,
+    /// Fuel per millisecond of timeout when a hook sets no `fuel`.
+    pub fuel_per_ms: u64,
+    /// Use the pooling instance allocator (falls back to on-demand if it cannot reserve).
+    pub pooling: bool,
+}
+
+impl Default for WasmEngineConfig {
+    fn default() -> Self {
+        WasmEngineConfig {
+            cache_root: cache::default_cache_root(),
+            fuel_per_ms: FUEL_PER_MS,
+            pooling: true,
+        }
+    }
+}
+
+/// Counters of how modules were obtained, for tests, `check` and benchmarks.
+#[derive(Debug, Default)]
+pub struct WasmStats {
+    /// Modules compiled from their bytes.
+    pub compiled: AtomicU64,
+    /// Modules loaded from the disk cache.
+    pub disk_hits: AtomicU64,
+    /// Runs that reused an in-memory pre-linked module.
+    pub memory_hits: AtomicU64,
+}
+
+/// Store data of a preview 1 module.
+struct P1State {
+    wasi: WasiP1Ctx,
+    limits: StoreLimits,
+}
+
+/// Store data of a preview 2 component.
+struct P2State {
+    ctx: WasiCtx,
+    table: ResourceTable,
+    limits: StoreLimits,
+}
+
+impl WasiView for P2State {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.ctx,
+            table: &mut self.table,
+        }
+    }
+}
+
+/// A module ready to instantiate.
+#[derive(Clone)]
+enum Prepared {
+    Module(InstancePre<P1State>),
+    Command(CommandPre<P2State>),
+}
+
+/// Identity of a module file, to notice edits without re-reading it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileStamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    #[cfg(unix)]
+    inode: u64,
+}
+
+impl FileStamp {
+    fn of(path: &Path) -> std::io::Result<Self> {
+        let m = std::fs::metadata(path)?;
+        Ok(FileStamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+            #[cfg(unix)]
+            inode: std::os::unix::fs::MetadataExt::ino(&m),
+        })
+    }
+}
+
+type Slot = Arc<tokio::sync::Mutex<Option<(FileStamp, Prepared)>>>;
+
+struct Inner {
+    engine: Engine,
+    p1_linker: Linker<P1State>,
+    p2_linker: wasmtime::component::Linker<P2State>,
+    disk: DiskCache,
+    fuel_per_ms: u64,
+    modules: Mutex<HashMap<PathBuf, Slot>>,
+    stats: WasmStats,
+    stop_ticker: Arc<AtomicBool>,
+}
+
+/// Runs `.wasm` hooks. Cheap to clone; clones share the engine and caches.
+#[derive(Clone)]
+pub struct WasmSpawner {
+    inner: Arc<Inner>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.stop_ticker.store(true, Ordering::Relaxed);
+    }
+}
+
+fn engine_config(pooling: bool) -> Config {
+    let mut c = Config::new();
+    c.consume_fuel(true)
+        .epoch_interruption(true)
+        // Backtraces cost time on every trap, and `proc_exit` is a trap.
+        .wasm_backtrace_max_frames(None);
+    if pooling {
+        let mut pool = PoolingAllocationConfig::new();
+        pool.total_core_instances(POOL_SLOTS)
+            .total_component_instances(POOL_SLOTS)
+            .total_memories(POOL_SLOTS)
+            .total_tables(POOL_SLOTS)
+            .total_stacks(POOL_SLOTS)
+            .max_memory_size(crate::hooks::config::MAX_MEMORY_MIB as usize * MIB as usize);
+        c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    }
+    c
+}
+
+const MIB: u64 = 1 << 20;
+
+impl WasmSpawner {
+    pub fn new(config: WasmEngineConfig) -> Result<Self, WasmError> {
+        let engine = match Engine::new(&engine_config(config.pooling)) {
+            Ok(e) => e,
+            Err(e) if config.pooling => {
+                tracing::warn!(error = %e, "pooling allocator unavailable; using on-demand allocation");
+                Engine::new(&engine_config(false)).map_err(|e| WasmError(e.to_string()))?
+            }
+            Err(e) => return Err(WasmError(e.to_string())),
+        };
+        let mut p1_linker = Linker::new(&engine);
+        wasmtime_wasi::p1::add_to_linker_async(&mut p1_linker, |s: &mut P1State| &mut s.wasi)
+            .map_err(|e| WasmError(format!("linking WASI preview 1: {e}")))?;
+        let mut p2_linker = wasmtime::component::Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut p2_linker)
+            .map_err(|e| WasmError(format!("linking WASI preview 2: {e}")))?;
+        let disk = DiskCache::new(config.cache_root.clone(), &engine, "fuel+epoch+nobacktrace");
+        let stop_ticker = Arc::new(AtomicBool::new(false));
+        start_ticker(engine.clone(), stop_ticker.clone());
+        Ok(WasmSpawner {
+            inner: Arc::new(Inner {
+                engine,
+                p1_linker,
+                p2_linker,
+                disk,
+                fuel_per_ms: config.fuel_per_ms,
+                modules: Mutex::default(),
+                stats: WasmStats::default(),
+                stop_ticker,
+            }),
+        })
+    }
+
+    pub fn stats(&self) -> &WasmStats {
+        &self.inner.stats
+    }
+
+    /// The compiled-code cache directory in use, if any.
+    pub fn cache_dir(&self) -> Option<&Path> {
+        self.inner.disk.dir()
+    }
+
+    /// The fuel a run gets for `timeout` when the hook sets no `fuel`.
+    pub fn fuel_for(&self, timeout: Duration) -> u64 {
+        let ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        ms.saturating_mul(self.inner.fuel_per_ms).max(1)
+    }
+
+    /// Compiles (or loads from cache) and links a module without running it: what `check`
+    /// does. The error says what is wrong with the file.
+    pub async fn prepare_file(&self, path: &Path) -> Result<(), String> {
+        self.prepared(path).await.map(|_| ())
+    }
+
+    /// The pre-linked module for `path`, compiling or loading it if the file changed.
+    async fn prepared(&self, path: &Path) -> Result<Prepared, String> {
+        let slot = {
+            let mut modules = self.inner.modules.lock().unwrap_or_else(|p| p.into_inner());
+            modules.entry(path.to_path_buf()).or_default().clone()
+        };
+        let mut slot = slot.lock().await;
+        let stamp = FileStamp::of(path).map_err(|e| missing_file(path, &e))?;
+        if let Some((cached, prepared)) = &*slot
+            && *cached == stamp
+        {
+            self.inner.stats.memory_hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(prepared.clone());
+        }
+        let this = self.clone();
+        let owned = path.to_path_buf();
+        let prepared = tokio::task::spawn_blocking(move || this.load(&owned))
+            .await
+            .map_err(|e| format!("compiling {} failed: {e}", path.display()))??;
+        *slot = Some((stamp, prepared.clone()));
+        Ok(prepared)
+    }
+
+    /// Reads, compiles (or loads from disk) and links one file. Blocking.
+    fn load(&self, path: &Path) -> Result<Prepared, String> {
+        let inner = &*self.inner;
+        let bytes = std::fs::read(path).map_err(|e| missing_file(path, &e))?;
+        let component = match wasm_kind(&bytes) {
+            Some(WasmKind::Module) => false,
+            Some(WasmKind::Component) => true,
+            None => {
+                return Err(format!(
+                    "{} is not a WebAssembly binary (it does not start with the \\0asm header); build the hook for wasm32-wasip1 or wasm32-wasip2",
+                    path.display()
+                ));
+            }
+        };
+        let hash = sha256_hex(&bytes);
+        let artifact = match inner.disk.load(&inner.engine, &hash, component) {
+            Some(a) => {
+                inner.stats.disk_hits.fetch_add(1, Ordering::Relaxed);
+                a
+            }
+            None => {
+                let compiled = if component {
+                    wasmtime::component::Component::new(&inner.engine, &bytes)
+                        .map(Artifact::Component)
+                } else {
+                    wasmtime::Module::new(&inner.engine, &bytes).map(Artifact::Module)
+                };
+                let artifact = compiled.map_err(|e| {
+                    format!(
+                        "{} is not a valid WebAssembly {}: {e:#}",
+                        path.display(),
+                        if component { "component" } else { "module" }
+                    )
+                })?;
+                inner.stats.compiled.fetch_add(1, Ordering::Relaxed);
+                inner.disk.store(&hash, &artifact);
+                artifact
+            }
+        };
+        match artifact {
+            Artifact::Module(m) => inner.p1_linker.instantiate_pre(&m).map(Prepared::Module).map_err(|e| {
+                format!(
+                    "{} imports something hookhost does not provide ({e:#}); a module hook may import only WASI preview 1 (wasi_snapshot_preview1)",
+                    path.display()
+                )
+            }),
+            Artifact::Component(c) => {
+                let pre = inner.p2_linker.instantiate_pre(&c).map_err(|e| {
+                    format!(
+                        "{} imports something hookhost does not provide ({e:#}); a component hook may import only WASI preview 2 (wasi:cli, wasi:filesystem, wasi:io, wasi:clocks, wasi:random)",
+                        path.display()
+                    )
+                })?;
+                CommandPre::new(pre).map(Prepared::Command).map_err(|e| {
+                    format!(
+                        "{} is a component but not a WASI command (no wasi:cli/run export): {e:#}",
+                        path.display()
+                    )
+                })
+            }
+        }
+    }
+}
+
+fn missing_file(path: &Path, e: &std::io::Error) -> String {
+    format!(
+        "cannot read wasm module {}: {e}; the path is relative to the hook's cwd (default: the project root)",
+        path.display()
+    )
+}
+
+enum WasmKind {
+    Module,
+    Component,
+}
+
+/// Core module or component, from the binary header (magic, then version and layer).
+fn wasm_kind(bytes: &[u8]) -> Option<WasmKind> {
+    if bytes.len() < 8 || &bytes[..4] != b"\0asm" {
+        return None;
+    }
+    match bytes[6..8] {
+        [0, 0] => Some(WasmKind::Module),
+        [1, 0] => Some(WasmKind::Component),
+        _ => None,
+    }
+}
+
+fn start_ticker(engine: Engine, stop: Arc<AtomicBool>) {
+    let spawned = std::thread::Builder::new()
+        .name("hookhost-epoch".into())
+        .spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(EPOCH_TICK);
+                engine.increment_epoch();
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "cannot start the epoch ticker; wasm deadlines rely on the async timeout only");
+    }
+}
+
+/// Per-run settings shared by both guest shapes.
+struct RunSetup {
+    fuel: u64,
+    deadline: Instant,
+}
+
+impl RunSetup {
+    fn apply<T: 'static>(&self, store: &mut Store<T>) -> Result<(), String> {
+        store.set_fuel(self.fuel).map_err(|e| e.to_string())?;
+        store.set_epoch_deadline(1);
+        let deadline = self.deadline;
+        store.epoch_deadline_callback(move |_| {
+            if Instant::now() >= deadline {
+                Ok(UpdateDeadline::Interrupt)
+            } else {
+                Ok(UpdateDeadline::Yield(1))
+            }
+        });
+        Ok(())
+    }
+}
+
+fn store_limits(memory_mib: u64) -> StoreLimits {
+    StoreLimitsBuilder::new()
+        .memory_size(usize::try_from(memory_mib * MIB).unwrap_or(usize::MAX))
+        .trap_on_grow_failure(true)
+        .build()
+}
+
+/// Maps how a guest's call ended onto an exit status (the table in the module docs).
+fn classify(result: wasmtime::Result<()>, stderr: &CapturedStream) -> ExitStatus {
+    let Err(e) = result else {
+        return ExitStatus::Exited(0);
+    };
+    if let Some(exit) = e.downcast_ref::<I32Exit>() {
+        return ExitStatus::Exited(exit.0);
+    }
+    if let Some(trap) = e.downcast_ref::<Trap>() {
+        if matches!(trap, Trap::OutOfFuel | Trap::Interrupt) {
+            return ExitStatus::TimedOut;
+        }
+    }
+    let message = format!("wasm trap: {e:#}");
+    stderr.push(format!("\n{message}\n").as_bytes());
+    ExitStatus::Crashed(message)
+}
+
+/// Instantiation failed: out of fuel is a timeout; anything else means the hook never ran.
+fn classify_instantiation(e: wasmtime::Error, path: &Path) -> ExitStatus {
+    if let Some(Trap::OutOfFuel | Trap::Interrupt) = e.downcast_ref::<Trap>() {
+        return ExitStatus::TimedOut;
+    }
+    ExitStatus::SpawnFailed(format!(
+        "instantiating {} failed: {e:#}; if it mentions memory, raise the hook's `memory` (MiB)",
+        path.display()
+    ))
+}
+
+impl WasmSpawner {
+    async fn run_module(
+        &self,
+        pre: InstancePre<P1State>,
+        wasi: WasiP1Ctx,
+        limits: StoreLimits,
+        setup: &RunSetup,
+        path: &Path,
+        stderr: &CapturedStream,
+    ) -> ExitStatus {
+        let mut store = Store::new(&self.inner.engine, P1State { wasi, limits });
+        store.limiter(|s| &mut s.limits);
+        if let Err(e) = setup.apply(&mut store) {
+            return ExitStatus::SpawnFailed(e);
+        }
+        let instance = match pre.instantiate_async(&mut store).await {
+            Ok(i) => i,
+            Err(e) => return classify_instantiation(e, path),
+        };
+        let Ok(start) = instance.get_typed_func::<(), ()>(&mut store, "_start") else {
+            return ExitStatus::SpawnFailed(format!(
+                "{} exports no `_start` function: a hook must be a WASI command (a program with `main`), not a library",
+                path.display()
+            ));
+        };
+        classify(start.call_async(&mut store, ()).await, stderr)
+    }
+
+    async fn run_command(
+        &self,
+        pre: CommandPre<P2State>,
+        ctx: WasiCtx,
+        limits: StoreLimits,
+        setup: &RunSetup,
+        path: &Path,
+        stderr: &CapturedStream,
+    ) -> ExitStatus {
+        let state = P2State {
+            ctx,
+            table: ResourceTable::new(),
+            limits,
+        };
+        let mut store = Store::new(&self.inner.engine, state);
+        store.limiter(|s| &mut s.limits);
+        if let Err(e) = setup.apply(&mut store) {
+            return ExitStatus::SpawnFailed(e);
+        }
+        let command = match pre.instantiate_async(&mut store).await {
+            Ok(c) => c,
+            Err(e) => return classify_instantiation(e, path),
+        };
+        match command.wasi_cli_run().call_run(&mut store).await {
+            Ok(Ok(())) => ExitStatus::Exited(0),
+            Ok(Err(())) => ExitStatus::Exited(1),
+            Err(e) => classify(Err(e), stderr),
+        }
+    }
+}
+
+#[async_trait]
+impl Spawner for WasmSpawner {
+    async fn spawn(&self, req: SpawnRequest) -> SpawnOutput {
+        let start = Instant::now();
+        let Handler::Wasm {
+            module,
+            argv,
+            limits,
+            ..
+        } = &req.handler
+        else {
+            return SpawnOutput::spawn_failed("WasmSpawner got a non-wasm hook", Duration::ZERO);
+        };
+        if !req.cwd.is_dir() {
+            return SpawnOutput::spawn_failed(
+                format!(
+                    "working directory {} does not exist; fix the hook's `cwd` (relative to the project root)",
+                    req.cwd.display()
+                ),
+                start.elapsed(),
+            );
+        }
+        // Compiling is not charged to the hook's timeout; instantiating and running are.
+        let prepared = match self.prepared(module).await {
+            Ok(p) => p,
+            Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
+        };
+        let run_start = Instant::now();
+        let setup = RunSetup {
+            fuel: limits.fuel.unwrap_or_else(|| self.fuel_for(req.timeout)),
+            deadline: run_start + req.timeout,
+        };
+        let stdout = CapturedStream::default();
+        let stderr = CapturedStream::default();
+        let mut builder = match sandbox::wasi_builder(&req, argv, limits, &stdout, &stderr) {
+            Ok(b) => b,
+            Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
+        };
+        let store_limits = store_limits(limits.memory_mib);
+        let run = async {
+            match prepared {
+                Prepared::Module(pre) => {
+                    let wasi = builder.build_p1();
+                    self.run_module(pre, wasi, store_limits, &setup, module, &stderr)
+                        .await
+                }
+                Prepared::Command(pre) => {
+                    let ctx = builder.build();
+                    self.run_command(pre, ctx, store_limits, &setup, module, &stderr)
+                        .await
+                }
+            }
+        };
+        // The backstop for guests blocked in host calls (sleeping, waiting on stdin).
+        let status = tokio::time::timeout_at(setup.deadline.into(), run)
+            .await
+            .unwrap_or(ExitStatus::TimedOut);
+        let (stdout, t1) = stdout.take();
+        let (stderr, t2) = stderr.take();
+        SpawnOutput {
+            status,
+            stdout,
+            stderr,
+            truncated: t1 || t2,
+            duration: start.elapsed(),
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! The sandbox of one wasm run, in one place to audit (DESIGN §5).
+//!
+//! Granted: stdin (the payload), capped stdout/stderr, argv, the environment variables
+//! `HOOK_EVENT`, `HOOK_PROJECT_DIR` and those the hook lists in `env`, a wall clock and
+//! randomness, and — unless `fs: "none"` — the hook's cwd preopened at `.` and the project
+//! root preopened at its absolute host path, read-only unless `fs: "write"`.
+//! Not granted: any other host path (wasmtime-wasi resolves every path beneath a preopen;
+//! `..` and symlinks that leave it fail), the host environment, network sockets and name
+//! lookup (preview 2), inherited stdio.
+
+use super::pipes::GuestOutput;
+use crate::hooks::config::{FsAccess, WasmLimits};
+use crate::hooks::spawner::{CapturedStream, SpawnRequest};
+use std::path::Path;
+use wasmtime_wasi::p2::pipe::MemoryInputPipe;
+use wasmtime_wasi::{FsPerms, WasiCtxBuilder};
+
+/// Builds the WASI context for one run. Errors (a preopen that cannot be opened) are
+/// spawn failures.
+pub fn wasi_builder(
+    req: &SpawnRequest,
+    argv: &[String],
+    limits: &WasmLimits,
+    stdout: &CapturedStream,
+    stderr: &CapturedStream,
+) -> Result<WasiCtxBuilder, String> {
+    let mut b = WasiCtxBuilder::new();
+    b.stdin(MemoryInputPipe::new(bytes::Bytes::copy_from_slice(
+        &req.stdin,
+    )))
+    .stdout(GuestOutput(stdout.clone()))
+    .stderr(GuestOutput(stderr.clone()))
+    .args(argv)
+    .env("HOOK_EVENT", req.event.as_str())
+    .env("HOOK_PROJECT_DIR", req.project_dir.to_string_lossy())
+    .allow_tcp(false)
+    .allow_udp(false)
+    .allow_ip_name_lookup(false);
+    for name in &limits.env {
+        if let Ok(value) = std::env::var(name) {
+            b.env(name, value);
+        }
+    }
+    let perms = match limits.fs {
+        FsAccess::None => return Ok(b),
+        FsAccess::Read => FsPerms::ReadOnly,
+        FsAccess::Write => FsPerms::ReadWrite,
+    };
+    preopen(&mut b, &req.cwd, ".", perms)?;
+    let abs = req.project_dir.to_string_lossy();
+    preopen(&mut b, &req.project_dir, &abs, perms)?;
+    Ok(b)
+}
+
+fn preopen(b: &mut WasiCtxBuilder, host: &Path, guest: &str, perms: FsPerms) -> Result<(), String> {
+    b.preopened_dir(host, guest, perms).map(|_| ()).map_err(|e| {
+        format!(
+            "cannot open {} for the guest: {e}; check the hook's `cwd` and the project directory",
+            host.display()
+        )
+    })
+}
