@@ -135,8 +135,13 @@ impl Runner {
 
     /// Loads the project's and the user's hooks and the real spawners.
     pub fn load(project_dir: &Path) -> Result<Self, RunnerError> {
-        let hooks = config::load(&ConfigPaths::for_project(project_dir))?;
-        Ok(Self::new(hooks, Arc::new(HookSpawner::new()?), project_dir))
+        Self::load_with(&ConfigPaths::for_project(project_dir), HookSpawner::new()?)
+    }
+
+    /// Loads the hooks from explicit config paths and runs them with `spawner`.
+    pub fn load_with(paths: &ConfigPaths, spawner: HookSpawner) -> Result<Self, RunnerError> {
+        let hooks = config::load(paths)?;
+        Ok(Self::new(hooks, Arc::new(spawner), &paths.project_dir))
     }
 
     /// Registers an in-process hook for `event`; it runs after the configured hooks of that
@@ -381,3 +386,7 @@ impl ToolHooks for Runner {
         self.fire(payload_for(cx, p)).await.to_verdict()
     }
 }
+
+#[cfg(test)]
+#[path = "runner_tests.rs"]
+mod tests;

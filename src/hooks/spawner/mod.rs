@@ -103,9 +103,14 @@ pub struct HookSpawner {
 impl HookSpawner {
     /// A spawner with the default wasm engine configuration and compile cache.
     pub fn new() -> Result<Self, wasm::WasmError> {
+        Self::with_wasm_config(WasmEngineConfig::default())
+    }
+
+    /// A spawner whose wasm engine uses `config` (e.g. another cache directory).
+    pub fn with_wasm_config(config: WasmEngineConfig) -> Result<Self, wasm::WasmError> {
         Ok(HookSpawner {
             shell: ShellSpawner,
-            wasm: WasmSpawner::new(WasmEngineConfig::default())?,
+            wasm: WasmSpawner::new(config)?,
             http: HttpSpawner::default(),
         })
     }

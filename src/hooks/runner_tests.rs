@@ -1,0 +1,445 @@
+//! The decision table and short-circuit rules, driven through `Runner` by a fake Spawner.
+
+use super::*;
+use crate::hooks::config::{Handler, OnError, WasmLimits};
+use crate::hooks::decision::{self, Condition, Effect, TABLE};
+use serde_json::json;
+use std::collections::HashMap;
+
+/// Answers each command with a scripted output and records the stdin each one saw.
+#[derive(Default)]
+struct FakeSpawner {
+    script: HashMap<String, SpawnOutput>,
+    seen: Mutex<Vec<(String, Value)>>,
+}
+
+impl FakeSpawner {
+    fn with(mut self, command: &str, status: ExitStatus, stdout: &str, stderr: &str) -> Self {
+        self.script.insert(
+            command.to_string(),
+            SpawnOutput {
+                status,
+                stdout: stdout.as_bytes().to_vec(),
+                stderr: stderr.as_bytes().to_vec(),
+                truncated: false,
+                duration: Duration::from_millis(1),
+            },
+        );
+        self
+    }
+
+    fn calls(&self) -> Vec<String> {
+        self.seen.lock().unwrap().iter().map(|(c, _)| c.clone()).collect()
+    }
+
+    fn stdin_of(&self, command: &str) -> Value {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(c, _)| c == command)
+            .map(|(_, v)| v.clone())
+            .expect("command ran")
+    }
+}
+
+#[async_trait]
+impl Spawner for FakeSpawner {
+    async fn spawn(&self, req: SpawnRequest) -> SpawnOutput {
+        let command = req.handler.display().to_string();
+        let stdin: Value = serde_json::from_slice(&req.stdin).unwrap();
+        self.seen.lock().unwrap().push((command.clone(), stdin));
+        self.script
+            .get(&command)
+            .cloned()
+            .unwrap_or_else(|| panic!("unscripted command {command}"))
+    }
+}
+
+fn hook(event: Event, index: usize, command: &str) -> Hook {
+    Hook {
+        event,
+        index,
+        scope: Scope::Project,
+        file: PathBuf::from("/p/.coding-agent/hooks.json"),
+        handler: Handler::Shell {
+            command: command.to_string(),
+        },
+        matcher: None,
+        match_source: None,
+        description: None,
+        timeout: Duration::from_millis(500),
+        cwd: PathBuf::from("/p"),
+        is_async: false,
+        on_error: OnError::Warn,
+    }
+}
+
+fn wasm_hook(event: Event, index: usize, command: &str) -> Hook {
+    Hook {
+        handler: Handler::Wasm {
+            command: command.to_string(),
+            module: PathBuf::from(command),
+            argv: vec![command.to_string()],
+            limits: WasmLimits::default(),
+        },
+        ..hook(event, index, command)
+    }
+}
+
+fn payload(event: Event) -> Payload {
+    let p = Path::new("/p");
+    match event {
+        Event::PreToolUse => Payload::pre_tool_use(p, "s", "bash", json!({"command": "ls"})),
+        Event::PostToolUse => {
+            Payload::post_tool_use(p, "s", "bash", json!({"command": "ls"}), json!("ok"), false)
+        }
+        other => Payload::neutral(other, p, "s"),
+    }
+}
+
+async fn fire(hooks: Vec<Hook>, spawner: FakeSpawner, event: Event) -> (EventReport, Arc<FakeSpawner>) {
+    let spawner = Arc::new(spawner);
+    let runner = Runner::new(HookSet::from_hooks(hooks), spawner.clone(), Path::new("/p"));
+    let report = runner.fire(payload(event)).await;
+    (report, spawner)
+}
+
+/// One cell: a single hook with `status`/`stdout`/`stderr` on `event`.
+async fn cell(
+    event: Event,
+    status: ExitStatus,
+    stdout: &str,
+    stderr: &str,
+) -> (Decision, Outcome, EventReport) {
+    let spawner = FakeSpawner::default().with("h", status, stdout, stderr);
+    let (report, _) = fire(vec![hook(event, 0, "h")], spawner, event).await;
+    (report.decision, report.hooks[0].outcome, report)
+}
+
+const OBSERVING: [Event; 5] = [
+    Event::SessionStart,
+    Event::UserPromptSubmit,
+    Event::PostToolUse,
+    Event::PreCompact,
+    Event::SessionEnd,
+];
+const FORCING: [Event; 2] = [Event::Stop, Event::SubagentStop];
+
+#[test]
+fn the_table_matches_design_section_4() {
+    use EventClass::*;
+    let expect = [
+        (Condition::Exit0, [Effect::Pass, Effect::Pass, Effect::Pass]),
+        (Condition::Exit2, [Effect::Block, Effect::Warn, Effect::ForceIfStdout]),
+        (Condition::OtherExit, [Effect::WarnOrBlock, Effect::Warn, Effect::Warn]),
+        (Condition::Timeout, [Effect::Block, Effect::Warn, Effect::Warn]),
+        (Condition::SpawnFailure, [Effect::Block, Effect::Warn, Effect::Warn]),
+    ];
+    assert_eq!(TABLE, expect);
+    assert_eq!(decision::effect(Condition::Exit2, Blocking), Effect::Block);
+    assert_eq!(decision::effect(Condition::Exit2, Forcing), Effect::ForceIfStdout);
+    assert_eq!(decision::effect(Condition::Timeout, Observing), Effect::Warn);
+}
+
+#[tokio::test]
+async fn exit_0_passes_on_every_event() {
+    for event in Event::ALL {
+        let (d, o, _) = cell(event, ExitStatus::Exited(0), "fine", "").await;
+        assert_eq!((d, o), (Decision::Pass, Outcome::Pass), "{event}");
+    }
+}
+
+#[tokio::test]
+async fn exit_2_blocks_pre_tool_use_with_stderr_else_stdout() {
+    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(2), "out", "err").await;
+    assert_eq!((d, o), (Decision::Block, Outcome::Block));
+    assert_eq!(r.reason.as_deref(), Some("err"));
+    let (_, _, r) = cell(Event::PreToolUse, ExitStatus::Exited(2), "out", "").await;
+    assert_eq!(r.reason.as_deref(), Some("out"));
+    let (_, _, r) = cell(Event::PreToolUse, ExitStatus::Exited(2), "", "").await;
+    assert!(r.reason.unwrap().contains("PreToolUse[0]"));
+}
+
+#[tokio::test]
+async fn exit_2_warns_on_observing_events_and_feeds_back_on_post_tool_use() {
+    for event in OBSERVING {
+        let (d, o, r) = cell(event, ExitStatus::Exited(2), "", "look again").await;
+        assert_eq!((d, o), (Decision::Pass, Outcome::Warn), "{event}");
+        let expected: Vec<String> = if event == Event::PostToolUse {
+            vec!["look again".into()]
+        } else {
+            vec![]
+        };
+        assert_eq!(r.feedback, expected, "{event}");
+    }
+}
+
+#[tokio::test]
+async fn exit_2_forces_stop_only_with_stdout() {
+    for event in FORCING {
+        let (d, o, r) = cell(event, ExitStatus::Exited(2), "run the tests\n", "").await;
+        assert_eq!((d, o), (Decision::Force, Outcome::Force), "{event}");
+        assert_eq!(r.reason.as_deref(), Some("run the tests"));
+        let (d, o, _) = cell(event, ExitStatus::Exited(2), "  ", "only stderr").await;
+        assert_eq!((d, o), (Decision::Pass, Outcome::Warn), "{event}");
+    }
+}
+
+#[tokio::test]
+async fn other_exits_and_crashes_warn_everywhere() {
+    for event in Event::ALL {
+        for status in [ExitStatus::Exited(1), ExitStatus::Crashed("signal 9".into())] {
+            let (d, o, r) = cell(event, status.clone(), "", "boom").await;
+            assert_eq!((d, o), (Decision::Pass, Outcome::Warn), "{event} {status:?}");
+            assert!(r.hooks[0].message.is_some());
+        }
+    }
+}
+
+#[tokio::test]
+async fn on_error_block_fails_closed_on_pre_tool_use_only() {
+    for event in [Event::PreToolUse, Event::PostToolUse, Event::Stop] {
+        let mut h = hook(event, 0, "h");
+        h.on_error = OnError::Block;
+        let spawner = FakeSpawner::default().with("h", ExitStatus::Crashed("segv".into()), "", "");
+        let (r, _) = fire(vec![h], spawner, event).await;
+        let expected = if event == Event::PreToolUse {
+            (Decision::Block, Outcome::Block)
+        } else {
+            (Decision::Pass, Outcome::Warn)
+        };
+        assert_eq!((r.decision, r.hooks[0].outcome), expected, "{event}");
+    }
+}
+
+#[tokio::test]
+async fn timeout_blocks_pre_tool_use_and_warns_elsewhere() {
+    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::TimedOut, "", "").await;
+    assert_eq!((d, o), (Decision::Block, Outcome::Timeout));
+    assert!(r.reason.unwrap().contains("timed out after 500 ms"));
+    assert_eq!(r.hooks[0].exit_code, None);
+    for event in OBSERVING.into_iter().chain(FORCING) {
+        let (d, o, _) = cell(event, ExitStatus::TimedOut, "", "").await;
+        assert_eq!((d, o), (Decision::Pass, Outcome::Timeout), "{event}");
+    }
+}
+
+#[tokio::test]
+async fn spawn_failure_blocks_pre_tool_use_and_warns_elsewhere() {
+    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::SpawnFailed("no such file".into()), "", "").await;
+    assert_eq!((d, o), (Decision::Block, Outcome::Error));
+    assert!(r.reason.unwrap().contains("no such file"));
+    for event in OBSERVING.into_iter().chain(FORCING) {
+        let (d, o, _) = cell(event, ExitStatus::SpawnFailed("x".into()), "", "").await;
+        assert_eq!((d, o), (Decision::Pass, Outcome::Error), "{event}");
+    }
+}
+
+#[tokio::test]
+async fn shell_exit_126_and_127_are_spawn_failures_but_not_for_wasm() {
+    for code in [126, 127] {
+        let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(code), "", "sh: x: not found").await;
+        assert_eq!((d, o), (Decision::Block, Outcome::Error), "exit {code}");
+        assert_eq!(r.hooks[0].exit_code, Some(code));
+        let (d, o, _) = cell(Event::PostToolUse, ExitStatus::Exited(code), "", "").await;
+        assert_eq!((d, o), (Decision::Pass, Outcome::Error));
+    }
+    let spawner = FakeSpawner::default().with("g.wasm", ExitStatus::Exited(127), "", "");
+    let (r, _) = fire(vec![wasm_hook(Event::PreToolUse, 0, "g.wasm")], spawner, Event::PreToolUse).await;
+    assert_eq!((r.decision, r.hooks[0].outcome), (Decision::Pass, Outcome::Warn));
+}
+
+#[tokio::test]
+async fn pre_tool_use_stops_at_the_first_block() {
+    let spawner = FakeSpawner::default()
+        .with("a", ExitStatus::Exited(0), "", "")
+        .with("b", ExitStatus::Exited(2), "", "no")
+        .with("c", ExitStatus::Exited(0), "", "");
+    let hooks = vec![
+        hook(Event::PreToolUse, 0, "a"),
+        hook(Event::PreToolUse, 1, "b"),
+        hook(Event::PreToolUse, 2, "c"),
+    ];
+    let (r, s) = fire(hooks, spawner, Event::PreToolUse).await;
+    assert_eq!(r.decision, Decision::Block);
+    assert_eq!(s.calls(), ["a", "b"]);
+    assert_eq!(r.hooks.len(), 2);
+}
+
+#[tokio::test]
+async fn stop_stops_at_the_first_force() {
+    let spawner = FakeSpawner::default()
+        .with("a", ExitStatus::Exited(2), "", "")
+        .with("b", ExitStatus::Exited(2), "first", "")
+        .with("c", ExitStatus::Exited(2), "second", "");
+    let hooks = vec![hook(Event::Stop, 0, "a"), hook(Event::Stop, 1, "b"), hook(Event::Stop, 2, "c")];
+    let (r, s) = fire(hooks, spawner, Event::Stop).await;
+    assert_eq!((r.decision, r.reason.as_deref()), (Decision::Force, Some("first")));
+    assert_eq!(s.calls(), ["a", "b"]);
+}
+
+#[tokio::test]
+async fn observing_events_run_every_hook() {
+    let spawner = FakeSpawner::default()
+        .with("a", ExitStatus::Exited(2), "", "x")
+        .with("b", ExitStatus::TimedOut, "", "")
+        .with("c", ExitStatus::Exited(0), r#"{"additionalContext":"ctx"}"#, "");
+    let hooks = vec![
+        hook(Event::PostToolUse, 0, "a"),
+        hook(Event::PostToolUse, 1, "b"),
+        hook(Event::PostToolUse, 2, "c"),
+    ];
+    let (r, s) = fire(hooks, spawner, Event::PostToolUse).await;
+    assert_eq!(s.calls(), ["a", "b", "c"]);
+    assert_eq!(r.decision, Decision::Pass);
+    assert_eq!(r.additional_context, ["ctx"]);
+}
+
+#[tokio::test]
+async fn updated_input_chains_across_hooks_in_order() {
+    let spawner = FakeSpawner::default()
+        .with("a", ExitStatus::Exited(0), r#"{"updatedInput":{"command":"ls -a"}}"#, "")
+        .with("b", ExitStatus::Exited(0), r#"{"modifiedParams":{"command":"ls -la"}}"#, "")
+        .with("c", ExitStatus::Exited(0), "", "");
+    let hooks = vec![
+        hook(Event::PreToolUse, 0, "a"),
+        hook(Event::PreToolUse, 1, "b"),
+        hook(Event::PreToolUse, 2, "c"),
+    ];
+    let (r, s) = fire(hooks, spawner, Event::PreToolUse).await;
+    assert_eq!(s.stdin_of("b")["toolArgs"], json!({"command": "ls -a"}));
+    assert_eq!(s.stdin_of("c")["toolArgs"], json!({"command": "ls -la"}));
+    assert_eq!(r.updated_args, Some(json!({"command": "ls -la"})));
+    assert_eq!(r.decision, Decision::Pass);
+}
+
+#[tokio::test]
+async fn json_protocol_blocks_asks_and_forces() {
+    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), r#"{"decision":"block","reason":"json says no"}"#, "").await;
+    assert_eq!((d, o, r.reason.as_deref()), (Decision::Block, Outcome::Block, Some("json says no")));
+
+    let claude = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude says no"}}"#;
+    let (d, _, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), claude, "").await;
+    assert_eq!((d, r.reason.as_deref()), (Decision::Block, Some("claude says no")));
+
+    let ask = r#"{"hookSpecificOutput":{"permissionDecision":"ask"}}"#;
+    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), ask, "").await;
+    assert_eq!((d, o, r.ask), (Decision::Pass, Outcome::Pass, true));
+
+    let allow = r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#;
+    let (d, _, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), allow, "").await;
+    assert_eq!((d, r.ask), (Decision::Pass, false));
+
+    let (d, o, r) = cell(Event::Stop, ExitStatus::Exited(0), r#"{"decision":"block","reason":"one more turn"}"#, "").await;
+    assert_eq!((d, o, r.reason.as_deref()), (Decision::Force, Outcome::Force, Some("one more turn")));
+
+    let (d, o, r) = cell(Event::PostToolUse, ExitStatus::Exited(0), r#"{"decision":"block","reason":"lint failed"}"#, "").await;
+    assert_eq!((d, o), (Decision::Pass, Outcome::Warn));
+    assert_eq!(r.feedback, ["lint failed"]);
+}
+
+#[tokio::test]
+async fn context_and_system_messages_are_collected() {
+    let out = r#"{"additionalContext":"branch is main","systemMessage":"hello user"}"#;
+    let (_, _, r) = cell(Event::UserPromptSubmit, ExitStatus::Exited(0), out, "").await;
+    assert_eq!(r.additional_context, ["branch is main"]);
+    assert_eq!(r.system_messages, ["hello user"]);
+    let claude = r#"{"hookSpecificOutput":{"additionalContext":"from claude shape"}}"#;
+    let (_, _, r) = cell(Event::SessionStart, ExitStatus::Exited(0), claude, "").await;
+    assert_eq!(r.additional_context, ["from claude shape"]);
+}
+
+#[tokio::test]
+async fn malformed_json_output_warns_or_blocks_with_on_error() {
+    let bad = r#"{"decision":"perhaps"}"#;
+    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), bad, "").await;
+    assert_eq!((d, o), (Decision::Pass, Outcome::Warn));
+    assert!(r.hooks[0].message.as_ref().unwrap().contains("decision"));
+    let mut h = hook(Event::PreToolUse, 0, "h");
+    h.on_error = OnError::Block;
+    let (r, _) = fire(vec![h], FakeSpawner::default().with("h", ExitStatus::Exited(0), bad, ""), Event::PreToolUse).await;
+    assert_eq!(r.decision, Decision::Block);
+}
+
+#[tokio::test]
+async fn updated_input_is_ignored_outside_pre_tool_use_and_on_block() {
+    let out = r#"{"updatedInput":{"command":"x"}}"#;
+    let (_, _, r) = cell(Event::PostToolUse, ExitStatus::Exited(0), out, "").await;
+    assert_eq!(r.updated_args, None);
+    let spawner = FakeSpawner::default()
+        .with("a", ExitStatus::Exited(0), out, "")
+        .with("b", ExitStatus::Exited(2), "", "no");
+    let (r, _) = fire(vec![hook(Event::PreToolUse, 0, "a"), hook(Event::PreToolUse, 1, "b")], spawner, Event::PreToolUse).await;
+    assert_eq!((r.decision, r.updated_args), (Decision::Block, None));
+}
+
+#[tokio::test]
+async fn matchers_match_whole_tool_names() {
+    let mut h = hook(Event::PreToolUse, 0, "h");
+    h.matcher = Some(regex::Regex::new("^(?:bash|shell)$").unwrap());
+    let spawner = FakeSpawner::default().with("h", ExitStatus::Exited(2), "", "no");
+    let spawner = Arc::new(spawner);
+    let runner = Runner::new(HookSet::from_hooks(vec![h]), spawner.clone(), Path::new("/p"));
+    let p = |tool: &str| Payload::pre_tool_use(Path::new("/p"), "s", tool, json!({}));
+    assert_eq!(runner.fire(p("bash")).await.decision, Decision::Block);
+    assert_eq!(runner.fire(p("shell")).await.decision, Decision::Block);
+    assert_eq!(runner.fire(p("bash2")).await.decision, Decision::Pass);
+    assert_eq!(runner.fire(p("mybash")).await.decision, Decision::Pass);
+    assert_eq!(spawner.calls().len(), 2);
+}
+
+#[tokio::test]
+async fn async_hooks_never_change_the_decision_and_are_collected() {
+    let mut a = hook(Event::PostToolUse, 0, "slow-fail");
+    a.is_async = true;
+    let spawner = FakeSpawner::default()
+        .with("slow-fail", ExitStatus::Exited(2), "", "broken")
+        .with("ok", ExitStatus::Exited(0), "", "");
+    let (r, s) = {
+        let spawner = Arc::new(spawner);
+        let runner = Runner::new(
+            HookSet::from_hooks(vec![a, hook(Event::PostToolUse, 1, "ok")]),
+            spawner.clone(),
+            Path::new("/p"),
+        );
+        let mut r = runner.fire(payload(Event::PostToolUse)).await;
+        assert_eq!(r.hooks.len(), 1, "only the synchronous hook is in the report");
+        r.hooks.extend(runner.wait_async().await);
+        (r, spawner)
+    };
+    assert_eq!(r.decision, Decision::Pass);
+    assert!(r.feedback.is_empty());
+    assert_eq!(r.hooks.len(), 2);
+    assert!(r.hooks[1].is_async);
+    assert_eq!(r.hooks[1].outcome, Outcome::Warn);
+    assert_eq!(s.calls().len(), 2);
+}
+
+#[tokio::test]
+async fn tool_hooks_trait_marks_subagents_and_subset_hides_other_events() {
+    use crate::agent::{SubsetHooks, ToolHooks};
+    let spawner = Arc::new(
+        FakeSpawner::default()
+            .with("pre", ExitStatus::Exited(0), "", "")
+            .with("stop", ExitStatus::Exited(2), "continue", ""),
+    );
+    let runner = Arc::new(Runner::new(
+        HookSet::from_hooks(vec![hook(Event::PreToolUse, 0, "pre"), hook(Event::Stop, 0, "stop")]),
+        spawner.clone(),
+        Path::new("/p"),
+    ));
+    let cx = HookContext {
+        session_id: "s".into(),
+        cwd: PathBuf::from("/p"),
+        is_subagent: false,
+    };
+    let sub = SubsetHooks::new(runner.clone());
+    sub.pre_tool_use(&cx, "bash", &json!({})).await;
+    assert_eq!(spawner.stdin_of("pre")["isSubagent"], json!(true));
+    assert_eq!(sub.stop(&cx, false).await.verdict, agent::Verdict::Pass);
+    assert_eq!(spawner.calls(), ["pre"], "a subagent never runs Stop hooks");
+    let v = runner.stop(&cx, true).await;
+    assert_eq!(v.verdict, agent::Verdict::Force("continue".into()));
+    assert_eq!(spawner.stdin_of("stop")["stopHookActive"], json!(true));
+}

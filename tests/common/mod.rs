@@ -1,0 +1,76 @@
+//! Shared set-up for integration tests: a temporary project with its own temporary HOME and
+//! compiled-code cache, so tests never touch the real user's files.
+#![allow(dead_code)]
+
+use hookhost::hooks::config::ConfigPaths;
+use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::hooks::{EventReport, Payload, Runner};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+pub struct Project {
+    pub dir: TempDir,
+    pub home: TempDir,
+    pub cache: TempDir,
+}
+
+impl Project {
+    /// A project whose `.coding-agent/hooks.json` is `config`.
+    pub fn new(config: Value) -> Self {
+        let p = Project {
+            dir: TempDir::new().unwrap(),
+            home: TempDir::new().unwrap(),
+            cache: TempDir::new().unwrap(),
+        };
+        p.write(".coding-agent/hooks.json", &config.to_string());
+        p
+    }
+
+    /// Canonical project root (macOS /tmp symlinks and the like).
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().canonicalize().unwrap()
+    }
+
+    pub fn write(&self, rel: &str, contents: &str) -> PathBuf {
+        let path = self.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, contents).unwrap();
+        path
+    }
+
+    pub fn write_global(&self, config: Value) {
+        let path = self.home.path().join(".coding-agent/hooks.json");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, config.to_string()).unwrap();
+    }
+
+    pub fn paths(&self) -> ConfigPaths {
+        ConfigPaths::with_home(&self.path(), Some(self.home.path().to_path_buf()))
+    }
+
+    pub fn wasm_config(&self) -> WasmEngineConfig {
+        WasmEngineConfig {
+            cache_root: Some(self.cache.path().to_path_buf()),
+            ..WasmEngineConfig::default()
+        }
+    }
+
+    pub fn runner(&self) -> Runner {
+        let spawner = HookSpawner::with_wasm_config(self.wasm_config()).unwrap();
+        Runner::load_with(&self.paths(), spawner).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path().join(rel)).unwrap_or_default()
+    }
+}
+
+pub fn pre_tool(project: &Path, tool: &str, args: Value) -> Payload {
+    Payload::pre_tool_use(project, "test-session", tool, args)
+}
+
+/// Short summary for assertion messages.
+pub fn summary(r: &EventReport) -> String {
+    serde_json::to_string_pretty(r).unwrap()
+}
