@@ -44,10 +44,30 @@ fn guard_project() -> Project {
 #[test]
 fn run_exit_status_is_0_on_pass_2_on_block_and_force() {
     let p = guard_project();
-    let block = hookhost(&p, &["run", "PreToolUse", "--tool", "bash", "--args", r#"{"command":"rm -rf /"}"#]);
+    let block = hookhost(
+        &p,
+        &[
+            "run",
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"rm -rf /"}"#,
+        ],
+    );
     assert_eq!(block.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&block.stdout).contains("no rm -rf"));
-    let pass = hookhost(&p, &["run", "pretooluse", "--tool", "bash", "--args", r#"{"command":"ls"}"#]);
+    let pass = hookhost(
+        &p,
+        &[
+            "run",
+            "pretooluse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+        ],
+    );
     assert_eq!(pass.status.code(), Some(0));
     let force = hookhost(&p, &["run", "Stop"]);
     assert_eq!(force.status.code(), Some(2));
@@ -56,7 +76,18 @@ fn run_exit_status_is_0_on_pass_2_on_block_and_force() {
 #[test]
 fn run_json_is_the_documented_contract() {
     let p = guard_project();
-    let out = hookhost(&p, &["run", "PreToolUse", "--tool", "bash", "--args", r#"{"command":"rm -rf /"}"#, "--json"]);
+    let out = hookhost(
+        &p,
+        &[
+            "run",
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"rm -rf /"}"#,
+            "--json",
+        ],
+    );
     let v = json_of(&out);
     assert_eq!(v["event"], "PreToolUse");
     assert_eq!(v["decision"], "block");
@@ -66,41 +97,102 @@ fn run_json_is_the_documented_contract() {
     let hooks = v["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 1, "short-circuit shows as a shorter list");
     let h = &hooks[0];
-    for key in ["command", "kind", "outcome", "exitCode", "durationMs", "stdout", "stderr", "truncated"] {
+    for key in [
+        "command",
+        "kind",
+        "outcome",
+        "exitCode",
+        "durationMs",
+        "stdout",
+        "stderr",
+        "truncated",
+    ] {
         assert!(h.get(key).is_some(), "hook record lacks {key}: {h}");
     }
-    assert_eq!((h["kind"].as_str(), h["outcome"].as_str(), h["exitCode"].as_i64()), (Some("shell"), Some("block"), Some(2)));
+    assert_eq!(
+        (
+            h["kind"].as_str(),
+            h["outcome"].as_str(),
+            h["exitCode"].as_i64()
+        ),
+        (Some("shell"), Some("block"), Some(2))
+    );
 
-    let out = hookhost(&p, &["run", "PreToolUse", "--tool", "bash", "--args", r#"{"command":"ls"}"#, "--json"]);
+    let out = hookhost(
+        &p,
+        &[
+            "run",
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+            "--json",
+        ],
+    );
     let v = json_of(&out);
-    assert_eq!((v["decision"].as_str(), v["reason"].clone()), (Some("pass"), Value::Null));
+    assert_eq!(
+        (v["decision"].as_str(), v["reason"].clone()),
+        (Some("pass"), Value::Null)
+    );
     assert_eq!(v["updatedArgs"], json!({"command": "ls -la"}));
 
     let v = json_of(&hookhost(&p, &["run", "Stop", "--json"]));
-    assert_eq!((v["decision"].as_str(), v["reason"].as_str()), (Some("force"), Some("run the tests first")));
+    assert_eq!(
+        (v["decision"].as_str(), v["reason"].as_str()),
+        (Some("force"), Some("run the tests first"))
+    );
 
-    let v = json_of(&hookhost(&p, &["run", "UserPromptSubmit", "--prompt", "hi", "--json"]));
+    let v = json_of(&hookhost(
+        &p,
+        &["run", "UserPromptSubmit", "--prompt", "hi", "--json"],
+    ));
     assert_eq!(v["additionalContext"], json!(["on branch main"]));
 }
 
 #[test]
 fn run_waits_for_async_hooks_and_lists_them() {
     let p = guard_project();
-    let out = hookhost(&p, &["run", "PostToolUse", "--tool", "bash", "--result", "done", "--json"]);
+    let out = hookhost(
+        &p,
+        &[
+            "run",
+            "PostToolUse",
+            "--tool",
+            "bash",
+            "--result",
+            "done",
+            "--json",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0));
     let v = json_of(&out);
     assert_eq!(v["hooks"][0]["async"], json!(true));
     let post: Value = serde_json::from_str(&p.read("post.json")).unwrap();
-    assert_eq!((post["toolName"].as_str(), post["toolResult"].as_str()), (Some("bash"), Some("done")));
+    assert_eq!(
+        (post["toolName"].as_str(), post["toolResult"].as_str()),
+        (Some("bash"), Some("done"))
+    );
     assert_eq!(post["toolError"], json!(false));
 }
 
 #[test]
 fn run_takes_a_whole_payload_and_fills_in_the_rest() {
     let p = Project::new(json!({"hooks": {"PreToolUse": [{"command": "cat > seen.json"}]}}));
-    let file = p.write("payload.json", r#"{"event":"Stop","toolName":"edit_file","toolArgs":{"path":"a"},"extra":1}"#);
-    let out = hookhost(&p, &["run", "PreToolUse", "--payload", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let file = p.write(
+        "payload.json",
+        r#"{"event":"Stop","toolName":"edit_file","toolArgs":{"path":"a"},"extra":1}"#,
+    );
+    let out = hookhost(
+        &p,
+        &["run", "PreToolUse", "--payload", file.to_str().unwrap()],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let seen: Value = serde_json::from_str(&p.read("seen.json")).unwrap();
     assert_eq!(seen["event"], "PreToolUse");
     assert_eq!(seen["toolName"], "edit_file");
@@ -115,7 +207,10 @@ fn usage_and_configuration_errors_exit_1_with_a_message() {
     let out = hookhost(&p, &["run", "Stop"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("hooks.json: Stop[0]: `match` filters by tool name"), "{err}");
+    assert!(
+        err.contains("hooks.json: Stop[0]: `match` filters by tool name"),
+        "{err}"
+    );
 
     let p = guard_project();
     for args in [
@@ -140,13 +235,36 @@ fn check_reports_every_error_and_warns_on_missing_programs() {
     assert_eq!(out.status.code(), Some(1));
     let v = json_of(&out);
     let errors = v["errors"].as_array().unwrap();
-    let messages: Vec<String> = errors.iter().map(|e| format!("{} {}", e["hook"], e["message"])).collect();
-    assert!(messages.iter().any(|m| m.contains("PreToolUse[1]") && m.contains("timeout")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.contains("Stop[0]") && m.contains("async")), "{messages:?}");
-    assert!(messages.iter().any(|m| m.contains("PostToolUse[0]") && m.contains("missing.wasm")), "{messages:?}");
+    let messages: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{} {}", e["hook"], e["message"]))
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("PreToolUse[1]") && m.contains("timeout")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("Stop[0]") && m.contains("async")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("PostToolUse[0]") && m.contains("missing.wasm")),
+        "{messages:?}"
+    );
     let warnings = v["warnings"].as_array().unwrap();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert!(warnings[0]["message"].as_str().unwrap().contains("no-such-program-xyz"));
+    assert!(
+        warnings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no-such-program-xyz")
+    );
 
     let ok = Project::new(json!({"hooks": {"PostToolUse": [{"command": "echo fine"}]}}));
     let out = hookhost(&ok, &["check"]);
@@ -157,15 +275,25 @@ fn check_reports_every_error_and_warns_on_missing_programs() {
 #[test]
 fn list_shows_run_order_and_sources() {
     let p = guard_project();
-    p.write_global(json!({"hooks": {"PreToolUse": [{"command": "echo global", "description": "from home"}]}}));
+    p.write_global(
+        json!({"hooks": {"PreToolUse": [{"command": "echo global", "description": "from home"}]}}),
+    );
     let out = hookhost(&p, &["list", "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let v = json_of(&out);
-    let pre: Vec<&Value> = v["hooks"].as_array().unwrap().iter().filter(|h| h["event"] == "PreToolUse").collect();
+    let pre: Vec<&Value> = v["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["event"] == "PreToolUse")
+        .collect();
     assert_eq!(pre.len(), 3);
     assert_eq!(pre[2]["source"], "global");
     assert_eq!(pre[2]["description"], "from home");
     assert_eq!(pre[0]["match"], "bash");
     let human = String::from_utf8_lossy(&hookhost(&p, &["list"]).stdout).to_string();
-    assert!(human.contains("PreToolUse[0]") && human.contains("(global)"), "{human}");
+    assert!(
+        human.contains("PreToolUse[0]") && human.contains("(global)"),
+        "{human}"
+    );
 }

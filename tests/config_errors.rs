@@ -45,34 +45,75 @@ fn all_problems_of_a_file_are_reported_together() {
     let file = p.path().join(".coding-agent/hooks.json");
     assert!(errors.iter().all(|e| e.file == file));
     assert!(errors.len() >= 13, "{errors:#?}");
-    find(&errors, "PreToolUse[0]", "unknown key `comand`; did you mean `command`?");
+    find(
+        &errors,
+        "PreToolUse[0]",
+        "unknown key `comand`; did you mean `command`?",
+    );
     find(&errors, "PreToolUse[0]", "neither `command` nor `url`");
     find(&errors, "PreToolUse[1]", "not a valid regex");
-    find(&errors, "PreToolUse[2]", "`async` is not allowed on PreToolUse");
+    find(
+        &errors,
+        "PreToolUse[2]",
+        "`async` is not allowed on PreToolUse",
+    );
     find(&errors, "PreToolUse[3]", "`command` is empty");
     find(&errors, "PreToolUse[4]", "both `command` and `url`");
-    find(&errors, "PreToolUse[5]", "`timeout` must be a whole number of milliseconds");
+    find(
+        &errors,
+        "PreToolUse[5]",
+        "`timeout` must be a whole number of milliseconds",
+    );
     find(&errors, "PreToolUse[6]", "`timeout` must be a whole number");
-    find(&errors, "PreToolUse[7]", "`fuel` applies to wasm hooks only");
-    find(&errors, "PreToolUse[8]", "`fs` must be \"none\", \"read\" or \"write\"");
-    find(&errors, "PreToolUse[8]", "`memory` is the memory cap in MiB");
-    find(&errors, "PreToolUse[9]", "`onError` must be \"warn\" or \"block\"");
-    find(&errors, "Stop[0]", "only applies to PreToolUse and PostToolUse");
+    find(
+        &errors,
+        "PreToolUse[7]",
+        "`fuel` applies to wasm hooks only",
+    );
+    find(
+        &errors,
+        "PreToolUse[8]",
+        "`fs` must be \"none\", \"read\" or \"write\"",
+    );
+    find(
+        &errors,
+        "PreToolUse[8]",
+        "`memory` is the memory cap in MiB",
+    );
+    find(
+        &errors,
+        "PreToolUse[9]",
+        "`onError` must be \"warn\" or \"block\"",
+    );
+    find(
+        &errors,
+        "Stop[0]",
+        "only applies to PreToolUse and PostToolUse",
+    );
     let unknown: Vec<_> = errors.iter().filter(|e| e.hook.is_none()).collect();
-    assert!(unknown.iter().any(|e| e.message.contains("unknown event `PreToolUse2`")));
-    assert!(unknown
-        .iter()
-        .any(|e| e.message.contains("did you mean `PostToolUse`? event names are case-sensitive")));
+    assert!(
+        unknown
+            .iter()
+            .any(|e| e.message.contains("unknown event `PreToolUse2`"))
+    );
+    assert!(unknown.iter().any(|e| {
+        e.message
+            .contains("did you mean `PostToolUse`? event names are case-sensitive")
+    }));
 }
 
 #[test]
 fn error_display_names_file_hook_and_fix() {
-    let (p, errors) = errors_of(json!({"hooks": {"PostToolUse": [{"command": "x", "asynch": true}]}}));
+    let (p, errors) =
+        errors_of(json!({"hooks": {"PostToolUse": [{"command": "x", "asynch": true}]}}));
     let text = errors[0].to_string();
     let file = p.path().join(".coding-agent/hooks.json");
     assert_eq!(
         text,
-        format!("{}: PostToolUse[0]: unknown key `asynch`; did you mean `async`?", file.display())
+        format!(
+            "{}: PostToolUse[0]: unknown key `asynch`; did you mean `async`?",
+            file.display()
+        )
     );
 }
 
@@ -82,9 +123,21 @@ fn both_files_are_checked_and_a_missing_file_is_empty() {
     p.write_global(json!({"hooks": {"Stop": [{"command": "x", "cwd": 7}]}, "extra": 1}));
     let errors = config::load(&p.paths()).unwrap_err().0;
     let global = p.home.path().join(".coding-agent/hooks.json");
-    assert!(errors.iter().any(|e| e.file == global && e.message.contains("unknown top-level key `extra`")));
-    assert!(errors.iter().any(|e| e.file == global && e.hook.as_deref() == Some("Stop[0]")));
-    assert!(errors.iter().any(|e| e.file != global && e.message.contains("`command` must be a string")));
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.file == global && e.message.contains("unknown top-level key `extra`"))
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.file == global && e.hook.as_deref() == Some("Stop[0]"))
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.file != global && e.message.contains("`command` must be a string"))
+    );
 
     let empty = tempfile::TempDir::new().unwrap();
     let paths = config::ConfigPaths::with_home(empty.path(), Some(empty.path().join("nohome")));
@@ -94,10 +147,17 @@ fn both_files_are_checked_and_a_missing_file_is_empty() {
 #[test]
 fn invalid_json_says_where() {
     let p = Project::new(json!({}));
-    p.write(".coding-agent/hooks.json", "{\"hooks\": {\n  \"Stop\": [,]\n}}");
+    p.write(
+        ".coding-agent/hooks.json",
+        "{\"hooks\": {\n  \"Stop\": [,]\n}}",
+    );
     let errors = config::load(&p.paths()).unwrap_err().0;
     assert_eq!(errors.len(), 1);
-    assert!(errors[0].message.contains("invalid JSON at line 2"), "{}", errors[0]);
+    assert!(
+        errors[0].message.contains("invalid JSON at line 2"),
+        "{}",
+        errors[0]
+    );
 }
 
 #[test]
@@ -117,10 +177,18 @@ fn wasm_commands_are_recognised_and_split_like_a_shell() {
     let set = config::load(&p.paths()).unwrap();
     let hooks: Vec<_> = set.all().collect();
     match &hooks[0].handler {
-        config::Handler::Wasm { module, argv, limits, .. } => {
+        config::Handler::Wasm {
+            module,
+            argv,
+            limits,
+            ..
+        } => {
             assert_eq!(module, &p.path().join("hooks/guard.wasm"));
             assert_eq!(argv, &["hooks/guard.wasm", "--strict", "two words"]);
-            assert_eq!((limits.fuel, limits.memory_mib, limits.fs), (Some(1000), 16, config::FsAccess::None));
+            assert_eq!(
+                (limits.fuel, limits.memory_mib, limits.fs),
+                (Some(1000), 16, config::FsAccess::None)
+            );
             assert_eq!(limits.env, ["HOME"]);
         }
         other => panic!("expected wasm, got {other:?}"),

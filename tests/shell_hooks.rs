@@ -14,14 +14,34 @@ fn one_hook(event: &str, hook: Value) -> Project {
 #[tokio::test]
 async fn exit_codes_per_event_kind() {
     let cases = [
-        ("PreToolUse", "echo nope >&2; exit 2", Decision::Block, Outcome::Block),
+        (
+            "PreToolUse",
+            "echo nope >&2; exit 2",
+            Decision::Block,
+            Outcome::Block,
+        ),
         ("PreToolUse", "exit 1", Decision::Pass, Outcome::Warn),
         ("PreToolUse", "exit 0", Decision::Pass, Outcome::Pass),
-        ("PostToolUse", "echo bad >&2; exit 2", Decision::Pass, Outcome::Warn),
+        (
+            "PostToolUse",
+            "echo bad >&2; exit 2",
+            Decision::Pass,
+            Outcome::Warn,
+        ),
         ("UserPromptSubmit", "exit 2", Decision::Pass, Outcome::Warn),
-        ("Stop", "echo keep going; exit 2", Decision::Force, Outcome::Force),
+        (
+            "Stop",
+            "echo keep going; exit 2",
+            Decision::Force,
+            Outcome::Force,
+        ),
         ("Stop", "exit 2", Decision::Pass, Outcome::Warn),
-        ("SubagentStop", "echo more; exit 2", Decision::Force, Outcome::Force),
+        (
+            "SubagentStop",
+            "echo more; exit 2",
+            Decision::Force,
+            Outcome::Force,
+        ),
         ("SessionEnd", "kill -9 $$", Decision::Pass, Outcome::Warn),
     ];
     for (event, command, decision, outcome) in cases {
@@ -32,17 +52,33 @@ async fn exit_codes_per_event_kind() {
             other => Payload::neutral(other, &p.path(), "s"),
         };
         let r = p.runner().fire(payload).await;
-        assert_eq!((r.decision, r.hooks[0].outcome), (decision, outcome), "{event}: {command}");
+        assert_eq!(
+            (r.decision, r.hooks[0].outcome),
+            (decision, outcome),
+            "{event}: {command}"
+        );
     }
 }
 
 #[tokio::test]
 async fn block_reason_is_stderr_and_force_message_is_stdout() {
-    let p = one_hook("PreToolUse", json!({"command": "echo 'rm -rf is not allowed' >&2; exit 2"}));
-    let r = p.runner().fire(pre_tool(&p.path(), "bash", json!({}))).await;
+    let p = one_hook(
+        "PreToolUse",
+        json!({"command": "echo 'rm -rf is not allowed' >&2; exit 2"}),
+    );
+    let r = p
+        .runner()
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
     assert_eq!(r.reason.as_deref(), Some("rm -rf is not allowed"));
-    let p = one_hook("Stop", json!({"command": "echo 'tests are failing, fix them'; exit 2"}));
-    let r = p.runner().fire(Payload::neutral(Event::Stop, &p.path(), "s")).await;
+    let p = one_hook(
+        "Stop",
+        json!({"command": "echo 'tests are failing, fix them'; exit 2"}),
+    );
+    let r = p
+        .runner()
+        .fire(Payload::neutral(Event::Stop, &p.path(), "s"))
+        .await;
     assert_eq!(r.reason.as_deref(), Some("tests are failing, fix them"));
 }
 
@@ -53,13 +89,19 @@ async fn timeout_kills_the_whole_group_even_with_a_grandchild_holding_stdout() {
         json!({"command": "sleep 30 & echo $! > grandchild.pid; sleep 30", "timeout": 300}),
     );
     let start = Instant::now();
-    let r = p.runner().fire(pre_tool(&p.path(), "bash", json!({}))).await;
+    let r = p
+        .runner()
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
     let elapsed = start.elapsed();
     assert_eq!(r.decision, Decision::Block, "{}", common::summary(&r));
     assert_eq!(r.hooks[0].outcome, Outcome::Timeout);
     assert_eq!(r.hooks[0].exit_code, None);
     // An outcome bound, not a benchmark: without the group kill this waits 30 s.
-    assert!(elapsed < Duration::from_secs(5), "returned after {elapsed:?}");
+    assert!(
+        elapsed < Duration::from_secs(5),
+        "returned after {elapsed:?}"
+    );
     let pid: u32 = p.read("grandchild.pid").trim().parse().unwrap();
     let gone = (0..40).any(|_| {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
@@ -76,7 +118,10 @@ async fn timeout_kills_the_whole_group_even_with_a_grandchild_holding_stdout() {
 async fn a_finished_hook_is_not_held_by_a_background_grandchild() {
     let p = one_hook("PostToolUse", json!({"command": "sleep 30 & echo done"}));
     let start = Instant::now();
-    let r = p.runner().fire(Payload::neutral(Event::PostToolUse, &p.path(), "s")).await;
+    let r = p
+        .runner()
+        .fire(Payload::neutral(Event::PostToolUse, &p.path(), "s"))
+        .await;
     assert!(start.elapsed() < Duration::from_secs(5));
     assert_eq!(r.hooks[0].outcome, Outcome::Pass);
     assert_eq!(r.hooks[0].stdout.trim(), "done");
@@ -95,7 +140,10 @@ async fn large_payload_to_a_hook_that_never_reads_stdin() {
         .await;
     assert_eq!(r.hooks[0].outcome, Outcome::Pass, "{}", r.hooks[0].stderr);
     let counted: usize = r.hooks[1].stdout.trim().parse().unwrap();
-    assert!(counted > 5 << 20, "the second hook read the whole payload: {counted}");
+    assert!(
+        counted > 5 << 20,
+        "the second hook read the whole payload: {counted}"
+    );
 }
 
 #[tokio::test]
@@ -104,7 +152,10 @@ async fn output_is_truncated_at_one_mib_per_stream() {
         "PostToolUse",
         json!({"command": "head -c 8388608 /dev/zero | tr '\\0' a; head -c 8388608 /dev/zero | tr '\\0' b >&2"}),
     );
-    let r = p.runner().fire(Payload::neutral(Event::PostToolUse, &p.path(), "s")).await;
+    let r = p
+        .runner()
+        .fire(Payload::neutral(Event::PostToolUse, &p.path(), "s"))
+        .await;
     let h = &r.hooks[0];
     assert_eq!(h.outcome, Outcome::Pass);
     assert!(h.truncated);
@@ -115,8 +166,14 @@ async fn output_is_truncated_at_one_mib_per_stream() {
 
 #[tokio::test]
 async fn a_missing_command_blocks_pre_tool_use_as_a_spawn_failure() {
-    let p = one_hook("PreToolUse", json!({"command": "./.coding-agent/hooks/missing.sh"}));
-    let r = p.runner().fire(pre_tool(&p.path(), "bash", json!({}))).await;
+    let p = one_hook(
+        "PreToolUse",
+        json!({"command": "./.coding-agent/hooks/missing.sh"}),
+    );
+    let r = p
+        .runner()
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
     assert_eq!(r.decision, Decision::Block);
     assert_eq!(r.hooks[0].outcome, Outcome::Error);
     assert_eq!(r.hooks[0].exit_code, Some(127));
@@ -140,7 +197,14 @@ async fn every_payload_field_reaches_the_hook() {
         Payload::session_start(&root, "sid", "resume"),
         Payload::user_prompt_submit(&root, "sid", "fix the bug"),
         Payload::pre_tool_use(&root, "sid", "bash", args.clone()),
-        Payload::post_tool_use(&root, "sid", "bash", args.clone(), json!({"stdout": "x"}), true),
+        Payload::post_tool_use(
+            &root,
+            "sid",
+            "bash",
+            args.clone(),
+            json!({"stdout": "x"}),
+            true,
+        ),
         Payload::pre_compact(&root, "sid", "auto"),
         Payload::stop(Event::Stop, &root, "sid", true),
         Payload::stop(Event::SubagentStop, &root, "sid", false),
@@ -178,12 +242,24 @@ async fn hooks_get_their_env_and_cwd() {
         {"command": "pwd", "cwd": "gone"}
     ]}}));
     std::fs::create_dir_all(p.path().join("sub/dir")).unwrap();
-    let r = p.runner().fire(Payload::neutral(Event::PreCompact, &p.path(), "s")).await;
+    let r = p
+        .runner()
+        .fire(Payload::neutral(Event::PreCompact, &p.path(), "s"))
+        .await;
     let root = p.path().to_string_lossy().to_string();
-    assert_eq!(r.hooks[0].stdout.trim(), format!("PreCompact|{root}|{root}"));
+    assert_eq!(
+        r.hooks[0].stdout.trim(),
+        format!("PreCompact|{root}|{root}")
+    );
     assert_eq!(r.hooks[1].stdout.trim(), format!("{root}/sub/dir"));
     assert_eq!(r.hooks[2].outcome, Outcome::Error);
-    assert!(r.hooks[2].message.as_ref().unwrap().contains("does not exist"));
+    assert!(
+        r.hooks[2]
+            .message
+            .as_ref()
+            .unwrap()
+            .contains("does not exist")
+    );
 }
 
 #[tokio::test]
@@ -195,7 +271,10 @@ async fn project_hooks_run_before_global_hooks() {
     p.write_global(json!({"hooks": {"PostToolUse": [
         {"command": "echo global-0 >> order.txt"}
     ]}}));
-    let r = p.runner().fire(Payload::neutral(Event::PostToolUse, &p.path(), "s")).await;
+    let r = p
+        .runner()
+        .fire(Payload::neutral(Event::PostToolUse, &p.path(), "s"))
+        .await;
     assert_eq!(p.read("order.txt"), "project-0\nproject-1\nglobal-0\n");
     let sources: Vec<_> = r.hooks.iter().map(|h| format!("{:?}", h.source)).collect();
     assert_eq!(sources, ["Project", "Project", "Global"]);
@@ -207,7 +286,10 @@ async fn updated_input_from_a_real_hook_reaches_the_next_one() {
         {"command": "echo '{\"updatedInput\":{\"command\":\"ls -la\"}}'", "match": "bash"},
         {"command": "cat > seen.json", "match": "bash"}
     ]}}));
-    let r = p.runner().fire(pre_tool(&p.path(), "bash", json!({"command": "ls"}))).await;
+    let r = p
+        .runner()
+        .fire(pre_tool(&p.path(), "bash", json!({"command": "ls"})))
+        .await;
     assert_eq!(r.updated_args, Some(json!({"command": "ls -la"})));
     let seen: Value = serde_json::from_str(&p.read("seen.json")).unwrap();
     assert_eq!(seen["toolArgs"], json!({"command": "ls -la"}));

@@ -29,7 +29,12 @@ impl FakeSpawner {
     }
 
     fn calls(&self) -> Vec<String> {
-        self.seen.lock().unwrap().iter().map(|(c, _)| c.clone()).collect()
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(c, _)| c.clone())
+            .collect()
     }
 
     fn stdin_of(&self, command: &str) -> Value {
@@ -98,7 +103,11 @@ fn payload(event: Event) -> Payload {
     }
 }
 
-async fn fire(hooks: Vec<Hook>, spawner: FakeSpawner, event: Event) -> (EventReport, Arc<FakeSpawner>) {
+async fn fire(
+    hooks: Vec<Hook>,
+    spawner: FakeSpawner,
+    event: Event,
+) -> (EventReport, Arc<FakeSpawner>) {
     let spawner = Arc::new(spawner);
     let runner = Runner::new(HookSet::from_hooks(hooks), spawner.clone(), Path::new("/p"));
     let report = runner.fire(payload(event)).await;
@@ -131,15 +140,33 @@ fn the_table_matches_design_section_4() {
     use EventClass::*;
     let expect = [
         (Condition::Exit0, [Effect::Pass, Effect::Pass, Effect::Pass]),
-        (Condition::Exit2, [Effect::Block, Effect::Warn, Effect::ForceIfStdout]),
-        (Condition::OtherExit, [Effect::WarnOrBlock, Effect::Warn, Effect::Warn]),
-        (Condition::Timeout, [Effect::Block, Effect::Warn, Effect::Warn]),
-        (Condition::SpawnFailure, [Effect::Block, Effect::Warn, Effect::Warn]),
+        (
+            Condition::Exit2,
+            [Effect::Block, Effect::Warn, Effect::ForceIfStdout],
+        ),
+        (
+            Condition::OtherExit,
+            [Effect::WarnOrBlock, Effect::Warn, Effect::Warn],
+        ),
+        (
+            Condition::Timeout,
+            [Effect::Block, Effect::Warn, Effect::Warn],
+        ),
+        (
+            Condition::SpawnFailure,
+            [Effect::Block, Effect::Warn, Effect::Warn],
+        ),
     ];
     assert_eq!(TABLE, expect);
     assert_eq!(decision::effect(Condition::Exit2, Blocking), Effect::Block);
-    assert_eq!(decision::effect(Condition::Exit2, Forcing), Effect::ForceIfStdout);
-    assert_eq!(decision::effect(Condition::Timeout, Observing), Effect::Warn);
+    assert_eq!(
+        decision::effect(Condition::Exit2, Forcing),
+        Effect::ForceIfStdout
+    );
+    assert_eq!(
+        decision::effect(Condition::Timeout, Observing),
+        Effect::Warn
+    );
 }
 
 #[tokio::test]
@@ -189,9 +216,16 @@ async fn exit_2_forces_stop_only_with_stdout() {
 #[tokio::test]
 async fn other_exits_and_crashes_warn_everywhere() {
     for event in Event::ALL {
-        for status in [ExitStatus::Exited(1), ExitStatus::Crashed("signal 9".into())] {
+        for status in [
+            ExitStatus::Exited(1),
+            ExitStatus::Crashed("signal 9".into()),
+        ] {
             let (d, o, r) = cell(event, status.clone(), "", "boom").await;
-            assert_eq!((d, o), (Decision::Pass, Outcome::Warn), "{event} {status:?}");
+            assert_eq!(
+                (d, o),
+                (Decision::Pass, Outcome::Warn),
+                "{event} {status:?}"
+            );
             assert!(r.hooks[0].message.is_some());
         }
     }
@@ -227,7 +261,13 @@ async fn timeout_blocks_pre_tool_use_and_warns_elsewhere() {
 
 #[tokio::test]
 async fn spawn_failure_blocks_pre_tool_use_and_warns_elsewhere() {
-    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::SpawnFailed("no such file".into()), "", "").await;
+    let (d, o, r) = cell(
+        Event::PreToolUse,
+        ExitStatus::SpawnFailed("no such file".into()),
+        "",
+        "",
+    )
+    .await;
     assert_eq!((d, o), (Decision::Block, Outcome::Error));
     assert!(r.reason.unwrap().contains("no such file"));
     for event in OBSERVING.into_iter().chain(FORCING) {
@@ -239,15 +279,29 @@ async fn spawn_failure_blocks_pre_tool_use_and_warns_elsewhere() {
 #[tokio::test]
 async fn shell_exit_126_and_127_are_spawn_failures_but_not_for_wasm() {
     for code in [126, 127] {
-        let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(code), "", "sh: x: not found").await;
+        let (d, o, r) = cell(
+            Event::PreToolUse,
+            ExitStatus::Exited(code),
+            "",
+            "sh: x: not found",
+        )
+        .await;
         assert_eq!((d, o), (Decision::Block, Outcome::Error), "exit {code}");
         assert_eq!(r.hooks[0].exit_code, Some(code));
         let (d, o, _) = cell(Event::PostToolUse, ExitStatus::Exited(code), "", "").await;
         assert_eq!((d, o), (Decision::Pass, Outcome::Error));
     }
     let spawner = FakeSpawner::default().with("g.wasm", ExitStatus::Exited(127), "", "");
-    let (r, _) = fire(vec![wasm_hook(Event::PreToolUse, 0, "g.wasm")], spawner, Event::PreToolUse).await;
-    assert_eq!((r.decision, r.hooks[0].outcome), (Decision::Pass, Outcome::Warn));
+    let (r, _) = fire(
+        vec![wasm_hook(Event::PreToolUse, 0, "g.wasm")],
+        spawner,
+        Event::PreToolUse,
+    )
+    .await;
+    assert_eq!(
+        (r.decision, r.hooks[0].outcome),
+        (Decision::Pass, Outcome::Warn)
+    );
 }
 
 #[tokio::test]
@@ -273,9 +327,16 @@ async fn stop_stops_at_the_first_force() {
         .with("a", ExitStatus::Exited(2), "", "")
         .with("b", ExitStatus::Exited(2), "first", "")
         .with("c", ExitStatus::Exited(2), "second", "");
-    let hooks = vec![hook(Event::Stop, 0, "a"), hook(Event::Stop, 1, "b"), hook(Event::Stop, 2, "c")];
+    let hooks = vec![
+        hook(Event::Stop, 0, "a"),
+        hook(Event::Stop, 1, "b"),
+        hook(Event::Stop, 2, "c"),
+    ];
     let (r, s) = fire(hooks, spawner, Event::Stop).await;
-    assert_eq!((r.decision, r.reason.as_deref()), (Decision::Force, Some("first")));
+    assert_eq!(
+        (r.decision, r.reason.as_deref()),
+        (Decision::Force, Some("first"))
+    );
     assert_eq!(s.calls(), ["a", "b"]);
 }
 
@@ -284,7 +345,12 @@ async fn observing_events_run_every_hook() {
     let spawner = FakeSpawner::default()
         .with("a", ExitStatus::Exited(2), "", "x")
         .with("b", ExitStatus::TimedOut, "", "")
-        .with("c", ExitStatus::Exited(0), r#"{"additionalContext":"ctx"}"#, "");
+        .with(
+            "c",
+            ExitStatus::Exited(0),
+            r#"{"additionalContext":"ctx"}"#,
+            "",
+        );
     let hooks = vec![
         hook(Event::PostToolUse, 0, "a"),
         hook(Event::PostToolUse, 1, "b"),
@@ -299,8 +365,18 @@ async fn observing_events_run_every_hook() {
 #[tokio::test]
 async fn updated_input_chains_across_hooks_in_order() {
     let spawner = FakeSpawner::default()
-        .with("a", ExitStatus::Exited(0), r#"{"updatedInput":{"command":"ls -a"}}"#, "")
-        .with("b", ExitStatus::Exited(0), r#"{"modifiedParams":{"command":"ls -la"}}"#, "")
+        .with(
+            "a",
+            ExitStatus::Exited(0),
+            r#"{"updatedInput":{"command":"ls -a"}}"#,
+            "",
+        )
+        .with(
+            "b",
+            ExitStatus::Exited(0),
+            r#"{"modifiedParams":{"command":"ls -la"}}"#,
+            "",
+        )
         .with("c", ExitStatus::Exited(0), "", "");
     let hooks = vec![
         hook(Event::PreToolUse, 0, "a"),
@@ -316,12 +392,24 @@ async fn updated_input_chains_across_hooks_in_order() {
 
 #[tokio::test]
 async fn json_protocol_blocks_asks_and_forces() {
-    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), r#"{"decision":"block","reason":"json says no"}"#, "").await;
-    assert_eq!((d, o, r.reason.as_deref()), (Decision::Block, Outcome::Block, Some("json says no")));
+    let (d, o, r) = cell(
+        Event::PreToolUse,
+        ExitStatus::Exited(0),
+        r#"{"decision":"block","reason":"json says no"}"#,
+        "",
+    )
+    .await;
+    assert_eq!(
+        (d, o, r.reason.as_deref()),
+        (Decision::Block, Outcome::Block, Some("json says no"))
+    );
 
     let claude = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"claude says no"}}"#;
     let (d, _, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), claude, "").await;
-    assert_eq!((d, r.reason.as_deref()), (Decision::Block, Some("claude says no")));
+    assert_eq!(
+        (d, r.reason.as_deref()),
+        (Decision::Block, Some("claude says no"))
+    );
 
     let ask = r#"{"hookSpecificOutput":{"permissionDecision":"ask"}}"#;
     let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), ask, "").await;
@@ -331,10 +419,25 @@ async fn json_protocol_blocks_asks_and_forces() {
     let (d, _, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), allow, "").await;
     assert_eq!((d, r.ask), (Decision::Pass, false));
 
-    let (d, o, r) = cell(Event::Stop, ExitStatus::Exited(0), r#"{"decision":"block","reason":"one more turn"}"#, "").await;
-    assert_eq!((d, o, r.reason.as_deref()), (Decision::Force, Outcome::Force, Some("one more turn")));
+    let (d, o, r) = cell(
+        Event::Stop,
+        ExitStatus::Exited(0),
+        r#"{"decision":"block","reason":"one more turn"}"#,
+        "",
+    )
+    .await;
+    assert_eq!(
+        (d, o, r.reason.as_deref()),
+        (Decision::Force, Outcome::Force, Some("one more turn"))
+    );
 
-    let (d, o, r) = cell(Event::PostToolUse, ExitStatus::Exited(0), r#"{"decision":"block","reason":"lint failed"}"#, "").await;
+    let (d, o, r) = cell(
+        Event::PostToolUse,
+        ExitStatus::Exited(0),
+        r#"{"decision":"block","reason":"lint failed"}"#,
+        "",
+    )
+    .await;
     assert_eq!((d, o), (Decision::Pass, Outcome::Warn));
     assert_eq!(r.feedback, ["lint failed"]);
 }
@@ -358,7 +461,12 @@ async fn malformed_json_output_warns_or_blocks_with_on_error() {
     assert!(r.hooks[0].message.as_ref().unwrap().contains("decision"));
     let mut h = hook(Event::PreToolUse, 0, "h");
     h.on_error = OnError::Block;
-    let (r, _) = fire(vec![h], FakeSpawner::default().with("h", ExitStatus::Exited(0), bad, ""), Event::PreToolUse).await;
+    let (r, _) = fire(
+        vec![h],
+        FakeSpawner::default().with("h", ExitStatus::Exited(0), bad, ""),
+        Event::PreToolUse,
+    )
+    .await;
     assert_eq!(r.decision, Decision::Block);
 }
 
@@ -370,7 +478,15 @@ async fn updated_input_is_ignored_outside_pre_tool_use_and_on_block() {
     let spawner = FakeSpawner::default()
         .with("a", ExitStatus::Exited(0), out, "")
         .with("b", ExitStatus::Exited(2), "", "no");
-    let (r, _) = fire(vec![hook(Event::PreToolUse, 0, "a"), hook(Event::PreToolUse, 1, "b")], spawner, Event::PreToolUse).await;
+    let (r, _) = fire(
+        vec![
+            hook(Event::PreToolUse, 0, "a"),
+            hook(Event::PreToolUse, 1, "b"),
+        ],
+        spawner,
+        Event::PreToolUse,
+    )
+    .await;
     assert_eq!((r.decision, r.updated_args), (Decision::Block, None));
 }
 
@@ -380,7 +496,11 @@ async fn matchers_match_whole_tool_names() {
     h.matcher = Some(regex::Regex::new("^(?:bash|shell)$").unwrap());
     let spawner = FakeSpawner::default().with("h", ExitStatus::Exited(2), "", "no");
     let spawner = Arc::new(spawner);
-    let runner = Runner::new(HookSet::from_hooks(vec![h]), spawner.clone(), Path::new("/p"));
+    let runner = Runner::new(
+        HookSet::from_hooks(vec![h]),
+        spawner.clone(),
+        Path::new("/p"),
+    );
     let p = |tool: &str| Payload::pre_tool_use(Path::new("/p"), "s", tool, json!({}));
     assert_eq!(runner.fire(p("bash")).await.decision, Decision::Block);
     assert_eq!(runner.fire(p("shell")).await.decision, Decision::Block);
@@ -404,7 +524,11 @@ async fn async_hooks_never_change_the_decision_and_are_collected() {
             Path::new("/p"),
         );
         let mut r = runner.fire(payload(Event::PostToolUse)).await;
-        assert_eq!(r.hooks.len(), 1, "only the synchronous hook is in the report");
+        assert_eq!(
+            r.hooks.len(),
+            1,
+            "only the synchronous hook is in the report"
+        );
         r.hooks.extend(runner.wait_async().await);
         (r, spawner)
     };
@@ -425,7 +549,10 @@ async fn tool_hooks_trait_marks_subagents_and_subset_hides_other_events() {
             .with("stop", ExitStatus::Exited(2), "continue", ""),
     );
     let runner = Arc::new(Runner::new(
-        HookSet::from_hooks(vec![hook(Event::PreToolUse, 0, "pre"), hook(Event::Stop, 0, "stop")]),
+        HookSet::from_hooks(vec![
+            hook(Event::PreToolUse, 0, "pre"),
+            hook(Event::Stop, 0, "stop"),
+        ]),
         spawner.clone(),
         Path::new("/p"),
     ));

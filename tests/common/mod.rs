@@ -2,6 +2,8 @@
 //! compiled-code cache, so tests never touch the real user's files.
 #![allow(dead_code)]
 
+pub mod guests;
+
 use hookhost::hooks::config::ConfigPaths;
 use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
 use hookhost::hooks::{EventReport, Payload, Runner};

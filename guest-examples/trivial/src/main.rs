@@ -1,0 +1,2 @@
+//! The smallest hook: read nothing, exit 0. For latency benchmarks.
+fn main() {}
