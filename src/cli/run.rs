@@ -3,6 +3,8 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
+use hookhost::hooks::config::ConfigPaths;
+use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
 use hookhost::hooks::{Decision, Event, EventReport, HookRecord, Payload, Runner};
 use serde_json::Value;
 use std::io::Read;
@@ -104,7 +106,13 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     let event = Event::parse_loose(&a.event)?;
     let project = super::project_dir(a.project.clone())?;
     let payload = build_payload(&a, event, &project)?;
-    let runner = Runner::load(&project)?;
+    // One event per process: the pooling allocator's set-up (~6 ms) would cost more than it
+    // saves, so the CLI allocates on demand.
+    let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
+        pooling: false,
+        ..WasmEngineConfig::default()
+    })?;
+    let runner = Runner::load_with(&ConfigPaths::for_project(&project), spawner)?;
     let mut report = runner.fire(payload).await;
     report.hooks.extend(runner.wait_async().await);
     if a.json {

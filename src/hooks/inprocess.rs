@@ -12,7 +12,11 @@ use super::runner::{HookRecord, duration_ms};
 use async_trait::async_trait;
 use regex::Regex;
 use serde_json::Value;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 /// What an in-process hook answers.
@@ -83,6 +87,25 @@ where
     }
 }
 
+/// Polls a future, turning a panic in it into an error carrying the panic message.
+struct CatchPanic<F>(F);
+
+impl<F: Future + Unpin> Future for CatchPanic<F> {
+    type Output = Result<F::Output, String>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.0;
+        match std::panic::catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
+            Err(panic) => Poll::Ready(Err(panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a non-string panic".into()))),
+        }
+    }
+}
+
 /// A registered in-process hook with its event and matcher.
 pub struct FnHookEntry {
     event: Event,
@@ -128,10 +151,10 @@ impl FnHookEntry {
     /// Runs the hook and judges its answer like any other hook's.
     pub async fn run(&self, payload: &Payload) -> (HookRecord, Judgement) {
         let start = Instant::now();
-        let hook = self.hook.clone();
-        let p = payload.clone();
-        let task = tokio::spawn(async move { hook.call(&p).await });
-        let answer = tokio::time::timeout(self.timeout, task).await;
+        // Polled inline (no task hop: an in-process hook costs what its code costs); a panic
+        // is caught at each poll and becomes a crash.
+        let call = CatchPanic(self.hook.call(payload));
+        let answer = tokio::time::timeout(self.timeout, call).await;
         let class = self.event.class();
         let mut j = Judgement::default();
         match answer {
@@ -160,8 +183,8 @@ impl FnHookEntry {
                     }
                 }
             }
-            Ok(Err(join_error)) => {
-                let why = format!("in-process hook panicked: {join_error}");
+            Ok(Err(panic)) => {
+                let why = format!("in-process hook panicked: {panic}");
                 self.failed(&mut j, Outcome::Warn, why);
             }
             Err(_) => {

@@ -146,21 +146,22 @@ impl Runner {
 
     /// Registers an in-process hook for `event`; it runs after the configured hooks of that
     /// event, in registration order, and shows as kind `fn` named `name`. `matcher` is a regex
-    /// on the tool name, matched against the whole name like a config `match`.
+    /// on the tool name, matched against the whole name like a config `match`. The returned
+    /// entry's `timeout` (default 10 s) and `on_error` can be adjusted.
     pub fn register(
         &mut self,
         event: Event,
         matcher: Option<&str>,
         name: &str,
         hook: Arc<dyn FnHook>,
-    ) -> Result<(), regex::Error> {
+    ) -> Result<&mut FnHookEntry, regex::Error> {
         let matcher = matcher
             .map(|m| regex::Regex::new(&format!("^(?:{m})$")))
             .transpose()?;
         let mut entry = FnHookEntry::new(event, matcher, name, hook);
         entry.set_index(self.fn_hooks.iter().filter(|f| f.event() == event).count());
         self.fn_hooks.push(entry);
-        Ok(())
+        Ok(self.fn_hooks.last_mut().expect("just pushed"))
     }
 
     pub fn hooks(&self) -> &HookSet {

@@ -570,3 +570,157 @@ async fn tool_hooks_trait_marks_subagents_and_subset_hides_other_events() {
     assert_eq!(v.verdict, agent::Verdict::Force("continue".into()));
     assert_eq!(spawner.stdin_of("stop")["stopHookActive"], json!(true));
 }
+
+mod in_process {
+    use super::*;
+    use crate::hooks::inprocess::FnResponse;
+
+    fn runner_with(
+        event: Event,
+        f: impl Fn(&Payload) -> FnResponse + Send + Sync + 'static,
+    ) -> Runner {
+        let mut r = Runner::new(
+            HookSet::default(),
+            Arc::new(FakeSpawner::default()),
+            Path::new("/p"),
+        );
+        r.register(event, Some("bash"), "guard", Arc::new(f))
+            .unwrap();
+        r
+    }
+
+    #[tokio::test]
+    async fn blocks_forces_and_passes_like_any_hook() {
+        let r = runner_with(Event::PreToolUse, |_| FnResponse::block("fn says no"));
+        let rep = r.fire(payload(Event::PreToolUse)).await;
+        assert_eq!(
+            (rep.decision, rep.reason.as_deref()),
+            (Decision::Block, Some("fn says no"))
+        );
+        assert_eq!(
+            (rep.hooks[0].kind, rep.hooks[0].outcome),
+            (HookKind::Fn, Outcome::Block)
+        );
+        assert_eq!(rep.hooks[0].command, "guard");
+
+        let mut r = Runner::new(
+            HookSet::default(),
+            Arc::new(FakeSpawner::default()),
+            Path::new("/p"),
+        );
+        r.register(
+            Event::Stop,
+            None,
+            "more",
+            Arc::new(|_: &Payload| FnResponse::force("one more")),
+        )
+        .unwrap();
+        let rep = r.fire(payload(Event::Stop)).await;
+        assert_eq!(
+            (rep.decision, rep.reason.as_deref()),
+            (Decision::Force, Some("one more"))
+        );
+
+        let r = runner_with(Event::PostToolUse, |_| FnResponse::block("lint failed"));
+        let rep = r.fire(payload(Event::PostToolUse)).await;
+        assert_eq!(
+            (rep.decision, rep.hooks[0].outcome),
+            (Decision::Pass, Outcome::Warn)
+        );
+        assert_eq!(rep.feedback, ["lint failed"]);
+    }
+
+    #[tokio::test]
+    async fn updates_input_adds_context_and_respects_the_matcher() {
+        let r = runner_with(Event::PreToolUse, |p| {
+            let mut args = p.tool_args().cloned().unwrap();
+            args["command"] = json!("ls -la");
+            FnResponse {
+                additional_context: Some("ctx".into()),
+                ..FnResponse::update_input(args)
+            }
+        });
+        let rep = r.fire(payload(Event::PreToolUse)).await;
+        assert_eq!(rep.updated_args, Some(json!({"command": "ls -la"})));
+        assert_eq!(rep.additional_context, ["ctx"]);
+        let other = Payload::pre_tool_use(Path::new("/p"), "s", "bash2", json!({}));
+        assert!(r.fire(other).await.hooks.is_empty());
+    }
+
+    #[tokio::test]
+    async fn runs_after_configured_hooks_and_sees_their_updates() {
+        let spawner = FakeSpawner::default().with(
+            "a",
+            ExitStatus::Exited(0),
+            r#"{"updatedInput":{"command":"x"}}"#,
+            "",
+        );
+        let mut r = Runner::new(
+            HookSet::from_hooks(vec![hook(Event::PreToolUse, 0, "a")]),
+            Arc::new(spawner),
+            Path::new("/p"),
+        );
+        r.register(
+            Event::PreToolUse,
+            None,
+            "check",
+            Arc::new(|p: &Payload| {
+                if p.tool_args().unwrap()["command"] == "x" {
+                    FnResponse::block("saw x")
+                } else {
+                    FnResponse::pass()
+                }
+            }),
+        )
+        .unwrap();
+        let rep = r.fire(payload(Event::PreToolUse)).await;
+        assert_eq!(rep.hooks.len(), 2);
+        assert_eq!(rep.reason.as_deref(), Some("saw x"));
+    }
+
+    #[tokio::test]
+    async fn a_panic_is_a_crash_and_a_slow_hook_times_out() {
+        let r = runner_with(Event::PreToolUse, |_| panic!("bug in hook"));
+        let rep = r.fire(payload(Event::PreToolUse)).await;
+        assert_eq!(
+            (rep.decision, rep.hooks[0].outcome),
+            (Decision::Pass, Outcome::Warn)
+        );
+        assert!(
+            rep.hooks[0]
+                .message
+                .as_ref()
+                .unwrap()
+                .contains("bug in hook")
+        );
+
+        let mut r = runner_with(Event::PreToolUse, |_| panic!("bug"));
+        r.fn_hooks[0].on_error = OnError::Block;
+        assert_eq!(
+            r.fire(payload(Event::PreToolUse)).await.decision,
+            Decision::Block
+        );
+
+        struct Slow;
+        #[async_trait]
+        impl crate::hooks::FnHook for Slow {
+            async fn call(&self, _: &Payload) -> FnResponse {
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                FnResponse::pass()
+            }
+        }
+        let mut r = Runner::new(
+            HookSet::default(),
+            Arc::new(FakeSpawner::default()),
+            Path::new("/p"),
+        );
+        r.register(Event::PreToolUse, None, "slow", Arc::new(Slow))
+            .unwrap()
+            .timeout = Duration::from_millis(50);
+        let rep = r.fire(payload(Event::PreToolUse)).await;
+        assert_eq!(
+            (rep.decision, rep.hooks[0].outcome),
+            (Decision::Block, Outcome::Timeout)
+        );
+    }
+}

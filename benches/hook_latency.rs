@@ -1,0 +1,204 @@
+//! Latency of one `Runner::fire` (PreToolUse) with one hook of each kind, plus the engine's
+//! own overhead. `scripts/bench-report` turns the results into a Markdown table.
+//!
+//! Cases: no hooks; ten non-matching hooks; an in-process hook; a trivial wasm guest; the
+//! SDK's bash guard as wasm; the same guard compiled natively and run through `sh -c`; a
+//! `sh` + `grep` one-liner; the trivial wasm guest without fuel metering pressure (explicit
+//! huge fuel) vs a compute-heavy guest.
+
+#[path = "../tests/common/guests.rs"]
+mod guests;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use hookhost::hooks::config::{self, ConfigPaths};
+use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::hooks::{Event, FnResponse, Payload, Runner};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Builds the native (host) bash guard from guest-examples/.
+fn native_guard() -> PathBuf {
+    let target = guests::guest_target_dir().join("native");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("guest-examples/Cargo.toml");
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "bash-guard",
+            "--manifest-path",
+        ])
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    target.join("release/bash-guard")
+}
+
+struct Bench {
+    dir: tempfile::TempDir,
+    cache: tempfile::TempDir,
+}
+
+impl Bench {
+    fn new() -> Self {
+        let b = Bench {
+            dir: tempfile::TempDir::new().unwrap(),
+            cache: tempfile::TempDir::new().unwrap(),
+        };
+        std::fs::create_dir_all(b.root().join("hooks")).unwrap();
+        for g in ["trivial", "bash-guard", "hostile"] {
+            std::fs::copy(guests::guest(g), b.root().join(format!("hooks/{g}.wasm"))).unwrap();
+        }
+        std::fs::copy(native_guard(), b.root().join("hooks/bash-guard-native")).unwrap();
+        b
+    }
+
+    fn root(&self) -> PathBuf {
+        self.dir.path().canonicalize().unwrap()
+    }
+
+    fn runner(&self, hooks: Value) -> Runner {
+        let config = json!({ "hooks": { "PreToolUse": hooks } });
+        let file = self.root().join(".coding-agent/hooks.json");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, config.to_string()).unwrap();
+        let paths = ConfigPaths::with_home(&self.root(), None);
+        let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
+            cache_root: Some(self.cache.path().to_path_buf()),
+            ..WasmEngineConfig::default()
+        })
+        .unwrap();
+        Runner::new(
+            config::load(&paths).unwrap(),
+            Arc::new(spawner),
+            &self.root(),
+        )
+    }
+}
+
+fn latency(c: &mut Criterion) {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let b = Bench::new();
+    let payload =
+        Payload::pre_tool_use(&b.root(), "bench", "bash", json!({"command": "cargo test"}));
+    let non_matching: Vec<Value> = (0..10)
+        .map(|i| json!({"command": "exit 2", "match": format!("other{i}")}))
+        .collect();
+    let mut with_fn = b.runner(json!([]));
+    with_fn
+        .register(
+            Event::PreToolUse,
+            Some("bash"),
+            "guard",
+            Arc::new(|p: &Payload| {
+                let cmd = p
+                    .tool_args()
+                    .and_then(|a| a["command"].as_str())
+                    .unwrap_or("");
+                if cmd.contains("rm -rf /") {
+                    FnResponse::block("no")
+                } else {
+                    FnResponse::pass()
+                }
+            }),
+        )
+        .unwrap();
+    let cases: Vec<(&str, Runner)> = vec![
+        ("engine: no hooks", b.runner(json!([]))),
+        (
+            "engine: 10 non-matching hooks",
+            b.runner(Value::Array(non_matching)),
+        ),
+        ("fn: in-process guard", with_fn),
+        (
+            "wasm: trivial guest",
+            b.runner(json!([{"command": "hooks/trivial.wasm"}])),
+        ),
+        (
+            "wasm: SDK bash guard",
+            b.runner(json!([{"command": "hooks/bash-guard.wasm"}])),
+        ),
+        (
+            "shell: native bash guard via sh -c",
+            b.runner(json!([{"command": "hooks/bash-guard-native"}])),
+        ),
+        (
+            "shell: sh + grep one-liner",
+            b.runner(json!([{"command": "grep -q 'rm -rf /' && exit 2 || exit 0"}])),
+        ),
+        (
+            "wasm: compute 1e6 iterations (fuel on)",
+            b.runner(json!([{"command": "hooks/hostile.wasm spin 1000000"}])),
+        ),
+    ];
+    let mut group = c.benchmark_group("pre_tool_use");
+    for (name, runner) in &cases {
+        // Warm: compile once, outside the measurement.
+        let r = rt.block_on(runner.fire(payload.clone()));
+        assert!(
+            r.hooks
+                .iter()
+                .all(|h| h.outcome == hookhost::hooks::Outcome::Pass),
+            "{name}: {r:?}"
+        );
+        group.bench_function(*name, |bench| {
+            bench.iter(|| rt.block_on(runner.fire(payload.clone())))
+        });
+    }
+    group.finish();
+}
+
+fn compile_and_cache(c: &mut Criterion) {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let b = Bench::new();
+    let module = b.root().join("hooks/bash-guard.wasm");
+    let mut group = c.benchmark_group("module");
+    group.sample_size(10);
+    group.bench_function("compile (no cache)", |bench| {
+        bench.iter(|| {
+            let w = hookhost::hooks::spawner::WasmSpawner::new(WasmEngineConfig {
+                cache_root: None,
+                ..WasmEngineConfig::default()
+            })
+            .unwrap();
+            rt.block_on(w.prepare_file(&module)).unwrap();
+        })
+    });
+    let cache = tempfile::TempDir::new().unwrap();
+    let config = WasmEngineConfig {
+        cache_root: Some(cache.path().to_path_buf()),
+        ..WasmEngineConfig::default()
+    };
+    let warm = hookhost::hooks::spawner::WasmSpawner::new(config.clone()).unwrap();
+    rt.block_on(warm.prepare_file(&module)).unwrap();
+    group.bench_function("disk-cache load (fresh engine)", |bench| {
+        bench.iter(|| {
+            let w = hookhost::hooks::spawner::WasmSpawner::new(config.clone()).unwrap();
+            rt.block_on(w.prepare_file(&module)).unwrap();
+        })
+    });
+    group.bench_function("engine creation alone", |bench| {
+        bench.iter(|| hookhost::hooks::spawner::WasmSpawner::new(config.clone()).unwrap())
+    });
+    let on_demand = WasmEngineConfig {
+        pooling: false,
+        ..config.clone()
+    };
+    group.bench_function("engine creation alone (on-demand allocator)", |bench| {
+        bench.iter(|| hookhost::hooks::spawner::WasmSpawner::new(on_demand.clone()).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    targets = latency, compile_and_cache
+}
+criterion_main!(benches);
