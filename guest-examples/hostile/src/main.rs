@@ -75,11 +75,8 @@ fn main() {
             let _ = std::io::stdin().read_to_string(&mut s);
             print!("{s}");
         }
-        "exit" => std::process::exit(arg.parse().unwrap_or(1)),
-        "stderr-exit" => {
-            eprintln!("{arg}");
-            std::process::exit(2);
-        }
+        "exit" => hookhost_guest::exit(arg.parse().unwrap_or(1)),
+        "stderr-exit" => hookhost_guest::block(&arg),
         "trap" => {
             #[allow(unconditional_panic)]
             let v: Vec<u8> = Vec::new();
@@ -87,8 +84,7 @@ fn main() {
         }
         "net" => probe(std::net::TcpStream::connect("127.0.0.1:9"), |_| "connected".into()),
         _ => {
-            eprintln!("hostile: unknown mode {mode:?}");
-            std::process::exit(1);
+            hookhost_guest::fail(&format!("hostile: unknown mode {mode:?}"));
         }
     }
 }

@@ -143,9 +143,16 @@ impl Hook {
 }
 
 /// Ends the hook with `code`, flushing stdout/stderr first.
+///
+/// On `wasm32-wasip2` this calls `wasi:cli/exit.exit-with-code`, because Rust's std there
+/// reports every non-zero exit as 1 (and 2 is what blocks).
 pub fn exit(code: i32) -> ! {
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
+    #[cfg(all(target_os = "wasi", target_env = "p2"))]
+    if code != 0 {
+        wasip2::cli::exit::exit_with_code(u8::try_from(code).unwrap_or(1));
+    }
     std::process::exit(code)
 }
 
