@@ -55,6 +55,11 @@ impl Bench {
         for g in ["trivial", "bash-guard", "hostile"] {
             std::fs::copy(guests::guest(g), b.root().join(format!("hooks/{g}.wasm"))).unwrap();
         }
+        std::fs::copy(
+            guests::guest_p2("trivial"),
+            b.root().join("hooks/trivial-p2.wasm"),
+        )
+        .unwrap();
         std::fs::copy(native_guard(), b.root().join("hooks/bash-guard-native")).unwrap();
         b
     }

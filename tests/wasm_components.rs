@@ -43,28 +43,56 @@ async fn components_follow_the_same_outcome_table() {
         async move { runner.fire(payload).await }
     };
     let r = fire("exit5", json!({})).await;
-    assert_eq!((r.hooks[0].outcome, r.hooks[0].exit_code), (Outcome::Warn, Some(5)), "{}", common::summary(&r));
+    assert_eq!(
+        (r.hooks[0].outcome, r.hooks[0].exit_code),
+        (Outcome::Warn, Some(5)),
+        "{}",
+        common::summary(&r)
+    );
     let r = fire("block", json!({})).await;
-    assert_eq!((r.decision, r.reason.as_deref()), (Decision::Block, Some("component says no")));
+    assert_eq!(
+        (r.decision, r.reason.as_deref()),
+        (Decision::Block, Some("component says no"))
+    );
     for tool in ["loop", "sleep"] {
         let r = fire(tool, json!({})).await;
-        assert_eq!((r.decision, r.hooks[0].outcome), (Decision::Block, Outcome::Timeout), "{tool}");
+        assert_eq!(
+            (r.decision, r.hooks[0].outcome),
+            (Decision::Block, Outcome::Timeout),
+            "{tool}"
+        );
     }
     for tool in ["membomb", "trap"] {
         let r = fire(tool, json!({})).await;
-        assert_eq!((r.hooks[0].outcome, r.hooks[0].exit_code), (Outcome::Warn, None), "{tool}: {}", common::summary(&r));
+        assert_eq!(
+            (r.hooks[0].outcome, r.hooks[0].exit_code),
+            (Outcome::Warn, None),
+            "{tool}: {}",
+            common::summary(&r)
+        );
     }
     for tool in ["outside", "dotdot", "write", "net"] {
         let r = fire(tool, json!({})).await;
-        assert!(r.hooks[0].stdout.starts_with("err:"), "{tool}: {}", common::summary(&r));
+        assert!(
+            r.hooks[0].stdout.starts_with("err:"),
+            "{tool}: {}",
+            common::summary(&r)
+        );
     }
     assert!(!p.path().join("new.txt").exists());
     let r = fire("env", json!({})).await;
-    let mut names: Vec<&str> = r.hooks[0].stdout.lines().map(|l| l.split('=').next().unwrap()).collect();
+    let mut names: Vec<&str> = r.hooks[0]
+        .stdout
+        .lines()
+        .map(|l| l.split('=').next().unwrap())
+        .collect();
     names.sort();
     assert_eq!(names, ["HOOK_EVENT", "HOOK_PROJECT_DIR"]);
     let r = fire("bash", json!({"command": "rm -rf /"})).await;
     assert_eq!(r.decision, Decision::Block);
     let r = fire("bash", json!({"command": "ls"})).await;
-    assert_eq!((r.decision, r.hooks[0].outcome), (Decision::Pass, Outcome::Pass));
+    assert_eq!(
+        (r.decision, r.hooks[0].outcome),
+        (Decision::Pass, Outcome::Pass)
+    );
 }

@@ -1,6 +1,7 @@
 //! Argument parsing, logging set-up and exit statuses of the CLI. Each subcommand is a file.
 
 mod check;
+mod demo;
 mod list;
 mod run;
 
@@ -28,6 +29,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Show the effective hooks in run order, with their source file.
     List(list::ListArgs),
+    /// Run a scripted agent session with shell and wasm hooks in a temporary project.
+    Demo,
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -77,6 +80,7 @@ pub fn main() -> ExitCode {
             Command::Run(args) => run::run(args).await,
             Command::Check(args) => check::check(args).await,
             Command::List(args) => list::list(args),
+            Command::Demo => demo::demo().await,
         }
     });
     match result {

@@ -112,9 +112,13 @@ pub enum RunnerError {
     Wasm(#[from] super::spawner::wasm::WasmError),
 }
 
+/// Called with every event's report.
+pub type ReportObserver = Arc<dyn Fn(&EventReport) + Send + Sync>;
+
 /// Runs the configured hooks of a project. Cheap to share: wrap it in an `Arc`.
 pub struct Runner {
     hooks: HookSet,
+    observer: Option<ReportObserver>,
     fn_hooks: Vec<FnHookEntry>,
     spawner: Arc<dyn Spawner>,
     project_dir: PathBuf,
@@ -126,6 +130,7 @@ impl Runner {
     pub fn new(hooks: HookSet, spawner: Arc<dyn Spawner>, project_dir: &Path) -> Self {
         Runner {
             hooks,
+            observer: None,
             fn_hooks: Vec::new(),
             spawner,
             project_dir: project_dir.to_path_buf(),
@@ -162,6 +167,11 @@ impl Runner {
         entry.set_index(self.fn_hooks.iter().filter(|f| f.event() == event).count());
         self.fn_hooks.push(entry);
         Ok(self.fn_hooks.last_mut().expect("just pushed"))
+    }
+
+    /// Calls `observer` with every event's report (for traces such as `hookhost demo`).
+    pub fn set_observer(&mut self, observer: ReportObserver) {
+        self.observer = Some(observer);
     }
 
     pub fn hooks(&self) -> &HookSet {
@@ -221,6 +231,9 @@ impl Runner {
         }
         if report.decision != Decision::Block && payload.tool_args().cloned() != original_args {
             report.updated_args = payload.tool_args().cloned();
+        }
+        if let Some(observe) = &self.observer {
+            observe(&report);
         }
         report
     }

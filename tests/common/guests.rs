@@ -40,7 +40,10 @@ fn built(name: &str, triple: &str) -> PathBuf {
         assert!(status.success(), "building guest-examples failed");
         target
     });
-    let path = target.join(triple).join("release").join(format!("{name}.wasm"));
+    let path = target
+        .join(triple)
+        .join("release")
+        .join(format!("{name}.wasm"));
     assert!(path.is_file(), "guest {} was not built", path.display());
     path
 }

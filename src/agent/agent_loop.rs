@@ -1,0 +1,413 @@
+//! [`Agent`]: the loop, with every trigger point of DESIGN §7.
+//!
+//! ```text
+//! run(input): SessionStart (first run) -> UserPromptSubmit -> for turn < max_turns:
+//!   maybe_compact (PreCompact) -> model -> no tool calls: TodoGuard, then Stop hooks (force = continue)
+//!                                       -> tool calls: PreToolUse -> permission checker -> tool -> PostToolUse
+//! ```
+//!
+//! The loop sees hooks only through [`ToolHooks`]. A `task` call runs a subagent: its hooks
+//! are [`SubsetHooks`] over the parent's (so only PreToolUse/PostToolUse run, marked
+//! `isSubagent`), and its final answer fires the parent's SubagentStop.
+
+#[cfg(test)]
+use super::model::ScriptedModel;
+use super::model::{Message, Model, Role, ToolCall};
+use super::permission::{DenyPrompter, Permission, PermissionChecker, Prompter};
+use super::todo::{TodoGuard, TodoList};
+use super::tool_hooks::{HookContext, HookVerdict, SubsetHooks, ToolHooks, Verdict};
+use super::tools::{self, ToolOutput};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Limits of the loop.
+#[derive(Debug, Clone)]
+pub struct AgentConfig {
+    pub max_turns: usize,
+    /// Consecutive forced continuations (TodoGuard + Stop hooks) allowed in one run.
+    pub max_forced: usize,
+    /// Compact when the conversation has more messages than this.
+    pub compact_after: usize,
+    /// Messages kept (besides the first) when compacting.
+    pub keep_after_compact: usize,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        AgentConfig {
+            max_turns: 50,
+            max_forced: 8,
+            compact_after: 200,
+            keep_after_compact: 20,
+        }
+    }
+}
+
+/// Something that happened in the loop, for a trace.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AgentEvent {
+    UserPrompt(String),
+    ModelText(String),
+    ToolCall {
+        name: String,
+        args: Value,
+    },
+    Blocked {
+        name: String,
+        reason: String,
+    },
+    PermissionDenied {
+        name: String,
+        why: String,
+    },
+    ToolResult {
+        name: String,
+        output: String,
+        is_error: bool,
+    },
+    HookContext(String),
+    SystemMessage(String),
+    TodoGuard(String),
+    Forced(String),
+    Compacted {
+        before: usize,
+        after: usize,
+    },
+    SubagentStart(String),
+    SubagentEnd(String),
+    Final(String),
+}
+
+/// Receives the loop's events; `depth` is 0 for the main agent, 1 inside a subagent.
+pub trait Observer: Send + Sync {
+    fn on(&self, depth: usize, event: &AgentEvent);
+}
+
+/// Discards events.
+pub struct Silent;
+impl Observer for Silent {
+    fn on(&self, _: usize, _: &AgentEvent) {}
+}
+
+/// The agent: a model, hooks, a permission checker, tools, and the conversation.
+pub struct Agent {
+    model: Box<dyn Model>,
+    hooks: Arc<dyn ToolHooks>,
+    /// Set for subagents: the parent's hooks, which fire SubagentStop.
+    parent_hooks: Option<Arc<dyn ToolHooks>>,
+    permissions: Arc<PermissionChecker>,
+    prompter: Arc<dyn Prompter>,
+    observer: Arc<dyn Observer>,
+    cx: HookContext,
+    project: PathBuf,
+    config: AgentConfig,
+    messages: Vec<Message>,
+    todos: TodoList,
+    started: bool,
+    depth: usize,
+}
+
+impl Agent {
+    pub fn new(
+        model: Box<dyn Model>,
+        hooks: Arc<dyn ToolHooks>,
+        project: &Path,
+        session_id: &str,
+    ) -> Self {
+        Agent {
+            model,
+            hooks,
+            parent_hooks: None,
+            permissions: Arc::new(PermissionChecker::default()),
+            prompter: Arc::new(DenyPrompter),
+            observer: Arc::new(Silent),
+            cx: HookContext {
+                session_id: session_id.to_string(),
+                cwd: project.to_path_buf(),
+                is_subagent: false,
+            },
+            project: project.to_path_buf(),
+            config: AgentConfig::default(),
+            messages: Vec::new(),
+            todos: TodoList::default(),
+            started: false,
+            depth: 0,
+        }
+    }
+
+    pub fn with_permissions(mut self, p: PermissionChecker) -> Self {
+        self.permissions = Arc::new(p);
+        self
+    }
+    pub fn with_prompter(mut self, p: Arc<dyn Prompter>) -> Self {
+        self.prompter = p;
+        self
+    }
+    pub fn with_observer(mut self, o: Arc<dyn Observer>) -> Self {
+        self.observer = o;
+        self
+    }
+    pub fn with_config(mut self, c: AgentConfig) -> Self {
+        self.config = c;
+        self
+    }
+
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    pub fn todos(&self) -> &TodoList {
+        &self.todos
+    }
+
+    fn emit(&self, e: AgentEvent) {
+        self.observer.on(self.depth, &e);
+    }
+
+    /// Adds what every hook returns besides its decision: context for the model, messages
+    /// for the user.
+    fn absorb(&mut self, v: &HookVerdict) {
+        for c in &v.additional_context {
+            self.emit(AgentEvent::HookContext(c.clone()));
+            self.messages
+                .push(Message::new(Role::System, format!("[hook context] {c}")));
+        }
+        for m in &v.system_messages {
+            self.emit(AgentEvent::SystemMessage(m.clone()));
+        }
+    }
+
+    /// One user input: runs until the model gives a final answer the hooks accept, or
+    /// `max_turns`. Returns the final answer.
+    pub async fn run(&mut self, input: &str) -> anyhow::Result<String> {
+        if !self.started {
+            self.started = true;
+            if self.parent_hooks.is_none() {
+                let v = self.hooks.session_start(&self.cx, "startup").await;
+                self.absorb(&v);
+            }
+        }
+        let v = self.hooks.user_prompt_submit(&self.cx, input).await;
+        self.absorb(&v);
+        self.emit(AgentEvent::UserPrompt(input.to_string()));
+        self.messages.push(Message::new(Role::User, input));
+
+        let specs = tools::specs();
+        // Continuations forced in this run (TodoGuard and Stop hooks; capped), and how many
+        // of them Stop hooks forced (what `stopHookActive` reports).
+        let mut forced = 0usize;
+        let mut stop_forced = 0usize;
+        for _ in 0..self.config.max_turns {
+            self.maybe_compact().await;
+            let turn = self.model.next(&self.messages, &specs).await?;
+            if !turn.text.is_empty() {
+                self.emit(AgentEvent::ModelText(turn.text.clone()));
+            }
+            self.messages.push(Message {
+                role: Role::Assistant,
+                content: turn.text.clone(),
+                tool_calls: turn.tool_calls.clone(),
+                tool_call_id: None,
+            });
+            if turn.tool_calls.is_empty() {
+                match self.continue_message(forced, &mut stop_forced).await {
+                    Some(message) => {
+                        forced += 1;
+                        self.messages.push(Message::new(Role::User, message));
+                        continue;
+                    }
+                    _ => {
+                        self.emit(AgentEvent::Final(turn.text.clone()));
+                        return Ok(turn.text);
+                    }
+                }
+            }
+            for call in turn.tool_calls {
+                let output = self.call_tool(&call).await;
+                self.messages.push(Message {
+                    role: Role::Tool,
+                    content: output.text(),
+                    tool_calls: Vec::new(),
+                    tool_call_id: Some(call.id.clone()),
+                });
+            }
+        }
+        let last = format!("(stopped after {} turns)", self.config.max_turns);
+        self.emit(AgentEvent::Final(last.clone()));
+        Ok(last)
+    }
+
+    /// At a final answer: TodoGuard first, then Stop (or the parent's SubagentStop) hooks.
+    /// `Some(message)` means: do not stop, continue with this user message.
+    async fn continue_message(&mut self, forced: usize, stop_forced: &mut usize) -> Option<String> {
+        if forced >= self.config.max_forced {
+            return None;
+        }
+        if let Some(msg) = TodoGuard.check(&self.todos) {
+            self.emit(AgentEvent::TodoGuard(msg.clone()));
+            return Some(msg);
+        }
+        let active = *stop_forced > 0;
+        let v = match &self.parent_hooks {
+            Some(parent) => parent.subagent_stop(&self.cx, active).await,
+            None => self.hooks.stop(&self.cx, active).await,
+        };
+        self.absorb(&v);
+        match v.verdict {
+            Verdict::Force(message) => {
+                *stop_forced += 1;
+                self.emit(AgentEvent::Forced(message.clone()));
+                Some(message)
+            }
+            _ => None,
+        }
+    }
+
+    /// PreToolUse -> permission checker -> tool -> PostToolUse.
+    async fn call_tool(&mut self, call: &ToolCall) -> ToolOutput {
+        self.emit(AgentEvent::ToolCall {
+            name: call.name.clone(),
+            args: call.args.clone(),
+        });
+        let pre = self
+            .hooks
+            .pre_tool_use(&self.cx, &call.name, &call.args)
+            .await;
+        self.absorb(&pre);
+        if let Verdict::Block(reason) = &pre.verdict {
+            self.emit(AgentEvent::Blocked {
+                name: call.name.clone(),
+                reason: reason.clone(),
+            });
+            return ToolOutput::error(format!("Blocked by a PreToolUse hook: {reason}"));
+        }
+        let args = pre
+            .updated_args
+            .clone()
+            .unwrap_or_else(|| call.args.clone());
+        // Hooks can block, never bypass: the checker sees the final arguments.
+        let allowed = match self.permissions.check(&call.name, &args, pre.ask) {
+            Permission::Allow => Ok(()),
+            Permission::Deny(why) => Err(format!("denied by {why}")),
+            Permission::Ask(why) => {
+                if self.prompter.confirm(&call.name, &args, &why).await {
+                    Ok(())
+                } else {
+                    Err(format!("the user did not allow it ({why})"))
+                }
+            }
+        };
+        if let Err(why) = allowed {
+            self.emit(AgentEvent::PermissionDenied {
+                name: call.name.clone(),
+                why: why.clone(),
+            });
+            return ToolOutput::error(format!("Permission denied: {why}"));
+        }
+        let mut output = if call.name == "task" {
+            self.run_task(&args).await
+        } else {
+            tools::run(&call.name, &args, &self.project, &mut self.todos).await
+        };
+        self.emit(AgentEvent::ToolResult {
+            name: call.name.clone(),
+            output: output.text(),
+            is_error: output.is_error,
+        });
+        let post = self
+            .hooks
+            .post_tool_use(
+                &self.cx,
+                &call.name,
+                &args,
+                &output.content,
+                output.is_error,
+            )
+            .await;
+        self.absorb(&post);
+        if !post.feedback.is_empty() {
+            let mut text = output.text();
+            for f in &post.feedback {
+                text.push_str(&format!("\n[PostToolUse hook feedback] {f}"));
+            }
+            output.content = Value::String(text);
+        }
+        output
+    }
+
+    /// The `task` tool: a subagent with the parent's PreToolUse/PostToolUse hooks only.
+    async fn run_task(&mut self, args: &Value) -> ToolOutput {
+        let prompt = args.get("prompt").and_then(Value::as_str).unwrap_or("");
+        let name = args
+            .get("subagent")
+            .and_then(Value::as_str)
+            .unwrap_or("default");
+        let Some(model) = self.model.subagent(name) else {
+            return ToolOutput::error(format!("no subagent named `{name}`"));
+        };
+        let mut sub = Agent {
+            model,
+            hooks: Arc::new(SubsetHooks::new(self.hooks.clone())),
+            parent_hooks: Some(self.hooks.clone()),
+            permissions: self.permissions.clone(),
+            prompter: self.prompter.clone(),
+            observer: self.observer.clone(),
+            cx: HookContext {
+                is_subagent: true,
+                ..self.cx.clone()
+            },
+            project: self.project.clone(),
+            config: self.config.clone(),
+            messages: Vec::new(),
+            todos: TodoList::default(),
+            started: true,
+            depth: self.depth + 1,
+        };
+        self.emit(AgentEvent::SubagentStart(name.to_string()));
+        let result = Box::pin(sub.run(prompt)).await;
+        self.emit(AgentEvent::SubagentEnd(name.to_string()));
+        match result {
+            Ok(answer) => ToolOutput::ok(Value::String(answer)),
+            Err(e) => ToolOutput::error(format!("subagent failed: {e:#}")),
+        }
+    }
+
+    async fn maybe_compact(&mut self) {
+        if self.messages.len() > self.config.compact_after {
+            self.compact("auto").await;
+        }
+    }
+
+    /// Compacts the conversation (PreCompact first): keeps the first message and the last
+    /// `keep_after_compact`, replacing the middle with a note.
+    pub async fn compact(&mut self, trigger: &str) {
+        let v = self.hooks.pre_compact(&self.cx, trigger).await;
+        let before = self.messages.len();
+        let keep = self.config.keep_after_compact;
+        if before > keep + 1 {
+            let tail = self.messages.split_off(before - keep);
+            self.messages.truncate(1);
+            self.messages.push(Message::new(
+                Role::System,
+                format!("[{} earlier messages compacted]", before - keep - 1),
+            ));
+            self.messages.extend(tail);
+        }
+        self.absorb(&v);
+        self.emit(AgentEvent::Compacted {
+            before,
+            after: self.messages.len(),
+        });
+    }
+
+    /// Ends the session (SessionEnd).
+    pub async fn end(&mut self, reason: &str) {
+        let v = self.hooks.session_end(&self.cx, reason).await;
+        self.absorb(&v);
+    }
+}
+
+#[cfg(test)]
+#[path = "loop_tests.rs"]
+mod tests;

@@ -1,0 +1,177 @@
+//! The built-in tools: bash (with its own timeout), read_file, write_file, edit_file,
+//! todo_write; `task` (subagents) is run by the loop itself. Paths are relative to the
+//! project directory; a tool error is a result the model sees, never a crash.
+
+use super::model::ToolSpec;
+use super::todo::{TodoItem, TodoList};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+/// Default timeout of the bash tool.
+pub const BASH_TIMEOUT: Duration = Duration::from_secs(30);
+/// Output kept from a bash command per stream.
+const BASH_OUTPUT_CAP: usize = 64 * 1024;
+
+/// The result of one tool call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    pub content: Value,
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    pub fn ok(content: Value) -> Self {
+        ToolOutput {
+            content,
+            is_error: false,
+        }
+    }
+    pub fn error(message: impl Into<String>) -> Self {
+        ToolOutput {
+            content: Value::String(message.into()),
+            is_error: true,
+        }
+    }
+    /// The result as text for the model.
+    pub fn text(&self) -> String {
+        match &self.content {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// The tools the model can call.
+pub fn specs() -> Vec<ToolSpec> {
+    vec![
+        ToolSpec {
+            name: "bash",
+            description: "Run a shell command in the project directory",
+            parameters: json!({"type": "object", "properties": {"command": {"type": "string"}, "timeout": {"type": "integer", "description": "ms"}}, "required": ["command"]}),
+        },
+        ToolSpec {
+            name: "read_file",
+            description: "Read a file of the project",
+            parameters: json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}),
+        },
+        ToolSpec {
+            name: "write_file",
+            description: "Create or overwrite a file",
+            parameters: json!({"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}}, "required": ["path", "content"]}),
+        },
+        ToolSpec {
+            name: "edit_file",
+            description: "Replace one occurrence of `old` by `new` in a file",
+            parameters: json!({"type": "object", "properties": {"path": {"type": "string"}, "old": {"type": "string"}, "new": {"type": "string"}}, "required": ["path", "old", "new"]}),
+        },
+        ToolSpec {
+            name: "todo_write",
+            description: "Replace the todo list",
+            parameters: json!({"type": "object", "properties": {"todos": {"type": "array", "items": {"type": "object", "properties": {"content": {"type": "string"}, "status": {"enum": ["pending", "in_progress", "completed"]}}}}}, "required": ["todos"]}),
+        },
+        ToolSpec {
+            name: "task",
+            description: "Run a subagent on a sub-task; it sees only PreToolUse/PostToolUse hooks",
+            parameters: json!({"type": "object", "properties": {"prompt": {"type": "string"}, "subagent": {"type": "string"}}, "required": ["prompt"]}),
+        },
+    ]
+}
+
+fn str_arg<'a>(args: &'a Value, key: &str) -> Result<&'a str, ToolOutput> {
+    args.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| ToolOutput::error(format!("missing string argument `{key}`")))
+}
+
+fn resolve(project: &Path, path: &str) -> PathBuf {
+    project.join(path)
+}
+
+/// Runs a built-in tool other than `task`.
+pub async fn run(name: &str, args: &Value, project: &Path, todos: &mut TodoList) -> ToolOutput {
+    let result = match name {
+        "bash" => bash(args, project).await,
+        "read_file" => {
+            str_arg(args, "path").map(|p| match std::fs::read_to_string(resolve(project, p)) {
+                Ok(s) => ToolOutput::ok(Value::String(s)),
+                Err(e) => ToolOutput::error(format!("cannot read {p}: {e}")),
+            })
+        }
+        "write_file" => str_arg(args, "path").and_then(|p| {
+            let content = str_arg(args, "content")?;
+            let path = resolve(project, p);
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            Ok(match std::fs::write(&path, content) {
+                Ok(()) => ToolOutput::ok(json!(format!("wrote {} bytes to {p}", content.len()))),
+                Err(e) => ToolOutput::error(format!("cannot write {p}: {e}")),
+            })
+        }),
+        "edit_file" => edit(args, project),
+        "todo_write" => match serde_json::from_value::<Vec<TodoItem>>(
+            args.get("todos").cloned().unwrap_or(Value::Null),
+        ) {
+            Ok(items) => {
+                todos.replace(items);
+                Ok(ToolOutput::ok(json!(todos.summary())))
+            }
+            Err(e) => Ok(ToolOutput::error(format!("invalid todos: {e}"))),
+        },
+        other => Ok(ToolOutput::error(format!("unknown tool `{other}`"))),
+    };
+    result.unwrap_or_else(|e| e)
+}
+
+fn edit(args: &Value, project: &Path) -> Result<ToolOutput, ToolOutput> {
+    let p = str_arg(args, "path")?;
+    let old = str_arg(args, "old")?;
+    let new = str_arg(args, "new")?;
+    let path = resolve(project, p);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| ToolOutput::error(format!("cannot read {p}: {e}")))?;
+    if !text.contains(old) {
+        return Ok(ToolOutput::error(format!("`{old}` does not occur in {p}")));
+    }
+    std::fs::write(&path, text.replacen(old, new, 1))
+        .map_err(|e| ToolOutput::error(format!("cannot write {p}: {e}")))?;
+    Ok(ToolOutput::ok(json!(format!("edited {p}"))))
+}
+
+async fn bash(args: &Value, project: &Path) -> Result<ToolOutput, ToolOutput> {
+    let command = str_arg(args, "command")?;
+    let timeout = args
+        .get("timeout")
+        .and_then(Value::as_u64)
+        .map(Duration::from_millis)
+        .unwrap_or(BASH_TIMEOUT);
+    let mut cmd = tokio::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(command)
+        .current_dir(project)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let child = cmd
+        .spawn()
+        .map_err(|e| ToolOutput::error(format!("cannot start sh: {e}")))?;
+    match tokio::time::timeout(timeout, child.wait_with_output()).await {
+        Err(_) => Ok(ToolOutput::error(format!(
+            "command timed out after {} ms",
+            timeout.as_millis()
+        ))),
+        Ok(Err(e)) => Ok(ToolOutput::error(format!("command failed: {e}"))),
+        Ok(Ok(out)) => {
+            let cap =
+                |b: &[u8]| String::from_utf8_lossy(&b[..b.len().min(BASH_OUTPUT_CAP)]).into_owned();
+            let code = out.status.code();
+            Ok(ToolOutput {
+                content: json!({"exitCode": code, "stdout": cap(&out.stdout), "stderr": cap(&out.stderr)}),
+                is_error: code != Some(0),
+            })
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! `hookhost demo`, the main job, runs end to end and its trace shows every feature it
+//! promises.
+
+use std::process::Command;
+
+#[test]
+fn the_demo_session_shows_every_trigger_point() {
+    let home = tempfile::TempDir::new().unwrap();
+    let cache = tempfile::TempDir::new().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .arg("demo")
+        .env("HOME", home.path())
+        .env("HOOKHOST_CACHE_DIR", cache.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expect_in_order = [
+        "⚑ SessionStart -> pass",
+        "+ context for the model: Project: demo",
+        "⚑ UserPromptSubmit -> pass",
+        "user  ▸ Clean up the build artifacts",
+        // a shell hook blocks rm -rf
+        "tool  ▸ bash {\"command\":\"rm -rf /\"}",
+        "PreToolUse[0]  shell block",
+        "✗ bash was blocked by a hook",
+        // the wasm hook blocks a force-push
+        "tool  ▸ bash {\"command\":\"git push --force origin main\"}",
+        "PreToolUse[1]  wasm  block",
+        "reason: wasm guard: `--force` rewrites shared history",
+        // updatedInput rewrites a command
+        "updated args: {\"command\":\"ls -la\"}",
+        "⚑ PostToolUse -> pass",
+        // a hook says allow, the system deny still wins
+        "permission checker denied by system rule bash(curl * | sh*)",
+        // the subagent: tool hooks apply, its own Stop hooks do not, SubagentStop fires
+        "┌ subagent `checker` starts",
+        "⚑ SubagentStop -> pass",
+        "└ subagent `checker` done",
+        "↻ TodoGuard: Your todo list still has 2 open item(s)",
+        "⚑ PreCompact -> pass",
+        "⚑ Stop -> FORCE",
+        "↻ a Stop hook forced one more turn",
+        "⚑ Stop -> pass",
+        "⚑ SessionEnd -> pass",
+        "Summary",
+        "2 blocked by hooks, 1 denied by the permission checker",
+        "1 TodoGuard continuation(s), 1 Stop-hook force(s)",
+    ];
+    let mut from = 0;
+    for needle in expect_in_order {
+        match text[from..].find(needle) {
+            Some(i) => from += i + needle.len(),
+            None => panic!("missing (in order) {needle:?} in the trace:\n{text}"),
+        }
+    }
+    let sub = &text[text.find("┌ subagent").unwrap()..text.find("└ subagent").unwrap()];
+    assert!(
+        !sub.contains("⚑ Stop ->"),
+        "a subagent never runs Stop hooks:\n{sub}"
+    );
+    assert!(
+        sub.contains("⚑ PreToolUse -> pass"),
+        "a subagent runs PreToolUse hooks:\n{sub}"
+    );
+    assert!(text.contains("wasm (median"), "{text}");
+}
