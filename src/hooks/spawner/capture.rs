@@ -47,6 +47,14 @@ impl CapturedStream {
         }
     }
 
+    /// Whether input has already been dropped at the cap (reading on is pointless).
+    pub fn is_truncated(&self) -> bool {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .truncated
+    }
+
     /// Takes the bytes so far and whether any were dropped.
     pub fn take(&self) -> (Vec<u8>, bool) {
         let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());

@@ -111,7 +111,7 @@ impl HookSpawner {
         Ok(HookSpawner {
             shell: ShellSpawner,
             wasm: WasmSpawner::new(config)?,
-            http: HttpSpawner,
+            http: HttpSpawner::default(),
         })
     }
 }
