@@ -40,6 +40,48 @@ fn native_guard() -> PathBuf {
     target.join("release/bash-guard")
 }
 
+/// A keep-alive HTTP/1.1 server on loopback answering every POST with `200 {}`, on its
+/// own threads; lives as long as the benchmark process.
+fn http_server() -> std::net::SocketAddr {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(conn.try_clone().unwrap());
+                let mut conn = conn;
+                loop {
+                    let mut length = 0usize;
+                    let mut line = String::new();
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        let l = line.to_ascii_lowercase();
+                        if let Some(v) = l.strip_prefix("content-length:") {
+                            length = v.trim().parse().unwrap_or(0);
+                        }
+                        if line == "\r\n" {
+                            break;
+                        }
+                    }
+                    let mut body = vec![0u8; length];
+                    if reader.read_exact(&mut body).is_err() {
+                        return;
+                    }
+                    let answer = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+                    if conn.write_all(answer).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    addr
+}
+
 struct Bench {
     dir: tempfile::TempDir,
     cache: tempfile::TempDir,
@@ -69,6 +111,10 @@ impl Bench {
     }
 
     fn runner(&self, hooks: Value) -> Runner {
+        self.runner_with(hooks, true)
+    }
+
+    fn runner_with(&self, hooks: Value, fuel: bool) -> Runner {
         let config = json!({ "hooks": { "PreToolUse": hooks } });
         let file = self.root().join(".coding-agent/hooks.json");
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
@@ -76,6 +122,7 @@ impl Bench {
         let paths = ConfigPaths::with_home(&self.root(), None);
         let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
             cache_root: Some(self.cache.path().to_path_buf()),
+            fuel,
             ..WasmEngineConfig::default()
         })
         .unwrap();
@@ -138,8 +185,19 @@ fn latency(c: &mut Criterion) {
             b.runner(json!([{"command": "grep -q 'rm -rf /' && exit 2 || exit 0"}])),
         ),
         (
+            "http: loopback POST",
+            b.runner(json!([{"url": format!("http://{}/hook", http_server())}])),
+        ),
+        (
             "wasm: compute 1e6 iterations (fuel on)",
             b.runner(json!([{"command": "hooks/hostile.wasm spin 1000000"}])),
+        ),
+        (
+            "wasm: compute 1e6 iterations (fuel off, wall clock only)",
+            b.runner_with(
+                json!([{"command": "hooks/hostile.wasm spin 1000000"}]),
+                false,
+            ),
         ),
     ];
     let mut group = c.benchmark_group("pre_tool_use");

@@ -117,7 +117,11 @@ pub type ReportObserver = Arc<dyn Fn(&EventReport) + Send + Sync>;
 
 /// Runs the configured hooks of a project. Cheap to share: wrap it in an `Arc`.
 pub struct Runner {
-    hooks: HookSet,
+    /// A snapshot of the config taken at load; `reload` swaps it, events in flight keep
+    /// the snapshot they started with.
+    hooks: std::sync::RwLock<Arc<HookSet>>,
+    /// Where the config came from, for `reload`.
+    paths: Option<ConfigPaths>,
     observer: Option<ReportObserver>,
     fn_hooks: Vec<FnHookEntry>,
     spawner: Arc<dyn Spawner>,
@@ -129,7 +133,8 @@ impl Runner {
     /// A runner over `hooks` that runs them with `spawner`.
     pub fn new(hooks: HookSet, spawner: Arc<dyn Spawner>, project_dir: &Path) -> Self {
         Runner {
-            hooks,
+            hooks: std::sync::RwLock::new(Arc::new(hooks)),
+            paths: None,
             observer: None,
             fn_hooks: Vec::new(),
             spawner,
@@ -146,7 +151,20 @@ impl Runner {
     /// Loads the hooks from explicit config paths and runs them with `spawner`.
     pub fn load_with(paths: &ConfigPaths, spawner: HookSpawner) -> Result<Self, RunnerError> {
         let hooks = config::load(paths)?;
-        Ok(Self::new(hooks, Arc::new(spawner), &paths.project_dir))
+        let mut runner = Self::new(hooks, Arc::new(spawner), &paths.project_dir);
+        runner.paths = Some(paths.clone());
+        Ok(runner)
+    }
+
+    /// Re-reads the config files. The config is a snapshot taken at load: editing
+    /// hooks.json changes nothing until `reload`. On error the old snapshot stays in force.
+    pub fn reload(&self) -> Result<(), ConfigErrors> {
+        let Some(paths) = &self.paths else {
+            return Ok(());
+        };
+        let fresh = config::load(paths)?;
+        *self.hooks.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(fresh);
+        Ok(())
     }
 
     /// Registers an in-process hook for `event`; it runs after the configured hooks of that
@@ -174,8 +192,9 @@ impl Runner {
         self.observer = Some(observer);
     }
 
-    pub fn hooks(&self) -> &HookSet {
-        &self.hooks
+    /// The current config snapshot.
+    pub fn hooks(&self) -> Arc<HookSet> {
+        self.hooks.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     pub fn project_dir(&self) -> &Path {
@@ -190,7 +209,8 @@ impl Runner {
         let tool = payload.tool_name().map(str::to_string);
         let original_args = payload.tool_args().cloned();
 
-        let configured = self.hooks.matching(event, tool.as_deref()).cloned();
+        let snapshot = self.hooks();
+        let configured = snapshot.matching(event, tool.as_deref()).cloned();
         let in_process = self
             .fn_hooks
             .iter()

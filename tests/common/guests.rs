@@ -13,12 +13,14 @@ pub fn guest_target_dir() -> PathBuf {
     }
 }
 
+#[allow(dead_code)]
 /// A built guest `name` (a binary of the guest-examples workspace) as a WASI preview 1
 /// module.
 pub fn guest(name: &str) -> PathBuf {
     built(name, "wasm32-wasip1")
 }
 
+#[allow(dead_code)]
 /// The same guest as a WASI preview 2 command component.
 pub fn guest_p2(name: &str) -> PathBuf {
     built(name, "wasm32-wasip2")

@@ -109,7 +109,7 @@ impl HookSpawner {
     /// A spawner whose wasm engine uses `config` (e.g. another cache directory).
     pub fn with_wasm_config(config: WasmEngineConfig) -> Result<Self, wasm::WasmError> {
         Ok(HookSpawner {
-            shell: ShellSpawner,
+            shell: ShellSpawner::default(),
             wasm: WasmSpawner::new(config)?,
             http: HttpSpawner::default(),
         })

@@ -19,9 +19,29 @@ use tokio::time::{Instant, timeout_at};
 /// How long the pipes may keep draining after the hook exited or was killed.
 const DRAIN_GRACE: Duration = Duration::from_millis(50);
 
+/// Hook processes that may run at once; further hooks wait for one to end (the wait is not
+/// charged to their timeout). Keeps 1,000 concurrent events from forking 1,000 shells.
+pub const MAX_PROCESSES: usize = 64;
+
 /// Runs shell-command hooks as child processes.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct ShellSpawner;
+#[derive(Debug, Clone)]
+pub struct ShellSpawner {
+    slots: std::sync::Arc<tokio::sync::Semaphore>,
+}
+
+impl Default for ShellSpawner {
+    fn default() -> Self {
+        Self::with_max_processes(MAX_PROCESSES)
+    }
+}
+
+impl ShellSpawner {
+    pub fn with_max_processes(n: usize) -> Self {
+        ShellSpawner {
+            slots: std::sync::Arc::new(tokio::sync::Semaphore::new(n.max(1))),
+        }
+    }
+}
 
 /// `sh -c command`, or `cmd /C command` on Windows when no `sh` is on PATH.
 fn shell_command(command: &str) -> Command {
@@ -82,6 +102,7 @@ fn describe_status(status: std::process::ExitStatus) -> ExitStatus {
 #[async_trait]
 impl Spawner for ShellSpawner {
     async fn spawn(&self, req: SpawnRequest) -> SpawnOutput {
+        let _slot = self.slots.acquire().await;
         let start = Instant::now();
         let Handler::Shell { command } = &req.handler else {
             return SpawnOutput::spawn_failed("ShellSpawner got a non-shell hook", Duration::ZERO);

@@ -55,7 +55,7 @@ pub const FUEL_PER_MS: u64 = 1_000_000;
 const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// Pooling allocator slots: instances that can run at once before falling back to errors.
-const POOL_SLOTS: u32 = 1000;
+pub const POOL_SLOTS: u32 = 1000;
 
 /// A problem setting up the wasm engine (not a per-hook problem).
 #[derive(Debug, thiserror::Error)]
@@ -70,7 +70,13 @@ pub struct WasmEngineConfig {
     /// Fuel per millisecond of timeout when a hook sets no `fuel`.
     pub fuel_per_ms: u64,
     /// Use the pooling instance allocator (falls back to on-demand if it cannot reserve).
+    /// Worth it for long-lived embedders; a one-event process is faster without (setting up
+    /// the pool costs ~6 ms). With pooling, at most [`POOL_SLOTS`] guests run at once and
+    /// further runs wait for a slot (the wait is not charged to their timeout).
     pub pooling: bool,
+    /// Meter fuel (the deterministic timeout). Off, only the wall clock limits a guest and
+    /// `fuel` is ignored: for measuring fuel's overhead, not for production.
+    pub fuel: bool,
 }
 
 impl Default for WasmEngineConfig {
@@ -79,6 +85,7 @@ impl Default for WasmEngineConfig {
             cache_root: cache::default_cache_root(),
             fuel_per_ms: FUEL_PER_MS,
             pooling: true,
+            fuel: true,
         }
     }
 }
@@ -152,6 +159,10 @@ struct Inner {
     p2_linker: wasmtime::component::Linker<P2State>,
     disk: DiskCache,
     fuel_per_ms: u64,
+    /// Whether the engine meters fuel.
+    metered: bool,
+    /// In-flight instances (the pool's size when pooling).
+    slots: Arc<tokio::sync::Semaphore>,
     modules: Mutex<HashMap<PathBuf, Slot>>,
     stats: WasmStats,
     stop_ticker: Arc<AtomicBool>,
@@ -169,9 +180,9 @@ impl Drop for Inner {
     }
 }
 
-fn engine_config(pooling: bool) -> Config {
+fn engine_config(pooling: bool, fuel: bool) -> Config {
     let mut c = Config::new();
-    c.consume_fuel(true)
+    c.consume_fuel(fuel)
         .epoch_interruption(true)
         // Backtraces cost time on every trap, and `proc_exit` is a trap.
         .wasm_backtrace_max_frames(None);
@@ -192,11 +203,12 @@ const MIB: u64 = 1 << 20;
 
 impl WasmSpawner {
     pub fn new(config: WasmEngineConfig) -> Result<Self, WasmError> {
-        let engine = match Engine::new(&engine_config(config.pooling)) {
+        let engine = match Engine::new(&engine_config(config.pooling, config.fuel)) {
             Ok(e) => e,
             Err(e) if config.pooling => {
                 tracing::warn!(error = %e, "pooling allocator unavailable; using on-demand allocation");
-                Engine::new(&engine_config(false)).map_err(|e| WasmError(e.to_string()))?
+                Engine::new(&engine_config(false, config.fuel))
+                    .map_err(|e| WasmError(e.to_string()))?
             }
             Err(e) => return Err(WasmError(e.to_string())),
         };
@@ -206,7 +218,17 @@ impl WasmSpawner {
         let mut p2_linker = wasmtime::component::Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut p2_linker)
             .map_err(|e| WasmError(format!("linking WASI preview 2: {e}")))?;
-        let disk = DiskCache::new(config.cache_root.clone(), &engine, "fuel+epoch+nobacktrace");
+        let tag = if config.fuel {
+            "fuel+epoch+nobacktrace"
+        } else {
+            "epoch+nobacktrace"
+        };
+        let disk = DiskCache::new(config.cache_root.clone(), &engine, tag);
+        let slots = Arc::new(tokio::sync::Semaphore::new(if config.pooling {
+            POOL_SLOTS as usize
+        } else {
+            tokio::sync::Semaphore::MAX_PERMITS
+        }));
         let stop_ticker = Arc::new(AtomicBool::new(false));
         start_ticker(engine.clone(), stop_ticker.clone());
         Ok(WasmSpawner {
@@ -216,6 +238,8 @@ impl WasmSpawner {
                 p2_linker,
                 disk,
                 fuel_per_ms: config.fuel_per_ms,
+                metered: config.fuel,
+                slots,
                 modules: Mutex::default(),
                 stats: WasmStats::default(),
                 stop_ticker,
@@ -371,13 +395,16 @@ fn start_ticker(engine: Engine, stop: Arc<AtomicBool>) {
 
 /// Per-run settings shared by both guest shapes.
 struct RunSetup {
-    fuel: u64,
+    /// `None` when the engine does not meter fuel.
+    fuel: Option<u64>,
     deadline: Instant,
 }
 
 impl RunSetup {
     fn apply<T: 'static>(&self, store: &mut Store<T>) -> Result<(), String> {
-        store.set_fuel(self.fuel).map_err(|e| e.to_string())?;
+        if let Some(fuel) = self.fuel {
+            store.set_fuel(fuel).map_err(|e| e.to_string())?;
+        }
         store.set_epoch_deadline(1);
         let deadline = self.deadline;
         store.epoch_deadline_callback(move |_| {
@@ -511,9 +538,13 @@ impl Spawner for WasmSpawner {
             Ok(p) => p,
             Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
         };
+        let _slot = self.inner.slots.acquire().await;
         let run_start = Instant::now();
         let setup = RunSetup {
-            fuel: limits.fuel.unwrap_or_else(|| self.fuel_for(req.timeout)),
+            fuel: self
+                .inner
+                .metered
+                .then(|| limits.fuel.unwrap_or_else(|| self.fuel_for(req.timeout))),
             deadline: run_start + req.timeout,
         };
         let stdout = CapturedStream::default();
