@@ -69,6 +69,28 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
             Handler::Http { .. } => {}
         }
     }
+    match hookhost::hooks::TrustStore::load(dirs::home_dir().as_deref()) {
+        Ok(store) => {
+            let paths = ConfigPaths::for_project(&project);
+            for change in store.assess(&paths, &set).changes {
+                warnings.push(ConfigError {
+                    file: change.file.clone(),
+                    hook: Some(change.hooks.join(", ")),
+                    message: format!(
+                        "untrusted ({} since last `hookhost trust`); review it, then run `hookhost trust`",
+                        change.change
+                    ),
+                });
+            }
+        }
+        Err(e) => errors.push(ConfigError {
+            file: dirs::home_dir()
+                .unwrap_or_default()
+                .join(".coding-agent/trusted.json"),
+            hook: None,
+            message: e,
+        }),
+    }
     let report = Report {
         errors,
         warnings,

@@ -123,6 +123,7 @@ impl Trace {
                 Outcome::Warn => self.paint("33", "warn   "),
                 Outcome::Timeout => self.paint("31", "timeout"),
                 Outcome::Error => self.paint("31", "error  "),
+                Outcome::Skipped => self.paint("2", "skipped"),
             };
             let mut command = h.command.clone();
             if command.chars().count() > 60 {

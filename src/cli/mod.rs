@@ -4,6 +4,7 @@ mod check;
 mod demo;
 mod list;
 mod run;
+mod trust;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -31,6 +32,8 @@ enum Command {
     List(list::ListArgs),
     /// Run a scripted agent session with shell and wasm hooks in a temporary project.
     Demo,
+    /// Show which project hooks are new or changed since last trusted, and trust them.
+    Trust(trust::TrustArgs),
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -45,6 +48,18 @@ pub(crate) fn project_dir(arg: Option<PathBuf>) -> anyhow::Result<PathBuf> {
             dir.display()
         )
     })
+}
+
+/// The trust policy from `--trust`, else `$HOOKHOST_TRUST`, else `all`.
+pub(crate) fn trust_policy(flag: Option<&str>) -> anyhow::Result<hookhost::hooks::TrustPolicy> {
+    use hookhost::hooks::trust::TRUST_ENV;
+    let from_env = std::env::var(TRUST_ENV).ok().filter(|v| !v.is_empty());
+    match flag.map(str::to_string).or(from_env) {
+        None => Ok(hookhost::hooks::TrustPolicy::All),
+        Some(v) => v
+            .parse()
+            .map_err(|e: String| anyhow::anyhow!("--trust / {TRUST_ENV}: {e}")),
+    }
 }
 
 fn init_logging(verbose: u8) {
@@ -81,6 +96,7 @@ pub fn main() -> ExitCode {
             Command::Check(args) => check::check(args).await,
             Command::List(args) => list::list(args),
             Command::Demo => demo::demo().await,
+            Command::Trust(args) => trust::trust(args),
         }
     });
     match result {

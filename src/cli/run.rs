@@ -5,7 +5,9 @@ use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::hooks::config::ConfigPaths;
 use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{Decision, Event, EventReport, HookRecord, Payload, Runner};
+use hookhost::hooks::{
+    Decision, Event, EventReport, HookRecord, Payload, Runner, TrustPolicy, TrustStore,
+};
 use serde_json::Value;
 use std::io::Read;
 use std::path::PathBuf;
@@ -39,6 +41,10 @@ pub struct RunArgs {
     /// Print one JSON object (the stable contract for other programs).
     #[arg(long)]
     json: bool,
+    /// What to do with untrusted project hooks: all (run them, warn), skip, or block (fail
+    /// closed on PreToolUse). Default: $HOOKHOST_TRUST, else all.
+    #[arg(long, value_name = "all|skip|block")]
+    trust: Option<String>,
 }
 
 fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Result<Payload> {
@@ -112,7 +118,31 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
         pooling: false,
         ..WasmEngineConfig::default()
     })?;
-    let runner = Runner::load_with(&ConfigPaths::for_project(&project), spawner)?;
+    let paths = ConfigPaths::for_project(&project);
+    let mut runner = Runner::load_with(&paths, spawner)?;
+    let policy = super::trust_policy(a.trust.as_deref())?;
+    let store = TrustStore::load(paths.home.as_deref()).map_err(anyhow::Error::msg)?;
+    runner.set_trust(policy, store);
+    if policy == TrustPolicy::All {
+        // One line per untrusted project shell hook: existing setups keep working, visibly.
+        let hooks = runner.hooks();
+        for change in runner.untrusted() {
+            for label in &change.hooks {
+                let shell = hooks.all().any(|h| {
+                    &h.label() == label
+                        && h.scope == hookhost::hooks::Scope::Project
+                        && h.handler.kind() == hookhost::hooks::HookKind::Shell
+                });
+                if shell {
+                    eprintln!(
+                        "hookhost: warning: running untrusted project hook {label} ({} is {}); review it and run `hookhost trust`",
+                        change.file.display(),
+                        change.change
+                    );
+                }
+            }
+        }
+    }
     let mut report = runner.fire(payload).await;
     report.hooks.extend(runner.wait_async().await);
     if a.json {

@@ -78,6 +78,8 @@ pub enum Outcome {
     Timeout,
     /// It could not be started (on PreToolUse the call is blocked too).
     Error,
+    /// Not run: an untrusted project hook under the `skip` or `block` trust policy.
+    Skipped,
 }
 
 impl Outcome {
@@ -89,6 +91,7 @@ impl Outcome {
             Outcome::Warn => "warn",
             Outcome::Timeout => "timeout",
             Outcome::Error => "error",
+            Outcome::Skipped => "skipped",
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod output;
 pub mod payload;
 pub mod runner;
 pub mod spawner;
+pub mod trust;
 
 pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
 pub use decision::Outcome;
@@ -21,3 +22,4 @@ pub use inprocess::{FnDecision, FnHook, FnResponse};
 pub use payload::Payload;
 pub use runner::{Decision, EventReport, HookRecord, Runner, RunnerError};
 pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
+pub use trust::{TrustPolicy, TrustStore};

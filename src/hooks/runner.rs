@@ -11,6 +11,7 @@ use super::event::{Event, EventClass};
 use super::inprocess::{FnHook, FnHookEntry};
 use super::payload::Payload;
 use super::spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
+use super::trust::{TrustChange, TrustPolicy, TrustStore};
 use crate::agent::{self, HookContext, HookVerdict, ToolHooks};
 use async_trait::async_trait;
 use serde::Serialize;
@@ -68,6 +69,9 @@ pub struct EventReport {
     pub feedback: Vec<String>,
     /// The hooks that ran, in order (async ones only once `Runner::wait_async` collected them).
     pub hooks: Vec<HookRecord>,
+    /// Untrusted project hooks this event met (`Event[index]`), whatever the trust policy
+    /// did with them; empty when no trust store is in use.
+    pub untrusted: Vec<String>,
 }
 
 impl EventReport {
@@ -82,6 +86,7 @@ impl EventReport {
             system_messages: Vec::new(),
             feedback: Vec::new(),
             hooks: Vec::new(),
+            untrusted: Vec::new(),
         }
     }
 
@@ -112,6 +117,25 @@ pub enum RunnerError {
     Wasm(#[from] super::spawner::wasm::WasmError),
 }
 
+/// The config in force and its trust state; swapped whole by `reload`.
+#[derive(Debug, Default)]
+struct Snapshot {
+    hooks: Arc<HookSet>,
+    /// Labels of untrusted project hooks.
+    untrusted: std::collections::HashSet<String>,
+    changes: Vec<TrustChange>,
+}
+
+/// What the trust policy lets an untrusted hook do.
+enum Gate {
+    Run,
+    /// Run, but only a block counts (untrusted wasm under skip/block).
+    RunReduced,
+    Skip,
+    /// Do not run; block the call (untrusted shell/http PreToolUse hook under block).
+    Block,
+}
+
 /// Called with every event's report.
 pub type ReportObserver = Arc<dyn Fn(&EventReport) + Send + Sync>;
 
@@ -119,7 +143,9 @@ pub type ReportObserver = Arc<dyn Fn(&EventReport) + Send + Sync>;
 pub struct Runner {
     /// A snapshot of the config taken at load; `reload` swaps it, events in flight keep
     /// the snapshot they started with.
-    hooks: std::sync::RwLock<Arc<HookSet>>,
+    snapshot: std::sync::RwLock<Arc<Snapshot>>,
+    trust_policy: TrustPolicy,
+    trust_store: Option<TrustStore>,
     /// Where the config came from, for `reload`.
     paths: Option<ConfigPaths>,
     observer: Option<ReportObserver>,
@@ -133,7 +159,12 @@ impl Runner {
     /// A runner over `hooks` that runs them with `spawner`.
     pub fn new(hooks: HookSet, spawner: Arc<dyn Spawner>, project_dir: &Path) -> Self {
         Runner {
-            hooks: std::sync::RwLock::new(Arc::new(hooks)),
+            snapshot: std::sync::RwLock::new(Arc::new(Snapshot {
+                hooks: Arc::new(hooks),
+                ..Snapshot::default()
+            })),
+            trust_policy: TrustPolicy::All,
+            trust_store: None,
             paths: None,
             observer: None,
             fn_hooks: Vec::new(),
@@ -163,8 +194,62 @@ impl Runner {
             return Ok(());
         };
         let fresh = config::load(paths)?;
-        *self.hooks.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(fresh);
+        let snapshot = self.assess(fresh);
+        *self.snapshot.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(snapshot);
         Ok(())
+    }
+
+    /// Applies a trust policy: project hooks whose config or wasm module is not recorded in
+    /// `store` are untrusted (see `hooks::trust`). Without this call every hook is trusted.
+    pub fn set_trust(&mut self, policy: TrustPolicy, store: TrustStore) {
+        self.trust_policy = policy;
+        self.trust_store = Some(store);
+        let hooks = (*self.hooks()).clone();
+        let snapshot = self.assess(hooks);
+        *self.snapshot.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(snapshot);
+    }
+
+    /// What is untrusted in the current config, file by file.
+    pub fn untrusted(&self) -> Vec<TrustChange> {
+        self.current().changes.clone()
+    }
+
+    fn assess(&self, hooks: HookSet) -> Snapshot {
+        let Some(store) = &self.trust_store else {
+            return Snapshot {
+                hooks: Arc::new(hooks),
+                ..Snapshot::default()
+            };
+        };
+        let paths = self
+            .paths
+            .clone()
+            .unwrap_or_else(|| ConfigPaths::with_home(&self.project_dir, None));
+        let a = store.assess(&paths, &hooks);
+        Snapshot {
+            hooks: Arc::new(hooks),
+            untrusted: a.untrusted,
+            changes: a.changes,
+        }
+    }
+
+    fn current(&self) -> Arc<Snapshot> {
+        self.snapshot
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn gate(&self, snapshot: &Snapshot, hook: &Hook) -> Gate {
+        if hook.scope != Scope::Project || !snapshot.untrusted.contains(&hook.label()) {
+            return Gate::Run;
+        }
+        match (self.trust_policy, hook.handler.kind()) {
+            (TrustPolicy::All, _) => Gate::Run,
+            (_, HookKind::Wasm) => Gate::RunReduced,
+            (TrustPolicy::Block, _) if hook.event.class() == EventClass::Blocking => Gate::Block,
+            _ => Gate::Skip,
+        }
     }
 
     /// Registers an in-process hook for `event`; it runs after the configured hooks of that
@@ -194,7 +279,7 @@ impl Runner {
 
     /// The current config snapshot.
     pub fn hooks(&self) -> Arc<HookSet> {
-        self.hooks.read().unwrap_or_else(|p| p.into_inner()).clone()
+        self.current().hooks.clone()
     }
 
     pub fn project_dir(&self) -> &Path {
@@ -209,8 +294,8 @@ impl Runner {
         let tool = payload.tool_name().map(str::to_string);
         let original_args = payload.tool_args().cloned();
 
-        let snapshot = self.hooks();
-        let configured = snapshot.matching(event, tool.as_deref()).cloned();
+        let snapshot = self.current();
+        let configured = snapshot.hooks.matching(event, tool.as_deref()).cloned();
         let in_process = self
             .fn_hooks
             .iter()
@@ -220,14 +305,34 @@ impl Runner {
 
         for step in steps {
             let (record, judgement) = match step {
-                Step::Configured(hook) if hook.is_async => {
-                    self.start_async(hook, &payload);
-                    continue;
-                }
                 Step::Configured(hook) => {
-                    let output = self.spawner.spawn(self.request(&hook, &payload)).await;
-                    let judgement = judge(&traits(&hook), &output);
-                    (record(&hook, &output, &judgement, false), judgement)
+                    let gate = self.gate(&snapshot, &hook);
+                    if hook.scope == Scope::Project && snapshot.untrusted.contains(&hook.label()) {
+                        report.untrusted.push(hook.label());
+                    }
+                    match gate {
+                        Gate::Skip | Gate::Block => {
+                            let (record, judgement) =
+                                untrusted_outcome(&hook, matches!(gate, Gate::Block));
+                            tracing::warn!(hook = %hook.label(), command = hook.handler.display(), "untrusted project hook not run; review it and run `hookhost trust`");
+                            if hook.is_async {
+                                continue;
+                            }
+                            (record, judgement)
+                        }
+                        _ if hook.is_async => {
+                            self.start_async(hook, &payload);
+                            continue;
+                        }
+                        gate => {
+                            let output = self.spawner.spawn(self.request(&hook, &payload)).await;
+                            let mut judgement = judge(&traits(&hook), &output);
+                            if matches!(gate, Gate::RunReduced) {
+                                reduce_untrusted(&mut judgement);
+                            }
+                            (record(&hook, &output, &judgement, false), judgement)
+                        }
+                    }
                 }
                 Step::InProcess(entry) => entry.run(&payload).await,
             };
@@ -312,6 +417,49 @@ fn traits(hook: &Hook) -> HookTraits {
         on_error: hook.on_error,
         label: hook.label(),
         timeout_ms: hook.timeout.as_millis(),
+    }
+}
+
+/// A skipped (or, under `block`, blocking) untrusted hook.
+fn untrusted_outcome(hook: &Hook, block: bool) -> (HookRecord, Judgement) {
+    let why = format!(
+        "untrusted project hook {} ({}) was not run: review {} and run `hookhost trust`",
+        hook.label(),
+        hook.handler.display(),
+        hook.file.display()
+    );
+    let judgement = Judgement {
+        outcome: Some(if block {
+            Outcome::Block
+        } else {
+            Outcome::Skipped
+        }),
+        verdict: if block {
+            Verdict::Block(why.clone())
+        } else {
+            Verdict::None
+        },
+        message: Some(why),
+        ..Judgement::default()
+    };
+    let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
+    (record(hook, &out, &judgement, hook.is_async), judgement)
+}
+
+/// An untrusted wasm hook may only pass or block: no rewritten input, no text for the
+/// model or the user, no forced continuation.
+fn reduce_untrusted(j: &mut Judgement) {
+    let dropped = j.updated_input.take().is_some()
+        | j.additional_context.take().is_some()
+        | j.system_message.take().is_some()
+        | j.feedback.take().is_some()
+        | std::mem::take(&mut j.ask);
+    if let Verdict::Force(_) = j.verdict {
+        j.verdict = Verdict::None;
+        j.outcome = Some(Outcome::Warn);
+        j.message = Some("untrusted hook: its forced continuation was ignored".into());
+    } else if dropped {
+        j.message = Some("untrusted hook: only its block/pass decision was used".into());
     }
 }
 

@@ -76,6 +76,9 @@ fn main() {
             print!("{s}");
         }
         "exit" => hookhost_guest::exit(arg.parse().unwrap_or(1)),
+        "rewrite" => hookhost_guest::update_input(hookhost_guest::serde_json::json!({ "command": arg })),
+        "force" => hookhost_guest::force(&arg),
+        "context" => hookhost_guest::add_context(&arg),
         "stderr-exit" => hookhost_guest::block(&arg),
         "trap" => {
             #[allow(unconditional_panic)]
