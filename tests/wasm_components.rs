@@ -96,3 +96,49 @@ async fn components_follow_the_same_outcome_table() {
         (Decision::Pass, Outcome::Pass)
     );
 }
+
+#[tokio::test]
+async fn hook_world_components_answer_with_typed_decisions() {
+    let p = Project::new(json!({"hooks": {
+        "PreToolUse": [{"command": "hooks/typed.wasm", "match": "bash"}],
+        "Stop": [{"command": "hooks/typed.wasm"}]
+    }}));
+    std::fs::create_dir_all(p.path().join("hooks")).unwrap();
+    std::fs::copy(
+        guest_p2("hook_component"),
+        p.path().join("hooks/typed.wasm"),
+    )
+    .unwrap();
+    let runner = p.runner();
+    let r = runner
+        .fire(pre_tool(&p.path(), "bash", json!({"command": "rm  -rf /"})))
+        .await;
+    assert_eq!(
+        (r.decision, r.hooks[0].outcome),
+        (Decision::Block, Outcome::Block),
+        "{}",
+        common::summary(&r)
+    );
+    assert_eq!(
+        r.reason.as_deref(),
+        Some("hook-component: `rm -rf /` is destructive")
+    );
+    assert_eq!(r.hooks[0].kind.as_str(), "wasm");
+    let r = runner
+        .fire(pre_tool(&p.path(), "bash", json!({"command": "ls"})))
+        .await;
+    assert_eq!(r.decision, Decision::Pass);
+    assert_eq!(r.updated_args, Some(json!({"command": "ls -la"})));
+    assert_eq!(r.additional_context, ["hook-component rewrote ls"]);
+    let r = runner
+        .fire(hookhost::hooks::Payload::neutral(
+            hookhost::hooks::Event::Stop,
+            &p.path(),
+            "s",
+        ))
+        .await;
+    assert_eq!(
+        (r.decision, r.hooks[0].outcome),
+        (Decision::Pass, Outcome::Pass)
+    );
+}

@@ -18,6 +18,7 @@
 //! | missing file, invalid module, unsatisfied imports, instantiation fails | `SpawnFailed` |
 
 pub mod cache;
+mod hook_world;
 mod pipes;
 mod sandbox;
 
@@ -128,6 +129,8 @@ impl WasiView for P2State {
 enum Prepared {
     Module(InstancePre<P1State>),
     Command(CommandPre<P2State>),
+    /// A component of the typed `hook` world.
+    Hook(hook_world::HookPre<P2State>),
 }
 
 /// Identity of a module file, to notice edits without re-reading it.
@@ -344,9 +347,12 @@ impl WasmSpawner {
                         path.display()
                     )
                 })?;
-                CommandPre::new(pre).map(Prepared::Command).map_err(|e| {
+                if let Ok(command) = CommandPre::new(pre.clone()) {
+                    return Ok(Prepared::Command(command));
+                }
+                hook_world::HookPre::new(pre).map(Prepared::Hook).map_err(|e| {
                     format!(
-                        "{} is a component but not a WASI command (no wasi:cli/run export): {e:#}",
+                        "{} is a component but neither a WASI command (wasi:cli/run) nor a `hook`-world component (wit/hook.wit: export handle): {e:#}",
                         path.display()
                     )
                 })
@@ -511,6 +517,44 @@ impl WasmSpawner {
     }
 }
 
+impl WasmSpawner {
+    #[allow(clippy::too_many_arguments)]
+    async fn run_hook_world(
+        &self,
+        pre: hook_world::HookPre<P2State>,
+        ctx: WasiCtx,
+        limits: StoreLimits,
+        setup: &RunSetup,
+        path: &Path,
+        req: &SpawnRequest,
+        stdout: &CapturedStream,
+        stderr: &CapturedStream,
+    ) -> ExitStatus {
+        let state = P2State {
+            ctx,
+            table: ResourceTable::new(),
+            limits,
+        };
+        let mut store = Store::new(&self.inner.engine, state);
+        store.limiter(|s| &mut s.limits);
+        if let Err(e) = setup.apply(&mut store) {
+            return ExitStatus::SpawnFailed(e);
+        }
+        let hook = match pre.instantiate_async(&mut store).await {
+            Ok(h) => h,
+            Err(e) => return classify_instantiation(e, path),
+        };
+        let payload = hook_world::Payload {
+            event: req.event.as_str().to_string(),
+            json: String::from_utf8_lossy(&req.stdin).into_owned(),
+        };
+        match hook.call_handle(&mut store, &payload).await {
+            Ok(response) => hook_world::as_process(response, stdout, stderr),
+            Err(e) => classify(Err(e), stderr),
+        }
+    }
+}
+
 #[async_trait]
 impl Spawner for WasmSpawner {
     async fn spawn(&self, req: SpawnRequest) -> SpawnOutput {
@@ -565,6 +609,20 @@ impl Spawner for WasmSpawner {
                     let ctx = builder.build();
                     self.run_command(pre, ctx, store_limits, &setup, module, &stderr)
                         .await
+                }
+                Prepared::Hook(pre) => {
+                    let ctx = builder.build();
+                    self.run_hook_world(
+                        pre,
+                        ctx,
+                        store_limits,
+                        &setup,
+                        module,
+                        &req,
+                        &stdout,
+                        &stderr,
+                    )
+                    .await
                 }
             }
         };
