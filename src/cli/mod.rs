@@ -80,7 +80,9 @@ fn init_logging(verbose: u8) {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
-    let rt = match tokio::runtime::Builder::new_multi_thread()
+    // One event per process: a current-thread runtime starts faster than a pool of workers
+    // (wasm compilation still goes to the blocking pool, the epoch ticker has its thread).
+    let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {

@@ -124,12 +124,14 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     let store = TrustStore::load(paths.home.as_deref()).map_err(anyhow::Error::msg)?;
     runner.set_trust(policy, store);
     if policy == TrustPolicy::All {
-        // One line per untrusted project shell hook: existing setups keep working, visibly.
+        // One line per untrusted project shell hook of this event: existing setups keep
+        // working, visibly.
         let hooks = runner.hooks();
         for change in runner.untrusted() {
             for label in &change.hooks {
                 let shell = hooks.all().any(|h| {
-                    &h.label() == label
+                    h.event == event
+                        && &h.label() == label
                         && h.scope == hookhost::hooks::Scope::Project
                         && h.handler.kind() == hookhost::hooks::HookKind::Shell
                 });

@@ -93,11 +93,14 @@ pub trait Spawner: Send + Sync {
     async fn spawn(&self, request: SpawnRequest) -> SpawnOutput;
 }
 
-/// The production spawner: shell commands, wasm modules and HTTP endpoints.
+/// The production spawner: shell commands, wasm modules and HTTP endpoints. The wasm engine
+/// and the HTTP client are created on first use, so a process that only runs shell hooks
+/// never pays for them (a fresh `hookhost run` is start-up bound).
 pub struct HookSpawner {
-    pub shell: ShellSpawner,
-    pub wasm: WasmSpawner,
-    pub http: HttpSpawner,
+    shell: ShellSpawner,
+    wasm_config: WasmEngineConfig,
+    wasm: std::sync::OnceLock<Result<WasmSpawner, String>>,
+    http: std::sync::OnceLock<HttpSpawner>,
 }
 
 impl HookSpawner {
@@ -110,9 +113,22 @@ impl HookSpawner {
     pub fn with_wasm_config(config: WasmEngineConfig) -> Result<Self, wasm::WasmError> {
         Ok(HookSpawner {
             shell: ShellSpawner::default(),
-            wasm: WasmSpawner::new(config)?,
-            http: HttpSpawner::default(),
+            wasm_config: config,
+            wasm: std::sync::OnceLock::new(),
+            http: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The wasm spawner, created on first use.
+    pub fn wasm(&self) -> Result<&WasmSpawner, String> {
+        self.wasm
+            .get_or_init(|| WasmSpawner::new(self.wasm_config.clone()).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| format!("the WebAssembly engine is unavailable: {e}"))
+    }
+
+    fn http(&self) -> &HttpSpawner {
+        self.http.get_or_init(HttpSpawner::default)
     }
 }
 
@@ -121,8 +137,11 @@ impl Spawner for HookSpawner {
     async fn spawn(&self, request: SpawnRequest) -> SpawnOutput {
         match request.kind() {
             HookKind::Shell => self.shell.spawn(request).await,
-            HookKind::Wasm => self.wasm.spawn(request).await,
-            HookKind::Http => self.http.spawn(request).await,
+            HookKind::Wasm => match self.wasm() {
+                Ok(w) => w.spawn(request).await,
+                Err(e) => SpawnOutput::spawn_failed(e, Duration::ZERO),
+            },
+            HookKind::Http => self.http().spawn(request).await,
             HookKind::Fn => SpawnOutput::spawn_failed(
                 "in-process hooks are not run through a Spawner",
                 Duration::ZERO,

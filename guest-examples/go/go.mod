@@ -1,0 +1,3 @@
+module example.com/bashguard
+
+go 1.21
