@@ -458,99 +458,109 @@ fn classify_instantiation(e: wasmtime::Error, path: &Path) -> ExitStatus {
     ))
 }
 
+/// Store data that carries the run's memory limits.
+trait Limited: Send + 'static {
+    fn limits(&mut self) -> &mut StoreLimits;
+}
+
+impl Limited for P1State {
+    fn limits(&mut self) -> &mut StoreLimits {
+        &mut self.limits
+    }
+}
+
+impl Limited for P2State {
+    fn limits(&mut self) -> &mut StoreLimits {
+        &mut self.limits
+    }
+}
+
+/// What every run needs besides its guest: limits, the module path (for messages), the
+/// request and the capture buffers.
+struct Run<'a> {
+    setup: RunSetup,
+    path: &'a Path,
+    req: &'a SpawnRequest,
+    stdout: &'a CapturedStream,
+    stderr: &'a CapturedStream,
+}
+
 impl WasmSpawner {
+    /// A fresh store with the run's memory cap, fuel and deadline.
+    fn store<T: Limited>(&self, data: T, run: &Run<'_>) -> Result<Store<T>, ExitStatus> {
+        let mut store = Store::new(&self.inner.engine, data);
+        store.limiter(|s| s.limits());
+        run.setup
+            .apply(&mut store)
+            .map_err(ExitStatus::SpawnFailed)?;
+        Ok(store)
+    }
+
     async fn run_module(
         &self,
         pre: InstancePre<P1State>,
-        wasi: WasiP1Ctx,
-        limits: StoreLimits,
-        setup: &RunSetup,
-        path: &Path,
-        stderr: &CapturedStream,
+        state: P1State,
+        run: &Run<'_>,
     ) -> ExitStatus {
-        let mut store = Store::new(&self.inner.engine, P1State { wasi, limits });
-        store.limiter(|s| &mut s.limits);
-        if let Err(e) = setup.apply(&mut store) {
-            return ExitStatus::SpawnFailed(e);
-        }
+        let mut store = match self.store(state, run) {
+            Ok(s) => s,
+            Err(status) => return status,
+        };
         let instance = match pre.instantiate_async(&mut store).await {
             Ok(i) => i,
-            Err(e) => return classify_instantiation(e, path),
+            Err(e) => return classify_instantiation(e, run.path),
         };
         let Ok(start) = instance.get_typed_func::<(), ()>(&mut store, "_start") else {
             return ExitStatus::SpawnFailed(format!(
                 "{} exports no `_start` function: a hook must be a WASI command (a program with `main`), not a library",
-                path.display()
+                run.path.display()
             ));
         };
-        classify(start.call_async(&mut store, ()).await, stderr)
+        classify(start.call_async(&mut store, ()).await, run.stderr)
     }
 
     async fn run_command(
         &self,
         pre: CommandPre<P2State>,
-        ctx: WasiCtx,
-        limits: StoreLimits,
-        setup: &RunSetup,
-        path: &Path,
-        stderr: &CapturedStream,
+        state: P2State,
+        run: &Run<'_>,
     ) -> ExitStatus {
-        let state = P2State {
-            ctx,
-            table: ResourceTable::new(),
-            limits,
+        let mut store = match self.store(state, run) {
+            Ok(s) => s,
+            Err(status) => return status,
         };
-        let mut store = Store::new(&self.inner.engine, state);
-        store.limiter(|s| &mut s.limits);
-        if let Err(e) = setup.apply(&mut store) {
-            return ExitStatus::SpawnFailed(e);
-        }
         let command = match pre.instantiate_async(&mut store).await {
             Ok(c) => c,
-            Err(e) => return classify_instantiation(e, path),
+            Err(e) => return classify_instantiation(e, run.path),
         };
         match command.wasi_cli_run().call_run(&mut store).await {
             Ok(Ok(())) => ExitStatus::Exited(0),
             Ok(Err(())) => ExitStatus::Exited(1),
-            Err(e) => classify(Err(e), stderr),
+            Err(e) => classify(Err(e), run.stderr),
         }
     }
-}
 
-impl WasmSpawner {
-    #[allow(clippy::too_many_arguments)]
     async fn run_hook_world(
         &self,
         pre: hook_world::HookPre<P2State>,
-        ctx: WasiCtx,
-        limits: StoreLimits,
-        setup: &RunSetup,
-        path: &Path,
-        req: &SpawnRequest,
-        stdout: &CapturedStream,
-        stderr: &CapturedStream,
+        state: P2State,
+        run: &Run<'_>,
     ) -> ExitStatus {
-        let state = P2State {
-            ctx,
-            table: ResourceTable::new(),
-            limits,
+        let mut store = match self.store(state, run) {
+            Ok(s) => s,
+            Err(status) => return status,
         };
-        let mut store = Store::new(&self.inner.engine, state);
-        store.limiter(|s| &mut s.limits);
-        if let Err(e) = setup.apply(&mut store) {
-            return ExitStatus::SpawnFailed(e);
-        }
         let hook = match pre.instantiate_async(&mut store).await {
             Ok(h) => h,
-            Err(e) => return classify_instantiation(e, path),
+            Err(e) => return classify_instantiation(e, run.path),
         };
         let payload = hook_world::Payload {
-            event: req.event.as_str().to_string(),
-            json: String::from_utf8_lossy(&req.stdin).into_owned(),
+            event: run.req.event.as_str().to_string(),
+            json: String::from_utf8_lossy(&run.req.stdin).into_owned(),
         };
         match hook.call_handle(&mut store, &payload).await {
-            Ok(response) => hook_world::as_process(response, stdout, stderr),
-            Err(e) => classify(Err(e), stderr),
+            Ok(response) => hook_world::as_process(response, run.stdout, run.stderr),
+            Err(e) => classify(Err(e), run.stderr),
         }
     }
 }
@@ -597,37 +607,36 @@ impl Spawner for WasmSpawner {
             Ok(b) => b,
             Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
         };
-        let store_limits = store_limits(limits.memory_mib);
-        let run = async {
+        let limits = store_limits(limits.memory_mib);
+        let deadline = setup.deadline;
+        let run = Run {
+            setup,
+            path: module,
+            req: &req,
+            stdout: &stdout,
+            stderr: &stderr,
+        };
+        let p2 = |ctx| P2State {
+            ctx,
+            table: ResourceTable::new(),
+            limits: limits.clone(),
+        };
+        let running = async {
             match prepared {
                 Prepared::Module(pre) => {
                     let wasi = builder.build_p1();
-                    self.run_module(pre, wasi, store_limits, &setup, module, &stderr)
-                        .await
+                    let state = P1State {
+                        wasi,
+                        limits: limits.clone(),
+                    };
+                    self.run_module(pre, state, &run).await
                 }
-                Prepared::Command(pre) => {
-                    let ctx = builder.build();
-                    self.run_command(pre, ctx, store_limits, &setup, module, &stderr)
-                        .await
-                }
-                Prepared::Hook(pre) => {
-                    let ctx = builder.build();
-                    self.run_hook_world(
-                        pre,
-                        ctx,
-                        store_limits,
-                        &setup,
-                        module,
-                        &req,
-                        &stdout,
-                        &stderr,
-                    )
-                    .await
-                }
+                Prepared::Command(pre) => self.run_command(pre, p2(builder.build()), &run).await,
+                Prepared::Hook(pre) => self.run_hook_world(pre, p2(builder.build()), &run).await,
             }
         };
         // The backstop for guests blocked in host calls (sleeping, waiting on stdin).
-        let status = tokio::time::timeout_at(setup.deadline.into(), run)
+        let status = tokio::time::timeout_at(deadline.into(), running)
             .await
             .unwrap_or(ExitStatus::TimedOut);
         let (stdout, t1) = stdout.take();
