@@ -177,6 +177,10 @@ fn latency(c: &mut Criterion) {
             b.runner(json!([{"command": "hooks/bash-guard.wasm"}])),
         ),
         (
+            "wasm: trivial component (preview 2)",
+            b.runner(json!([{"command": "hooks/trivial-p2.wasm"}])),
+        ),
+        (
             "shell: native bash guard via sh -c",
             b.runner(json!([{"command": "hooks/bash-guard-native"}])),
         ),
