@@ -136,6 +136,9 @@ enum Gate {
     Block,
 }
 
+/// Async hook records kept for `wait_async` before finished ones are dropped.
+const ASYNC_RECORDS_KEPT: usize = 256;
+
 /// Called with every event's report.
 pub type ReportObserver = Arc<dyn Fn(&EventReport) + Send + Sync>;
 
@@ -364,7 +367,8 @@ impl Runner {
     }
 
     /// Waits for every async hook started so far (each bounded by its own timeout) and
-    /// returns their records.
+    /// returns their records (of the last 256 or so: older finished ones are dropped, having
+    /// been logged, so an agent that never calls this does not accumulate them).
     pub async fn wait_async(&self) -> Vec<HookRecord> {
         let mut set =
             std::mem::take(&mut *self.background.lock().unwrap_or_else(|p| p.into_inner()));
@@ -394,6 +398,11 @@ impl Runner {
         let spawner = self.spawner.clone();
         let event = hook.event;
         let mut set = self.background.lock().unwrap_or_else(|p| p.into_inner());
+        // A long-lived agent may never call `wait_async`: beyond a bound, drop the records
+        // of finished hooks (they were logged when they ended) so memory stays flat.
+        if set.len() >= ASYNC_RECORDS_KEPT {
+            while set.try_join_next().is_some() {}
+        }
         set.spawn(async move {
             let output = spawner.spawn(request).await;
             let judgement = judge(&traits(&hook), &output);

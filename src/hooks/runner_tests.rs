@@ -724,3 +724,26 @@ mod in_process {
         );
     }
 }
+
+#[tokio::test]
+async fn finished_async_records_do_not_pile_up() {
+    let mut a = hook(Event::PostToolUse, 0, "bg");
+    a.is_async = true;
+    let spawner = Arc::new(FakeSpawner::default().with("bg", ExitStatus::Exited(0), "", ""));
+    let runner = Runner::new(
+        HookSet::from_hooks(vec![a]),
+        spawner.clone(),
+        Path::new("/p"),
+    );
+    for _ in 0..3 * ASYNC_RECORDS_KEPT {
+        runner.fire(payload(Event::PostToolUse)).await;
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(
+        spawner.calls().len(),
+        3 * ASYNC_RECORDS_KEPT,
+        "every async hook ran"
+    );
+    let kept = runner.wait_async().await.len();
+    assert!(kept <= ASYNC_RECORDS_KEPT + 1, "{kept} records kept");
+}
