@@ -253,3 +253,18 @@ fn the_cli_warns_lists_and_trusts() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["untrusted"], json!([]));
 }
+
+#[test]
+fn a_broken_trust_file_warns_under_all_and_fails_under_block() {
+    let p = project();
+    let file = p.home.path().join(".coding-agent/trusted.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "{ not json").unwrap();
+    let run = ["run", "PreToolUse", "--tool", "bash"];
+    let out = hookhost(&p, &run, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a valid trust file"));
+    let out = hookhost(&p, &[&run[..], &["--trust", "block"]].concat(), &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("trusted.json"));
+}

@@ -121,7 +121,16 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     let paths = ConfigPaths::for_project(&project);
     let mut runner = Runner::load_with(&paths, spawner)?;
     let policy = super::trust_policy(a.trust.as_deref())?;
-    let store = TrustStore::load(paths.home.as_deref()).map_err(anyhow::Error::msg)?;
+    // A broken trust file must not stop every hook under the permissive default; under
+    // `skip`/`block` it is an error (failing open there would defeat the policy).
+    let store = match TrustStore::load(paths.home.as_deref()) {
+        Ok(store) => store,
+        Err(e) if policy == TrustPolicy::All => {
+            eprintln!("hookhost: warning: {e}; treating every project hook as untrusted");
+            TrustStore::load(None).map_err(anyhow::Error::msg)?
+        }
+        Err(e) => return Err(anyhow::Error::msg(e)),
+    };
     runner.set_trust(policy, store);
     if policy == TrustPolicy::All {
         // One line per untrusted project shell hook of this event: existing setups keep
