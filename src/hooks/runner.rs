@@ -244,7 +244,7 @@ impl Runner {
     }
 
     fn gate(&self, snapshot: &Snapshot, hook: &Hook) -> Gate {
-        if hook.scope != Scope::Project || !snapshot.untrusted.contains(&hook.label()) {
+        if !is_untrusted(snapshot, hook) {
             return Gate::Run;
         }
         match (self.trust_policy, hook.handler.kind()) {
@@ -310,7 +310,7 @@ impl Runner {
             let (record, judgement) = match step {
                 Step::Configured(hook) => {
                     let gate = self.gate(&snapshot, &hook);
-                    if hook.scope == Scope::Project && snapshot.untrusted.contains(&hook.label()) {
+                    if is_untrusted(&snapshot, &hook) {
                         report.untrusted.push(hook.label());
                     }
                     match gate {
@@ -427,6 +427,13 @@ fn traits(hook: &Hook) -> HookTraits {
         label: hook.label(),
         timeout_ms: hook.timeout.as_millis(),
     }
+}
+
+/// Whether `hook` is an untrusted project hook (no allocation when nothing is untrusted).
+fn is_untrusted(snapshot: &Snapshot, hook: &Hook) -> bool {
+    !snapshot.untrusted.is_empty()
+        && hook.scope == Scope::Project
+        && snapshot.untrusted.contains(&hook.label())
 }
 
 /// A skipped (or, under `block`, blocking) untrusted hook.

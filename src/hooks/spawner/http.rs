@@ -34,6 +34,16 @@ impl Default for HttpSpawner {
 /// Expands `$NAME` and `${NAME}` in a header value from the environment, for names in
 /// `allowed` only. The error names the variable, never the value.
 pub fn expand_header(value: &str, allowed: &[String]) -> Result<String, String> {
+    expand_with(value, allowed, |name| std::env::var(name).ok())
+}
+
+/// The one parser of header references; `lookup` supplies values (the config check passes a
+/// lookup that finds every name, so only the `allowedEnv` rule is checked at load time).
+pub fn expand_with(
+    value: &str,
+    allowed: &[String],
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = value;
     while let Some(i) = rest.find('$') {
@@ -59,9 +69,9 @@ pub fn expand_header(value: &str, allowed: &[String]) -> Result<String, String> 
                 "a header references ${name}, which is not listed in the hook's `allowedEnv`; add \"allowedEnv\": [\"{name}\"] to pass it"
             ));
         } else {
-            match std::env::var(name) {
-                Ok(v) => out.push_str(&v),
-                Err(_) => {
+            match lookup(name) {
+                Some(v) => out.push_str(&v),
+                None => {
                     return Err(format!(
                         "a header references ${name}, but that environment variable is not set"
                     ));

@@ -7,7 +7,7 @@
 //! [`ShellSpawner`] and `.wasm` modules to [`WasmSpawner`].
 
 mod capture;
-mod http;
+pub mod http;
 mod shell;
 pub mod wasm;
 
@@ -40,6 +40,20 @@ pub struct SpawnRequest {
 impl SpawnRequest {
     pub fn kind(&self) -> HookKind {
         self.handler.kind()
+    }
+
+    /// The spawn failure for a working directory that is gone (shared by every handler that
+    /// runs in one).
+    pub fn missing_cwd(&self, since: std::time::Instant) -> Option<SpawnOutput> {
+        (!self.cwd.is_dir()).then(|| {
+            SpawnOutput::spawn_failed(
+                format!(
+                    "working directory {} does not exist; fix the hook's `cwd` (relative to the project root)",
+                    self.cwd.display()
+                ),
+                since.elapsed(),
+            )
+        })
     }
 }
 

@@ -107,14 +107,8 @@ impl Spawner for ShellSpawner {
         let Handler::Shell { command } = &req.handler else {
             return SpawnOutput::spawn_failed("ShellSpawner got a non-shell hook", Duration::ZERO);
         };
-        if !req.cwd.is_dir() {
-            return SpawnOutput::spawn_failed(
-                format!(
-                    "working directory {} does not exist; fix the hook's `cwd` (relative to the project root)",
-                    req.cwd.display()
-                ),
-                start.elapsed(),
-            );
+        if let Some(failed) = req.missing_cwd(start.into_std()) {
+            return failed;
         }
         let mut cmd = shell_command(command);
         cmd.current_dir(&req.cwd)

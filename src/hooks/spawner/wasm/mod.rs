@@ -578,14 +578,8 @@ impl Spawner for WasmSpawner {
         else {
             return SpawnOutput::spawn_failed("WasmSpawner got a non-wasm hook", Duration::ZERO);
         };
-        if !req.cwd.is_dir() {
-            return SpawnOutput::spawn_failed(
-                format!(
-                    "working directory {} does not exist; fix the hook's `cwd` (relative to the project root)",
-                    req.cwd.display()
-                ),
-                start.elapsed(),
-            );
+        if let Some(failed) = req.missing_cwd(start) {
+            return failed;
         }
         // Compiling is not charged to the hook's timeout; instantiating and running are.
         let prepared = match self.prepared(module).await {
