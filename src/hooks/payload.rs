@@ -7,12 +7,22 @@
 use super::event::Event;
 use serde_json::{Map, Value, json};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 /// One event's payload: a camelCase JSON object with at least `event`, `cwd` and `sessionId`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Payload {
     event: Event,
     fields: Map<String, Value>,
+    /// The serialised form, made once and shared by every hook of the event until a field
+    /// changes (an `updatedInput`).
+    bytes: OnceLock<Arc<[u8]>>,
+}
+
+impl PartialEq for Payload {
+    fn eq(&self, other: &Self) -> bool {
+        self.event == other.event && self.fields == other.fields
+    }
 }
 
 impl Payload {
@@ -21,11 +31,15 @@ impl Payload {
         fields.insert("event".into(), json!(event.as_str()));
         fields.insert("cwd".into(), json!(cwd.to_string_lossy()));
         fields.insert("sessionId".into(), json!(session_id));
-        Payload { event, fields }
+        Payload {
+            event,
+            fields,
+            bytes: OnceLock::new(),
+        }
     }
 
     fn with(mut self, key: &str, value: Value) -> Self {
-        self.fields.insert(key.to_string(), value);
+        self.set(key, value);
         self
     }
 
@@ -109,17 +123,22 @@ impl Payload {
         fields
             .entry("sessionId")
             .or_insert_with(|| json!(session_id));
-        Ok(Payload { event, fields })
+        Ok(Payload {
+            event,
+            fields,
+            bytes: OnceLock::new(),
+        })
     }
 
     /// Marks the payload as coming from inside a subagent (`"isSubagent": true`).
     pub fn mark_subagent(&mut self) {
-        self.fields.insert("isSubagent".into(), Value::Bool(true));
+        self.set("isSubagent", Value::Bool(true));
     }
 
     /// Sets (or replaces) one field.
     pub fn set(&mut self, key: &str, value: Value) {
         self.fields.insert(key.to_string(), value);
+        self.bytes = OnceLock::new();
     }
 
     pub fn event(&self) -> Event {
@@ -141,17 +160,21 @@ impl Payload {
 
     /// Replaces the tool arguments (a hook's `updatedInput`; later hooks see the new ones).
     pub fn set_tool_args(&mut self, args: Value) {
-        self.fields.insert("toolArgs".into(), args);
+        self.set("toolArgs", args);
     }
 
     pub fn as_map(&self) -> &Map<String, Value> {
         &self.fields
     }
 
-    /// The bytes written to a hook's stdin.
-    pub fn to_json_bytes(&self) -> Vec<u8> {
-        // Serialising a Map of Values cannot fail.
-        serde_json::to_vec(&self.fields).unwrap_or_default()
+    /// The bytes written to a hook's stdin (serialised once per version of the payload).
+    pub fn to_json_bytes(&self) -> Arc<[u8]> {
+        self.bytes
+            .get_or_init(|| {
+                // Serialising a Map of Values cannot fail.
+                serde_json::to_vec(&self.fields).unwrap_or_default().into()
+            })
+            .clone()
     }
 }
 

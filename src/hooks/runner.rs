@@ -387,7 +387,7 @@ impl Runner {
             handler: hook.handler.clone(),
             cwd: hook.cwd.clone(),
             project_dir: self.project_dir.clone(),
-            stdin: payload.to_json_bytes().into(),
+            stdin: payload.to_json_bytes(),
             timeout: hook.timeout,
         }
     }
