@@ -116,9 +116,9 @@ proptest! {
 
     #[test]
     fn the_stdout_protocol_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..256), v in json_value()) {
-        let _ = parse_stdout(&bytes);
-        let _ = parse_stdout(v.to_string().as_bytes());
-        let _ = parse_stdout(json!({"hookSpecificOutput": v}).to_string().as_bytes());
+        let _ = parse_stdout(&bytes, false);
+        let _ = parse_stdout(v.to_string().as_bytes(), false);
+        let _ = parse_stdout(json!({"hookSpecificOutput": v}).to_string().as_bytes(), false);
     }
 
     #[test]

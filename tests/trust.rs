@@ -68,8 +68,13 @@ async fn policies_decide_what_untrusted_hooks_may_do() {
     );
     let r = skip.fire(pre_tool(&root, "deny", json!({}))).await;
     assert_eq!(
-        (r.decision, r.reason.as_deref()),
-        (Decision::Block, Some("wasm says no"))
+        r.decision,
+        Decision::Block,
+        "an untrusted module may still block"
+    );
+    assert!(
+        !r.reason.as_deref().unwrap().contains("wasm says no"),
+        "with a fixed reason: its own text does not reach the model"
     );
     let r = skip.fire(Payload::neutral(Event::Stop, &root, "s")).await;
     assert_eq!(
@@ -198,11 +203,7 @@ fn the_cli_warns_lists_and_trusts() {
     let out = hookhost(&p, &run, &[]);
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        stderr.matches("untrusted project hook").count(),
-        1,
-        "{stderr}"
-    );
+    assert_eq!(stderr.matches("untrusted project").count(), 1, "{stderr}");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["untrusted"], json!(["PreToolUse[0]"]));
 

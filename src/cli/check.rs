@@ -1,12 +1,16 @@
 //! `hookhost check`: every problem of both config files, every wasm module compiled (and so
-//! cached), and a warning for each shell command whose program cannot be found. Exit 1 on
-//! any error; warnings do not change the exit status.
+//! cached: the first real event is then fast), and each shell command whose program the shell
+//! will not run (missing, not executable, a bare name not on PATH): an error on events whose
+//! hooks decide (PreToolUse, Stop, SubagentStop), a warning elsewhere. Exit 1 on any error;
+//! warnings do not change the exit status.
 
 use clap::Args;
+use hookhost::hooks::EventClass;
 use hookhost::hooks::config::{self, ConfigError, ConfigPaths, Handler, Hook};
+use hookhost::hooks::preflight::shell_program_problem;
 use hookhost::hooks::spawner::{WasmEngineConfig, WasmSpawner};
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -62,8 +66,14 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
                 }
             }
             Handler::Shell { command } => {
-                if let Some(msg) = missing_program(command, &hook.cwd) {
-                    warnings.push(problem(hook, msg));
+                if let Some(msg) = shell_program_problem(command, &hook.cwd) {
+                    // On an event whose hooks decide, a hook that cannot start blocks every
+                    // call (or forces nothing): an error. Elsewhere it only warns.
+                    if hook.event.class() == EventClass::Observing {
+                        warnings.push(problem(hook, msg));
+                    } else {
+                        errors.push(problem(hook, msg));
+                    }
                 }
             }
             Handler::Http { .. } => {}
@@ -123,36 +133,4 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
         );
     }
     Ok(if report.errors.is_empty() { 0 } else { 1 })
-}
-
-const BUILTINS: &[&str] = &[
-    ".", ":", "[", "alias", "break", "cd", "command", "continue", "echo", "eval", "exec", "exit",
-    "export", "false", "printf", "pwd", "read", "return", "set", "shift", "source", "test",
-    "times", "trap", "true", "type", "ulimit", "umask", "unset", "wait", "if", "for", "while",
-    "case", "until", "{", "(", "!",
-];
-
-/// A warning when the command's program is neither a builtin, nor on PATH, nor a file.
-fn missing_program(command: &str, cwd: &Path) -> Option<String> {
-    let words = shlex::split(command)?;
-    // Skip leading `NAME=value` assignments.
-    let program = words
-        .iter()
-        .find(|w| !(w.contains('=') && !w.starts_with('=') && !w.contains('/')))?;
-    if BUILTINS.contains(&program.as_str()) || program.contains('$') || program.contains('`') {
-        return None;
-    }
-    let found = if program.contains('/') {
-        cwd.join(program).exists()
-    } else {
-        std::env::var_os("PATH").is_some_and(|paths| {
-            std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
-        })
-    };
-    (!found).then(|| {
-        format!(
-            "`{program}` is not a shell builtin, not on PATH and not a file (relative to {}); the hook will fail with exit 127 when it runs",
-            cwd.display()
-        )
-    })
 }

@@ -13,7 +13,13 @@ use std::process::ExitCode;
 /// A hook host for coding agents: shell and sandboxed WebAssembly hooks at agent lifecycle
 /// events.
 #[derive(Parser, Debug)]
-#[command(name = "hookhost", version, about, long_about = None)]
+#[command(
+    name = "hookhost",
+    version,
+    about,
+    long_about = None,
+    after_help = "Hooks live in <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours); project hooks run first. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
+)]
 struct Cli {
     /// More logging on stderr (-v: info, -vv: debug). RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
@@ -25,14 +31,30 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Fire one event with the configured hooks. Exit 0: pass; 2: block or force; 1: error.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json, then ~/.coding-agent/hooks.json (project
+    /// hooks first), the trust pins in ~/.coding-agent/trusted.json, and the compiled-code
+    /// cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), which it writes.
     Run(run::RunArgs),
-    /// Validate both config files, compile every wasm module, look for missing commands.
+    /// Validate both config files, compile every wasm module, find commands that will not run.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json and
+    /// ~/.coding-agent/trusted.json; compiles every wasm module into the compiled-code cache
+    /// ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), so the first event is fast.
+    /// Exit 1 on any error.
     Check(check::CheckArgs),
     /// Show the effective hooks in run order, with their source file.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json.
     List(list::ListArgs),
     /// Run a scripted agent session with shell and wasm hooks in a temporary project.
+    ///
+    /// Writes only a temporary directory (removed at the end); reads no config of yours.
     Demo,
     /// Show which project hooks are new or changed since last trusted, and trust them.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json, the wasm modules and scripts it names, and
+    /// ~/.coding-agent/trusted.json, which it writes (0600, under a lock).
     Trust(trust::TrustArgs),
 }
 
@@ -101,6 +123,10 @@ pub fn main() -> ExitCode {
             Command::Trust(args) => trust::trust(args),
         }
     });
+    // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody
+    // writes to stays blocked in the kernel after its hook timed out): give them a moment,
+    // then exit anyway.
+    rt.shutdown_timeout(std::time::Duration::from_millis(100));
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {

@@ -4,12 +4,12 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::hooks::config::ConfigPaths;
+use hookhost::hooks::files::{PAYLOAD_LIMIT, read_bounded, read_stream_bounded};
 use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
 use hookhost::hooks::{
-    Decision, Event, EventReport, HookRecord, Payload, Runner, TrustPolicy, TrustStore,
+    Decision, Event, EventReport, HookKind, HookRecord, Payload, Runner, TrustPolicy, TrustStore,
 };
 use serde_json::Value;
-use std::io::Read;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -58,17 +58,18 @@ fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Re
     let mut payload = match &a.payload {
         None => Payload::neutral(event, cwd, &session),
         Some(source) => {
-            let text = if source == "-" {
-                let mut s = String::new();
-                std::io::stdin()
-                    .read_to_string(&mut s)
-                    .context("reading the payload from stdin")?;
-                s
+            let bytes = if source == "-" {
+                read_stream_bounded(
+                    std::io::stdin().lock(),
+                    PAYLOAD_LIMIT,
+                    "the payload on stdin",
+                )
+                .map_err(anyhow::Error::msg)?
             } else {
-                std::fs::read_to_string(source)
+                read_bounded(std::path::Path::new(source), PAYLOAD_LIMIT)
                     .with_context(|| format!("reading the payload file {source}"))?
             };
-            let value: Value = serde_json::from_str(&text)
+            let value: Value = serde_json::from_slice(&bytes)
                 .with_context(|| format!("the payload in {source} is not valid JSON"))?;
             Payload::from_object(event, value, cwd, &session)
                 .map_err(|e| anyhow::anyhow!("--payload {source}: {e}"))?
@@ -119,7 +120,9 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
         ..WasmEngineConfig::default()
     })?;
     let paths = ConfigPaths::for_project(&project);
-    let mut runner = Runner::load_with(&paths, spawner)?;
+    // A broken file does not stop the others (the user's global guards still run); its
+    // problems are printed, and on PreToolUse it blocks (fail closed).
+    let mut runner = Runner::load_lenient(&paths, spawner);
     let policy = super::trust_policy(a.trust.as_deref())?;
     // A broken trust file must not stop every hook under the permissive default; under
     // `skip`/`block` it is an error (failing open there would defeat the policy).
@@ -132,34 +135,17 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
         Err(e) => return Err(anyhow::Error::msg(e)),
     };
     runner.set_trust(policy, store);
-    if policy == TrustPolicy::All {
-        // One line per untrusted project shell hook of this event: existing setups keep
-        // working, visibly.
-        let hooks = runner.hooks();
-        for change in runner.untrusted() {
-            for label in &change.hooks {
-                let shell = hooks.all().any(|h| {
-                    h.event == event
-                        && &h.label() == label
-                        && h.scope == hookhost::hooks::Scope::Project
-                        && h.handler.kind() == hookhost::hooks::HookKind::Shell
-                });
-                if shell {
-                    eprintln!(
-                        "hookhost: warning: running untrusted project hook {label} ({} is {}); review it and run `hookhost trust`",
-                        change.file.display(),
-                        change.change
-                    );
-                }
-            }
-        }
-    }
+    let tool_given = payload.tool_name().is_some_and(|t| !t.is_empty());
     let mut report = runner.fire(payload).await;
     report.hooks.extend(runner.wait_async().await);
+    for e in &report.config_errors {
+        eprintln!("hookhost: error: {e}");
+    }
+    warn_untrusted(&report, policy);
     if a.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
-        print_human(&report);
+        print_human(&report, tool_given);
     }
     Ok(match report.decision {
         Decision::Pass => 0,
@@ -167,9 +153,49 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     })
 }
 
-fn print_human(r: &EventReport) {
+/// One line per untrusted project hook that ran under the permissive `all` policy (of any
+/// kind: a shell or HTTP hook runs as the user, a wasm hook's answer is used in full), named
+/// from this event's report, so only hooks that matched are listed.
+fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
+    if policy != TrustPolicy::All || report.untrusted.is_empty() {
+        return;
+    }
+    let untrusted: std::collections::HashSet<&str> =
+        report.untrusted.iter().map(String::as_str).collect();
+    for h in report
+        .hooks
+        .iter()
+        .filter(|h| untrusted.contains(h.hook.as_str()))
+    {
+        let what = match h.kind {
+            HookKind::Wasm => "sandboxed, but its answer (rewrites, context) is used in full",
+            HookKind::Http => "it receives the payload",
+            _ => "it runs as you, unsandboxed",
+        };
+        eprintln!(
+            "hookhost: warning: ran untrusted project {} hook {} ({}): {what}; review it and run `hookhost trust`",
+            h.kind.as_str(),
+            h.hook,
+            h.command
+        );
+    }
+}
+
+fn print_human(r: &EventReport, tool_given: bool) {
     if r.hooks.is_empty() {
-        println!("{}: no hooks matched", r.event);
+        if r.event.takes_tool_matcher() {
+            println!(
+                "{}: no hooks matched{}",
+                r.event,
+                if !tool_given {
+                    " (no tool was given: pass --tool NAME, hooks with `match` only fire for a matching tool)"
+                } else {
+                    ""
+                }
+            );
+        } else {
+            println!("{}: no hooks matched", r.event);
+        }
     }
     for h in &r.hooks {
         print_hook(h);

@@ -6,7 +6,10 @@
 //! file, the hook as `Event[index]` and what to change. Regexes are compiled here, once.
 //! This module decides what a hook *is*; it runs nothing.
 
+use super::confine::{Escape, canonical_or_same, resolve_inside, same_file};
 use super::event::Event;
+use super::files::sha256_hex;
+use super::files::{CONFIG_LIMIT, read_bounded};
 use super::payload::json_type_name;
 use regex::Regex;
 use serde::Serialize;
@@ -178,6 +181,9 @@ pub struct HookSet {
     hooks: Vec<Arc<Hook>>,
     /// The files that were read (present or not), in order.
     pub files: Vec<PathBuf>,
+    /// SHA-256 of the exact bytes each present file was parsed from: what trust compares, so
+    /// the hash trusted is the hash of the config that runs (the file is read once).
+    pub file_hashes: std::collections::BTreeMap<PathBuf, String>,
 }
 
 impl HookSet {
@@ -185,6 +191,7 @@ impl HookSet {
         HookSet {
             hooks: hooks.into_iter().map(Arc::new).collect(),
             files: Vec::new(),
+            file_hashes: Default::default(),
         }
     }
 
@@ -269,12 +276,15 @@ impl ConfigPaths {
         Self::with_home(project_dir, dirs::home_dir())
     }
 
+    /// The project directory is made canonical (symlinks resolved): every "inside the
+    /// project" check compares canonical paths.
     pub fn with_home(project_dir: &Path, home: Option<PathBuf>) -> Self {
+        let project_dir = canonical_or_same(project_dir);
         ConfigPaths {
-            project_dir: project_dir.to_path_buf(),
             project_file: project_dir.join(PROJECT_CONFIG),
             global_file: home.as_ref().map(|h| h.join(".coding-agent/hooks.json")),
             home,
+            project_dir,
         }
     }
 }
@@ -294,27 +304,46 @@ pub fn load(paths: &ConfigPaths) -> Result<HookSet, ConfigErrors> {
 pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
     let mut hooks = Vec::new();
     let mut errors = Vec::new();
+    let mut hashes = std::collections::BTreeMap::new();
     let mut files = vec![paths.project_file.clone()];
-    let mut sources = vec![(paths.project_file.clone(), Scope::Project)];
-    if let Some(global) = &paths.global_file {
-        files.push(global.clone());
-        // A project inside the home directory whose project file *is* the global file.
-        if *global != paths.project_file {
+    let mut sources = Vec::new();
+    match &paths.global_file {
+        // A project at the home directory: its "project file" *is* the user's global file,
+        // which the user wrote; it loads once, as global (trusted), never as a project file.
+        Some(global) if same_file(global, &paths.project_file) => {
             sources.push((global.clone(), Scope::Global));
         }
+        Some(global) => {
+            files.push(global.clone());
+            sources.push((paths.project_file.clone(), Scope::Project));
+            sources.push((global.clone(), Scope::Global));
+        }
+        None => sources.push((paths.project_file.clone(), Scope::Project)),
     }
     for (file, scope) in sources {
-        match std::fs::read_to_string(&file) {
-            Ok(text) => {
+        match read_bounded(&file, CONFIG_LIMIT) {
+            Ok(bytes) => {
+                hashes.insert(file.clone(), sha256_hex(&bytes));
+                let text = match String::from_utf8(bytes) {
+                    Ok(t) => t,
+                    Err(_) => {
+                        errors.push(ConfigError {
+                            file: file.clone(),
+                            hook: None,
+                            message: "the file is not UTF-8 text; save it as UTF-8 JSON".into(),
+                        });
+                        continue;
+                    }
+                };
                 let (h, e) = parse_file(&text, &file, scope, paths);
                 hooks.extend(h);
                 errors.extend(e);
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) if e.is_not_found() => {}
             Err(e) => errors.push(ConfigError {
                 file: file.clone(),
                 hook: None,
-                message: format!("cannot read the file: {e}; check its permissions"),
+                message: format!("cannot read the file: {e}"),
             }),
         }
     }
@@ -322,6 +351,7 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
     hooks.sort_by_key(|h: &Hook| (h.event, h.scope == Scope::Global));
     let mut set = HookSet::from_hooks(hooks);
     set.files = files;
+    set.file_hashes = hashes;
     (set, errors)
 }
 
@@ -474,7 +504,14 @@ impl FileCx<'_> {
         };
         let e = |cx: &mut Self, msg: String| cx.err(Some(label.clone()), msg);
 
-        if obj.contains_key("hooks") || obj.contains_key("matcher") {
+        if obj.contains_key("matcher") && !obj.contains_key("hooks") {
+            e(
+                self,
+                "unknown key `matcher`; did you mean `match`? (a regex on the tool name, e.g. \"match\": \"bash\")".into(),
+            );
+            return None;
+        }
+        if obj.contains_key("hooks") {
             e(
                 self,
                 "this looks like Claude Code's nested format ({\"matcher\": ..., \"hooks\": [...]}); hookhost takes a flat list: move each inner hook up one level and write `match` instead of `matcher`".into(),
@@ -630,10 +667,29 @@ impl FileCx<'_> {
             }
         };
 
-        // cwd
+        // cwd: project hooks and every wasm hook stay inside the project.
+        let confined = self.scope == Scope::Project || kind == Some(HookKind::Wasm);
+        let project = &self.paths.project_dir;
         let cwd = match &cwd_text {
-            None => self.paths.project_dir.clone(),
-            Some(c) => self.paths.project_dir.join(c),
+            None => project.clone(),
+            Some(c) if !confined => project.join(c),
+            Some(c) => match resolve_inside(project, project, Path::new(c)) {
+                Ok(dir) => dir,
+                Err(escape) => {
+                    e(
+                        self,
+                        format!(
+                            "`cwd` {c:?} {escape}; {} hooks run inside the project: give a path relative to the project root that stays inside it",
+                            if kind == Some(HookKind::Wasm) {
+                                "wasm"
+                            } else {
+                                "project"
+                            }
+                        ),
+                    );
+                    project.clone()
+                }
+            },
         };
 
         // Wasm options.
@@ -657,7 +713,13 @@ impl FileCx<'_> {
             HookKind::Wasm => {
                 let command = command?;
                 let argv = wasm_words(&command).ok()??;
-                let module = self.resolve_module(&argv[0], &cwd);
+                let module = match self.resolve_module(&argv[0], &cwd) {
+                    Ok(m) => m,
+                    Err(msg) => {
+                        e(self, msg);
+                        return None;
+                    }
+                };
                 Handler::Wasm {
                     command,
                     module,
@@ -688,11 +750,26 @@ impl FileCx<'_> {
         })
     }
 
-    fn resolve_module(&self, word: &str, cwd: &Path) -> PathBuf {
-        if let (Some(rest), Some(home)) = (word.strip_prefix("~/"), &self.paths.home) {
-            return home.join(rest);
+    /// A wasm module's path: relative to the hook's cwd, `~/` expanded for global hooks. A
+    /// project hook's module must lie inside the project (what trust pins is what runs).
+    fn resolve_module(&self, word: &str, cwd: &Path) -> Result<PathBuf, String> {
+        if self.scope == Scope::Global {
+            if let (Some(rest), Some(home)) = (word.strip_prefix("~/"), &self.paths.home) {
+                return Ok(home.join(rest));
+            }
+            return Ok(cwd.join(word));
         }
-        cwd.join(word)
+        resolve_inside(&self.paths.project_dir, cwd, Path::new(word)).map_err(|escape| {
+            let why = match escape {
+                Escape::NotLexicallyInside if word.starts_with("~/") => {
+                    "uses `~/`, which only global hooks may".to_string()
+                }
+                other => other.to_string(),
+            };
+            format!(
+                "wasm module {word:?} {why}; a project hook's module must be a file inside the project (put it under .coding-agent/hooks/)"
+            )
+        })
     }
 
     fn opt_string(&mut self, obj: &Map<String, Value>, key: &str, label: &str) -> Option<String> {

@@ -191,7 +191,7 @@ pub fn judge(t: &HookTraits, out: &SpawnOutput) -> Judgement {
     };
 
     match effect(condition, class) {
-        Effect::Pass => return refine_exit0(t, &out.stdout, j),
+        Effect::Pass => return refine_exit0(t, &out.stdout, out.truncated, j),
         Effect::Block => {
             j.verdict = Verdict::Block(match condition {
                 Condition::Exit2 => non_empty(stderr.clone())
@@ -223,17 +223,25 @@ pub fn judge(t: &HookTraits, out: &SpawnOutput) -> Judgement {
 }
 
 /// Exit 0: the JSON protocol may still block, force, rewrite the input or add context.
-fn refine_exit0(t: &HookTraits, stdout: &[u8], mut j: Judgement) -> Judgement {
+///
+/// An answer that starts like JSON but cannot be read (cut at the cap, malformed, trailing
+/// text, a duplicate key, a known field of the wrong type) fails closed where the hook can
+/// block: on PreToolUse it blocks (outcome `error`) whatever `onError` says, because a guard
+/// whose answer is unreadable must never count as a pass. Elsewhere it is a warning.
+fn refine_exit0(t: &HookTraits, stdout: &[u8], truncated: bool, mut j: Judgement) -> Judgement {
     j.outcome = Some(Outcome::Pass);
-    let r: HookResponse = match parse_stdout(stdout) {
+    let r: HookResponse = match parse_stdout(stdout, truncated) {
         Ok(Some(r)) => r,
         Ok(None) => return j,
         Err(problem) => {
-            let msg = format!("its JSON output is malformed: {problem}");
+            let msg = format!("its JSON answer cannot be read: {problem}");
             j.message = Some(msg.clone());
-            if t.event.class() == EventClass::Blocking && t.on_error == OnError::Block {
-                j.verdict = Verdict::Block(format!("hook {} {msg} (onError: block)", t.label));
-                j.outcome = Some(Outcome::Block);
+            if t.event.class() == EventClass::Blocking {
+                j.verdict = Verdict::Block(format!(
+                    "hook {} {msg}; blocking to fail closed (fix the hook's output)",
+                    t.label
+                ));
+                j.outcome = Some(Outcome::Error);
             } else {
                 j.outcome = Some(Outcome::Warn);
             }

@@ -6,11 +6,14 @@
 //! - where a process, a wasm instance or an HTTP request starts: [`spawner`]
 
 pub mod config;
+pub mod confine;
 pub mod decision;
 pub mod event;
+pub mod files;
 pub mod inprocess;
 pub mod output;
 pub mod payload;
+pub mod preflight;
 pub mod runner;
 pub mod spawner;
 pub mod trust;

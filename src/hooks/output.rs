@@ -30,16 +30,33 @@ pub enum Permission {
     Ask,
 }
 
-/// Parses stdout. `Ok(None)`: not a JSON object (plain text). `Err`: a JSON object whose
-/// known fields are malformed; the message says which and how.
-pub fn parse_stdout(stdout: &[u8]) -> Result<Option<HookResponse>, String> {
-    let text = String::from_utf8_lossy(stdout);
-    let trimmed = text.trim();
-    if !trimmed.starts_with('{') {
+/// Parses stdout. `Ok(None)`: plain text (after an optional UTF-8 byte-order mark and
+/// whitespace, it does not start with `{`). `Err`: it starts like a JSON answer but cannot be
+/// read exactly: cut at the output cap (`truncated`), not UTF-8, not one well-formed JSON
+/// object (trailing text, a second object, a NUL, nesting past 128 levels), a key given
+/// twice, or a known field of the wrong type. The engine fails closed on such an answer where
+/// a hook can block: an answer that cannot be read is never taken for a pass.
+pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookResponse>, String> {
+    let body = stdout.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(stdout);
+    let start = body
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(body.len());
+    if body.get(start) != Some(&b'{') {
         return Ok(None);
     }
-    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(trimmed) else {
-        return Ok(None);
+    if truncated {
+        return Err(format!(
+            "the JSON answer was cut at the {} MiB output cap and cannot be read; answer with less",
+            super::spawner::OUTPUT_CAP >> 20
+        ));
+    }
+    let text = std::str::from_utf8(body)
+        .map_err(|e| format!("the JSON answer is not valid UTF-8 ({e})"))?;
+    let Strict(value) = serde_json::from_str::<Strict>(text)
+        .map_err(|e| format!("the answer starts like JSON but is not one JSON object: {e}"))?;
+    let Value::Object(obj) = value else {
+        return Err("the answer starts like JSON but is not one JSON object".into());
     };
     let mut r = HookResponse::default();
     if let Some(d) = obj.get("decision") {
@@ -69,6 +86,70 @@ pub fn parse_stdout(stdout: &[u8]) -> Result<Option<HookResponse>, String> {
         Some(_) => return Err("`hookSpecificOutput` must be an object".into()),
     }
     Ok(Some(r))
+}
+
+/// A JSON value read strictly: a key that appears twice in one object is an error (which of
+/// two `decision`s a hook meant is not for the host to guess).
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut obj = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let Strict(v) = map.next_value()?;
+            if obj.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key `{key}` appears twice"
+                )));
+            }
+            obj.insert(key, v);
+        }
+        Ok(Value::Object(obj))
+    }
 }
 
 fn permission(v: &Value, key: &str) -> Result<Permission, String> {
@@ -111,17 +192,43 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn plain_text_and_broken_json_are_text() {
-        assert_eq!(parse_stdout(b"hello"), Ok(None));
-        assert_eq!(parse_stdout(b"{not json"), Ok(None));
-        assert_eq!(parse_stdout(b""), Ok(None));
+    fn plain_text_is_text_and_broken_json_is_an_error() {
+        assert_eq!(parse_stdout(b"hello", false), Ok(None));
+        assert_eq!(parse_stdout(b"", false), Ok(None));
+        assert_eq!(parse_stdout(b"[1]", false), Ok(None));
+        for bad in [
+            &b"{not json"[..],
+            b"{\"decision\":\"block\"} trailing",
+            b"{\"decision\":\"block\"}{\"decision\":\"allow\"}",
+            b"{\"decision\":\"block\"}\0",
+            b"{\"decision\":\"block\",\"decision\":\"allow\"}",
+            b"{\"reason\":\"\xff\"}",
+        ] {
+            assert!(
+                parse_stdout(bad, false).is_err(),
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+        assert!(parse_stdout(b"{\"decision\":\"block\"}", true).is_err());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let r = parse_stdout(b"\xEF\xBB\xBF {\"decision\":\"block\"}", false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.permission, Some(Permission::Block));
     }
 
     #[test]
     fn reads_the_native_shape() {
-        let r = parse_stdout(br#"{"decision":"block","reason":"no","systemMessage":"hi"}"#)
-            .unwrap()
-            .unwrap();
+        let r = parse_stdout(
+            br#"{"decision":"block","reason":"no","systemMessage":"hi"}"#,
+            false,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(r.permission, Some(Permission::Block));
         assert_eq!(r.reason.as_deref(), Some("no"));
         assert_eq!(r.system_message.as_deref(), Some("hi"));
@@ -129,7 +236,7 @@ mod tests {
 
     #[test]
     fn modified_params_is_an_alias() {
-        let r = parse_stdout(br#"{"modifiedParams":{"command":"ls"}}"#)
+        let r = parse_stdout(br#"{"modifiedParams":{"command":"ls"}}"#, false)
             .unwrap()
             .unwrap();
         assert_eq!(r.updated_input, Some(json!({"command":"ls"})));
@@ -139,6 +246,7 @@ mod tests {
     fn reads_claude_codes_shape() {
         let r = parse_stdout(
             br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"nope","updatedInput":{"a":1},"additionalContext":"ctx"}}"#,
+            false,
         )
         .unwrap()
         .unwrap();
@@ -146,16 +254,19 @@ mod tests {
         assert_eq!(r.reason.as_deref(), Some("nope"));
         assert_eq!(r.updated_input, Some(json!({"a":1})));
         assert_eq!(r.additional_context.as_deref(), Some("ctx"));
-        let ask = parse_stdout(br#"{"hookSpecificOutput":{"permissionDecision":"ask"}}"#)
-            .unwrap()
-            .unwrap();
+        let ask = parse_stdout(
+            br#"{"hookSpecificOutput":{"permissionDecision":"ask"}}"#,
+            false,
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(ask.permission, Some(Permission::Ask));
     }
 
     #[test]
     fn wrong_types_are_protocol_errors() {
-        assert!(parse_stdout(br#"{"decision":"maybe"}"#).is_err());
-        assert!(parse_stdout(br#"{"updatedInput":"rm"}"#).is_err());
-        assert!(parse_stdout(br#"{"reason":5}"#).is_err());
+        assert!(parse_stdout(br#"{"decision":"maybe"}"#, false).is_err());
+        assert!(parse_stdout(br#"{"updatedInput":"rm"}"#, false).is_err());
+        assert!(parse_stdout(br#"{"reason":5}"#, false).is_err());
     }
 }

@@ -5,7 +5,9 @@
 //! This is the one generic path for every event; what differs between events is data
 //! (`Event::class`, the decision table in `decision.rs`).
 
-use super::config::{self, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
+use super::config::{
+    self, ConfigError, ConfigErrors, ConfigPaths, FsAccess, Handler, Hook, HookKind, HookSet, Scope,
+};
 use super::decision::{HookTraits, Judgement, Outcome, Verdict, judge};
 use super::event::{Event, EventClass};
 use super::inprocess::{FnHook, FnHookEntry};
@@ -72,6 +74,11 @@ pub struct EventReport {
     /// Untrusted project hooks this event met (`Event[index]`), whatever the trust policy
     /// did with them; empty when no trust store is in use.
     pub untrusted: Vec<String>,
+    /// Problems in the config files. The hooks of the valid files (and the valid hooks of a
+    /// broken one) still ran; on PreToolUse a broken file blocks the call (fail closed: a
+    /// guard in it may be the part that could not be read).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub config_errors: Vec<ConfigError>,
 }
 
 impl EventReport {
@@ -87,6 +94,7 @@ impl EventReport {
             feedback: Vec::new(),
             hooks: Vec::new(),
             untrusted: Vec::new(),
+            config_errors: Vec::new(),
         }
     }
 
@@ -124,6 +132,10 @@ struct Snapshot {
     /// Labels of untrusted project hooks.
     untrusted: std::collections::HashSet<String>,
     changes: Vec<TrustChange>,
+    /// Trusted modules and the SHA-256 their bytes must have when they run.
+    module_pins: std::collections::BTreeMap<PathBuf, String>,
+    /// Problems of the files this snapshot was loaded from (lenient loading only).
+    config_errors: Vec<ConfigError>,
 }
 
 /// What the trust policy lets an untrusted hook do.
@@ -135,6 +147,10 @@ enum Gate {
     /// Do not run; block the call (untrusted shell/http PreToolUse hook under block).
     Block,
 }
+
+/// The longest an untrusted wasm hook may run under the `skip` and `block` policies,
+/// whatever its config asks for (its fuel is derived from this too).
+pub const UNTRUSTED_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Async hook records kept for `wait_async` before finished ones are dropped.
 const ASYNC_RECORDS_KEPT: usize = 256;
@@ -190,6 +206,22 @@ impl Runner {
         Ok(runner)
     }
 
+    /// Loads like [`Runner::load_with`], but a broken file does not stop the others: the
+    /// valid hooks run, every problem is in each report's `config_errors`, and on PreToolUse
+    /// a broken file blocks the call (fail closed), unless it is an untrusted project file
+    /// under the `skip` policy. What `hookhost run` uses, so that a typo in a project's
+    /// hooks.json never silences the user's own global guards.
+    pub fn load_lenient(paths: &ConfigPaths, spawner: HookSpawner) -> Self {
+        let (hooks, errors) = config::load_lenient(paths);
+        let mut runner = Self::new(hooks, Arc::new(spawner), &paths.project_dir);
+        runner.paths = Some(paths.clone());
+        runner.snapshot = std::sync::RwLock::new(Arc::new(Snapshot {
+            config_errors: errors,
+            ..runner.assess(runner.hooks().as_ref().clone())
+        }));
+        runner
+    }
+
     /// Re-reads the config files. The config is a snapshot taken at load: editing
     /// hooks.json changes nothing until `reload`. On error the old snapshot stays in force.
     pub fn reload(&self) -> Result<(), ConfigErrors> {
@@ -208,7 +240,11 @@ impl Runner {
         self.trust_policy = policy;
         self.trust_store = Some(store);
         let hooks = (*self.hooks()).clone();
-        let snapshot = self.assess(hooks);
+        let errors = self.current().config_errors.clone();
+        let snapshot = Snapshot {
+            config_errors: errors,
+            ..self.assess(hooks)
+        };
         *self.snapshot.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(snapshot);
     }
 
@@ -233,6 +269,8 @@ impl Runner {
             hooks: Arc::new(hooks),
             untrusted: a.untrusted,
             changes: a.changes,
+            module_pins: a.module_pins,
+            config_errors: Vec::new(),
         }
     }
 
@@ -253,6 +291,16 @@ impl Runner {
             (TrustPolicy::Block, _) if hook.event.class() == EventClass::Blocking => Gate::Block,
             _ => Gate::Skip,
         }
+    }
+
+    /// Whether a config error is in a file whose hooks the trust policy would not run
+    /// anyway (the project file under `skip`): then it warns instead of blocking.
+    fn config_error_is_contained(&self, e: &ConfigError) -> bool {
+        self.trust_policy == TrustPolicy::Skip
+            && self
+                .paths
+                .as_ref()
+                .is_some_and(|p| p.project_file == e.file)
     }
 
     /// Registers an in-process hook for `event`; it runs after the configured hooks of that
@@ -324,14 +372,19 @@ impl Runner {
                             (record, judgement)
                         }
                         _ if hook.is_async => {
-                            self.start_async(hook, &payload);
+                            let reduced = matches!(gate, Gate::RunReduced);
+                            self.start_async(hook, &payload, &snapshot, reduced);
                             continue;
                         }
                         gate => {
-                            let output = self.spawner.spawn(self.request(&hook, &payload)).await;
-                            let mut judgement = judge(&traits(&hook), &output);
-                            if matches!(gate, Gate::RunReduced) {
-                                reduce_untrusted(&mut judgement);
+                            let reduced = matches!(gate, Gate::RunReduced);
+                            let request = self.request(&hook, &payload, &snapshot, reduced);
+                            let traits = traits(&hook, request.timeout);
+                            let output = self.spawner.spawn(request).await;
+                            let mut judgement = judge(&traits, &output);
+                            explain_shell_failure(&hook, &output, &mut judgement);
+                            if reduced {
+                                reduce_untrusted(&hook, &mut judgement);
                             }
                             (record(&hook, &output, &judgement, false), judgement)
                         }
@@ -355,6 +408,26 @@ impl Runner {
                     break;
                 }
                 _ => {}
+            }
+        }
+        if !snapshot.config_errors.is_empty() {
+            report.config_errors = snapshot.config_errors.clone();
+            if class == EventClass::Blocking && report.decision == Decision::Pass {
+                let failing: Vec<&ConfigError> = snapshot
+                    .config_errors
+                    .iter()
+                    .filter(|e| !self.config_error_is_contained(e))
+                    .collect();
+                if let Some(first) = failing.first() {
+                    report.decision = Decision::Block;
+                    report.reason = Some(format!(
+                        "the hook configuration is broken ({first}{}); blocking to fail closed until it is fixed (`hookhost check` lists every problem)",
+                        match failing.len() {
+                            1 => String::new(),
+                            n => format!(", and {} more", n - 1),
+                        }
+                    ));
+                }
             }
         }
         if report.decision != Decision::Block && payload.tool_args().cloned() != original_args {
@@ -381,20 +454,46 @@ impl Runner {
         records
     }
 
-    fn request(&self, hook: &Hook, payload: &Payload) -> SpawnRequest {
+    /// What the spawner gets for `hook`. A trusted project module is pinned to the hash it
+    /// was trusted with. An untrusted module under a containing policy (`reduced`) gets the
+    /// minimum: no `fs: "write"` (read-only at most), no host environment, at most
+    /// [`UNTRUSTED_TIMEOUT`] and the fuel that buys.
+    fn request(
+        &self,
+        hook: &Hook,
+        payload: &Payload,
+        snapshot: &Snapshot,
+        reduced: bool,
+    ) -> SpawnRequest {
+        let mut handler = hook.handler.clone();
+        let mut timeout = hook.timeout;
+        let mut module_sha256 = None;
+        if let Handler::Wasm { module, limits, .. } = &mut handler {
+            if reduced {
+                if limits.fs == FsAccess::Write {
+                    limits.fs = FsAccess::Read;
+                }
+                limits.env.clear();
+                timeout = timeout.min(UNTRUSTED_TIMEOUT);
+                limits.fuel = None;
+            } else if hook.scope == Scope::Project {
+                module_sha256 = snapshot.module_pins.get(module.as_path()).cloned();
+            }
+        }
         SpawnRequest {
             event: hook.event,
-            handler: hook.handler.clone(),
+            handler,
             cwd: hook.cwd.clone(),
             project_dir: self.project_dir.clone(),
             stdin: payload.to_json_bytes(),
-            timeout: hook.timeout,
+            timeout,
+            module_sha256,
         }
     }
 
     /// Fire-and-forget: never delays or changes the decision; failures are logged.
-    fn start_async(&self, hook: Arc<Hook>, payload: &Payload) {
-        let request = self.request(&hook, payload);
+    fn start_async(&self, hook: Arc<Hook>, payload: &Payload, snapshot: &Snapshot, reduced: bool) {
+        let request = self.request(&hook, payload, snapshot, reduced);
         let spawner = self.spawner.clone();
         let event = hook.event;
         let mut set = self.background.lock().unwrap_or_else(|p| p.into_inner());
@@ -403,9 +502,10 @@ impl Runner {
         if set.len() >= ASYNC_RECORDS_KEPT {
             while set.try_join_next().is_some() {}
         }
+        let traits = traits(&hook, request.timeout);
         set.spawn(async move {
             let output = spawner.spawn(request).await;
-            let judgement = judge(&traits(&hook), &output);
+            let judgement = judge(&traits, &output);
             let record = record(&hook, &output, &judgement, true);
             log_record(event, &record);
             record
@@ -419,13 +519,15 @@ enum Step<'a> {
     InProcess(&'a FnHookEntry),
 }
 
-fn traits(hook: &Hook) -> HookTraits {
+/// What the decision table needs to know of `hook`, run with `timeout` (its own, or the
+/// shorter one trust imposed).
+fn traits(hook: &Hook, timeout: Duration) -> HookTraits {
     HookTraits {
         event: hook.event,
         kind: hook.handler.kind(),
         on_error: hook.on_error,
         label: hook.label(),
-        timeout_ms: hook.timeout.as_millis(),
+        timeout_ms: timeout.as_millis(),
     }
 }
 
@@ -462,9 +564,38 @@ fn untrusted_outcome(hook: &Hook, block: bool) -> (HookRecord, Judgement) {
     (record(hook, &out, &judgement, hook.is_async), judgement)
 }
 
+/// A shell hook that exited 126/127 (the shell could not run it): say why and how to fix
+/// it, as `hookhost check` would.
+fn explain_shell_failure(hook: &Hook, out: &SpawnOutput, j: &mut Judgement) {
+    let (Handler::Shell { command }, ExitStatus::Exited(126 | 127)) = (&hook.handler, &out.status)
+    else {
+        return;
+    };
+    if let Some(why) = super::preflight::shell_program_problem(command, &hook.cwd) {
+        if let Some(m) = &mut j.message {
+            m.push_str(": ");
+            m.push_str(&why);
+        }
+        if let Verdict::Block(reason) = &mut j.verdict {
+            reason.push_str(" (");
+            reason.push_str(&why);
+            reason.push(')');
+        }
+    }
+}
+
 /// An untrusted wasm hook may only pass or block: no rewritten input, no text for the
-/// model or the user, no forced continuation.
-fn reduce_untrusted(j: &mut Judgement) {
+/// model or the user, no forced continuation, and a block carries a fixed reason (its own
+/// text stays in the record for the user, never reaches the model).
+fn reduce_untrusted(hook: &Hook, j: &mut Judgement) {
+    if let Verdict::Block(_) = j.verdict {
+        // Neither its text nor its command line (both the untrusted author's words) reach
+        // the model.
+        j.verdict = Verdict::Block(format!(
+            "blocked by the untrusted project wasm hook {}; its own reason is withheld until you review it and run `hookhost trust`",
+            hook.label()
+        ));
+    }
     let dropped = j.updated_input.take().is_some()
         | j.additional_context.take().is_some()
         | j.system_message.take().is_some()

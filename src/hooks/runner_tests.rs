@@ -454,20 +454,25 @@ async fn context_and_system_messages_are_collected() {
 }
 
 #[tokio::test]
-async fn malformed_json_output_warns_or_blocks_with_on_error() {
-    let bad = r#"{"decision":"perhaps"}"#;
-    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), bad, "").await;
-    assert_eq!((d, o), (Decision::Pass, Outcome::Warn));
-    assert!(r.hooks[0].message.as_ref().unwrap().contains("decision"));
-    let mut h = hook(Event::PreToolUse, 0, "h");
-    h.on_error = OnError::Block;
-    let (r, _) = fire(
-        vec![h],
-        FakeSpawner::default().with("h", ExitStatus::Exited(0), bad, ""),
-        Event::PreToolUse,
-    )
-    .await;
-    assert_eq!(r.decision, Decision::Block);
+async fn an_unreadable_json_answer_fails_closed_where_it_can_block() {
+    for bad in [
+        r#"{"decision":"perhaps"}"#,
+        r#"{"decision":"block"} and more"#,
+        r#"{"decision":"allow","decision":"block"}"#,
+        r#"{"decision":"#,
+    ] {
+        let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), bad, "").await;
+        assert_eq!((d, o), (Decision::Block, Outcome::Error), "{bad}");
+        assert!(
+            r.hooks[0]
+                .message
+                .as_ref()
+                .unwrap()
+                .contains("cannot be read")
+        );
+        let (d, o, _) = cell(Event::PostToolUse, ExitStatus::Exited(0), bad, "").await;
+        assert_eq!((d, o), (Decision::Pass, Outcome::Warn), "{bad}");
+    }
 }
 
 #[tokio::test]

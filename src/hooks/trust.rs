@@ -19,7 +19,10 @@
 //! model's context, nor force the agent on. Blocking is the conservative direction.
 
 use super::config::{ConfigPaths, Handler, HookSet, Scope};
-use super::spawner::wasm::cache::sha256_hex;
+use super::files::{
+    MODULE_LIMIT, SCRIPT_LIMIT, TRUST_FILE_LIMIT, read_bounded, read_bounded_nofollow, sha256_hex,
+    write_private,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -61,6 +64,9 @@ struct ProjectPin {
     config: String,
     #[serde(default)]
     modules: BTreeMap<PathBuf, String>,
+    /// Scripts named on trusted shell hooks' command lines (files inside the project).
+    #[serde(default)]
+    scripts: BTreeMap<PathBuf, String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,7 +80,7 @@ struct TrustFile {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TrustChange {
-    /// The file: the project's hooks.json or a wasm module.
+    /// The file: the project's hooks.json, a wasm module or a script a shell hook names.
     pub file: PathBuf,
     /// `new` (never trusted) or `changed` (differs from what was trusted).
     pub change: &'static str,
@@ -88,6 +94,9 @@ pub struct TrustAssessment {
     /// Labels (`PreToolUse[0]`) of untrusted project hooks.
     pub untrusted: HashSet<String>,
     pub changes: Vec<TrustChange>,
+    /// Trusted wasm modules and the SHA-256 they were trusted with: the spawner refuses to
+    /// run a module whose bytes, read once at run time, hash to anything else.
+    pub module_pins: BTreeMap<PathBuf, String>,
     pin: Option<(PathBuf, ProjectPin)>,
 }
 
@@ -100,40 +109,35 @@ pub struct TrustStore {
 
 impl TrustStore {
     /// Reads the store of `home` (no home: an empty store that cannot be saved). A missing
-    /// file is empty; an unreadable or malformed one is an error that says which file.
+    /// file is empty; an unreadable, oversized, symlinked or malformed one is an error that
+    /// says which file.
     pub fn load(home: Option<&Path>) -> Result<TrustStore, String> {
         let path = home.map(|h| h.join(".coding-agent/trusted.json"));
         let file = match &path {
             None => TrustFile::default(),
-            Some(p) => match std::fs::read_to_string(p) {
-                Ok(text) => serde_json::from_str(&text).map_err(|e| {
-                    format!(
-                        "{}: not a valid trust file ({e}); delete it and run `hookhost trust` again",
-                        p.display()
-                    )
-                })?,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => TrustFile::default(),
-                Err(e) => return Err(format!("{}: cannot read: {e}", p.display())),
-            },
+            Some(p) => read_trust_file(p)?,
         };
         Ok(TrustStore { path, file })
     }
 
-    /// Compares the project's hooks with what was trusted.
+    /// Compares the project's hooks with what was trusted. The config's hash is the hash of
+    /// the bytes the hooks were parsed from (`HookSet::file_hashes`), never a second read.
     pub fn assess(&self, paths: &ConfigPaths, hooks: &HookSet) -> TrustAssessment {
         let project_hooks: Vec<_> = hooks.all().filter(|h| h.scope == Scope::Project).collect();
         let mut a = TrustAssessment::default();
         if project_hooks.is_empty() {
             return a;
         }
-        let config_hash = std::fs::read(&paths.project_file)
-            .map(|b| sha256_hex(&b))
+        let config_hash = hooks
+            .file_hashes
+            .get(&paths.project_file)
+            .cloned()
             .unwrap_or_default();
         let key = paths.project_dir.clone();
         let pinned = self.file.projects.get(&key);
         let mut pin = ProjectPin {
             config: config_hash.clone(),
-            modules: BTreeMap::new(),
+            ..ProjectPin::default()
         };
         let config_ok = pinned.is_some_and(|p| p.config == config_hash);
         if !config_ok {
@@ -144,46 +148,148 @@ impl TrustStore {
             });
             a.untrusted.extend(project_hooks.iter().map(|h| h.label()));
         }
+        let note = |a: &mut TrustAssessment, file: &Path, recorded: bool, label: String| {
+            a.untrusted.insert(label.clone());
+            match a.changes.iter_mut().find(|c| c.file == file) {
+                Some(c) => c.hooks.push(label),
+                None => a.changes.push(TrustChange {
+                    file: file.to_path_buf(),
+                    change: if recorded { "changed" } else { "new" },
+                    hooks: vec![label],
+                }),
+            }
+        };
         for h in &project_hooks {
-            let Handler::Wasm { module, .. } = &h.handler else {
-                continue;
-            };
-            let hash = std::fs::read(module)
-                .map(|b| sha256_hex(&b))
-                .unwrap_or_default();
-            pin.modules.insert(module.clone(), hash.clone());
-            let recorded = pinned.and_then(|p| p.modules.get(module));
-            if recorded != Some(&hash) {
-                a.untrusted.insert(h.label());
-                match a.changes.iter_mut().find(|c| &c.file == module) {
-                    Some(c) => c.hooks.push(h.label()),
-                    None => a.changes.push(TrustChange {
-                        file: module.clone(),
-                        change: if recorded.is_some() { "changed" } else { "new" },
-                        hooks: vec![h.label()],
-                    }),
+            match &h.handler {
+                Handler::Wasm { module, .. } => {
+                    let hash = hash_file(module, MODULE_LIMIT);
+                    pin.modules.insert(module.clone(), hash.clone());
+                    let recorded = pinned.and_then(|p| p.modules.get(module));
+                    if recorded == Some(&hash) && !hash.is_empty() {
+                        if config_ok {
+                            a.module_pins.insert(module.clone(), hash);
+                        }
+                    } else {
+                        note(&mut a, module, recorded.is_some(), h.label());
+                    }
                 }
+                Handler::Shell { command } => {
+                    for script in scripts_named(command, &h.cwd, &paths.project_dir) {
+                        let hash = hash_file(&script, SCRIPT_LIMIT);
+                        let recorded = pinned.and_then(|p| p.scripts.get(&script));
+                        if recorded != Some(&hash) {
+                            note(&mut a, &script, recorded.is_some(), h.label());
+                        }
+                        pin.scripts.insert(script, hash);
+                    }
+                }
+                Handler::Http { .. } => {}
             }
         }
         a.pin = Some((key, pin));
         a
     }
 
-    /// Records the project's current hooks as trusted and saves the file.
+    /// Records the project's current hooks as trusted and saves the file: under an exclusive
+    /// lock, re-reading the file inside it (so concurrent `trust` runs of other projects are
+    /// all kept), written to a private temporary file and renamed into place (mode 0600; a
+    /// symlink at the path is refused on read and replaced, never followed, on write).
     pub fn trust(&mut self, assessment: &TrustAssessment) -> Result<(), String> {
         let Some((key, pin)) = &assessment.pin else {
             return Ok(());
         };
-        self.file.version = 1;
-        self.file.projects.insert(key.clone(), pin.clone());
-        let Some(path) = &self.path else {
+        let Some(path) = self.path.clone() else {
             return Err("no home directory: cannot record trust".into());
         };
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        let text = serde_json::to_string_pretty(&self.file).unwrap_or_default();
-        std::fs::write(path, text + "\n")
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+        let _lock = FileLock::exclusive(&path.with_extension("json.lock"))?;
+        let mut file = read_trust_file(&path)?;
+        file.version = 1;
+        file.projects.insert(key.clone(), pin.clone());
+        let text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        write_private(&path, (text + "\n").as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        self.file = file;
+        Ok(())
+    }
+}
+
+fn read_trust_file(p: &Path) -> Result<TrustFile, String> {
+    match read_bounded_nofollow(p, TRUST_FILE_LIMIT) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+            format!(
+                "{}: not a valid trust file ({e}); delete it and run `hookhost trust` again",
+                p.display()
+            )
+        }),
+        Err(e) if e.is_not_found() => Ok(TrustFile::default()),
+        Err(e) => Err(format!("cannot read the trust file: {e}")),
+    }
+}
+
+/// SHA-256 of a file read with a bound; empty when it cannot be read (never trusted).
+fn hash_file(path: &Path, limit: u64) -> String {
+    read_bounded(path, limit)
+        .map(|b| sha256_hex(&b))
+        .unwrap_or_default()
+}
+
+/// Interpreters whose first non-option argument is the script they run.
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "fish", "python", "python3", "node", "deno", "bun", "ruby",
+    "perl", "php", "pwsh", "tsx", "ts-node", "lua", "Rscript",
+];
+
+/// The scripts inside the project that a shell command runs: its program when that is a path
+/// (`./guard.sh`), or the script an interpreter is given (`python3
+/// .coding-agent/hooks/check.py`, `bash hooks/x.sh`). What trust pins besides the config.
+/// Other arguments (a log file the hook appends to) are data, not pinned; files the scripts
+/// source or import in turn are not followed.
+fn scripts_named(command: &str, cwd: &Path, project: &Path) -> Vec<PathBuf> {
+    let Some(words) = shlex::split(command) else {
+        return Vec::new();
+    };
+    // Skip leading `NAME=value` assignments.
+    let mut words = words
+        .into_iter()
+        .skip_while(|w| w.contains('=') && !w.starts_with('=') && !w.contains('/'));
+    let Some(program) = words.next() else {
+        return Vec::new();
+    };
+    let base = program.rsplit('/').next().unwrap_or(&program);
+    let candidate = if INTERPRETERS.contains(&base) {
+        words.find(|w| !w.starts_with('-'))
+    } else {
+        Some(program.clone())
+    };
+    let Some(word) = candidate.filter(|w| !w.contains(['$', '`'])) else {
+        return Vec::new();
+    };
+    match cwd.join(&word).canonicalize() {
+        Ok(real) if real.starts_with(project) && real.is_file() => vec![real],
+        _ => Vec::new(),
+    }
+}
+
+/// An exclusive advisory lock on a lock file, released on drop.
+struct FileLock(#[allow(dead_code)] std::fs::File);
+
+impl FileLock {
+    fn exclusive(path: &Path) -> Result<FileLock, String> {
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+        }
+        let file = options
+            .open(path)
+            .map_err(|e| format!("{}: cannot open the lock file: {e}", path.display()))?;
+        file.lock()
+            .map_err(|e| format!("{}: cannot lock: {e}", path.display()))?;
+        Ok(FileLock(file))
     }
 }

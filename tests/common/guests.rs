@@ -39,7 +39,10 @@ fn built(name: &str, triple: &str) -> PathBuf {
             .env("CARGO_TARGET_DIR", &target)
             .status()
             .expect("running cargo to build the guests");
-        assert!(status.success(), "building guest-examples failed");
+        assert!(
+            status.success(),
+            "building guest-examples failed (cargo's error is above); a missing wasm target is fixed by `scripts/setup` (or `rustup target add wasm32-wasip1 wasm32-wasip2`)"
+        );
         target
     });
     let path = target

@@ -85,6 +85,19 @@ fn main() {
             let v: Vec<u8> = Vec::new();
             println!("{}", black_box(&v)[black_box(3)]);
         }
+        "symlink" => {
+            // symlink(target = arg, link = "escape"), straight to wasi-libc: std's is unstable.
+            extern "C" {
+                fn symlink(target: *const std::ffi::c_char, link: *const std::ffi::c_char) -> i32;
+            }
+            let target = std::ffi::CString::new(arg).unwrap_or_default();
+            let rc = unsafe { symlink(target.as_ptr(), c"escape".as_ptr()) };
+            if rc == 0 {
+                println!("ok:linked");
+            } else {
+                println!("err:{}", std::io::Error::last_os_error());
+            }
+        }
         "net" => probe(std::net::TcpStream::connect("127.0.0.1:9"), |_| "connected".into()),
         _ => {
             hookhost_guest::fail(&format!("hostile: unknown mode {mode:?}"));

@@ -35,6 +35,10 @@ pub struct SpawnRequest {
     /// The JSON payload, written to stdin.
     pub stdin: Arc<[u8]>,
     pub timeout: Duration,
+    /// For a trusted wasm hook: the SHA-256 its module was trusted with. The module's bytes
+    /// are read once and must hash to this, else the run is a spawn failure (the bytes that
+    /// run are the bytes that were trusted, whatever a racing writer does).
+    pub module_sha256: Option<String>,
 }
 
 impl SpawnRequest {

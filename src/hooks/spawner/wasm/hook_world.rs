@@ -84,6 +84,6 @@ mod tests {
         assert_eq!(out, br#"{"updatedInput":{"command":"ls"}}"#.to_vec());
         // Not JSON: handed on as a string so the protocol reports it as malformed.
         let (_, out, _) = respond(Decision::Pass, Some("rm"));
-        assert!(crate::hooks::output::parse_stdout(&out).is_err());
+        assert!(crate::hooks::output::parse_stdout(&out, false).is_err());
     }
 }

@@ -19,6 +19,7 @@
 
 pub mod cache;
 mod hook_world;
+mod limiter;
 mod pipes;
 mod sandbox;
 
@@ -26,6 +27,7 @@ use super::{CapturedStream, ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
 use async_trait::async_trait;
 use cache::{Artifact, DiskCache, sha256_hex};
+use limiter::MemoryBudget;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,7 +36,7 @@ use std::time::{Duration, Instant};
 use wasmtime::component::ResourceTable;
 use wasmtime::{
     Config, Engine, InstanceAllocationStrategy, InstancePre, Linker, PoolingAllocationConfig,
-    Store, StoreLimits, StoreLimitsBuilder, Trap, UpdateDeadline,
+    Store, Trap, UpdateDeadline,
 };
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::bindings::CommandPre;
@@ -78,6 +80,33 @@ pub struct WasmEngineConfig {
     /// Meter fuel (the deterministic timeout). Off, only the wall clock limits a guest and
     /// `fuel` is ignored: for measuring fuel's overhead, not for production.
     pub fuel: bool,
+    /// How long a run waits for its module to compile before it gives up (a spawn failure:
+    /// PreToolUse fails closed) while compilation goes on in the background into the cache.
+    /// Compiling is not charged to the hook's timeout, but it must not be unbounded either:
+    /// a crafted module can keep cranelift busy for minutes. `None`: wait as long as it
+    /// takes (what `check` does). Default [`COMPILE_TIMEOUT`], or
+    /// `$HOOKHOST_COMPILE_TIMEOUT_MS`.
+    pub compile_timeout: Option<Duration>,
+}
+
+/// How long a run waits for a first compile by default: 60 s (the largest example guest, the
+/// 18 MB Python component, compiles in about 11 s on the 2-core development machine).
+pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The environment variable that overrides [`COMPILE_TIMEOUT`] (milliseconds).
+pub const COMPILE_TIMEOUT_ENV: &str = "HOOKHOST_COMPILE_TIMEOUT_MS";
+
+/// A first compile taking longer than this is announced on stderr (it is not a hang).
+const COMPILE_NOTICE_AFTER: Duration = Duration::from_secs(1);
+
+fn compile_timeout_from_env() -> Option<Duration> {
+    match std::env::var(COMPILE_TIMEOUT_ENV)
+        .ok()
+        .map(|v| v.parse::<u64>())
+    {
+        Some(Ok(ms)) => Some(Duration::from_millis(ms)),
+        _ => Some(COMPILE_TIMEOUT),
+    }
 }
 
 impl Default for WasmEngineConfig {
@@ -87,6 +116,7 @@ impl Default for WasmEngineConfig {
             fuel_per_ms: FUEL_PER_MS,
             pooling: true,
             fuel: true,
+            compile_timeout: compile_timeout_from_env(),
         }
     }
 }
@@ -105,14 +135,14 @@ pub struct WasmStats {
 /// Store data of a preview 1 module.
 struct P1State {
     wasi: WasiP1Ctx,
-    limits: StoreLimits,
+    limits: MemoryBudget,
 }
 
 /// Store data of a preview 2 component.
 struct P2State {
     ctx: WasiCtx,
     table: ResourceTable,
-    limits: StoreLimits,
+    limits: MemoryBudget,
 }
 
 impl WasiView for P2State {
@@ -154,7 +184,29 @@ impl FileStamp {
     }
 }
 
-type Slot = Arc<tokio::sync::Mutex<Option<(FileStamp, Prepared)>>>;
+/// A module compiled from a file with this stamp, and the SHA-256 of the bytes it was
+/// compiled from (what a trust pin is compared with).
+#[derive(Clone)]
+struct Ready {
+    stamp: FileStamp,
+    prepared: Prepared,
+    sha256: String,
+}
+
+/// What is known of one module file.
+#[derive(Default)]
+enum SlotState {
+    #[default]
+    Empty,
+    /// A compile is running (in the blocking pool); waiters watch for its result.
+    Compiling {
+        stamp: FileStamp,
+        done: tokio::sync::watch::Receiver<Option<Result<Ready, String>>>,
+    },
+    Ready(Ready),
+}
+
+type Slot = Arc<Mutex<SlotState>>;
 
 struct Inner {
     engine: Engine,
@@ -164,6 +216,7 @@ struct Inner {
     fuel_per_ms: u64,
     /// Whether the engine meters fuel.
     metered: bool,
+    compile_timeout: Option<Duration>,
     /// In-flight instances (the pool's size when pooling).
     slots: Arc<tokio::sync::Semaphore>,
     modules: Mutex<HashMap<PathBuf, Slot>>,
@@ -217,9 +270,11 @@ impl WasmSpawner {
         };
         let mut p1_linker = Linker::new(&engine);
         wasmtime_wasi::p1::add_to_linker_async(&mut p1_linker, |s: &mut P1State| &mut s.wasi)
+            .and_then(|()| sandbox::deny_symlinks_p1(&mut p1_linker))
             .map_err(|e| WasmError(format!("linking WASI preview 1: {e}")))?;
         let mut p2_linker = wasmtime::component::Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut p2_linker)
+            .and_then(|()| sandbox::deny_symlinks_p2(&mut p2_linker))
             .map_err(|e| WasmError(format!("linking WASI preview 2: {e}")))?;
         let tag = if config.fuel {
             "fuel+epoch+nobacktrace"
@@ -242,6 +297,7 @@ impl WasmSpawner {
                 disk,
                 fuel_per_ms: config.fuel_per_ms,
                 metered: config.fuel,
+                compile_timeout: config.compile_timeout,
                 slots,
                 modules: Mutex::default(),
                 stats: WasmStats::default(),
@@ -265,39 +321,97 @@ impl WasmSpawner {
         ms.saturating_mul(self.inner.fuel_per_ms).max(1)
     }
 
-    /// Compiles (or loads from cache) and links a module without running it: what `check`
-    /// does. The error says what is wrong with the file.
+    /// Compiles (or loads from cache) and links a module without running it, waiting as long
+    /// as compiling takes: what `check` does. The error says what is wrong with the file.
     pub async fn prepare_file(&self, path: &Path) -> Result<(), String> {
-        self.prepared(path).await.map(|_| ())
+        self.prepared(path, None).await.map(|_| ())
     }
 
-    /// The pre-linked module for `path`, compiling or loading it if the file changed.
-    async fn prepared(&self, path: &Path) -> Result<Prepared, String> {
+    /// The pre-linked module for `path` and the SHA-256 of the bytes it came from, compiling
+    /// or loading it if the file changed. One compile per file at a time: concurrent runs
+    /// wait for the same one, each at most `bound`; a compile a run gave up on goes on in
+    /// the background and fills the caches.
+    async fn prepared(&self, path: &Path, bound: Option<Duration>) -> Result<Ready, String> {
         let slot = {
             let mut modules = self.inner.modules.lock().unwrap_or_else(|p| p.into_inner());
             modules.entry(path.to_path_buf()).or_default().clone()
         };
-        let mut slot = slot.lock().await;
         let stamp = FileStamp::of(path).map_err(|e| missing_file(path, &e))?;
-        if let Some((cached, prepared)) = &*slot
-            && *cached == stamp
-        {
-            self.inner.stats.memory_hits.fetch_add(1, Ordering::Relaxed);
-            return Ok(prepared.clone());
+        let mut done = {
+            let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
+            match &*state {
+                SlotState::Ready(r) if r.stamp == stamp => {
+                    self.inner.stats.memory_hits.fetch_add(1, Ordering::Relaxed);
+                    return Ok(r.clone());
+                }
+                SlotState::Compiling { stamp: s, done } if *s == stamp => done.clone(),
+                _ => {
+                    let (tx, rx) = tokio::sync::watch::channel(None);
+                    *state = SlotState::Compiling {
+                        stamp: stamp.clone(),
+                        done: rx.clone(),
+                    };
+                    let this = self.clone();
+                    let slot = slot.clone();
+                    let owned = path.to_path_buf();
+                    tokio::task::spawn_blocking(move || {
+                        let result = this.load(&owned).map(|(prepared, sha256)| Ready {
+                            stamp: stamp.clone(),
+                            prepared,
+                            sha256,
+                        });
+                        let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
+                        if matches!(&*state, SlotState::Compiling { stamp: s, .. } if *s == stamp) {
+                            *state = match &result {
+                                Ok(r) => SlotState::Ready(r.clone()),
+                                Err(_) => SlotState::Empty,
+                            };
+                        }
+                        let _ = tx.send(Some(result));
+                    });
+                    rx
+                }
+            }
+        };
+        let started = Instant::now();
+        let wait = async {
+            let mut announced = false;
+            loop {
+                if let Some(result) = done.borrow_and_update().clone() {
+                    return result;
+                }
+                let tick = tokio::time::sleep(COMPILE_NOTICE_AFTER);
+                tokio::select! {
+                    changed = done.changed() => if changed.is_err() {
+                        return Err(format!("compiling {} was interrupted", path.display()));
+                    },
+                    _ = tick, if !announced => {
+                        announced = true;
+                        tracing::warn!(
+                            "compiling {} for the first time (not charged to the hook's timeout; later runs use the compile cache; `hookhost check` compiles every configured module ahead)",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        };
+        match bound {
+            None => wait.await,
+            Some(bound) => tokio::time::timeout(bound, wait).await.unwrap_or_else(|_| {
+                Err(format!(
+                    "{} was still compiling after {:.1} s (the compile bound; the compile goes on in the background and is cached when done): run `hookhost check` to compile it ahead, or raise ${COMPILE_TIMEOUT_ENV}",
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                ))
+            }),
         }
-        let this = self.clone();
-        let owned = path.to_path_buf();
-        let prepared = tokio::task::spawn_blocking(move || this.load(&owned))
-            .await
-            .map_err(|e| format!("compiling {} failed: {e}", path.display()))??;
-        *slot = Some((stamp, prepared.clone()));
-        Ok(prepared)
     }
 
-    /// Reads, compiles (or loads from disk) and links one file. Blocking.
-    fn load(&self, path: &Path) -> Result<Prepared, String> {
-        let inner = &*self.inner;
-        let bytes = std::fs::read(path).map_err(|e| missing_file(path, &e))?;
+    /// Reads (once, bounded), compiles (or loads from disk) and links one file, returning
+    /// the SHA-256 of the bytes it read. Blocking.
+    fn load(&self, path: &Path) -> Result<(Prepared, String), String> {
+        let bytes = crate::hooks::files::read_bounded(path, crate::hooks::files::MODULE_LIMIT)
+            .map_err(|e| missing_file(path, &e))?;
         let component = match wasm_kind(&bytes) {
             Some(WasmKind::Module) => false,
             Some(WasmKind::Component) => true,
@@ -309,17 +423,30 @@ impl WasmSpawner {
             }
         };
         let hash = sha256_hex(&bytes);
-        let artifact = match inner.disk.load(&inner.engine, &hash, component) {
+        let prepared = self.link(path, self.artifact(path, &bytes, &hash, component)?)?;
+        Ok((prepared, hash))
+    }
+
+    /// The compiled code for `bytes`: from the disk cache, else compiled (and cached).
+    fn artifact(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        hash: &str,
+        component: bool,
+    ) -> Result<Artifact, String> {
+        let inner = &*self.inner;
+        Ok(match inner.disk.load(&inner.engine, hash, component) {
             Some(a) => {
                 inner.stats.disk_hits.fetch_add(1, Ordering::Relaxed);
                 a
             }
             None => {
                 let compiled = if component {
-                    wasmtime::component::Component::new(&inner.engine, &bytes)
+                    wasmtime::component::Component::new(&inner.engine, bytes)
                         .map(Artifact::Component)
                 } else {
-                    wasmtime::Module::new(&inner.engine, &bytes).map(Artifact::Module)
+                    wasmtime::Module::new(&inner.engine, bytes).map(Artifact::Module)
                 };
                 let artifact = compiled.map_err(|e| {
                     format!(
@@ -329,10 +456,15 @@ impl WasmSpawner {
                     )
                 })?;
                 inner.stats.compiled.fetch_add(1, Ordering::Relaxed);
-                inner.disk.store(&hash, &artifact);
+                inner.disk.store(hash, &artifact);
                 artifact
             }
-        };
+        })
+    }
+
+    /// Links compiled code against the sandbox's WASI and tells the guest shapes apart.
+    fn link(&self, path: &Path, artifact: Artifact) -> Result<Prepared, String> {
+        let inner = &*self.inner;
         match artifact {
             Artifact::Module(m) => inner.p1_linker.instantiate_pre(&m).map(Prepared::Module).map_err(|e| {
                 format!(
@@ -361,7 +493,7 @@ impl WasmSpawner {
     }
 }
 
-fn missing_file(path: &Path, e: &std::io::Error) -> String {
+fn missing_file(path: &Path, e: &dyn std::fmt::Display) -> String {
     format!(
         "cannot read wasm module {}: {e}; the path is relative to the hook's cwd (default: the project root)",
         path.display()
@@ -424,11 +556,8 @@ impl RunSetup {
     }
 }
 
-fn store_limits(memory_mib: u64) -> StoreLimits {
-    StoreLimitsBuilder::new()
-        .memory_size(usize::try_from(memory_mib * MIB).unwrap_or(usize::MAX))
-        .trap_on_grow_failure(true)
-        .build()
+fn memory_budget(memory_mib: u64) -> MemoryBudget {
+    MemoryBudget::new(usize::try_from(memory_mib * MIB).unwrap_or(usize::MAX))
 }
 
 /// Maps how a guest's call ended onto an exit status (the table in the module docs).
@@ -460,17 +589,17 @@ fn classify_instantiation(e: wasmtime::Error, path: &Path) -> ExitStatus {
 
 /// Store data that carries the run's memory limits.
 trait Limited: Send + 'static {
-    fn limits(&mut self) -> &mut StoreLimits;
+    fn limits(&mut self) -> &mut MemoryBudget;
 }
 
 impl Limited for P1State {
-    fn limits(&mut self) -> &mut StoreLimits {
+    fn limits(&mut self) -> &mut MemoryBudget {
         &mut self.limits
     }
 }
 
 impl Limited for P2State {
-    fn limits(&mut self) -> &mut StoreLimits {
+    fn limits(&mut self) -> &mut MemoryBudget {
         &mut self.limits
     }
 }
@@ -581,11 +710,31 @@ impl Spawner for WasmSpawner {
         if let Some(failed) = req.missing_cwd(start) {
             return failed;
         }
-        // Compiling is not charged to the hook's timeout; instantiating and running are.
-        let prepared = match self.prepared(module).await {
-            Ok(p) => p,
+        // The cwd becomes the guest's `.`: resolved again now (a symlink planted since the
+        // config was loaded is caught here) and refused unless it lies inside the project.
+        let cwd = match crate::hooks::confine::confined_dir(&req.project_dir, &req.cwd) {
+            Ok(dir) => dir,
             Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
         };
+        // Compiling is not charged to the hook's timeout (nor to its reported duration);
+        // instantiating and running are.
+        let ready = match self.prepared(module, self.inner.compile_timeout).await {
+            Ok(r) => r,
+            Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
+        };
+        // The hash trusted is the hash of the bytes that run.
+        if let Some(pin) = &req.module_sha256
+            && *pin != ready.sha256
+        {
+            return SpawnOutput::spawn_failed(
+                format!(
+                    "{} changed since it was trusted (its bytes no longer have the trusted SHA-256); review it and run `hookhost trust`",
+                    module.display()
+                ),
+                start.elapsed(),
+            );
+        }
+        let prepared = ready.prepared;
         let _slot = self.inner.slots.acquire().await;
         let run_start = Instant::now();
         let setup = RunSetup {
@@ -597,11 +746,11 @@ impl Spawner for WasmSpawner {
         };
         let stdout = CapturedStream::default();
         let stderr = CapturedStream::default();
-        let mut builder = match sandbox::wasi_builder(&req, argv, limits, &stdout, &stderr) {
+        let mut builder = match sandbox::wasi_builder(&req, &cwd, argv, limits, &stdout, &stderr) {
             Ok(b) => b,
             Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
         };
-        let limits = store_limits(limits.memory_mib);
+        let limits = memory_budget(limits.memory_mib);
         let deadline = setup.deadline;
         let run = Run {
             setup,
@@ -640,7 +789,7 @@ impl Spawner for WasmSpawner {
             stdout,
             stderr,
             truncated: t1 || t2,
-            duration: start.elapsed(),
+            duration: run_start.elapsed(),
         }
     }
 }

@@ -5,8 +5,12 @@
 //! randomness, and — unless `fs: "none"` — the hook's cwd preopened at `.` and the project
 //! root preopened at its absolute host path, read-only unless `fs: "write"`.
 //! Not granted: any other host path (wasmtime-wasi resolves every path beneath a preopen;
-//! `..` and symlinks that leave it fail), the host environment, network sockets and name
-//! lookup (preview 2), inherited stdio.
+//! `..` and symlinks that leave it fail; the cwd itself was resolved canonically and checked
+//! to lie inside the project just before, see `confine::confined_dir`), the host
+//! environment, network sockets and name lookup (preview 2), inherited stdio, and creating
+//! symlinks (even with `fs: "write"`: a link the guest cannot follow would still lead the
+//! unsandboxed tools that run after it, `git` or the agent's own `bash`, out of the project;
+//! `path_symlink` / `symlink-at` answer "not permitted").
 
 use super::pipes::GuestOutput;
 use crate::hooks::config::{FsAccess, WasmLimits};
@@ -19,6 +23,7 @@ use wasmtime_wasi::{FsPerms, WasiCtxBuilder};
 /// spawn failures.
 pub fn wasi_builder(
     req: &SpawnRequest,
+    cwd: &Path,
     argv: &[String],
     limits: &WasmLimits,
     stdout: &CapturedStream,
@@ -46,10 +51,43 @@ pub fn wasi_builder(
         FsAccess::Read => FsPerms::ReadOnly,
         FsAccess::Write => FsPerms::ReadWrite,
     };
-    preopen(&mut b, &req.cwd, ".", perms)?;
+    preopen(&mut b, cwd, ".", perms)?;
     let abs = req.project_dir.to_string_lossy();
-    preopen(&mut b, &req.project_dir, &abs, perms)?;
+    let root = crate::hooks::confine::canonical_or_same(&req.project_dir);
+    preopen(&mut b, &root, &abs, perms)?;
     Ok(b)
+}
+
+/// WASI preview 1 `errno::perm`.
+const ERRNO_PERM: i32 = 63;
+
+/// Shadows preview 1's `path_symlink` with one that always answers "not permitted".
+pub fn deny_symlinks_p1<T: 'static>(linker: &mut wasmtime::Linker<T>) -> wasmtime::Result<()> {
+    linker.allow_shadowing(true);
+    linker.func_wrap(
+        "wasi_snapshot_preview1",
+        "path_symlink",
+        |_: wasmtime::Caller<'_, T>, _: i32, _: i32, _: i32, _: i32, _: i32| ERRNO_PERM,
+    )?;
+    linker.allow_shadowing(false);
+    Ok(())
+}
+
+/// Shadows preview 2's `descriptor.symlink-at` with one that always answers "not permitted".
+pub fn deny_symlinks_p2<T: 'static>(
+    linker: &mut wasmtime::component::Linker<T>,
+) -> wasmtime::Result<()> {
+    use wasmtime::component::Resource;
+    use wasmtime_wasi::p2::bindings::filesystem::types::{Descriptor, ErrorCode};
+    linker.allow_shadowing(true);
+    linker.instance("wasi:filesystem/types@0.2.12")?.func_wrap(
+        "[method]descriptor.symlink-at",
+        |_, (_, _, _): (Resource<Descriptor>, String, String)| {
+            Ok((Err::<(), ErrorCode>(ErrorCode::NotPermitted),))
+        },
+    )?;
+    linker.allow_shadowing(false);
+    Ok(())
 }
 
 fn preopen(b: &mut WasiCtxBuilder, host: &Path, guest: &str, perms: FsPerms) -> Result<(), String> {

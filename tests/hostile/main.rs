@@ -1,0 +1,60 @@
+//! The hostile suite: one test per attack a security review made on hookhost, named after
+//! the attack, each failing on the code the review broke and passing after the fix. A
+//! change that weakens a guarantee makes one of these fail. SECURITY.md maps every
+//! guarantee to its test here.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cache;
+mod host;
+mod protocol;
+mod sandbox;
+mod trust;
+
+use common::Project;
+use hookhost::hooks::{Runner, TrustPolicy, TrustStore};
+use serde_json::Value;
+use std::process::{Command, Output};
+
+/// Runs the real binary against `p` with its own HOME and cache.
+pub fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
+    c.args(args)
+        .arg("--project")
+        .arg(p.path())
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .env_remove("HOOKHOST_TRUST")
+        .env_remove("HOOKHOST_COMPILE_TIMEOUT_MS");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+/// The `run --json` object of an output.
+pub fn json_of(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): stdout {:?} stderr {:?}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// A runner for `p` under `policy` with the project's own trust store.
+pub fn runner_under(p: &Project, policy: TrustPolicy) -> Runner {
+    let mut r = p.runner();
+    r.set_trust(policy, TrustStore::load(Some(p.home.path())).unwrap());
+    r
+}
+
+/// Records the project's current hooks as trusted.
+pub fn trust_all(p: &Project) {
+    let set = hookhost::hooks::config::load(&p.paths()).unwrap();
+    let mut store = TrustStore::load(Some(p.home.path())).unwrap();
+    let a = store.assess(&p.paths(), &set);
+    store.trust(&a).unwrap();
+}
