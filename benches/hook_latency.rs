@@ -12,7 +12,7 @@ mod guests;
 use criterion::{Criterion, criterion_group, criterion_main};
 use hookhost::hooks::config::{self, ConfigPaths};
 use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{Event, FnResponse, Payload, Runner};
+use hookhost::hooks::{Event, FnResponse, Payload, Runner, RunnerBuilder};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -115,6 +115,10 @@ impl Bench {
     }
 
     fn runner_with(&self, hooks: Value, fuel: bool) -> Runner {
+        self.builder_with(hooks, fuel).build().unwrap()
+    }
+
+    fn builder_with(&self, hooks: Value, fuel: bool) -> RunnerBuilder {
         let config = json!({ "hooks": { "PreToolUse": hooks } });
         let file = self.root().join(".coding-agent/hooks.json");
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
@@ -126,11 +130,9 @@ impl Bench {
             ..WasmEngineConfig::default()
         })
         .unwrap();
-        Runner::new(
-            config::load(&paths).unwrap(),
-            Arc::new(spawner),
-            &self.root(),
-        )
+        Runner::builder(self.root())
+            .hooks(config::load(&paths).unwrap())
+            .spawner(Arc::new(spawner))
     }
 }
 
@@ -142,24 +144,20 @@ fn latency(c: &mut Criterion) {
     let non_matching: Vec<Value> = (0..10)
         .map(|i| json!({"command": "exit 2", "match": format!("other{i}")}))
         .collect();
-    let mut with_fn = b.runner(json!([]));
-    with_fn
-        .register(
-            Event::PreToolUse,
-            Some("bash"),
-            "guard",
-            Arc::new(|p: &Payload| {
-                let cmd = p
-                    .tool_args()
-                    .and_then(|a| a["command"].as_str())
-                    .unwrap_or("");
-                if cmd.contains("rm -rf /") {
-                    FnResponse::block("no")
-                } else {
-                    FnResponse::pass()
-                }
-            }),
-        )
+    let with_fn = b
+        .builder_with(json!([]), true)
+        .hook(Event::PreToolUse, Some("bash"), "guard", |p: &Payload| {
+            let cmd = p
+                .tool_args()
+                .and_then(|a| a["command"].as_str())
+                .unwrap_or("");
+            if cmd.contains("rm -rf /") {
+                FnResponse::block("no")
+            } else {
+                FnResponse::pass()
+            }
+        })
+        .build()
         .unwrap();
     let cases: Vec<(&str, Runner)> = vec![
         ("engine: no hooks", b.runner(json!([]))),

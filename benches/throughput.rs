@@ -40,7 +40,13 @@ fn runner(
     })
     .unwrap();
     let set = config::load(&ConfigPaths::with_home(root, None)).unwrap();
-    Arc::new(Runner::new(set, Arc::new(spawner), root))
+    Arc::new(
+        Runner::builder(root)
+            .hooks(set)
+            .spawner(Arc::new(spawner))
+            .build()
+            .unwrap(),
+    )
 }
 
 fn main() {

@@ -25,20 +25,21 @@ async fn main() -> anyhow::Result<()> {
     )?;
 
     // Load the project's (and the user's) hooks, then add an in-process hook.
-    let mut runner = Runner::load(&root)?;
-    runner.register(
-        Event::PreToolUse,
-        Some("write_file|edit_file"),
-        "no-env-writes",
-        Arc::new(|p: &Payload| {
-            let path = p.tool_args().and_then(|a| a["path"].as_str()).unwrap_or("");
-            if path.ends_with(".env") {
-                FnResponse::block(format!("{path} holds secrets; do not write it"))
-            } else {
-                FnResponse::pass()
-            }
-        }),
-    )?;
+    let runner = Runner::builder(&root)
+        .hook(
+            Event::PreToolUse,
+            Some("write_file|edit_file"),
+            "no-env-writes",
+            |p: &Payload| {
+                let path = p.tool_args().and_then(|a| a["path"].as_str()).unwrap_or("");
+                if path.ends_with(".env") {
+                    FnResponse::block(format!("{path} holds secrets; do not write it"))
+                } else {
+                    FnResponse::pass()
+                }
+            },
+        )
+        .build()?;
     let runner = Arc::new(runner);
 
     // Fire events directly...

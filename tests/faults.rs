@@ -92,7 +92,11 @@ async fn an_unwritable_compile_cache_only_costs_speed() {
         ..WasmEngineConfig::default()
     })
     .unwrap();
-    let runner = Runner::load_with(&p.paths(), spawner).unwrap();
+    let runner = Runner::builder(p.path())
+        .config_paths(p.paths())
+        .spawner(std::sync::Arc::new(spawner))
+        .build()
+        .unwrap();
     for _ in 0..2 {
         let r = runner.fire(pre_tool(&p.path(), "bash", json!({}))).await;
         assert_eq!(r.hooks[0].outcome, Outcome::Pass);

@@ -25,9 +25,10 @@ fn project() -> Project {
 }
 
 fn runner(p: &Project, policy: TrustPolicy) -> Runner {
-    let mut r = p.runner();
-    r.set_trust(policy, TrustStore::load(Some(p.home.path())).unwrap());
-    r
+    p.builder()
+        .trust(policy, TrustStore::load(Some(p.home.path())).unwrap())
+        .build()
+        .unwrap()
 }
 
 #[tokio::test]

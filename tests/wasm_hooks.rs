@@ -510,11 +510,13 @@ async fn compiled_code_is_cached_on_disk_and_edits_are_picked_up() {
     std::fs::copy(guest("trivial"), &module).unwrap();
     second.prepare_file(&module).await.unwrap();
     assert_eq!(second.stats().compiled.load(Ordering::Relaxed), 1);
-    let runner = Runner::new(
-        hookhost::hooks::config::load(&p.paths()).unwrap(),
-        std::sync::Arc::new(HookSpawner::with_wasm_config(p.wasm_config()).unwrap()),
-        &p.path(),
-    );
+    let runner = Runner::builder(p.path())
+        .hooks(hookhost::hooks::config::load(&p.paths()).unwrap())
+        .spawner(std::sync::Arc::new(
+            HookSpawner::with_wasm_config(p.wasm_config()).unwrap(),
+        ))
+        .build()
+        .unwrap();
     let r = runner
         .fire(pre_tool(&p.path(), "bash", json!({"command": "rm -rf /"})))
         .await;

@@ -263,9 +263,12 @@ pub async fn demo() -> anyhow::Result<u8> {
         pooling: false,
         ..WasmEngineConfig::default()
     })?;
-    let mut runner = Runner::load_with(&paths, spawner)?;
     let t = trace.clone();
-    runner.set_observer(Arc::new(move |r| t.report(r)));
+    let runner = Runner::builder(&root)
+        .config_paths(paths)
+        .spawner(Arc::new(spawner))
+        .observer(Arc::new(move |r| t.report(r)))
+        .build()?;
     let runner = Arc::new(runner);
 
     let model = ScriptedModel::from_json(TRANSCRIPT)?;

@@ -122,7 +122,6 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     let paths = ConfigPaths::for_project(&project);
     // A broken file does not stop the others (the user's global guards still run); its
     // problems are printed, and on PreToolUse it blocks (fail closed).
-    let mut runner = Runner::load_lenient(&paths, spawner);
     let policy = super::trust_policy(a.trust.as_deref())?;
     // A broken trust file must not stop every hook under the permissive default; under
     // `skip`/`block` it is an error (failing open there would defeat the policy).
@@ -134,7 +133,12 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
         }
         Err(e) => return Err(anyhow::Error::msg(e)),
     };
-    runner.set_trust(policy, store);
+    let runner = Runner::builder(&project)
+        .config_paths(paths)
+        .lenient()
+        .spawner(std::sync::Arc::new(spawner))
+        .trust(policy, store)
+        .build()?;
     let tool_given = payload.tool_name().is_some_and(|t| !t.is_empty());
     let mut report = runner.fire(payload).await;
     report.hooks.extend(runner.wait_async().await);

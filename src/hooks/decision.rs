@@ -7,8 +7,9 @@
 
 use super::config::{HookKind, OnError};
 use super::event::{Event, EventClass};
-use super::output::{HookResponse, Permission, parse_stdout};
+use super::output::{HookResponse, JsonDecision, parse_stdout};
 use super::spawner::{ExitStatus, SpawnOutput};
+pub use crate::agent::Verdict;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -100,7 +101,7 @@ impl Outcome {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Judgement {
     pub outcome: Option<Outcome>,
-    /// The event decision this hook makes, if any.
+    /// The event decision this hook makes (`Pass` when it makes none).
     pub verdict: Verdict,
     /// New tool arguments (PreToolUse).
     pub updated_input: Option<Value>,
@@ -114,18 +115,9 @@ pub struct Judgement {
     pub message: Option<String>,
 }
 
-/// The decision a hook makes for its event.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Verdict {
-    #[default]
-    None,
-    Block(String),
-    Force(String),
-}
-
-/// Everything about the hook that the table needs besides its output.
+/// The facts about a hook that the table needs besides its output.
 #[derive(Debug, Clone)]
-pub struct HookTraits {
+pub struct HookFacts {
     pub event: Event,
     pub kind: HookKind,
     pub on_error: OnError,
@@ -143,7 +135,7 @@ fn non_empty(s: String) -> Option<String> {
 }
 
 /// Classifies one hook's output by DESIGN §4.
-pub fn judge(t: &HookTraits, out: &SpawnOutput) -> Judgement {
+pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
     let class = t.event.class();
     let stderr = text(&out.stderr);
     let stdout = text(&out.stdout);
@@ -228,7 +220,7 @@ pub fn judge(t: &HookTraits, out: &SpawnOutput) -> Judgement {
 /// text, a duplicate key, a known field of the wrong type) fails closed where the hook can
 /// block: on PreToolUse it blocks (outcome `error`) whatever `onError` says, because a guard
 /// whose answer is unreadable must never count as a pass. Elsewhere it is a warning.
-fn refine_exit0(t: &HookTraits, stdout: &[u8], truncated: bool, mut j: Judgement) -> Judgement {
+fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement) -> Judgement {
     j.outcome = Some(Outcome::Pass);
     let r: HookResponse = match parse_stdout(stdout, truncated) {
         Ok(Some(r)) => r,
@@ -251,13 +243,13 @@ fn refine_exit0(t: &HookTraits, stdout: &[u8], truncated: bool, mut j: Judgement
     j.additional_context = r.additional_context;
     j.system_message = r.system_message;
     let reason = r.reason;
-    match (t.event.class(), r.permission) {
-        (EventClass::Blocking, Some(Permission::Block)) => {
+    match (t.event.class(), r.decision) {
+        (EventClass::Blocking, Some(JsonDecision::Block)) => {
             j.verdict =
                 Verdict::Block(reason.unwrap_or_else(|| format!("blocked by hook {}", t.label)));
             j.outcome = Some(Outcome::Block);
         }
-        (EventClass::Forcing, Some(Permission::Block)) => match reason {
+        (EventClass::Forcing, Some(JsonDecision::Block)) => match reason {
             Some(msg) if !msg.trim().is_empty() => {
                 j.verdict = Verdict::Force(msg);
                 j.outcome = Some(Outcome::Force);
@@ -270,14 +262,14 @@ fn refine_exit0(t: &HookTraits, stdout: &[u8], truncated: bool, mut j: Judgement
                 );
             }
         },
-        (EventClass::Observing, Some(Permission::Block)) => {
+        (EventClass::Observing, Some(JsonDecision::Block)) => {
             j.outcome = Some(Outcome::Warn);
             j.feedback = reason;
         }
-        (EventClass::Blocking, Some(Permission::Ask)) => j.ask = true,
+        (EventClass::Blocking, Some(JsonDecision::Ask)) => j.ask = true,
         _ => {}
     }
-    if t.event.class() == EventClass::Blocking && j.verdict == Verdict::None {
+    if t.event.class() == EventClass::Blocking && j.verdict == Verdict::Pass {
         j.updated_input = r.updated_input;
     }
     j

@@ -1,14 +1,18 @@
 //! In-process hooks: Rust closures or trait objects that a library user registers on a
 //! [`Runner`](super::Runner) for an event. They need no isolation, answer with the same
 //! decisions as any hook, run after the configured hooks of their event, and appear as kind
-//! `fn`. A panic in one is caught and treated as a crash; a hook still running after its
-//! timeout (default 10 s) is a timeout, as for every other kind.
+//! `fn`. Their answer is converted to what a process would have produced
+//! ([`TypedAnswer::as_process`](super::answer::TypedAnswer)) and judged by the same table as
+//! every other hook; a panic is a crash and a hook still running after its timeout (default
+//! 10 s) is a timeout, as for every other kind. This module runs the function; it decides
+//! nothing.
 
-use super::config::{HookKind, OnError, Scope};
-use super::decision::{Judgement, Outcome, Verdict};
-use super::event::{Event, EventClass};
+use super::answer::TypedAnswer;
+use super::config::{OnError, Scope};
+use super::decision::{HookFacts, Verdict};
+use super::event::Event;
 use super::payload::Payload;
-use super::runner::{HookRecord, duration_ms};
+use super::spawner::{ExitStatus, SpawnOutput};
 use async_trait::async_trait;
 use regex::Regex;
 use serde_json::Value;
@@ -19,51 +23,39 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-/// What an in-process hook answers.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct FnResponse {
-    pub decision: FnDecision,
-    /// PreToolUse: new tool arguments.
-    pub updated_input: Option<Value>,
-    pub additional_context: Option<String>,
-    pub system_message: Option<String>,
-}
+/// What an in-process hook answers: the same pass / block / force as any hook
+/// ([`Verdict`]), plus what a JSON answer could carry.
+pub type FnResponse = TypedAnswer;
 
-/// The decision of an in-process hook.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum FnDecision {
-    #[default]
-    Pass,
-    /// PreToolUse: block with this reason (elsewhere: a warning, the reason is feedback).
-    Block(String),
-    /// Stop/SubagentStop: continue with this message (elsewhere: a warning).
-    Force(String),
-}
-
-impl FnResponse {
+impl TypedAnswer {
+    /// Go on.
     pub fn pass() -> Self {
         Self::default()
     }
+    /// PreToolUse: block with this reason (elsewhere: a warning, like a script's exit 2).
     pub fn block(reason: impl Into<String>) -> Self {
-        FnResponse {
-            decision: FnDecision::Block(reason.into()),
+        TypedAnswer {
+            verdict: Verdict::Block(reason.into()),
             ..Self::default()
         }
     }
+    /// Stop/SubagentStop: continue with this message.
     pub fn force(message: impl Into<String>) -> Self {
-        FnResponse {
-            decision: FnDecision::Force(message.into()),
+        TypedAnswer {
+            verdict: Verdict::Force(message.into()),
             ..Self::default()
         }
     }
+    /// PreToolUse: run the tool with these arguments instead.
     pub fn update_input(args: Value) -> Self {
-        FnResponse {
+        TypedAnswer {
             updated_input: Some(args),
             ..Self::default()
         }
     }
+    /// Add this text to the model's context.
     pub fn context(text: impl Into<String>) -> Self {
-        FnResponse {
+        TypedAnswer {
             additional_context: Some(text.into()),
             ..Self::default()
         }
@@ -148,78 +140,53 @@ impl FnHookEntry {
             }
     }
 
-    /// Runs the hook and judges its answer like any other hook's.
-    pub async fn run(&self, payload: &Payload) -> (HookRecord, Judgement) {
+    /// The name it was registered with.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// `PreToolUse[fn 0]`: how reports and logs name it.
+    pub fn label(&self) -> String {
+        format!("{}[fn {}]", self.event, self.index)
+    }
+
+    /// What the decision table needs to know of it.
+    pub fn facts(&self) -> HookFacts {
+        HookFacts {
+            event: self.event,
+            kind: super::config::HookKind::Fn,
+            on_error: self.on_error,
+            label: self.label(),
+            timeout_ms: self.timeout.as_millis(),
+        }
+    }
+
+    /// Where it comes from, for reports.
+    pub fn scope(&self) -> Scope {
+        Scope::Project
+    }
+
+    /// Calls the function and returns what a process answering the same would have
+    /// produced: a panic is a crash, running past `timeout` a timeout.
+    pub async fn call(&self, payload: &Payload) -> SpawnOutput {
         let start = Instant::now();
         // Polled inline (no task hop: an in-process hook costs what its code costs); a panic
         // is caught at each poll and becomes a crash.
         let call = CatchPanic(self.hook.call(payload));
-        let answer = tokio::time::timeout(self.timeout, call).await;
-        let class = self.event.class();
-        let mut j = Judgement::default();
-        match answer {
-            Ok(Ok(resp)) => {
-                j.outcome = Some(Outcome::Pass);
-                j.additional_context = resp.additional_context;
-                j.system_message = resp.system_message;
-                match (resp.decision, class) {
-                    (FnDecision::Block(r), EventClass::Blocking) => {
-                        j.verdict = Verdict::Block(r);
-                        j.outcome = Some(Outcome::Block);
-                    }
-                    (FnDecision::Force(m), EventClass::Forcing) => {
-                        j.verdict = Verdict::Force(m);
-                        j.outcome = Some(Outcome::Force);
-                    }
-                    (FnDecision::Pass, _) => {
-                        if class == EventClass::Blocking {
-                            j.updated_input = resp.updated_input;
-                        }
-                    }
-                    (FnDecision::Block(r) | FnDecision::Force(r), _) => {
-                        j.outcome = Some(Outcome::Warn);
-                        j.message = Some(format!("decision not applicable to {}", self.event));
-                        j.feedback = Some(r);
-                    }
-                }
+        let status = match tokio::time::timeout(self.timeout, call).await {
+            Ok(Ok(answer)) => {
+                let (status, stdout, stderr) = answer.as_process();
+                return SpawnOutput {
+                    status,
+                    stdout,
+                    stderr,
+                    truncated: false,
+                    duration: start.elapsed(),
+                };
             }
-            Ok(Err(panic)) => {
-                let why = format!("in-process hook panicked: {panic}");
-                self.failed(&mut j, Outcome::Warn, why);
-            }
-            Err(_) => {
-                let why = format!("timed out after {} ms", self.timeout.as_millis());
-                self.failed(&mut j, Outcome::Timeout, why);
-            }
-        }
-        let record = HookRecord {
-            hook: format!("{}[fn {}]", self.event, self.index),
-            source: Scope::Project,
-            command: self.name.clone(),
-            kind: HookKind::Fn,
-            outcome: j.outcome.unwrap_or(Outcome::Pass),
-            exit_code: None,
-            duration_ms: duration_ms(start.elapsed()),
-            stdout: String::new(),
-            stderr: String::new(),
-            truncated: false,
-            is_async: false,
-            message: j.message.clone(),
+            Ok(Err(panic)) => ExitStatus::Crashed(format!("in-process hook panicked: {panic}")),
+            Err(_) => ExitStatus::TimedOut,
         };
-        (record, j)
-    }
-
-    /// A crash or timeout: DESIGN §4 (block on PreToolUse for a timeout, or with onError: block).
-    fn failed(&self, j: &mut Judgement, outcome: Outcome, why: String) {
-        j.outcome = Some(outcome);
-        let blocks = self.event.class() == EventClass::Blocking
-            && (outcome == Outcome::Timeout || self.on_error == OnError::Block);
-        if blocks {
-            j.verdict = Verdict::Block(format!("hook {} {why}", self.name));
-            if outcome != Outcome::Timeout {
-                j.outcome = Some(Outcome::Block);
-            }
-        }
-        j.message = Some(why);
+        SpawnOutput::bare(status, start.elapsed())
     }
 }

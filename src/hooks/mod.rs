@@ -5,6 +5,7 @@
 //! - what each hook result means: [`decision`] (the table of DESIGN §4)
 //! - where a process, a wasm instance or an HTTP request starts: [`spawner`]
 
+pub mod answer;
 pub mod config;
 pub mod confine;
 pub mod decision;
@@ -14,6 +15,7 @@ pub mod inprocess;
 pub mod output;
 pub mod payload;
 pub mod preflight;
+pub mod report;
 pub mod runner;
 pub mod spawner;
 pub mod trust;
@@ -21,8 +23,9 @@ pub mod trust;
 pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
 pub use decision::Outcome;
 pub use event::{Event, EventClass};
-pub use inprocess::{FnDecision, FnHook, FnResponse};
+pub use inprocess::{FnHook, FnResponse};
 pub use payload::Payload;
-pub use runner::{Decision, EventReport, HookRecord, Runner, RunnerError};
+pub use report::{Decision, EventReport, HookRecord};
+pub use runner::{FnOptions, Runner, RunnerBuilder, RunnerError};
 pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
 pub use trust::{TrustPolicy, TrustStore};

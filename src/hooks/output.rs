@@ -11,16 +11,19 @@ use serde_json::{Map, Value};
 /// What a hook asked for through JSON on stdout.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HookResponse {
-    pub permission: Option<Permission>,
+    pub decision: Option<JsonDecision>,
     pub reason: Option<String>,
     pub updated_input: Option<Value>,
     pub additional_context: Option<String>,
     pub system_message: Option<String>,
 }
 
-/// The decision a hook's JSON states.
+/// The decision a hook's JSON answer states (`decision`, or Claude Code's
+/// `hookSpecificOutput.permissionDecision`). Not to be confused with the agent's permission
+/// rules (`agent::Permission`): this is what a hook asks for, which the decision table then
+/// weighs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Permission {
+pub enum JsonDecision {
     /// `"decision": "block"` or `permissionDecision: "deny"`.
     Block,
     /// `"allow"`/`"approve"`: the same as passing. Hooks can block, never bypass: the
@@ -60,7 +63,7 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
     };
     let mut r = HookResponse::default();
     if let Some(d) = obj.get("decision") {
-        r.permission = Some(permission(d, "decision")?);
+        r.decision = Some(permission(d, "decision")?);
     }
     r.reason = string(&obj, "reason")?;
     r.updated_input = input(&obj)?;
@@ -71,7 +74,7 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
         None | Some(Value::Null) => {}
         Some(Value::Object(hso)) => {
             if let Some(d) = hso.get("permissionDecision") {
-                r.permission = Some(permission(d, "hookSpecificOutput.permissionDecision")?);
+                r.decision = Some(permission(d, "hookSpecificOutput.permissionDecision")?);
             }
             if let Some(reason) = string(hso, "permissionDecisionReason")? {
                 r.reason = Some(reason);
@@ -152,11 +155,11 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     }
 }
 
-fn permission(v: &Value, key: &str) -> Result<Permission, String> {
+fn permission(v: &Value, key: &str) -> Result<JsonDecision, String> {
     match v.as_str() {
-        Some("block" | "deny") => Ok(Permission::Block),
-        Some("allow" | "approve") => Ok(Permission::Allow),
-        Some("ask") => Ok(Permission::Ask),
+        Some("block" | "deny") => Ok(JsonDecision::Block),
+        Some("allow" | "approve") => Ok(JsonDecision::Allow),
+        Some("ask") => Ok(JsonDecision::Ask),
         _ => Err(format!(
             "`{key}` must be \"block\"/\"deny\", \"allow\" or \"ask\", got {v}"
         )),
@@ -218,7 +221,7 @@ mod tests {
         let r = parse_stdout(b"\xEF\xBB\xBF {\"decision\":\"block\"}", false)
             .unwrap()
             .unwrap();
-        assert_eq!(r.permission, Some(Permission::Block));
+        assert_eq!(r.decision, Some(JsonDecision::Block));
     }
 
     #[test]
@@ -229,7 +232,7 @@ mod tests {
         )
         .unwrap()
         .unwrap();
-        assert_eq!(r.permission, Some(Permission::Block));
+        assert_eq!(r.decision, Some(JsonDecision::Block));
         assert_eq!(r.reason.as_deref(), Some("no"));
         assert_eq!(r.system_message.as_deref(), Some("hi"));
     }
@@ -250,7 +253,7 @@ mod tests {
         )
         .unwrap()
         .unwrap();
-        assert_eq!(r.permission, Some(Permission::Block));
+        assert_eq!(r.decision, Some(JsonDecision::Block));
         assert_eq!(r.reason.as_deref(), Some("nope"));
         assert_eq!(r.updated_input, Some(json!({"a":1})));
         assert_eq!(r.additional_context.as_deref(), Some("ctx"));
@@ -260,7 +263,7 @@ mod tests {
         )
         .unwrap()
         .unwrap();
-        assert_eq!(ask.permission, Some(Permission::Ask));
+        assert_eq!(ask.decision, Some(JsonDecision::Ask));
     }
 
     #[test]

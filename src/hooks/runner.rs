@@ -1,128 +1,55 @@
-//! [`Runner`]: fires an event — picks the matching hooks, runs them in declared order through
-//! the [`Spawner`], folds their judgements into the event's decision — and implements the
-//! agent's [`ToolHooks`] over that.
+//! [`Runner`]: fires an event and implements the agent's [`ToolHooks`] over that.
 //!
-//! This is the one generic path for every event; what differs between events is data
-//! (`Event::class`, the decision table in `decision.rs`).
+//! [`Runner::fire`] is the one generic path for every event, and reads as its steps:
+//! **select** the hooks of the event that match its tool (configured, then in-process),
+//! **gate** each by the trust policy (`trust::gate`), **spawn** it through the [`Spawner`]
+//! (or call the in-process function, which answers like a process), **judge** its exit
+//! status and output with the decision table (`decision::judge`, the only place that
+//! decides), and **fold** the judgements into the event's report, stopping at the first
+//! block (PreToolUse) or force (Stop). What differs between events is data
+//! (`Event::class`, the table in `decision.rs`).
+//!
+//! A runner is built once by [`RunnerBuilder`] (config files or explicit hooks, a spawner,
+//! the trust policy, in-process hooks, an observer) and is immutable afterwards, except for
+//! [`Runner::reload`], which swaps the config snapshot whole.
 
-use super::config::{
-    self, ConfigError, ConfigErrors, ConfigPaths, FsAccess, Handler, Hook, HookKind, HookSet, Scope,
-};
-use super::decision::{HookTraits, Judgement, Outcome, Verdict, judge};
+use super::config::{self, ConfigError, ConfigErrors, ConfigPaths, Handler, Hook, HookSet, Scope};
+use super::decision::{HookFacts, Judgement, Verdict, judge};
 use super::event::{Event, EventClass};
 use super::inprocess::{FnHook, FnHookEntry};
 use super::payload::Payload;
+use super::report::{Decision, EventReport, HookRecord, log_record, record, record_fn};
 use super::spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
-use super::trust::{TrustChange, TrustPolicy, TrustStore};
-use crate::agent::{self, HookContext, HookVerdict, ToolHooks};
+use super::trust::{self, Gate, TrustChange, TrustPolicy, TrustStore};
+use crate::agent::{HookContext, HookVerdict, ToolHooks};
 use async_trait::async_trait;
-use serde::Serialize;
 use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::task::JoinSet;
 
-/// The decision of an event (DESIGN §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Decision {
-    Pass,
-    Block,
-    Force,
-}
-
-/// What one hook did, as `run --json` reports it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct HookRecord {
-    /// `PreToolUse[0]`: the hook's event and index in its file.
-    pub hook: String,
-    pub source: Scope,
-    pub command: String,
-    pub kind: HookKind,
-    pub outcome: Outcome,
-    pub exit_code: Option<i32>,
-    pub duration_ms: f64,
-    pub stdout: String,
-    pub stderr: String,
-    pub truncated: bool,
-    #[serde(rename = "async")]
-    pub is_async: bool,
-    /// Why the hook did not simply pass (exit code, timeout, spawn error, malformed JSON).
-    pub message: Option<String>,
-}
-
-/// Everything that firing one event produced.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EventReport {
-    pub event: Event,
-    pub decision: Decision,
-    /// The block reason or the force message; `None` on pass.
-    pub reason: Option<String>,
-    /// PreToolUse: the final tool arguments when a hook rewrote them.
-    pub updated_args: Option<Value>,
-    /// PreToolUse: a hook asked for the permission prompt.
-    pub ask: bool,
-    pub additional_context: Vec<String>,
-    pub system_messages: Vec<String>,
-    /// Feedback for the model (PostToolUse exit-2 stderr, JSON blocks on observing events).
-    pub feedback: Vec<String>,
-    /// The hooks that ran, in order (async ones only once `Runner::wait_async` collected them).
-    pub hooks: Vec<HookRecord>,
-    /// Untrusted project hooks this event met (`Event[index]`), whatever the trust policy
-    /// did with them; empty when no trust store is in use.
-    pub untrusted: Vec<String>,
-    /// Problems in the config files. The hooks of the valid files (and the valid hooks of a
-    /// broken one) still ran; on PreToolUse a broken file blocks the call (fail closed: a
-    /// guard in it may be the part that could not be read).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub config_errors: Vec<ConfigError>,
-}
-
-impl EventReport {
-    fn new(event: Event) -> Self {
-        EventReport {
-            event,
-            decision: Decision::Pass,
-            reason: None,
-            updated_args: None,
-            ask: false,
-            additional_context: Vec::new(),
-            system_messages: Vec::new(),
-            feedback: Vec::new(),
-            hooks: Vec::new(),
-            untrusted: Vec::new(),
-            config_errors: Vec::new(),
-        }
-    }
-
-    /// The agent-side view of this report.
-    pub fn to_verdict(&self) -> HookVerdict {
-        let reason = self.reason.clone().unwrap_or_default();
-        HookVerdict {
-            verdict: match self.decision {
-                Decision::Pass => agent::Verdict::Pass,
-                Decision::Block => agent::Verdict::Block(reason),
-                Decision::Force => agent::Verdict::Force(reason),
-            },
-            updated_args: self.updated_args.clone(),
-            ask: self.ask,
-            additional_context: self.additional_context.clone(),
-            feedback: self.feedback.clone(),
-            system_messages: self.system_messages.clone(),
-        }
-    }
-}
+pub use super::trust::UNTRUSTED_TIMEOUT;
 
 /// Could not build a Runner.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RunnerError {
+    /// The config files have problems (every one of them, with file, hook and fix).
     #[error(transparent)]
     Config(#[from] ConfigErrors),
+    /// The WebAssembly engine could not be set up.
     #[error("cannot set up the WebAssembly engine: {0}")]
     Wasm(#[from] super::spawner::wasm::WasmError),
+    /// An in-process hook's matcher is not a valid regex.
+    #[error("in-process hook {name:?}: `match` is not a valid regex: {source}")]
+    Matcher {
+        /// The name the hook was registered with.
+        name: String,
+        /// What the regex engine said.
+        source: regex::Error,
+    },
 }
 
 /// The config in force and its trust state; swapped whole by `reload`.
@@ -130,33 +57,241 @@ pub enum RunnerError {
 struct Snapshot {
     hooks: Arc<HookSet>,
     /// Labels of untrusted project hooks.
-    untrusted: std::collections::HashSet<String>,
+    untrusted: HashSet<String>,
     changes: Vec<TrustChange>,
     /// Trusted modules and the SHA-256 their bytes must have when they run.
-    module_pins: std::collections::BTreeMap<PathBuf, String>,
+    module_pins: BTreeMap<PathBuf, String>,
     /// Problems of the files this snapshot was loaded from (lenient loading only).
     config_errors: Vec<ConfigError>,
 }
-
-/// What the trust policy lets an untrusted hook do.
-enum Gate {
-    Run,
-    /// Run, but only a block counts (untrusted wasm under skip/block).
-    RunReduced,
-    Skip,
-    /// Do not run; block the call (untrusted shell/http PreToolUse hook under block).
-    Block,
-}
-
-/// The longest an untrusted wasm hook may run under the `skip` and `block` policies,
-/// whatever its config asks for (its fuel is derived from this too).
-pub const UNTRUSTED_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Async hook records kept for `wait_async` before finished ones are dropped.
 const ASYNC_RECORDS_KEPT: usize = 256;
 
 /// Called with every event's report.
 pub type ReportObserver = Arc<dyn Fn(&EventReport) + Send + Sync>;
+
+/// Where a runner's hooks come from.
+enum Source {
+    /// Load the config files (strictly: any problem is an error).
+    Files(ConfigPaths),
+    /// Load the config files; a broken file does not stop the others (see
+    /// [`RunnerBuilder::lenient`]).
+    FilesLenient(ConfigPaths),
+    /// Exactly these hooks.
+    Hooks(HookSet),
+}
+
+/// Composes a [`Runner`]: where the hooks come from, what runs them, what trust allows,
+/// which in-process hooks run after them, and who hears about every event. Safe defaults:
+/// the project's and the user's config files, the real spawners (shell, wasm with the
+/// default compile cache, HTTP), and every hook trusted (no trust store).
+///
+/// ```no_run
+/// # fn demo() -> Result<(), hookhost::RunnerError> {
+/// use hookhost::{Event, FnResponse, Runner, TrustPolicy, TrustStore};
+/// let runner = Runner::builder("/path/to/project")
+///     .trust(TrustPolicy::Block, TrustStore::load(dirs::home_dir().as_deref()).unwrap())
+///     .hook(Event::PreToolUse, Some("bash"), "no-sudo", |p: &hookhost::Payload| {
+///         let cmd = p.tool_args().and_then(|a| a["command"].as_str()).unwrap_or("");
+///         if cmd.starts_with("sudo") { FnResponse::block("no sudo") } else { FnResponse::pass() }
+///     })
+///     .build()?;
+/// # Ok(()) }
+/// ```
+pub struct RunnerBuilder {
+    project_dir: PathBuf,
+    source: Source,
+    spawner: Option<Arc<dyn Spawner>>,
+    trust: Option<(TrustPolicy, TrustStore)>,
+    fn_hooks: Vec<PendingFn>,
+    observer: Option<ReportObserver>,
+}
+
+/// An in-process hook as registered on the builder, before its matcher is compiled.
+struct PendingFn {
+    event: Event,
+    matcher: Option<String>,
+    name: String,
+    hook: Arc<dyn FnHook>,
+    options: FnOptions,
+}
+
+/// Options of one in-process hook.
+#[derive(Debug, Clone, Copy)]
+pub struct FnOptions {
+    /// A run past this is a timeout (default 10 s).
+    pub timeout: Duration,
+    /// On a panic on PreToolUse: warn (default) or block.
+    pub on_error: config::OnError,
+}
+
+impl Default for FnOptions {
+    fn default() -> Self {
+        FnOptions {
+            timeout: Duration::from_millis(config::DEFAULT_TIMEOUT_MS),
+            on_error: config::OnError::Warn,
+        }
+    }
+}
+
+impl RunnerBuilder {
+    fn new(project_dir: &Path) -> Self {
+        RunnerBuilder {
+            project_dir: project_dir.to_path_buf(),
+            source: Source::Files(ConfigPaths::for_project(project_dir)),
+            spawner: None,
+            trust: None,
+            fn_hooks: Vec::new(),
+            observer: None,
+        }
+    }
+
+    /// Read the config from these paths (e.g. another home directory) instead of the
+    /// standard ones for the project.
+    pub fn config_paths(mut self, paths: ConfigPaths) -> Self {
+        self.source = match self.source {
+            Source::FilesLenient(_) => Source::FilesLenient(paths),
+            _ => Source::Files(paths),
+        };
+        self
+    }
+
+    /// Run exactly these hooks; no config file is read (and `reload` does nothing).
+    pub fn hooks(mut self, hooks: HookSet) -> Self {
+        self.source = Source::Hooks(hooks);
+        self
+    }
+
+    /// Do not fail on a broken config file: the valid hooks run, every problem is in each
+    /// report's `config_errors`, and on PreToolUse a broken file blocks the call (fail
+    /// closed) unless it is the untrusted project file under `skip`. What `hookhost run`
+    /// uses, so that a typo in a project's hooks.json never silences the user's global
+    /// guards.
+    pub fn lenient(mut self) -> Self {
+        if let Source::Files(paths) = self.source {
+            self.source = Source::FilesLenient(paths);
+        }
+        self
+    }
+
+    /// Run hooks with `spawner` instead of the real ones (tests inject a fake).
+    pub fn spawner(mut self, spawner: Arc<dyn Spawner>) -> Self {
+        self.spawner = Some(spawner);
+        self
+    }
+
+    /// Apply a trust policy: project hooks whose config, wasm module or script is not
+    /// recorded in `store` are untrusted (see `hooks::trust`). Without it every hook is
+    /// trusted.
+    pub fn trust(mut self, policy: TrustPolicy, store: TrustStore) -> Self {
+        self.trust = Some((policy, store));
+        self
+    }
+
+    /// Adds an in-process hook for `event` with default options; it runs after the
+    /// configured hooks of that event, in registration order, and shows as kind `fn` named
+    /// `name`. `matcher` is a regex on the tool name, matched against the whole name like a
+    /// config `match`.
+    pub fn hook(
+        self,
+        event: Event,
+        matcher: Option<&str>,
+        name: &str,
+        hook: impl FnHook + 'static,
+    ) -> Self {
+        self.hook_with(event, matcher, name, Arc::new(hook), FnOptions::default())
+    }
+
+    /// Like [`RunnerBuilder::hook`], with a shared hook and explicit options.
+    pub fn hook_with(
+        mut self,
+        event: Event,
+        matcher: Option<&str>,
+        name: &str,
+        hook: Arc<dyn FnHook>,
+        options: FnOptions,
+    ) -> Self {
+        self.fn_hooks.push(PendingFn {
+            event,
+            matcher: matcher.map(str::to_string),
+            name: name.to_string(),
+            hook,
+            options,
+        });
+        self
+    }
+
+    /// Calls `observer` with every event's report (for traces such as `hookhost demo`).
+    pub fn observer(mut self, observer: ReportObserver) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// Loads what it must and freezes the runner.
+    pub fn build(self) -> Result<Runner, RunnerError> {
+        let (hooks, errors, paths) = match self.source {
+            Source::Files(paths) => (config::load(&paths)?, Vec::new(), Some(paths)),
+            Source::FilesLenient(paths) => {
+                let (hooks, errors) = config::load_lenient(&paths);
+                (hooks, errors, Some(paths))
+            }
+            Source::Hooks(hooks) => (hooks, Vec::new(), None),
+        };
+        let spawner = match self.spawner {
+            Some(s) => s,
+            None => Arc::new(HookSpawner::new()?),
+        };
+        let mut fn_hooks = Vec::new();
+        for PendingFn {
+            event,
+            matcher,
+            name,
+            hook,
+            options,
+        } in self.fn_hooks
+        {
+            let matcher = matcher
+                .map(|m| regex::Regex::new(&format!("^(?:{m})$")))
+                .transpose()
+                .map_err(|source| RunnerError::Matcher {
+                    name: name.clone(),
+                    source,
+                })?;
+            let mut entry = FnHookEntry::new(event, matcher, &name, hook);
+            entry.set_index(
+                fn_hooks
+                    .iter()
+                    .filter(|f: &&FnHookEntry| f.event() == event)
+                    .count(),
+            );
+            entry.timeout = options.timeout;
+            entry.on_error = options.on_error;
+            fn_hooks.push(entry);
+        }
+        let (trust_policy, trust_store) = match self.trust {
+            Some((policy, store)) => (policy, Some(store)),
+            None => (TrustPolicy::All, None),
+        };
+        let runner = Runner {
+            snapshot: std::sync::RwLock::default(),
+            trust_policy,
+            trust_store,
+            paths,
+            observer: self.observer,
+            fn_hooks,
+            spawner,
+            project_dir: self.project_dir,
+            background: Mutex::new(JoinSet::new()),
+        };
+        let snapshot = Snapshot {
+            config_errors: errors,
+            ..runner.assess(hooks)
+        };
+        *runner.snapshot.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(snapshot);
+        Ok(runner)
+    }
+}
 
 /// Runs the configured hooks of a project. Cheap to share: wrap it in an `Arc`.
 pub struct Runner {
@@ -175,51 +310,15 @@ pub struct Runner {
 }
 
 impl Runner {
-    /// A runner over `hooks` that runs them with `spawner`.
-    pub fn new(hooks: HookSet, spawner: Arc<dyn Spawner>, project_dir: &Path) -> Self {
-        Runner {
-            snapshot: std::sync::RwLock::new(Arc::new(Snapshot {
-                hooks: Arc::new(hooks),
-                ..Snapshot::default()
-            })),
-            trust_policy: TrustPolicy::All,
-            trust_store: None,
-            paths: None,
-            observer: None,
-            fn_hooks: Vec::new(),
-            spawner,
-            project_dir: project_dir.to_path_buf(),
-            background: Mutex::new(JoinSet::new()),
-        }
+    /// A builder for a runner of `project_dir` (see [`RunnerBuilder`] for its defaults).
+    pub fn builder(project_dir: impl AsRef<Path>) -> RunnerBuilder {
+        RunnerBuilder::new(project_dir.as_ref())
     }
 
-    /// Loads the project's and the user's hooks and the real spawners.
-    pub fn load(project_dir: &Path) -> Result<Self, RunnerError> {
-        Self::load_with(&ConfigPaths::for_project(project_dir), HookSpawner::new()?)
-    }
-
-    /// Loads the hooks from explicit config paths and runs them with `spawner`.
-    pub fn load_with(paths: &ConfigPaths, spawner: HookSpawner) -> Result<Self, RunnerError> {
-        let hooks = config::load(paths)?;
-        let mut runner = Self::new(hooks, Arc::new(spawner), &paths.project_dir);
-        runner.paths = Some(paths.clone());
-        Ok(runner)
-    }
-
-    /// Loads like [`Runner::load_with`], but a broken file does not stop the others: the
-    /// valid hooks run, every problem is in each report's `config_errors`, and on PreToolUse
-    /// a broken file blocks the call (fail closed), unless it is an untrusted project file
-    /// under the `skip` policy. What `hookhost run` uses, so that a typo in a project's
-    /// hooks.json never silences the user's own global guards.
-    pub fn load_lenient(paths: &ConfigPaths, spawner: HookSpawner) -> Self {
-        let (hooks, errors) = config::load_lenient(paths);
-        let mut runner = Self::new(hooks, Arc::new(spawner), &paths.project_dir);
-        runner.paths = Some(paths.clone());
-        runner.snapshot = std::sync::RwLock::new(Arc::new(Snapshot {
-            config_errors: errors,
-            ..runner.assess(runner.hooks().as_ref().clone())
-        }));
-        runner
+    /// Loads the project's and the user's hooks, with the real spawners and every hook
+    /// trusted: `Runner::builder(project_dir).build()`.
+    pub fn load(project_dir: impl AsRef<Path>) -> Result<Self, RunnerError> {
+        Self::builder(project_dir).build()
     }
 
     /// Re-reads the config files. The config is a snapshot taken at load: editing
@@ -234,23 +333,24 @@ impl Runner {
         Ok(())
     }
 
-    /// Applies a trust policy: project hooks whose config or wasm module is not recorded in
-    /// `store` are untrusted (see `hooks::trust`). Without this call every hook is trusted.
-    pub fn set_trust(&mut self, policy: TrustPolicy, store: TrustStore) {
-        self.trust_policy = policy;
-        self.trust_store = Some(store);
-        let hooks = (*self.hooks()).clone();
-        let errors = self.current().config_errors.clone();
-        let snapshot = Snapshot {
-            config_errors: errors,
-            ..self.assess(hooks)
-        };
-        *self.snapshot.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(snapshot);
-    }
-
     /// What is untrusted in the current config, file by file.
     pub fn untrusted(&self) -> Vec<TrustChange> {
         self.current().changes.clone()
+    }
+
+    /// The current config snapshot.
+    pub fn hooks(&self) -> Arc<HookSet> {
+        self.current().hooks.clone()
+    }
+
+    /// The project directory hooks run against.
+    pub fn project_dir(&self) -> &Path {
+        &self.project_dir
+    }
+
+    /// The trust policy in force.
+    pub fn trust_policy(&self) -> TrustPolicy {
+        self.trust_policy
     }
 
     fn assess(&self, hooks: HookSet) -> Snapshot {
@@ -281,120 +381,56 @@ impl Runner {
             .clone()
     }
 
-    fn gate(&self, snapshot: &Snapshot, hook: &Hook) -> Gate {
-        if !is_untrusted(snapshot, hook) {
-            return Gate::Run;
-        }
-        match (self.trust_policy, hook.handler.kind()) {
-            (TrustPolicy::All, _) => Gate::Run,
-            (_, HookKind::Wasm) => Gate::RunReduced,
-            (TrustPolicy::Block, _) if hook.event.class() == EventClass::Blocking => Gate::Block,
-            _ => Gate::Skip,
-        }
-    }
-
-    /// Whether a config error is in a file whose hooks the trust policy would not run
-    /// anyway (the project file under `skip`): then it warns instead of blocking.
-    fn config_error_is_contained(&self, e: &ConfigError) -> bool {
-        self.trust_policy == TrustPolicy::Skip
-            && self
-                .paths
-                .as_ref()
-                .is_some_and(|p| p.project_file == e.file)
-    }
-
-    /// Registers an in-process hook for `event`; it runs after the configured hooks of that
-    /// event, in registration order, and shows as kind `fn` named `name`. `matcher` is a regex
-    /// on the tool name, matched against the whole name like a config `match`. The returned
-    /// entry's `timeout` (default 10 s) and `on_error` can be adjusted.
-    pub fn register(
-        &mut self,
-        event: Event,
-        matcher: Option<&str>,
-        name: &str,
-        hook: Arc<dyn FnHook>,
-    ) -> Result<&mut FnHookEntry, regex::Error> {
-        let matcher = matcher
-            .map(|m| regex::Regex::new(&format!("^(?:{m})$")))
-            .transpose()?;
-        let mut entry = FnHookEntry::new(event, matcher, name, hook);
-        entry.set_index(self.fn_hooks.iter().filter(|f| f.event() == event).count());
-        self.fn_hooks.push(entry);
-        Ok(self.fn_hooks.last_mut().expect("just pushed"))
-    }
-
-    /// Calls `observer` with every event's report (for traces such as `hookhost demo`).
-    pub fn set_observer(&mut self, observer: ReportObserver) {
-        self.observer = Some(observer);
-    }
-
-    /// The current config snapshot.
-    pub fn hooks(&self) -> Arc<HookSet> {
-        self.current().hooks.clone()
-    }
-
-    pub fn project_dir(&self) -> &Path {
-        &self.project_dir
-    }
-
     /// Fires one event: runs its matching hooks in order and returns the decision.
     pub async fn fire(&self, mut payload: Payload) -> EventReport {
         let event = payload.event();
         let class = event.class();
         let mut report = EventReport::new(event);
-        let tool = payload.tool_name().map(str::to_string);
         let original_args = payload.tool_args().cloned();
-
         let snapshot = self.current();
-        let configured = snapshot.hooks.matching(event, tool.as_deref()).cloned();
-        let in_process = self
-            .fn_hooks
-            .iter()
-            .filter(|f| f.applies(event, tool.as_deref()));
-        let mut steps: Vec<Step<'_>> = configured.map(Step::Configured).collect();
-        steps.extend(in_process.map(Step::InProcess));
 
-        for step in steps {
+        for step in self.select(&snapshot, &payload) {
             let (record, judgement) = match step {
                 Step::Configured(hook) => {
-                    let gate = self.gate(&snapshot, &hook);
-                    if is_untrusted(&snapshot, &hook) {
+                    let untrusted = is_untrusted(&snapshot, &hook);
+                    if untrusted {
                         report.untrusted.push(hook.label());
                     }
-                    match gate {
-                        Gate::Skip | Gate::Block => {
-                            let (record, judgement) =
-                                untrusted_outcome(&hook, matches!(gate, Gate::Block));
+                    match trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event) {
+                        gate @ (Gate::Skip | Gate::Block) => {
                             tracing::warn!(hook = %hook.label(), command = hook.handler.display(), "untrusted project hook not run; review it and run `hookhost trust`");
                             if hook.is_async {
                                 continue;
                             }
-                            (record, judgement)
-                        }
-                        _ if hook.is_async => {
-                            let reduced = matches!(gate, Gate::RunReduced);
-                            self.start_async(hook, &payload, &snapshot, reduced);
-                            continue;
+                            let judgement = trust::not_run(&hook, gate == Gate::Block);
+                            let out = SpawnOutput::bare(
+                                ExitStatus::SpawnFailed(String::new()),
+                                Duration::ZERO,
+                            );
+                            (record(&hook, &out, &judgement, false), judgement)
                         }
                         gate => {
-                            let reduced = matches!(gate, Gate::RunReduced);
+                            let reduced = gate == Gate::RunReduced;
                             let request = self.request(&hook, &payload, &snapshot, reduced);
-                            let traits = traits(&hook, request.timeout);
-                            let output = self.spawner.spawn(request).await;
-                            let mut judgement = judge(&traits, &output);
-                            explain_shell_failure(&hook, &output, &mut judgement);
-                            if reduced {
-                                reduce_untrusted(&hook, &mut judgement);
+                            if hook.is_async {
+                                self.start_async(hook, request, reduced);
+                                continue;
                             }
+                            let (output, judgement) =
+                                spawn_and_judge(&*self.spawner, &hook, request, reduced).await;
                             (record(&hook, &output, &judgement, false), judgement)
                         }
                     }
                 }
-                Step::InProcess(entry) => entry.run(&payload).await,
+                Step::InProcess(entry) => {
+                    let output = entry.call(&payload).await;
+                    let judgement = judge(&entry.facts(), &output);
+                    (record_fn(entry, &output, &judgement), judgement)
+                }
             };
             log_record(event, &record);
             let verdict = judgement.verdict.clone();
-            absorb(&mut report, &mut payload, judgement);
+            fold(&mut report, &mut payload, judgement);
             report.hooks.push(record);
             match verdict {
                 Verdict::Block(reason) if class == EventClass::Blocking => {
@@ -410,26 +446,7 @@ impl Runner {
                 _ => {}
             }
         }
-        if !snapshot.config_errors.is_empty() {
-            report.config_errors = snapshot.config_errors.clone();
-            if class == EventClass::Blocking && report.decision == Decision::Pass {
-                let failing: Vec<&ConfigError> = snapshot
-                    .config_errors
-                    .iter()
-                    .filter(|e| !self.config_error_is_contained(e))
-                    .collect();
-                if let Some(first) = failing.first() {
-                    report.decision = Decision::Block;
-                    report.reason = Some(format!(
-                        "the hook configuration is broken ({first}{}); blocking to fail closed until it is fixed (`hookhost check` lists every problem)",
-                        match failing.len() {
-                            1 => String::new(),
-                            n => format!(", and {} more", n - 1),
-                        }
-                    ));
-                }
-            }
-        }
+        self.fail_closed_on_config_errors(&snapshot, &mut report);
         if report.decision != Decision::Block && payload.tool_args().cloned() != original_args {
             report.updated_args = payload.tool_args().cloned();
         }
@@ -437,6 +454,63 @@ impl Runner {
             observe(&report);
         }
         report
+    }
+
+    /// The hooks of the payload's event that match its tool: configured ones in run order,
+    /// then in-process ones in registration order.
+    fn select<'a>(&'a self, snapshot: &'a Snapshot, payload: &Payload) -> Vec<Step<'a>> {
+        let event = payload.event();
+        let tool = payload.tool_name();
+        let mut steps: Vec<Step<'_>> = snapshot
+            .hooks
+            .matching(event, tool)
+            .cloned()
+            .map(Step::Configured)
+            .collect();
+        steps.extend(
+            self.fn_hooks
+                .iter()
+                .filter(|f| f.applies(event, tool))
+                .map(Step::InProcess),
+        );
+        steps
+    }
+
+    /// A broken config file, on an event whose hooks can block, blocks the call when
+    /// nothing else did (fail closed: the guard that could not be read might have).
+    fn fail_closed_on_config_errors(&self, snapshot: &Snapshot, report: &mut EventReport) {
+        if snapshot.config_errors.is_empty() {
+            return;
+        }
+        report.config_errors = snapshot.config_errors.clone();
+        if report.event.class() != EventClass::Blocking || report.decision != Decision::Pass {
+            return;
+        }
+        let failing: Vec<&ConfigError> = snapshot
+            .config_errors
+            .iter()
+            .filter(|e| !self.config_error_is_contained(e))
+            .collect();
+        if let Some(first) = failing.first() {
+            report.decision = Decision::Block;
+            report.reason = Some(format!(
+                "the hook configuration is broken ({first}{}); blocking to fail closed until it is fixed (`hookhost check` lists every problem)",
+                match failing.len() {
+                    1 => String::new(),
+                    n => format!(", and {} more", n - 1),
+                }
+            ));
+        }
+    }
+
+    /// Whether a config error is in a file whose hooks the trust policy would not run
+    /// anyway (the project file under `skip`): then it warns instead of blocking.
+    fn config_error_is_contained(&self, e: &ConfigError) -> bool {
+        self.trust_policy == TrustPolicy::Skip
+            && self
+                .paths
+                .as_ref()
+                .is_some_and(|p| p.project_file == e.file)
     }
 
     /// Waits for every async hook started so far (each bounded by its own timeout) and
@@ -454,10 +528,9 @@ impl Runner {
         records
     }
 
-    /// What the spawner gets for `hook`. A trusted project module is pinned to the hash it
-    /// was trusted with. An untrusted module under a containing policy (`reduced`) gets the
-    /// minimum: no `fs: "write"` (read-only at most), no host environment, at most
-    /// [`UNTRUSTED_TIMEOUT`] and the fuel that buys.
+    /// What the spawner gets for `hook`: a trusted project module is pinned to the hash it
+    /// was trusted with; an untrusted one under a containing policy (`reduced`) gets the
+    /// minimum grants (`trust::reduce_request`).
     fn request(
         &self,
         hook: &Hook,
@@ -465,35 +538,29 @@ impl Runner {
         snapshot: &Snapshot,
         reduced: bool,
     ) -> SpawnRequest {
-        let mut handler = hook.handler.clone();
-        let mut timeout = hook.timeout;
-        let mut module_sha256 = None;
-        if let Handler::Wasm { module, limits, .. } = &mut handler {
-            if reduced {
-                if limits.fs == FsAccess::Write {
-                    limits.fs = FsAccess::Read;
-                }
-                limits.env.clear();
-                timeout = timeout.min(UNTRUSTED_TIMEOUT);
-                limits.fuel = None;
-            } else if hook.scope == Scope::Project {
-                module_sha256 = snapshot.module_pins.get(module.as_path()).cloned();
+        let module_sha256 = match &hook.handler {
+            Handler::Wasm { module, .. } if hook.scope == Scope::Project => {
+                snapshot.module_pins.get(module.as_path()).cloned()
             }
-        }
-        SpawnRequest {
+            _ => None,
+        };
+        let mut request = SpawnRequest {
             event: hook.event,
-            handler,
+            handler: hook.handler.clone(),
             cwd: hook.cwd.clone(),
             project_dir: self.project_dir.clone(),
             stdin: payload.to_json_bytes(),
-            timeout,
+            timeout: hook.timeout,
             module_sha256,
+        };
+        if reduced {
+            trust::reduce_request(&mut request);
         }
+        request
     }
 
     /// Fire-and-forget: never delays or changes the decision; failures are logged.
-    fn start_async(&self, hook: Arc<Hook>, payload: &Payload, snapshot: &Snapshot, reduced: bool) {
-        let request = self.request(&hook, payload, snapshot, reduced);
+    fn start_async(&self, hook: Arc<Hook>, request: SpawnRequest, reduced: bool) {
         let spawner = self.spawner.clone();
         let event = hook.event;
         let mut set = self.background.lock().unwrap_or_else(|p| p.into_inner());
@@ -502,15 +569,30 @@ impl Runner {
         if set.len() >= ASYNC_RECORDS_KEPT {
             while set.try_join_next().is_some() {}
         }
-        let traits = traits(&hook, request.timeout);
         set.spawn(async move {
-            let output = spawner.spawn(request).await;
-            let judgement = judge(&traits, &output);
+            let (output, judgement) = spawn_and_judge(&*spawner, &hook, request, reduced).await;
             let record = record(&hook, &output, &judgement, true);
             log_record(event, &record);
             record
         });
     }
+}
+
+/// Spawns one configured hook and judges what it did (the trust reduction applied).
+async fn spawn_and_judge(
+    spawner: &dyn Spawner,
+    hook: &Hook,
+    request: SpawnRequest,
+    reduced: bool,
+) -> (SpawnOutput, Judgement) {
+    let facts = facts(hook, request.timeout);
+    let output = spawner.spawn(request).await;
+    let mut judgement = judge(&facts, &output);
+    explain_shell_failure(hook, &output, &mut judgement);
+    if reduced {
+        trust::reduce_judgement(&hook.label(), &mut judgement);
+    }
+    (output, judgement)
 }
 
 /// One hook to run for an event: configured (shell/wasm/http) or registered in-process.
@@ -521,8 +603,8 @@ enum Step<'a> {
 
 /// What the decision table needs to know of `hook`, run with `timeout` (its own, or the
 /// shorter one trust imposed).
-fn traits(hook: &Hook, timeout: Duration) -> HookTraits {
-    HookTraits {
+fn facts(hook: &Hook, timeout: Duration) -> HookFacts {
+    HookFacts {
         event: hook.event,
         kind: hook.handler.kind(),
         on_error: hook.on_error,
@@ -536,32 +618,6 @@ fn is_untrusted(snapshot: &Snapshot, hook: &Hook) -> bool {
     !snapshot.untrusted.is_empty()
         && hook.scope == Scope::Project
         && snapshot.untrusted.contains(&hook.label())
-}
-
-/// A skipped (or, under `block`, blocking) untrusted hook.
-fn untrusted_outcome(hook: &Hook, block: bool) -> (HookRecord, Judgement) {
-    let why = format!(
-        "untrusted project hook {} ({}) was not run: review {} and run `hookhost trust`",
-        hook.label(),
-        hook.handler.display(),
-        hook.file.display()
-    );
-    let judgement = Judgement {
-        outcome: Some(if block {
-            Outcome::Block
-        } else {
-            Outcome::Skipped
-        }),
-        verdict: if block {
-            Verdict::Block(why.clone())
-        } else {
-            Verdict::None
-        },
-        message: Some(why),
-        ..Judgement::default()
-    };
-    let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
-    (record(hook, &out, &judgement, hook.is_async), judgement)
 }
 
 /// A shell hook that exited 126/127 (the shell could not run it): say why and how to fix
@@ -584,34 +640,8 @@ fn explain_shell_failure(hook: &Hook, out: &SpawnOutput, j: &mut Judgement) {
     }
 }
 
-/// An untrusted wasm hook may only pass or block: no rewritten input, no text for the
-/// model or the user, no forced continuation, and a block carries a fixed reason (its own
-/// text stays in the record for the user, never reaches the model).
-fn reduce_untrusted(hook: &Hook, j: &mut Judgement) {
-    if let Verdict::Block(_) = j.verdict {
-        // Neither its text nor its command line (both the untrusted author's words) reach
-        // the model.
-        j.verdict = Verdict::Block(format!(
-            "blocked by the untrusted project wasm hook {}; its own reason is withheld until you review it and run `hookhost trust`",
-            hook.label()
-        ));
-    }
-    let dropped = j.updated_input.take().is_some()
-        | j.additional_context.take().is_some()
-        | j.system_message.take().is_some()
-        | j.feedback.take().is_some()
-        | std::mem::take(&mut j.ask);
-    if let Verdict::Force(_) = j.verdict {
-        j.verdict = Verdict::None;
-        j.outcome = Some(Outcome::Warn);
-        j.message = Some("untrusted hook: its forced continuation was ignored".into());
-    } else if dropped {
-        j.message = Some("untrusted hook: only its block/pass decision was used".into());
-    }
-}
-
-/// Applies one hook's judgement to the event report and the payload later hooks see.
-fn absorb(report: &mut EventReport, payload: &mut Payload, j: Judgement) {
+/// Folds one hook's judgement into the event report and the payload later hooks see.
+fn fold(report: &mut EventReport, payload: &mut Payload, j: Judgement) {
     if let Some(args) = j.updated_input {
         payload.set_tool_args(args);
     }
@@ -619,44 +649,6 @@ fn absorb(report: &mut EventReport, payload: &mut Payload, j: Judgement) {
     report.additional_context.extend(j.additional_context);
     report.system_messages.extend(j.system_message);
     report.feedback.extend(j.feedback);
-}
-
-pub(crate) fn record(hook: &Hook, out: &SpawnOutput, j: &Judgement, is_async: bool) -> HookRecord {
-    HookRecord {
-        hook: hook.label(),
-        source: hook.scope,
-        command: hook.handler.display().to_string(),
-        kind: hook.handler.kind(),
-        outcome: j.outcome.unwrap_or(Outcome::Pass),
-        exit_code: match out.status {
-            ExitStatus::Exited(c) => Some(c),
-            _ => None,
-        },
-        duration_ms: duration_ms(out.duration),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        truncated: out.truncated,
-        is_async,
-        message: j.message.clone(),
-    }
-}
-
-pub(crate) fn duration_ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1e6).round() / 1e3
-}
-
-fn log_record(event: Event, r: &HookRecord) {
-    match r.outcome {
-        Outcome::Pass | Outcome::Block | Outcome::Force => tracing::info!(
-            event = %event, hook = %r.hook, kind = r.kind.as_str(), outcome = r.outcome.as_str(),
-            duration_ms = r.duration_ms, "hook ran"
-        ),
-        _ => tracing::warn!(
-            event = %event, hook = %r.hook, kind = r.kind.as_str(), outcome = r.outcome.as_str(),
-            duration_ms = r.duration_ms, message = r.message.as_deref().unwrap_or(""),
-            stderr = %r.stderr.trim(), "hook did not pass"
-        ),
-    }
 }
 
 fn payload_for(cx: &HookContext, mut p: Payload) -> Payload {

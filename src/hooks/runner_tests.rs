@@ -1,8 +1,11 @@
 //! The decision table and short-circuit rules, driven through `Runner` by a fake Spawner.
 
 use super::*;
+use crate::agent;
 use crate::hooks::config::{Handler, OnError, WasmLimits};
 use crate::hooks::decision::{self, Condition, Effect, TABLE};
+use crate::hooks::report::{Decision, EventReport};
+use crate::hooks::{HookKind, Outcome};
 use serde_json::json;
 use std::collections::HashMap;
 
@@ -103,13 +106,22 @@ fn payload(event: Event) -> Payload {
     }
 }
 
+/// A runner over exactly `hooks`, run by `spawner`, in project `/p`.
+fn runner_over(hooks: HookSet, spawner: Arc<dyn Spawner>) -> Runner {
+    Runner::builder("/p")
+        .hooks(hooks)
+        .spawner(spawner)
+        .build()
+        .unwrap()
+}
+
 async fn fire(
     hooks: Vec<Hook>,
     spawner: FakeSpawner,
     event: Event,
 ) -> (EventReport, Arc<FakeSpawner>) {
     let spawner = Arc::new(spawner);
-    let runner = Runner::new(HookSet::from_hooks(hooks), spawner.clone(), Path::new("/p"));
+    let runner = runner_over(HookSet::from_hooks(hooks), spawner.clone());
     let report = runner.fire(payload(event)).await;
     (report, spawner)
 }
@@ -501,11 +513,7 @@ async fn matchers_match_whole_tool_names() {
     h.matcher = Some(regex::Regex::new("^(?:bash|shell)$").unwrap());
     let spawner = FakeSpawner::default().with("h", ExitStatus::Exited(2), "", "no");
     let spawner = Arc::new(spawner);
-    let runner = Runner::new(
-        HookSet::from_hooks(vec![h]),
-        spawner.clone(),
-        Path::new("/p"),
-    );
+    let runner = runner_over(HookSet::from_hooks(vec![h]), spawner.clone());
     let p = |tool: &str| Payload::pre_tool_use(Path::new("/p"), "s", tool, json!({}));
     assert_eq!(runner.fire(p("bash")).await.decision, Decision::Block);
     assert_eq!(runner.fire(p("shell")).await.decision, Decision::Block);
@@ -523,10 +531,9 @@ async fn async_hooks_never_change_the_decision_and_are_collected() {
         .with("ok", ExitStatus::Exited(0), "", "");
     let (r, s) = {
         let spawner = Arc::new(spawner);
-        let runner = Runner::new(
+        let runner = runner_over(
             HookSet::from_hooks(vec![a, hook(Event::PostToolUse, 1, "ok")]),
             spawner.clone(),
-            Path::new("/p"),
         );
         let mut r = runner.fire(payload(Event::PostToolUse)).await;
         assert_eq!(
@@ -553,13 +560,12 @@ async fn tool_hooks_trait_marks_subagents_and_subset_hides_other_events() {
             .with("pre", ExitStatus::Exited(0), "", "")
             .with("stop", ExitStatus::Exited(2), "continue", ""),
     );
-    let runner = Arc::new(Runner::new(
+    let runner = Arc::new(runner_over(
         HookSet::from_hooks(vec![
             hook(Event::PreToolUse, 0, "pre"),
             hook(Event::Stop, 0, "stop"),
         ]),
         spawner.clone(),
-        Path::new("/p"),
     ));
     let cx = HookContext {
         session_id: "s".into(),
@@ -580,18 +586,20 @@ mod in_process {
     use super::*;
     use crate::hooks::inprocess::FnResponse;
 
+    fn builder() -> RunnerBuilder {
+        Runner::builder("/p")
+            .hooks(HookSet::default())
+            .spawner(Arc::new(FakeSpawner::default()))
+    }
+
     fn runner_with(
         event: Event,
         f: impl Fn(&Payload) -> FnResponse + Send + Sync + 'static,
     ) -> Runner {
-        let mut r = Runner::new(
-            HookSet::default(),
-            Arc::new(FakeSpawner::default()),
-            Path::new("/p"),
-        );
-        r.register(event, Some("bash"), "guard", Arc::new(f))
-            .unwrap();
-        r
+        builder()
+            .hook(event, Some("bash"), "guard", f)
+            .build()
+            .unwrap()
     }
 
     #[tokio::test]
@@ -608,18 +616,12 @@ mod in_process {
         );
         assert_eq!(rep.hooks[0].command, "guard");
 
-        let mut r = Runner::new(
-            HookSet::default(),
-            Arc::new(FakeSpawner::default()),
-            Path::new("/p"),
-        );
-        r.register(
-            Event::Stop,
-            None,
-            "more",
-            Arc::new(|_: &Payload| FnResponse::force("one more")),
-        )
-        .unwrap();
+        let r = builder()
+            .hook(Event::Stop, None, "more", |_: &Payload| {
+                FnResponse::force("one more")
+            })
+            .build()
+            .unwrap();
         let rep = r.fire(payload(Event::Stop)).await;
         assert_eq!(
             (rep.decision, rep.reason.as_deref()),
@@ -660,24 +662,18 @@ mod in_process {
             r#"{"updatedInput":{"command":"x"}}"#,
             "",
         );
-        let mut r = Runner::new(
-            HookSet::from_hooks(vec![hook(Event::PreToolUse, 0, "a")]),
-            Arc::new(spawner),
-            Path::new("/p"),
-        );
-        r.register(
-            Event::PreToolUse,
-            None,
-            "check",
-            Arc::new(|p: &Payload| {
+        let r = Runner::builder("/p")
+            .hooks(HookSet::from_hooks(vec![hook(Event::PreToolUse, 0, "a")]))
+            .spawner(Arc::new(spawner))
+            .hook(Event::PreToolUse, None, "check", |p: &Payload| {
                 if p.tool_args().unwrap()["command"] == "x" {
                     FnResponse::block("saw x")
                 } else {
                     FnResponse::pass()
                 }
-            }),
-        )
-        .unwrap();
+            })
+            .build()
+            .unwrap();
         let rep = r.fire(payload(Event::PreToolUse)).await;
         assert_eq!(rep.hooks.len(), 2);
         assert_eq!(rep.reason.as_deref(), Some("saw x"));
@@ -699,8 +695,19 @@ mod in_process {
                 .contains("bug in hook")
         );
 
-        let mut r = runner_with(Event::PreToolUse, |_| panic!("bug"));
-        r.fn_hooks[0].on_error = OnError::Block;
+        let r = builder()
+            .hook_with(
+                Event::PreToolUse,
+                None,
+                "bug",
+                Arc::new(|_: &Payload| -> FnResponse { panic!("bug") }),
+                crate::hooks::FnOptions {
+                    on_error: OnError::Block,
+                    ..Default::default()
+                },
+            )
+            .build()
+            .unwrap();
         assert_eq!(
             r.fire(payload(Event::PreToolUse)).await.decision,
             Decision::Block
@@ -714,14 +721,19 @@ mod in_process {
                 FnResponse::pass()
             }
         }
-        let mut r = Runner::new(
-            HookSet::default(),
-            Arc::new(FakeSpawner::default()),
-            Path::new("/p"),
-        );
-        r.register(Event::PreToolUse, None, "slow", Arc::new(Slow))
-            .unwrap()
-            .timeout = Duration::from_millis(50);
+        let r = builder()
+            .hook_with(
+                Event::PreToolUse,
+                None,
+                "slow",
+                Arc::new(Slow),
+                crate::hooks::FnOptions {
+                    timeout: Duration::from_millis(50),
+                    ..Default::default()
+                },
+            )
+            .build()
+            .unwrap();
         let rep = r.fire(payload(Event::PreToolUse)).await;
         assert_eq!(
             (rep.decision, rep.hooks[0].outcome),
@@ -735,11 +747,7 @@ async fn finished_async_records_do_not_pile_up() {
     let mut a = hook(Event::PostToolUse, 0, "bg");
     a.is_async = true;
     let spawner = Arc::new(FakeSpawner::default().with("bg", ExitStatus::Exited(0), "", ""));
-    let runner = Runner::new(
-        HookSet::from_hooks(vec![a]),
-        spawner.clone(),
-        Path::new("/p"),
-    );
+    let runner = runner_over(HookSet::from_hooks(vec![a]), spawner.clone());
     for _ in 0..3 * ASYNC_RECORDS_KEPT {
         runner.fire(payload(Event::PostToolUse)).await;
         tokio::task::yield_now().await;

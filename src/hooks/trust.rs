@@ -293,3 +293,109 @@ impl FileLock {
         Ok(FileLock(file))
     }
 }
+
+/// What the trust policy lets one hook do: the one trust decision the runner applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Gate {
+    /// Trusted (or the policy runs everything): run it as configured.
+    Run,
+    /// An untrusted wasm hook under `skip`/`block`: run it with the minimum grants
+    /// ([`reduce_request`]) and only a pass or a fixed-reason block counts
+    /// ([`reduce_judgement`]).
+    RunReduced,
+    /// Not run (outcome `skipped`).
+    Skip,
+    /// Not run; blocks the call (an untrusted shell/http PreToolUse hook under `block`).
+    Block,
+}
+
+/// The longest an untrusted wasm hook may run under the `skip` and `block` policies,
+/// whatever its config asks for (its fuel is derived from this too).
+pub const UNTRUSTED_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The gate for a hook of `kind` on `event`, untrusted or not, under `policy`.
+pub(crate) fn gate(
+    policy: TrustPolicy,
+    untrusted: bool,
+    kind: super::config::HookKind,
+    event: super::event::Event,
+) -> Gate {
+    use super::config::HookKind;
+    if !untrusted {
+        return Gate::Run;
+    }
+    match (policy, kind) {
+        (TrustPolicy::All, _) => Gate::Run,
+        (_, HookKind::Wasm) => Gate::RunReduced,
+        (TrustPolicy::Block, _) if event.class() == super::event::EventClass::Blocking => {
+            Gate::Block
+        }
+        _ => Gate::Skip,
+    }
+}
+
+/// The minimum grants of an untrusted module: no `fs: "write"` (read-only at most), no host
+/// environment, at most [`UNTRUSTED_TIMEOUT`] and the fuel that buys.
+pub(crate) fn reduce_request(request: &mut super::spawner::SpawnRequest) {
+    use super::config::{FsAccess, Handler};
+    if let Handler::Wasm { limits, .. } = &mut request.handler {
+        if limits.fs == FsAccess::Write {
+            limits.fs = FsAccess::Read;
+        }
+        limits.env.clear();
+        limits.fuel = None;
+    }
+    request.timeout = request.timeout.min(UNTRUSTED_TIMEOUT);
+    request.module_sha256 = None;
+}
+
+/// An untrusted wasm hook may only pass or block: no rewritten input, no text for the model
+/// or the user, no forced continuation, and a block carries a fixed reason (its own text
+/// stays in the record for the user; neither it nor the hook's command line, both the
+/// untrusted author's words, reach the model).
+pub(crate) fn reduce_judgement(label: &str, j: &mut super::decision::Judgement) {
+    use super::decision::{Outcome, Verdict};
+    if let Verdict::Block(_) = j.verdict {
+        j.verdict = Verdict::Block(format!(
+            "blocked by the untrusted project wasm hook {label}; its own reason is withheld until you review it and run `hookhost trust`"
+        ));
+    }
+    let dropped = j.updated_input.take().is_some()
+        | j.additional_context.take().is_some()
+        | j.system_message.take().is_some()
+        | j.feedback.take().is_some()
+        | std::mem::take(&mut j.ask);
+    if let Verdict::Force(_) = j.verdict {
+        j.verdict = Verdict::Pass;
+        j.outcome = Some(Outcome::Warn);
+        j.message = Some("untrusted hook: its forced continuation was ignored".into());
+    } else if dropped {
+        j.message = Some("untrusted hook: only its block/pass decision was used".into());
+    }
+}
+
+/// The judgement of an untrusted hook that was not run: skipped, or (under `block`, on
+/// PreToolUse) blocking the call.
+pub(crate) fn not_run(hook: &super::config::Hook, block: bool) -> super::decision::Judgement {
+    use super::decision::{Judgement, Outcome, Verdict};
+    let why = format!(
+        "untrusted project hook {} ({}) was not run: review {} and run `hookhost trust`",
+        hook.label(),
+        hook.handler.display(),
+        hook.file.display()
+    );
+    Judgement {
+        outcome: Some(if block {
+            Outcome::Block
+        } else {
+            Outcome::Skipped
+        }),
+        verdict: if block {
+            Verdict::Block(why.clone())
+        } else {
+            Verdict::Pass
+        },
+        message: Some(why),
+        ..Judgement::default()
+    }
+}

@@ -6,7 +6,7 @@ pub mod guests;
 
 use hookhost::hooks::config::ConfigPaths;
 use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{EventReport, Payload, Runner};
+use hookhost::hooks::{EventReport, Payload, Runner, RunnerBuilder};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
@@ -59,8 +59,16 @@ impl Project {
     }
 
     pub fn runner(&self) -> Runner {
+        self.builder().build().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A runner builder for this project: its config files (with its own HOME) and the
+    /// real spawners with its own compile cache.
+    pub fn builder(&self) -> RunnerBuilder {
         let spawner = HookSpawner::with_wasm_config(self.wasm_config()).unwrap();
-        Runner::load_with(&self.paths(), spawner).unwrap_or_else(|e| panic!("{e}"))
+        Runner::builder(self.path())
+            .config_paths(self.paths())
+            .spawner(std::sync::Arc::new(spawner))
     }
 
     pub fn read(&self, rel: &str) -> String {

@@ -81,7 +81,10 @@ async fn a_cache_directory_others_can_write_is_not_used() {
     );
     // It still runs, compiled in memory.
     let spawner = HookSpawner::with_wasm_config(p.wasm_config()).unwrap();
-    let r = Runner::load_with(&p.paths(), spawner)
+    let r = Runner::builder(p.path())
+        .config_paths(p.paths())
+        .spawner(std::sync::Arc::new(spawner))
+        .build()
         .unwrap()
         .fire(pre_tool(&p.path(), "bash", json!({})))
         .await;

@@ -46,9 +46,10 @@ pub fn json_of(out: &Output) -> Value {
 
 /// A runner for `p` under `policy` with the project's own trust store.
 pub fn runner_under(p: &Project, policy: TrustPolicy) -> Runner {
-    let mut r = p.runner();
-    r.set_trust(policy, TrustStore::load(Some(p.home.path())).unwrap());
-    r
+    p.builder()
+        .trust(policy, TrustStore::load(Some(p.home.path())).unwrap())
+        .build()
+        .unwrap()
 }
 
 /// Records the project's current hooks as trusted.

@@ -11,7 +11,7 @@ use serde_json::json;
 use std::time::{Duration, Instant};
 
 fn load_error(p: &Project) -> String {
-    match Runner::load_with(&p.paths(), HookSpawner::new().unwrap()) {
+    match Runner::builder(p.path()).config_paths(p.paths()).build() {
         Ok(_) => panic!("the config loaded"),
         Err(e) => e.to_string(),
     }
@@ -94,11 +94,14 @@ fn unpooled(p: &Project) -> Runner {
         ..p.wasm_config()
     })
     .unwrap();
-    Runner::load_with(
-        &ConfigPaths::with_home(&p.path(), Some(p.home.path().into())),
-        spawner,
-    )
-    .unwrap()
+    Runner::builder(p.path())
+        .config_paths(ConfigPaths::with_home(
+            &p.path(),
+            Some(p.home.path().into()),
+        ))
+        .spawner(std::sync::Arc::new(spawner))
+        .build()
+        .unwrap()
 }
 
 fn wat_project(wat: &str, memory_mib: u64) -> Project {

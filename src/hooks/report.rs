@@ -1,0 +1,180 @@
+//! What firing an event produced: the event's [`Decision`], each hook's [`HookRecord`], and
+//! the [`EventReport`] that `run --json` prints (DESIGN §8). Data only: made by the runner,
+//! read by the CLI, the agent core (through [`EventReport::to_verdict`]) and embedders.
+
+use super::config::{Hook, HookKind, Scope};
+use super::decision::{Judgement, Outcome};
+use super::event::Event;
+use super::inprocess::FnHookEntry;
+use super::spawner::{ExitStatus, SpawnOutput};
+use crate::agent::{self, HookVerdict};
+use serde::Serialize;
+use serde_json::Value;
+use std::time::Duration;
+
+/// The decision of an event (DESIGN §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Pass,
+    Block,
+    Force,
+}
+
+/// What one hook did, as `run --json` reports it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookRecord {
+    /// `PreToolUse[0]`: the hook's event and index in its file.
+    pub hook: String,
+    pub source: Scope,
+    pub command: String,
+    pub kind: HookKind,
+    pub outcome: Outcome,
+    pub exit_code: Option<i32>,
+    pub duration_ms: f64,
+    pub stdout: String,
+    pub stderr: String,
+    pub truncated: bool,
+    #[serde(rename = "async")]
+    pub is_async: bool,
+    /// Why the hook did not simply pass (exit code, timeout, spawn error, malformed JSON).
+    pub message: Option<String>,
+}
+
+/// Everything that firing one event produced.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventReport {
+    pub event: Event,
+    pub decision: Decision,
+    /// The block reason or the force message; `None` on pass.
+    pub reason: Option<String>,
+    /// PreToolUse: the final tool arguments when a hook rewrote them.
+    pub updated_args: Option<Value>,
+    /// PreToolUse: a hook asked for the permission prompt.
+    pub ask: bool,
+    pub additional_context: Vec<String>,
+    pub system_messages: Vec<String>,
+    /// Feedback for the model (PostToolUse exit-2 stderr, JSON blocks on observing events).
+    pub feedback: Vec<String>,
+    /// The hooks that ran, in order (async ones only once `Runner::wait_async` collected them).
+    pub hooks: Vec<HookRecord>,
+    /// Untrusted project hooks this event met (`Event[index]`), whatever the trust policy
+    /// did with them; empty when no trust store is in use.
+    pub untrusted: Vec<String>,
+    /// Problems in the config files. The hooks of the valid files (and the valid hooks of a
+    /// broken one) still ran; on PreToolUse a broken file blocks the call (fail closed: a
+    /// guard in it may be the part that could not be read).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub config_errors: Vec<super::config::ConfigError>,
+}
+
+impl EventReport {
+    pub(crate) fn new(event: Event) -> Self {
+        EventReport {
+            event,
+            decision: Decision::Pass,
+            reason: None,
+            updated_args: None,
+            ask: false,
+            additional_context: Vec::new(),
+            system_messages: Vec::new(),
+            feedback: Vec::new(),
+            hooks: Vec::new(),
+            untrusted: Vec::new(),
+            config_errors: Vec::new(),
+        }
+    }
+
+    /// The agent-side view of this report.
+    pub fn to_verdict(&self) -> HookVerdict {
+        let reason = self.reason.clone().unwrap_or_default();
+        HookVerdict {
+            verdict: match self.decision {
+                Decision::Pass => agent::Verdict::Pass,
+                Decision::Block => agent::Verdict::Block(reason),
+                Decision::Force => agent::Verdict::Force(reason),
+            },
+            updated_args: self.updated_args.clone(),
+            ask: self.ask,
+            additional_context: self.additional_context.clone(),
+            feedback: self.feedback.clone(),
+            system_messages: self.system_messages.clone(),
+        }
+    }
+}
+
+/// The record of a configured hook's run.
+pub(crate) fn record(hook: &Hook, out: &SpawnOutput, j: &Judgement, is_async: bool) -> HookRecord {
+    record_of(
+        hook.label(),
+        hook.scope,
+        hook.handler.display(),
+        hook.handler.kind(),
+        out,
+        j,
+        is_async,
+    )
+}
+
+/// The record of an in-process hook's run.
+pub(crate) fn record_fn(entry: &FnHookEntry, out: &SpawnOutput, j: &Judgement) -> HookRecord {
+    record_of(
+        entry.label(),
+        entry.scope(),
+        entry.name(),
+        HookKind::Fn,
+        out,
+        j,
+        false,
+    )
+}
+
+fn record_of(
+    hook: String,
+    source: Scope,
+    command: &str,
+    kind: HookKind,
+    out: &SpawnOutput,
+    j: &Judgement,
+    is_async: bool,
+) -> HookRecord {
+    HookRecord {
+        hook,
+        source,
+        command: command.to_string(),
+        kind,
+        outcome: j.outcome.unwrap_or(Outcome::Pass),
+        exit_code: match out.status {
+            ExitStatus::Exited(c) => Some(c),
+            _ => None,
+        },
+        duration_ms: duration_ms(out.duration),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        truncated: out.truncated,
+        is_async,
+        message: j.message.clone(),
+    }
+}
+
+/// Milliseconds with microsecond resolution.
+pub(crate) fn duration_ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// Logs one record: info when it passed or decided, a warning otherwise.
+pub(crate) fn log_record(event: Event, r: &HookRecord) {
+    match r.outcome {
+        Outcome::Pass | Outcome::Block | Outcome::Force => tracing::info!(
+            event = %event, hook = %r.hook, kind = r.kind.as_str(), outcome = r.outcome.as_str(),
+            duration_ms = r.duration_ms, "hook ran"
+        ),
+        _ => tracing::warn!(
+            event = %event, hook = %r.hook, kind = r.kind.as_str(), outcome = r.outcome.as_str(),
+            duration_ms = r.duration_ms, message = r.message.as_deref().unwrap_or(""),
+            stderr = %r.stderr.trim(), "hook did not pass"
+        ),
+    }
+}
