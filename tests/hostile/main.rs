@@ -10,6 +10,7 @@ mod cache;
 mod host;
 mod protocol;
 mod sandbox;
+mod sdk;
 mod trust;
 
 use common::Project;

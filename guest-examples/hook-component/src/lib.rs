@@ -16,8 +16,12 @@ impl Guest for Guard {
         if payload.event != "PreToolUse" {
             return pass;
         }
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(&payload.json) else {
-            return pass;
+        // Fail closed: a payload this guard cannot read (serde_json refuses nesting past 128
+        // levels, for one) is blocked, never passed unseen.
+        let v = match serde_json::from_str::<serde_json::Value>(&payload.json) {
+            Ok(v) if v.is_object() => v,
+            Ok(_) => return block("hook-component: the payload is not a JSON object; blocking"),
+            Err(e) => return block(&format!("hook-component: cannot read the payload ({e}); blocking")),
         };
         if v["toolName"] != "bash" {
             return pass;
@@ -25,10 +29,7 @@ impl Guest for Guard {
         let command = v["toolArgs"]["command"].as_str().unwrap_or("");
         let normalized = command.split_whitespace().collect::<Vec<_>>().join(" ");
         if let Some(p) = DANGEROUS.iter().find(|p| normalized.contains(*p)) {
-            return Response {
-                decision: Decision::Block(format!("hook-component: `{p}` is destructive")),
-                ..pass
-            };
+            return block(&format!("hook-component: `{p}` is destructive"));
         }
         if normalized == "ls" {
             return Response {
@@ -39,6 +40,10 @@ impl Guest for Guard {
         }
         pass
     }
+}
+
+fn block(reason: &str) -> Response {
+    Response { decision: Decision::Block(reason.into()), updated_input: None, additional_context: None }
 }
 
 export!(Guard);
