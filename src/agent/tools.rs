@@ -155,23 +155,108 @@ async fn bash(args: &Value, project: &Path) -> Result<ToolOutput, ToolOutput> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    let child = cmd
+    // Its own process group, so that a timeout kills what it started too.
+    #[cfg(unix)]
+    cmd.process_group(0);
+    let mut child = cmd
         .spawn()
         .map_err(|e| ToolOutput::error(format!("cannot start sh: {e}")))?;
-    match tokio::time::timeout(timeout, child.wait_with_output()).await {
-        Err(_) => Ok(ToolOutput::error(format!(
-            "command timed out after {} ms",
-            timeout.as_millis()
-        ))),
-        Ok(Err(e)) => Ok(ToolOutput::error(format!("command failed: {e}"))),
-        Ok(Ok(out)) => {
-            let cap =
-                |b: &[u8]| String::from_utf8_lossy(&b[..b.len().min(BASH_OUTPUT_CAP)]).into_owned();
-            let code = out.status.code();
-            Ok(ToolOutput {
-                content: json!({"exitCode": code, "stdout": cap(&out.stdout), "stderr": cap(&out.stderr)}),
-                is_error: code != Some(0),
-            })
+    let pid = child.id();
+    // Capped while streaming: the rest is read and dropped, never buffered.
+    let stdout = tokio::spawn(read_capped(child.stdout.take()));
+    let stderr = tokio::spawn(read_capped(child.stderr.take()));
+    let status = match tokio::time::timeout(timeout, child.wait()).await {
+        Ok(Ok(status)) => status,
+        Ok(Err(e)) => return Ok(ToolOutput::error(format!("command failed: {e}"))),
+        Err(_) => {
+            kill_group(pid);
+            let _ = child.kill().await;
+            stdout.abort();
+            stderr.abort();
+            return Ok(ToolOutput::error(format!(
+                "command timed out after {} ms (it and everything it started were killed)",
+                timeout.as_millis()
+            )));
         }
+    };
+    // A background grandchild may hold the pipes open: give them a moment, then move on.
+    let grace = Duration::from_millis(100);
+    let take = |h: tokio::task::JoinHandle<Vec<u8>>| async move {
+        tokio::time::timeout(grace, h)
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default()
+    };
+    let (out, err) = (take(stdout).await, take(stderr).await);
+    let code = status.code();
+    Ok(ToolOutput {
+        content: json!({
+            "exitCode": code,
+            "stdout": String::from_utf8_lossy(&out),
+            "stderr": String::from_utf8_lossy(&err),
+        }),
+        is_error: code != Some(0),
+    })
+}
+
+/// Reads a stream to its end, keeping the first [`BASH_OUTPUT_CAP`] bytes.
+async fn read_capped(stream: Option<impl tokio::io::AsyncRead + Unpin>) -> Vec<u8> {
+    use tokio::io::AsyncReadExt;
+    let Some(mut stream) = stream else {
+        return Vec::new();
+    };
+    let mut kept = Vec::new();
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        match stream.read(&mut buf).await {
+            Ok(0) | Err(_) => return kept,
+            Ok(n) => {
+                let room = BASH_OUTPUT_CAP.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+fn kill_group(pid: Option<u32>) {
+    if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
+        // SAFETY: killpg has no memory-safety preconditions; the group id is the child's pid
+        // because it was spawned with process_group(0).
+        unsafe {
+            libc::killpg(pid, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_: Option<u32>) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn bash_output_is_capped_while_streaming() {
+        let dir = tempfile::tempdir().unwrap();
+        let args = json!({"command": "head -c 5000000 /dev/zero | tr '\\0' x"});
+        let out = run("bash", &args, dir.path(), &mut TodoList::default()).await;
+        assert_eq!(out.content["stdout"].as_str().unwrap().len(), BASH_OUTPUT_CAP);
+        assert_eq!(out.content["exitCode"], 0);
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn bash_timeout_kills_the_whole_process_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("grandchild-survived");
+        let command = format!("(sleep 1; touch {}) & sleep 30", marker.display());
+        let args = json!({"command": command, "timeout": 200});
+        let out = run("bash", &args, dir.path(), &mut TodoList::default()).await;
+        assert!(out.is_error);
+        assert!(out.text().contains("timed out"), "{}", out.text());
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert!(!marker.exists(), "the background grandchild was not killed");
     }
 }
