@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
     from Cargo.toml, go.mod, package.json, *.zig, *.c or app.py) and the project's sources. \
     Writes: NAME.wasm in the project root (its path is printed on stdout), plus the \
     toolchain's own outputs: target/ (Rust; $CARGO_TARGET_DIR if set), node_modules/ \
-    (JavaScript, AssemblyScript: `npm ci` when missing), the Go build cache."
+    (JavaScript, TypeScript, AssemblyScript: `npm ci` when missing), the Go build cache."
 )]
 pub struct BuildArgs {
     /// The hook project (default: the current directory).
@@ -51,7 +51,7 @@ pub fn build_project(p: &Project) -> anyhow::Result<PathBuf> {
                 p,
             )?;
         }
-        "javascript" | "assemblyscript" => {
+        "javascript" | "typescript" | "assemblyscript" => {
             let npm = find_on_path("npm").ok_or_else(|| {
                 anyhow::anyhow!("npm is not installed: install Node.js 18+ with npm (e.g. `apt-get install nodejs npm`)")
             })?;

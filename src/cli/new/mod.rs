@@ -30,7 +30,8 @@ const DEFAULT_DESCRIPTION: &str = "Blocks destructive bash commands";
     Reads nothing; refuses a NAME that exists and is not an empty directory."
 )]
 pub struct NewArgs {
-    /// The language: rust, rust-component, python, javascript, c, go, zig, assemblyscript.
+    /// The language: rust, rust-component, python, javascript, typescript, c, go, zig,
+    /// assemblyscript.
     lang: String,
     /// The directory to create; its last component is the hook's name (lowercase letters,
     /// digits, `-` and `_`, starting with a letter).
@@ -145,8 +146,11 @@ fn detect_language(dir: &Path) -> Option<&'static Template> {
     } else if has("go.mod") {
         "go"
     } else if has("package.json") {
-        if read("package.json").contains("assemblyscript") {
+        let manifest = read("package.json");
+        if manifest.contains("assemblyscript") {
             "assemblyscript"
+        } else if manifest.contains("\"typescript\"") {
+            "typescript"
         } else {
             "javascript"
         }
@@ -331,6 +335,7 @@ mod tests {
             "rust-component",
             "python",
             "javascript",
+            "typescript",
             "c",
             "go",
             "zig",

@@ -130,8 +130,8 @@ pub const TEMPLATES: &[Template] = &[
         title: "Python (a component of the typed `hook` world, componentize-py)",
         source: "app.py",
         toolchain: "`pip install componentize-py`",
-        memory: 128,
-        timeout: 5000,
+        memory: 64,
+        timeout: 1000,
         files: &[
             file("app.py", include_str!("../../../templates/python/app.py")),
             file("wit/hook.wit", HOOK_WIT),
@@ -142,8 +142,8 @@ pub const TEMPLATES: &[Template] = &[
         title: "JavaScript (a component of the typed `hook` world, componentize-js)",
         source: "guard.js",
         toolchain: "Node.js 18+ and npm; `hookhost build` runs `npm ci` once",
-        memory: 128,
-        timeout: 5000,
+        memory: 64,
+        timeout: 1000,
         files: &[
             file(
                 "guard.js",
@@ -160,6 +160,37 @@ pub const TEMPLATES: &[Template] = &[
             file(
                 "package-lock.json",
                 include_str!("../../../templates/javascript/package-lock.json"),
+            ),
+            file("wit/hook.wit", HOOK_WIT),
+        ],
+    },
+    Template {
+        lang: "typescript",
+        title: "TypeScript (a component of the typed `hook` world, tsc + componentize-js)",
+        source: "guard.ts",
+        toolchain: "Node.js 18+ and npm; `hookhost build` runs `npm ci` once",
+        memory: 64,
+        timeout: 1000,
+        files: &[
+            file(
+                "guard.ts",
+                include_str!("../../../templates/typescript/guard.ts"),
+            ),
+            file(
+                "build.mjs",
+                include_str!("../../../templates/typescript/build.mjs"),
+            ),
+            file(
+                "tsconfig.json",
+                include_str!("../../../templates/typescript/tsconfig.json"),
+            ),
+            file(
+                "package.json",
+                include_str!("../../../templates/typescript/package.json"),
+            ),
+            file(
+                "package-lock.json",
+                include_str!("../../../templates/typescript/package-lock.json"),
             ),
             file("wit/hook.wit", HOOK_WIT),
         ],
