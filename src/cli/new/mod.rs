@@ -230,6 +230,8 @@ fn render(name: &str, description: &str, t: &Template) -> Vec<(String, String, b
         .replace("{{toolchain}}", t.toolchain)
         .replace("{{timeout}}", &t.timeout.to_string())
         .replace("{{memory}}", &t.memory.to_string());
+    // The README adds its own full stop.
+    let readme = readme.replace("{{description}}", description.trim_end_matches('.'));
     files.push(("README.md".into(), fill("README.md", &readme), false));
     files
 }

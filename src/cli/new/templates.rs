@@ -141,7 +141,7 @@ pub const TEMPLATES: &[Template] = &[
         lang: "javascript",
         title: "JavaScript (a component of the typed `hook` world, componentize-js)",
         source: "guard.js",
-        toolchain: "Node.js 18+ and npm; `hookhost build` runs `npm ci` once",
+        toolchain: "Node.js 18+ and npm; the first build runs `npm ci`",
         memory: 64,
         timeout: 1000,
         files: &[
@@ -168,7 +168,7 @@ pub const TEMPLATES: &[Template] = &[
         lang: "typescript",
         title: "TypeScript (a component of the typed `hook` world, tsc + componentize-js)",
         source: "guard.ts",
-        toolchain: "Node.js 18+ and npm; `hookhost build` runs `npm ci` once",
+        toolchain: "Node.js 18+ and npm; the first build runs `npm ci`",
         memory: 64,
         timeout: 1000,
         files: &[
@@ -239,7 +239,7 @@ pub const TEMPLATES: &[Template] = &[
         lang: "assemblyscript",
         title: "AssemblyScript (a WASI preview 1 module, @assemblyscript/wasi-shim)",
         source: "assembly/index.ts",
-        toolchain: "Node.js and npm; `hookhost build` runs `npm ci` once",
+        toolchain: "Node.js and npm; the first build runs `npm ci`",
         memory: 64,
         timeout: 1000,
         files: &[
