@@ -3,6 +3,7 @@
 mod check;
 mod demo;
 mod list;
+mod new;
 mod run;
 mod trust;
 
@@ -56,6 +57,12 @@ enum Command {
     /// Reads <project>/.coding-agent/hooks.json, the wasm modules and scripts it names, and
     /// ~/.coding-agent/trusted.json, which it writes (0600, under a lock).
     Trust(trust::TrustArgs),
+    /// Create a ready-to-build hook project: `hookhost new LANG NAME`.
+    New(new::NewArgs),
+    /// Build the hook project (here, or --dir) into NAME.wasm and print its path.
+    Build(new::build::BuildArgs),
+    /// Fire the hook project's samples/*.json at its built NAME.wasm and compare outcomes.
+    Test(new::test::TestArgs),
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -121,6 +128,9 @@ pub fn main() -> ExitCode {
             Command::List(args) => list::list(args),
             Command::Demo => demo::demo().await,
             Command::Trust(args) => trust::trust(args),
+            Command::New(args) => new::new(args),
+            Command::Build(args) => new::build::build(args),
+            Command::Test(args) => new::test::test(args).await,
         }
     });
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody
