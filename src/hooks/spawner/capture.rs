@@ -5,9 +5,9 @@
 //! Shared by every handler so that no hook, of any kind, can make the host buffer without
 //! bound (DESIGN §4, output caps), and so that every handler ends the same way. Clones of a
 //! stream share one buffer: a reader task fills it while the engine can still take what
-//! arrived if it has to stop waiting. How bytes arrive is the handler's business, except for
-//! the two readers here that more than one place needs: [`drain_pipe`] (a child's pipe) and
-//! [`drain_body`] (an HTTP answer). The wasm guest writes through `wasm/pipes.rs`.
+//! arrived if it has to stop waiting. The readers that fill a stream sit here too:
+//! [`drain_pipe`] (a shell hook's pipe) and [`drain_body`] (an HTTP hook's answer); a wasm
+//! guest writes into one through the WASI streams of `wasm/pipes.rs`.
 
 use super::{ExitStatus, SpawnOutput};
 use std::sync::{Arc, Mutex};

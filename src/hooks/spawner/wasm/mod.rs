@@ -21,7 +21,7 @@
 //! | `run.rs` | one run: store, fuel, deadline, each guest shape, exit status |
 //! | `pipes.rs`, `hook_world.rs` | guest output into the capture; the typed `hook` world |
 //!
-//! | guest does | [`ExitStatus`] |
+//! | guest does | [`ExitStatus`](super::ExitStatus) |
 //! |---|---|
 //! | returns from `_start` / `run` returns ok | `Exited(0)` |
 //! | `proc_exit(n)` / `exit-with-code(n)`, n < 126 | `Exited(n)` |
