@@ -7,7 +7,7 @@
 //! logged or reported. The body is capped at 1 MiB like any output, and redirects are not
 //! followed (a hook endpoint that moves should be reconfigured, not chased).
 
-use super::capture::CapturedStream;
+use super::capture::{Capture, CapturedStream, drain_body};
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
 use async_trait::async_trait;
@@ -121,46 +121,34 @@ impl Spawner for HttpSpawner {
                 .await
                 .map_err(|e| format!("cannot reach {url}: {}", without_url(&e)))?;
             let status = response.status();
-            loop {
-                match response.chunk().await {
-                    Ok(Some(chunk)) => {
-                        sink.push(&chunk);
-                        if sink.is_truncated() {
-                            break;
-                        }
-                    }
-                    Ok(None) => break,
-                    Err(e) => {
-                        return Err(format!(
-                            "reading the answer of {url} failed: {}",
-                            without_url(&e)
-                        ));
-                    }
-                }
-            }
+            drain_body(&mut response, &sink)
+                .await
+                .map_err(|e| format!("reading the answer of {url} failed: {}", without_url(&e)))?;
             Ok::<_, String>(status)
         };
         let result = tokio::time::timeout_at(start + req.timeout, exchange).await;
-        let (bytes, truncated) = body.take();
-        let (status, stdout, stderr) = match result {
-            Err(_) => (ExitStatus::TimedOut, bytes, Vec::new()),
-            Ok(Err(e)) => (ExitStatus::SpawnFailed(e), Vec::new(), bytes),
-            Ok(Ok(s)) if s.is_success() => (ExitStatus::Exited(0), bytes, Vec::new()),
+        // The body is read like stdout on success (and on a timeout, for what arrived), and
+        // goes to stderr when the hook failed.
+        let as_stdout = || Capture {
+            stdout: body.clone(),
+            stderr: CapturedStream::default(),
+        };
+        let as_stderr = || Capture {
+            stdout: CapturedStream::default(),
+            stderr: body.clone(),
+        };
+        let (status, capture) = match result {
+            Err(_) => (ExitStatus::TimedOut, as_stdout()),
+            Ok(Err(e)) => (ExitStatus::SpawnFailed(e), as_stderr()),
+            Ok(Ok(s)) if s.is_success() => (ExitStatus::Exited(0), as_stdout()),
             Ok(Ok(s)) => (
                 ExitStatus::SpawnFailed(format!(
                     "{url} answered HTTP {s}; a hook endpoint must answer 2xx"
                 )),
-                Vec::new(),
-                bytes,
+                as_stderr(),
             ),
         };
-        SpawnOutput {
-            status,
-            stdout,
-            stderr,
-            truncated,
-            duration: start.elapsed(),
-        }
+        capture.finish(status, start.elapsed())
     }
 }
 

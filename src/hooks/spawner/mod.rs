@@ -11,7 +11,7 @@ pub mod http;
 mod shell;
 pub mod wasm;
 
-pub use capture::{CapturedStream, OUTPUT_CAP};
+pub use capture::{Capture, CapturedStream, OUTPUT_CAP};
 pub use http::HttpSpawner;
 pub use shell::ShellSpawner;
 pub use wasm::{WasmEngineConfig, WasmSpawner};

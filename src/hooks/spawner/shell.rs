@@ -6,13 +6,13 @@
 //! ignored). Once the hook itself has exited, the pipes get a short grace period to drain and
 //! are then abandoned, so a background grandchild holding stdout open cannot hold the engine.
 
-use super::capture::CapturedStream;
+use super::capture::{Capture, drain_pipe};
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
 use async_trait::async_trait;
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 use tokio::time::{Instant, timeout_at};
 
@@ -58,17 +58,6 @@ fn shell_command(command: &str) -> Command {
     let mut c = Command::new("sh");
     c.arg("-c").arg(command);
     c
-}
-
-async fn pump(stream: Option<impl AsyncRead + Unpin>, sink: CapturedStream) {
-    let Some(mut stream) = stream else { return };
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        match stream.read(&mut buf).await {
-            Ok(0) | Err(_) => return,
-            Ok(n) => sink.push(&buf[..n]),
-        }
-    }
 }
 
 #[cfg(unix)]
@@ -141,11 +130,14 @@ impl Spawner for ShellSpawner {
                 let _ = stdin.shutdown().await;
             }
         });
-        let out = CapturedStream::default();
-        let err = CapturedStream::default();
+        let capture = Capture::default();
         let mut readers = tokio::task::JoinSet::new();
-        readers.spawn(pump(child.stdout.take(), out.clone()));
-        readers.spawn(pump(child.stderr.take(), err.clone()));
+        if let Some(stdout) = child.stdout.take() {
+            readers.spawn(drain_pipe(stdout, capture.stdout.clone()));
+        }
+        if let Some(stderr) = child.stderr.take() {
+            readers.spawn(drain_pipe(stderr, capture.stderr.clone()));
+        }
 
         let status = match timeout_at(deadline, child.wait()).await {
             Ok(Ok(status)) => describe_status(status),
@@ -165,14 +157,6 @@ impl Spawner for ShellSpawner {
         readers.abort_all();
         writer.abort();
 
-        let (stdout, t1) = out.take();
-        let (stderr, t2) = err.take();
-        SpawnOutput {
-            status,
-            stdout,
-            stderr,
-            truncated: t1 || t2,
-            duration: start.elapsed(),
-        }
+        capture.finish(status, start.elapsed())
     }
 }

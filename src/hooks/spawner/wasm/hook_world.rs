@@ -4,7 +4,7 @@
 //! `additionalContext` as JSON on stdout), `block(reason)` is exit 2 with the reason on
 //! stderr, `force(message)` is exit 2 with the message on stdout.
 
-use crate::hooks::spawner::{CapturedStream, ExitStatus};
+use crate::hooks::spawner::{Capture, ExitStatus};
 use serde_json::{Map, Value};
 
 wasmtime::component::bindgen!({
@@ -16,11 +16,8 @@ wasmtime::component::bindgen!({
 pub use coding_agent::hooks::types::Decision;
 
 /// The exit status and output a process answering `response` would have produced.
-pub fn as_process(
-    response: Response,
-    stdout: &CapturedStream,
-    stderr: &CapturedStream,
-) -> ExitStatus {
+pub fn as_process(response: Response, capture: &Capture) -> ExitStatus {
+    let Capture { stdout, stderr } = capture;
     match response.decision {
         Decision::Block(reason) => {
             stderr.push(reason.as_bytes());
@@ -53,17 +50,16 @@ mod tests {
     use super::*;
 
     fn respond(decision: Decision, input: Option<&str>) -> (ExitStatus, Vec<u8>, Vec<u8>) {
-        let (out, err) = (CapturedStream::default(), CapturedStream::default());
+        let capture = Capture::default();
         let status = as_process(
             Response {
                 decision,
                 updated_input: input.map(str::to_string),
                 additional_context: None,
             },
-            &out,
-            &err,
+            &capture,
         );
-        (status, out.take().0, err.take().0)
+        (status, capture.stdout.take().0, capture.stderr.take().0)
     }
 
     #[test]

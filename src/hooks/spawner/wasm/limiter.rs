@@ -10,6 +10,9 @@
 
 use wasmtime::ResourceLimiter;
 
+/// Bytes in a MiB, the unit of a hook's `memory`.
+pub const MIB: u64 = 1 << 20;
+
 /// Bytes charged per table element: a function reference is a pointer plus type data in
 /// wasmtime; 16 bytes over-counts rather than under-counts.
 pub const TABLE_ELEMENT_BYTES: usize = 16;
@@ -29,6 +32,11 @@ impl MemoryBudget {
     /// A budget of `cap` bytes.
     pub fn new(cap: usize) -> Self {
         MemoryBudget { cap, used: 0 }
+    }
+
+    /// A budget of `mib` MiB (a hook's `memory`).
+    pub fn from_mib(mib: u64) -> Self {
+        Self::new(usize::try_from(mib.saturating_mul(MIB)).unwrap_or(usize::MAX))
     }
 
     fn grow(&mut self, current: usize, desired: usize, what: &str) -> wasmtime::Result<bool> {

@@ -14,7 +14,7 @@
 
 use super::pipes::GuestOutput;
 use crate::hooks::config::{FsAccess, WasmLimits};
-use crate::hooks::spawner::{CapturedStream, SpawnRequest};
+use crate::hooks::spawner::{Capture, SpawnRequest};
 use std::path::Path;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::{FsPerms, WasiCtxBuilder};
@@ -26,15 +26,14 @@ pub fn wasi_builder(
     cwd: &Path,
     argv: &[String],
     limits: &WasmLimits,
-    stdout: &CapturedStream,
-    stderr: &CapturedStream,
+    capture: &Capture,
 ) -> Result<WasiCtxBuilder, String> {
     let mut b = WasiCtxBuilder::new();
     b.stdin(MemoryInputPipe::new(bytes::Bytes::copy_from_slice(
         &req.stdin,
     )))
-    .stdout(GuestOutput(stdout.clone()))
-    .stderr(GuestOutput(stderr.clone()))
+    .stdout(GuestOutput(capture.stdout.clone()))
+    .stderr(GuestOutput(capture.stderr.clone()))
     .args(argv)
     .env("HOOK_EVENT", req.event.as_str())
     .env("HOOK_PROJECT_DIR", req.project_dir.to_string_lossy())

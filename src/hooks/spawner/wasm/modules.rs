@@ -1,0 +1,183 @@
+//! [`Modules`]: what is known in memory of each module file, and the rule that a file is
+//! compiled once per edit, one compile at a time.
+//!
+//! Each file has a slot: empty, compiling (runs that need it wait for that one compile, each
+//! at most its compile bound, while a compile a run gave up on goes on in the background and
+//! fills the caches), or ready (a pre-linked guest, reused while the file's size, mtime and
+//! inode are unchanged). A first compile that takes long is announced, since it is not a hang.
+//! [`WasmStats`] counts how modules were obtained.
+//!
+//! Not here: turning a file into a guest (`load.rs`), the on-disk cache (`cache.rs`).
+
+use super::engine::COMPILE_TIMEOUT_ENV;
+use super::load::{Loader, Prepared, missing_file};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A first compile taking longer than this is announced on stderr (it is not a hang).
+const COMPILE_NOTICE_AFTER: Duration = Duration::from_secs(1);
+
+/// Counters of how modules were obtained, for tests, `check` and benchmarks.
+#[derive(Debug, Default)]
+pub struct WasmStats {
+    /// Modules compiled from their bytes.
+    pub compiled: AtomicU64,
+    /// Modules loaded from the disk cache.
+    pub disk_hits: AtomicU64,
+    /// Runs that reused an in-memory pre-linked module.
+    pub memory_hits: AtomicU64,
+}
+
+/// Identity of a module file, to notice edits without re-reading it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileStamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    #[cfg(unix)]
+    inode: u64,
+}
+
+impl FileStamp {
+    fn of(path: &Path) -> std::io::Result<Self> {
+        let m = std::fs::metadata(path)?;
+        Ok(FileStamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+            #[cfg(unix)]
+            inode: std::os::unix::fs::MetadataExt::ino(&m),
+        })
+    }
+}
+
+/// A module compiled from a file with this stamp, and the SHA-256 of the bytes it was
+/// compiled from (what a trust pin is compared with).
+#[derive(Clone)]
+pub(super) struct Ready {
+    stamp: FileStamp,
+    pub prepared: Prepared,
+    pub sha256: String,
+}
+
+/// What is known of one module file.
+#[derive(Default)]
+enum SlotState {
+    #[default]
+    Empty,
+    /// A compile is running (in the blocking pool); waiters watch for its result.
+    Compiling {
+        stamp: FileStamp,
+        done: tokio::sync::watch::Receiver<Option<Result<Ready, String>>>,
+    },
+    Ready(Ready),
+}
+
+type Slot = Arc<Mutex<SlotState>>;
+
+/// The prepared modules of one engine, by path.
+pub(super) struct Modules {
+    loader: Arc<Loader>,
+    stats: Arc<WasmStats>,
+    slots: Mutex<HashMap<PathBuf, Slot>>,
+}
+
+impl Modules {
+    pub fn new(loader: Loader) -> Self {
+        Modules {
+            loader: Arc::new(loader),
+            stats: Arc::default(),
+            slots: Mutex::default(),
+        }
+    }
+
+    pub fn loader(&self) -> &Loader {
+        &self.loader
+    }
+
+    pub fn stats(&self) -> &WasmStats {
+        &self.stats
+    }
+
+    /// The pre-linked module for `path` and the SHA-256 of the bytes it came from, compiling
+    /// or loading it if the file changed. One compile per file at a time: concurrent runs
+    /// wait for the same one, each at most `bound`; a compile a run gave up on goes on in
+    /// the background and fills the caches.
+    pub async fn prepared(&self, path: &Path, bound: Option<Duration>) -> Result<Ready, String> {
+        let slot = {
+            let mut slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+            slots.entry(path.to_path_buf()).or_default().clone()
+        };
+        let stamp = FileStamp::of(path).map_err(|e| missing_file(path, &e))?;
+        let mut done = {
+            let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
+            match &*state {
+                SlotState::Ready(r) if r.stamp == stamp => {
+                    self.stats.memory_hits.fetch_add(1, Ordering::Relaxed);
+                    return Ok(r.clone());
+                }
+                SlotState::Compiling { stamp: s, done } if *s == stamp => done.clone(),
+                _ => {
+                    let (tx, rx) = tokio::sync::watch::channel(None);
+                    *state = SlotState::Compiling {
+                        stamp: stamp.clone(),
+                        done: rx.clone(),
+                    };
+                    let loader = self.loader.clone();
+                    let stats = self.stats.clone();
+                    let slot = slot.clone();
+                    let owned = path.to_path_buf();
+                    tokio::task::spawn_blocking(move || {
+                        let result = loader.load(&owned, &stats).map(|(prepared, sha256)| Ready {
+                            stamp: stamp.clone(),
+                            prepared,
+                            sha256,
+                        });
+                        let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
+                        if matches!(&*state, SlotState::Compiling { stamp: s, .. } if *s == stamp) {
+                            *state = match &result {
+                                Ok(r) => SlotState::Ready(r.clone()),
+                                Err(_) => SlotState::Empty,
+                            };
+                        }
+                        let _ = tx.send(Some(result));
+                    });
+                    rx
+                }
+            }
+        };
+        let started = Instant::now();
+        let wait = async {
+            let mut announced = false;
+            loop {
+                if let Some(result) = done.borrow_and_update().clone() {
+                    return result;
+                }
+                let tick = tokio::time::sleep(COMPILE_NOTICE_AFTER);
+                tokio::select! {
+                    changed = done.changed() => if changed.is_err() {
+                        return Err(format!("compiling {} was interrupted", path.display()));
+                    },
+                    _ = tick, if !announced => {
+                        announced = true;
+                        tracing::warn!(
+                            "compiling {} for the first time (not charged to the hook's timeout; later runs use the compile cache; `hookhost check` compiles every configured module ahead)",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        };
+        match bound {
+            None => wait.await,
+            Some(bound) => tokio::time::timeout(bound, wait).await.unwrap_or_else(|_| {
+                Err(format!(
+                    "{} was still compiling after {:.1} s (the compile bound; the compile goes on in the background and is cached when done): run `hookhost check` to compile it ahead, or raise ${COMPILE_TIMEOUT_ENV}",
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                ))
+            }),
+        }
+    }
+}
