@@ -242,7 +242,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let args = json!({"command": "head -c 5000000 /dev/zero | tr '\\0' x"});
         let out = run("bash", &args, dir.path(), &mut TodoList::default()).await;
-        assert_eq!(out.content["stdout"].as_str().unwrap().len(), BASH_OUTPUT_CAP);
+        assert_eq!(
+            out.content["stdout"].as_str().unwrap().len(),
+            BASH_OUTPUT_CAP
+        );
         assert_eq!(out.content["exitCode"], 0);
     }
 

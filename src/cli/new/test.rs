@@ -11,7 +11,7 @@ use super::Project;
 use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::hooks::config::{self, ConfigPaths};
-use hookhost::hooks::decision::{HookTraits, judge};
+use hookhost::hooks::decision::{HookFacts, judge};
 use hookhost::hooks::spawner::WasmEngineConfig;
 use hookhost::hooks::{
     Event, Hook, HookSet, HookSpawner, Outcome, Payload, Runner, Scope, SpawnRequest, Spawner,
@@ -210,11 +210,10 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
     if !a.json {
         println!("{}: loaded in {compile_ms:.0} ms", module.display());
     }
-    let runner = Runner::new(
-        HookSet::from_hooks(hooks.clone()),
-        spawner.clone() as Arc<dyn Spawner>,
-        &project.dir,
-    );
+    let runner = Runner::builder(&project.dir)
+        .hooks(HookSet::from_hooks(hooks.clone()))
+        .spawner(spawner.clone() as Arc<dyn Spawner>)
+        .build()?;
     let mut results = Vec::new();
     for sample in &samples {
         let result = match &sample.input {
@@ -250,10 +249,11 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                         project_dir: project.dir.clone(),
                         stdin: Arc::from(text.as_bytes()),
                         timeout: hook.timeout,
+                        module_sha256: None,
                     })
                     .await;
                 let j = judge(
-                    &HookTraits {
+                    &HookFacts {
                         event: *event,
                         kind: hook.handler.kind(),
                         on_error: hook.on_error,
@@ -265,7 +265,7 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                 let reason = match &j.verdict {
                     hookhost::hooks::decision::Verdict::Block(r)
                     | hookhost::hooks::decision::Verdict::Force(r) => Some(r.clone()),
-                    hookhost::hooks::decision::Verdict::None => j.message.clone(),
+                    hookhost::hooks::decision::Verdict::Pass => j.message.clone(),
                 };
                 SampleResult {
                     name: sample.name.clone(),
