@@ -315,8 +315,9 @@ impl Runner {
         hook: Arc<dyn FnHook>,
     ) -> Result<&mut FnHookEntry, regex::Error> {
         let matcher = matcher
-            .map(|m| regex::Regex::new(&format!("^(?:{m})$")))
-            .transpose()?;
+            .map(config::Matcher::new)
+            .transpose()?
+            .map(config::Matcher::into_regex);
         let mut entry = FnHookEntry::new(event, matcher, name, hook);
         entry.set_index(self.fn_hooks.iter().filter(|f| f.event() == event).count());
         self.fn_hooks.push(entry);
