@@ -17,6 +17,11 @@
 //! `types.rs` (what a resolved hook is), `errors.rs` (what a problem report says),
 //! `matcher.rs` ([`Matcher`]: whole-name tool regexes, also for `Runner::register`) and
 //! [`headers`] (the `$NAME` syntax of header values, also for the HTTP spawner).
+//!
+//! The file format is also described by a JSON Schema, `schema/hooks.schema.json`, for
+//! editors (`"$schema"` may point at it); `tests/schema.rs` keeps it in step with the
+//! example configs. This module remains the authority: it checks what a schema cannot
+//! (paths, regex syntax, header references, wasm-only options on a shell command).
 
 mod errors;
 pub mod headers;
