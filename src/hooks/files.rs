@@ -9,7 +9,7 @@
 //! returns at once), refuses anything that is not a regular file, refuses files larger than
 //! the caller's limit before reading, and never reads more than `limit + 1` bytes even if
 //! the file grows while it is read. It does not decide what a path may name (that is
-//! `config::paths`), only that reading it is bounded in size and time.
+//! `config` and `confine`), only that reading it is bounded in size and time.
 
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};

@@ -252,12 +252,13 @@ impl RunnerBuilder {
         } in self.fn_hooks
         {
             let matcher = matcher
-                .map(|m| regex::Regex::new(&format!("^(?:{m})$")))
+                .map(config::Matcher::new)
                 .transpose()
                 .map_err(|source| RunnerError::Matcher {
                     name: name.clone(),
                     source,
-                })?;
+                })?
+                .map(config::Matcher::into_regex);
             let mut entry = FnHookEntry::new(event, matcher, &name, hook);
             entry.set_index(
                 fn_hooks

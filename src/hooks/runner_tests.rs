@@ -510,7 +510,7 @@ async fn updated_input_is_ignored_outside_pre_tool_use_and_on_block() {
 #[tokio::test]
 async fn matchers_match_whole_tool_names() {
     let mut h = hook(Event::PreToolUse, 0, "h");
-    h.matcher = Some(regex::Regex::new("^(?:bash|shell)$").unwrap());
+    h.matcher = Some(config::Matcher::new("bash|shell").unwrap());
     let spawner = FakeSpawner::default().with("h", ExitStatus::Exited(2), "", "no");
     let spawner = Arc::new(spawner);
     let runner = runner_over(HookSet::from_hooks(vec![h]), spawner.clone());

@@ -10,6 +10,7 @@
 use super::capture::{Capture, CapturedStream, drain_body};
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
+pub use crate::hooks::config::headers::expand_with;
 use async_trait::async_trait;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -35,53 +36,6 @@ impl Default for HttpSpawner {
 /// `allowed` only. The error names the variable, never the value.
 pub fn expand_header(value: &str, allowed: &[String]) -> Result<String, String> {
     expand_with(value, allowed, |name| std::env::var(name).ok())
-}
-
-/// The one parser of header references; `lookup` supplies values (the config check passes a
-/// lookup that finds every name, so only the `allowedEnv` rule is checked at load time).
-pub fn expand_with(
-    value: &str,
-    allowed: &[String],
-    lookup: impl Fn(&str) -> Option<String>,
-) -> Result<String, String> {
-    let mut out = String::new();
-    let mut rest = value;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let (name, tail) = if let Some(braced) = after.strip_prefix('{') {
-            match braced.find('}') {
-                Some(end) => (&braced[..end], &braced[end + 1..]),
-                None => return Err("a header value has `${` without a closing `}`".into()),
-            }
-        } else if after.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            let end = after
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(after.len());
-            (&after[..end], &after[end..])
-        } else {
-            ("", after)
-        };
-        if name.is_empty() {
-            out.push('$');
-        } else if !allowed.iter().any(|a| a == name) {
-            return Err(format!(
-                "a header references ${name}, which is not listed in the hook's `allowedEnv`; add \"allowedEnv\": [\"{name}\"] to pass it"
-            ));
-        } else {
-            match lookup(name) {
-                Some(v) => out.push_str(&v),
-                None => {
-                    return Err(format!(
-                        "a header references ${name}, but that environment variable is not set"
-                    ));
-                }
-            }
-        }
-        rest = tail;
-    }
-    out.push_str(rest);
-    Ok(out)
 }
 
 #[async_trait]

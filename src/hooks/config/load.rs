@@ -1,0 +1,151 @@
+//! Which config files are read, in which order, and how their hooks are merged into one
+//! [`HookSet`]; [`parse_file`] runs both phases over one file's text.
+//!
+//! The project's file, then the user's global one; a missing file is empty; a project at
+//! the home directory reads its one file once, as global. Each file is read bounded
+//! ([`read_bounded`]: no FIFOs, no endless files) and hashed from the exact bytes parsed, so
+//! what trust compares is what runs.
+
+use super::errors::{ConfigError, ConfigErrors};
+use super::raw::{self, Entry};
+use super::resolve::Resolver;
+use super::types::{Hook, HookSet, Scope};
+use crate::hooks::confine::{canonical_or_same, same_file};
+use crate::hooks::files::{CONFIG_LIMIT, read_bounded, sha256_hex};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Where the project's hooks live, relative to the project root.
+pub const PROJECT_CONFIG: &str = ".coding-agent/hooks.json";
+
+/// Where the config files are and what the hooks run against.
+#[derive(Debug, Clone)]
+pub struct ConfigPaths {
+    pub project_dir: PathBuf,
+    /// `<project>/.coding-agent/hooks.json`
+    pub project_file: PathBuf,
+    /// `~/.coding-agent/hooks.json`, or `None` when there is no home directory.
+    pub global_file: Option<PathBuf>,
+    pub home: Option<PathBuf>,
+}
+
+impl ConfigPaths {
+    /// The standard locations for `project_dir`, with the home directory from `dirs` (which
+    /// honours `$HOME`).
+    pub fn for_project(project_dir: &Path) -> Self {
+        Self::with_home(project_dir, dirs::home_dir())
+    }
+
+    /// The project directory is made canonical (symlinks resolved): every "inside the
+    /// project" check compares canonical paths.
+    pub fn with_home(project_dir: &Path, home: Option<PathBuf>) -> Self {
+        let project_dir = canonical_or_same(project_dir);
+        ConfigPaths {
+            project_file: project_dir.join(PROJECT_CONFIG),
+            global_file: home.as_ref().map(|h| h.join(".coding-agent/hooks.json")),
+            home,
+            project_dir,
+        }
+    }
+}
+
+/// Loads both files. All problems of both files are returned together.
+pub fn load(paths: &ConfigPaths) -> Result<HookSet, ConfigErrors> {
+    let (set, errors) = load_lenient(paths);
+    if errors.is_empty() {
+        Ok(set)
+    } else {
+        Err(ConfigErrors(errors))
+    }
+}
+
+/// Loads both files, keeping the hooks that are valid alongside every problem found (what
+/// `hookhost check` needs to go on checking modules and commands past a config error).
+pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
+    let mut hooks = Vec::new();
+    let mut errors = Vec::new();
+    let mut hashes = BTreeMap::new();
+    let mut files = vec![paths.project_file.clone()];
+    let mut sources = Vec::new();
+    match &paths.global_file {
+        // A project at the home directory: its "project file" *is* the user's global file,
+        // which the user wrote; it loads once, as global (trusted), never as a project file.
+        Some(global) if same_file(global, &paths.project_file) => {
+            sources.push((global.clone(), Scope::Global));
+        }
+        Some(global) => {
+            files.push(global.clone());
+            sources.push((paths.project_file.clone(), Scope::Project));
+            sources.push((global.clone(), Scope::Global));
+        }
+        None => sources.push((paths.project_file.clone(), Scope::Project)),
+    }
+    for (file, scope) in sources {
+        match read_bounded(&file, CONFIG_LIMIT) {
+            Ok(bytes) => {
+                hashes.insert(file.clone(), sha256_hex(&bytes));
+                let text = match String::from_utf8(bytes) {
+                    Ok(t) => t,
+                    Err(_) => {
+                        errors.push(ConfigError {
+                            file: file.clone(),
+                            hook: None,
+                            message: "the file is not UTF-8 text; save it as UTF-8 JSON".into(),
+                        });
+                        continue;
+                    }
+                };
+                let (h, e) = parse_file(&text, &file, scope, paths);
+                hooks.extend(h);
+                errors.extend(e);
+            }
+            Err(e) if e.is_not_found() => {}
+            Err(e) => errors.push(ConfigError {
+                file: file.clone(),
+                hook: None,
+                message: format!("cannot read the file: {e}"),
+            }),
+        }
+    }
+    // Run order: by event, project before global, declared order within a file.
+    hooks.sort_by_key(|h: &Hook| (h.event, h.scope == Scope::Global));
+    let mut set = HookSet::from_hooks(hooks);
+    set.files = files;
+    set.file_hashes = hashes;
+    (set, errors)
+}
+
+/// Parses one file's text. Returns the hooks that were valid and every problem found, in
+/// document order.
+pub fn parse_file(
+    text: &str,
+    file: &Path,
+    scope: Scope,
+    paths: &ConfigPaths,
+) -> (Vec<Hook>, Vec<ConfigError>) {
+    let resolver = Resolver { file, scope, paths };
+    let error = |hook: Option<String>, message: String| ConfigError {
+        file: file.to_path_buf(),
+        hook,
+        message,
+    };
+    let mut hooks = Vec::new();
+    let mut errors = Vec::new();
+    for entry in raw::read_file(text) {
+        match entry {
+            Entry::Problem { hook, message } => errors.push(error(hook, message)),
+            Entry::Hook(raw) => {
+                let label = raw.label();
+                match resolver.resolve(*raw) {
+                    Ok(hook) => hooks.push(hook),
+                    Err(problems) => errors.extend(
+                        problems
+                            .into_iter()
+                            .map(|message| error(Some(label.clone()), message)),
+                    ),
+                }
+            }
+        }
+    }
+    (hooks, errors)
+}

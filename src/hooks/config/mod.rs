@@ -1,0 +1,41 @@
+//! Loading and validating `hooks.json` (DESIGN §3).
+//!
+//! Two files are read, the project's then the user's global one; a missing file is empty.
+//! Validation is strict and exhaustive: every problem in a file is collected (unknown keys
+//! and events, bad regexes, misplaced options, ...) and reported together, each naming the
+//! file, the hook as `Event[index]` and what to change. Regexes are compiled here, once.
+//! This module decides what a hook *is*; it runs nothing.
+//!
+//! A file is read in two phases, like ripgrep's `lowargs` -> `hiargs`:
+//! - `raw.rs`, phase 1: JSON text -> raw hooks. Every key is read and its type and range
+//!   checked; an unknown key gets a "did you mean". Nothing is interpreted yet.
+//! - `resolve.rs`, phase 2: a raw hook, its event, scope and paths -> a [`Hook`]: the kind
+//!   from the command, options valid for that kind and event, paths confined to the
+//!   project, the `match` compiled into a [`Matcher`], header references checked.
+//!
+//! Around them: `load.rs` (which files, in which order, read bounded, hashed, merged),
+//! `types.rs` (what a resolved hook is), `errors.rs` (what a problem report says),
+//! `matcher.rs` ([`Matcher`]: whole-name tool regexes, also for `Runner::register`) and
+//! [`headers`] (the `$NAME` syntax of header values, also for the HTTP spawner).
+//!
+//! The file format is also described by a JSON Schema, `schema/hooks.schema.json`, for
+//! editors (`"$schema"` may point at it); `tests/schema.rs` keeps it in step with the
+//! example configs. This module remains the authority: it checks what a schema cannot
+//! (paths, regex syntax, header references, wasm-only options on a shell command).
+
+mod errors;
+pub mod headers;
+mod load;
+mod matcher;
+mod raw;
+mod resolve;
+mod types;
+
+pub use errors::{ConfigError, ConfigErrors};
+pub use load::{ConfigPaths, PROJECT_CONFIG, load, load_lenient, parse_file};
+pub use matcher::Matcher;
+pub use resolve::wasm_words;
+pub use types::{
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, FsAccess, Handler, Hook, HookKind, HookSet,
+    MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError, Scope, WasmLimits,
+};

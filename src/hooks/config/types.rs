@@ -1,0 +1,213 @@
+//! What a configured hook *is* once resolved: [`Hook`], its [`Handler`] and limits, the
+//! [`HookSet`] in run order, and the defaults and bounds of the numeric fields.
+//!
+//! Plain data: nothing here reads a file, checks a path or runs anything. Phase 2
+//! (`resolve.rs`) is what makes a [`Hook`] from a config file.
+
+use super::matcher::Matcher;
+use crate::hooks::event::Event;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Default hook timeout (DESIGN §3).
+pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
+/// Upper bound on `timeout`, so a typo (`"timeout": 50000000`) cannot wedge a session for hours.
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+/// Default wasm memory cap in MiB.
+pub const DEFAULT_MEMORY_MIB: u64 = 128;
+/// Upper bound on `memory`: a 32-bit wasm memory cannot exceed 4 GiB anyway.
+pub const MAX_MEMORY_MIB: u64 = 4096;
+
+/// Which of the two files a hook came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Project,
+    Global,
+}
+
+/// The kind of handler, as shown by `list` and `run --json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HookKind {
+    Shell,
+    Wasm,
+    Http,
+    Fn,
+}
+
+impl HookKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookKind::Shell => "shell",
+            HookKind::Wasm => "wasm",
+            HookKind::Http => "http",
+            HookKind::Fn => "fn",
+        }
+    }
+}
+
+/// Filesystem access of a wasm hook to the project directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FsAccess {
+    None,
+    #[default]
+    Read,
+    Write,
+}
+
+/// Limits and grants of a wasm hook (`fuel`, `memory`, `fs`, `env`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WasmLimits {
+    /// Explicit fuel budget; `None` derives it from the timeout.
+    pub fuel: Option<u64>,
+    pub memory_mib: u64,
+    pub fs: FsAccess,
+    /// Names of host environment variables passed to the guest.
+    pub env: Vec<String>,
+}
+
+impl Default for WasmLimits {
+    fn default() -> Self {
+        WasmLimits {
+            fuel: None,
+            memory_mib: DEFAULT_MEMORY_MIB,
+            fs: FsAccess::Read,
+            env: Vec::new(),
+        }
+    }
+}
+
+/// What runs when the hook fires.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Handler {
+    /// `sh -c command`.
+    Shell { command: String },
+    /// A WebAssembly module or component; `argv[0]` is the module path as written.
+    Wasm {
+        command: String,
+        module: PathBuf,
+        argv: Vec<String>,
+        limits: WasmLimits,
+    },
+    /// POST the payload to `url`.
+    Http {
+        url: String,
+        headers: Vec<(String, String)>,
+        allowed_env: Vec<String>,
+    },
+}
+
+impl Handler {
+    pub fn kind(&self) -> HookKind {
+        match self {
+            Handler::Shell { .. } => HookKind::Shell,
+            Handler::Wasm { .. } => HookKind::Wasm,
+            Handler::Http { .. } => HookKind::Http,
+        }
+    }
+
+    /// The command or URL as the user wrote it.
+    pub fn display(&self) -> &str {
+        match self {
+            Handler::Shell { command } | Handler::Wasm { command, .. } => command,
+            Handler::Http { url, .. } => url,
+        }
+    }
+}
+
+/// On a crash or an unexpected exit code of a blocking hook: warn (default) or fail closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum OnError {
+    #[default]
+    Warn,
+    Block,
+}
+
+/// One configured hook, validated and resolved.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    pub event: Event,
+    /// Position in its file's list for `event` (0-based).
+    pub index: usize,
+    pub scope: Scope,
+    pub file: PathBuf,
+    pub handler: Handler,
+    /// The `match` regex on the tool name, anchored to the whole name.
+    pub matcher: Option<Matcher>,
+    /// The `match` text as written (the same as `matcher`'s [`Matcher::as_str`]; a field
+    /// for the callers that show it).
+    pub match_source: Option<String>,
+    pub description: Option<String>,
+    pub timeout: Duration,
+    /// Absolute working directory.
+    pub cwd: PathBuf,
+    pub is_async: bool,
+    pub on_error: OnError,
+}
+
+impl Hook {
+    /// `PreToolUse[2]`: how errors and logs name this hook.
+    pub fn label(&self) -> String {
+        format!("{}[{}]", self.event, self.index)
+    }
+
+    /// Whether this hook applies to a tool name (events without tools always match).
+    pub fn matches_tool(&self, tool: Option<&str>) -> bool {
+        match (&self.matcher, tool) {
+            (None, _) => true,
+            (Some(m), Some(name)) => m.is_match(name),
+            (Some(_), None) => false,
+        }
+    }
+}
+
+/// All hooks in run order, per event: project hooks first, then global ones.
+#[derive(Debug, Clone, Default)]
+pub struct HookSet {
+    hooks: Vec<Arc<Hook>>,
+    /// The files that were read (present or not), in order.
+    pub files: Vec<PathBuf>,
+    /// SHA-256 of the exact bytes each present file was parsed from: what trust compares, so
+    /// the hash trusted is the hash of the config that runs (the file is read once).
+    pub file_hashes: BTreeMap<PathBuf, String>,
+}
+
+impl HookSet {
+    pub fn from_hooks(hooks: Vec<Hook>) -> Self {
+        HookSet {
+            hooks: hooks.into_iter().map(Arc::new).collect(),
+            files: Vec::new(),
+            file_hashes: Default::default(),
+        }
+    }
+
+    /// Every hook, in run order (grouped by event in lifecycle order).
+    pub fn all(&self) -> impl Iterator<Item = &Arc<Hook>> {
+        self.hooks.iter()
+    }
+
+    /// The hooks of `event` that match `tool`, in run order.
+    pub fn matching<'a>(
+        &'a self,
+        event: Event,
+        tool: Option<&'a str>,
+    ) -> impl Iterator<Item = &'a Arc<Hook>> + 'a {
+        self.hooks
+            .iter()
+            .filter(move |h| h.event == event && h.matches_tool(tool))
+    }
+
+    pub fn len(&self) -> usize {
+        self.hooks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hooks.is_empty()
+    }
+}

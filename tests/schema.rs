@@ -1,0 +1,294 @@
+//! `schema/hooks.schema.json` describes the `hooks.json` that hookhost accepts: every example
+//! config in the repository validates against it, the schema and hookhost's own validation
+//! agree on a table of valid and invalid configs, and its keys, events and bounds are the
+//! ones the code uses.
+
+use hookhost::hooks::Event;
+use hookhost::hooks::config::{
+    self, ConfigPaths, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
+    Scope,
+};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn schema() -> Value {
+    let text = std::fs::read_to_string(root().join("schema/hooks.schema.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn validator() -> jsonschema::Validator {
+    jsonschema::validator_for(&schema()).unwrap()
+}
+
+/// The schema's complaints about `config`, as text (empty: valid).
+fn schema_errors(v: &jsonschema::Validator, config: &Value) -> Vec<String> {
+    v.iter_errors(config)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+/// hookhost's complaints about `config`, read as a project file of `project`.
+fn hookhost_errors(config: &Value, project: &Path) -> Vec<String> {
+    let paths = ConfigPaths::with_home(project, None);
+    let (_, errors) = config::parse_file(
+        &config.to_string(),
+        &paths.project_file.clone(),
+        Scope::Project,
+        &paths,
+    );
+    errors.iter().map(ToString::to_string).collect()
+}
+
+/// The `json` code blocks of the README that are a config (`{"hooks": {...}}`) or one hook
+/// (wrapped into PostToolUse, where every option is allowed).
+fn readme_configs() -> Vec<Value> {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut configs = Vec::new();
+    let mut block: Option<String> = None;
+    for line in readme.lines() {
+        match (&mut block, line.trim_end()) {
+            (None, "```json") => block = Some(String::new()),
+            (Some(text), "```") => {
+                if let Ok(v) = serde_json::from_str::<Value>(text) {
+                    if v.get("hooks").is_some_and(Value::is_object) {
+                        configs.push(v);
+                    } else if v.get("command").is_some() || v.get("url").is_some() {
+                        configs.push(json!({"hooks": {"PostToolUse": [v]}}));
+                    }
+                }
+                block = None;
+            }
+            (Some(text), _) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    configs
+}
+
+#[test]
+fn the_schema_is_a_valid_draft_2020_12_schema() {
+    let schema = schema();
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    if let Err(e) = jsonschema::meta::validate(&schema) {
+        panic!("{e} at {}", e.instance_path());
+    }
+}
+
+#[test]
+fn every_example_config_validates() {
+    let v = validator();
+    let files: [PathBuf; 2] = [
+        root().join("examples/project/.coding-agent/hooks.json"),
+        root().join("src/cli/demo/hooks.json"),
+    ];
+    for file in &files {
+        let config: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let errors = schema_errors(&v, &config);
+        assert!(errors.is_empty(), "{}: {errors:#?}", file.display());
+        assert_eq!(
+            hookhost_errors(&config, Path::new("/project")),
+            [] as [String; 0]
+        );
+    }
+    let readme = readme_configs();
+    assert!(
+        readme.len() >= 2,
+        "the README's config examples: {readme:#?}"
+    );
+    for config in &readme {
+        let errors = schema_errors(&v, config);
+        assert!(errors.is_empty(), "README: {config}: {errors:#?}");
+        assert_eq!(
+            hookhost_errors(config, Path::new("/project")),
+            [] as [String; 0]
+        );
+    }
+}
+
+#[test]
+fn the_schema_and_hookhost_accept_the_same_valid_configs() {
+    let v = validator();
+    let hook = |event: &str, h: Value| json!({"hooks": {event: [h]}});
+    let valid = [
+        json!({}),
+        json!({"hooks": {}}),
+        json!({"$schema": "../schema/hooks.schema.json", "hooks": {"Stop": []}}),
+        hook(
+            "PreToolUse",
+            json!({"command": "x", "match": "bash|shell", "timeout": 1}),
+        ),
+        hook(
+            "PreToolUse",
+            json!({"command": "x", "async": false, "onError": "block"}),
+        ),
+        hook(
+            "PostToolUse",
+            json!({"command": "x", "match": "edit", "async": true}),
+        ),
+        hook(
+            "SessionEnd",
+            json!({"command": "x", "async": true, "cwd": "sub", "description": "d"}),
+        ),
+        hook("Stop", json!({"command": "x", "timeout": MAX_TIMEOUT_MS})),
+        hook(
+            "PreToolUse",
+            json!({"command": "hooks/g.wasm --strict 'two words'", "fuel": 1, "memory": MAX_MEMORY_MIB, "fs": "none", "env": ["HOME", "_X1"]}),
+        ),
+        hook(
+            "PreToolUse",
+            json!({"command": "\"hooks/my g.wasm\" a", "fs": "write"}),
+        ),
+        hook(
+            "PreToolUse",
+            json!({"url": "https://127.0.0.1/h", "headers": {"X-Token": "${T}", "A": "$5"}, "allowedEnv": ["T"]}),
+        ),
+    ];
+    for config in &valid {
+        assert_eq!(schema_errors(&v, config), [] as [String; 0], "{config}");
+        assert_eq!(
+            hookhost_errors(config, Path::new("/project")),
+            [] as [String; 0],
+            "{config}"
+        );
+    }
+}
+
+#[test]
+fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
+    let v = validator();
+    let hook = |event: &str, h: Value| json!({"hooks": {event: [h]}});
+    let invalid = [
+        json!([]),
+        json!({"hooks": []}),
+        json!({"PreToolUse": []}),
+        json!({"hooks": {"PreToolUse2": []}}),
+        json!({"hooks": {"pretooluse": []}}),
+        json!({"hooks": {"Stop": {"command": "x"}}}),
+        hook("Stop", json!("x")),
+        hook("Stop", json!({"comand": "x"})),
+        hook("Stop", json!({"description": "neither command nor url"})),
+        hook("Stop", json!({"command": "x", "url": "http://127.0.0.1/"})),
+        hook("Stop", json!({"command": " "})),
+        hook("Stop", json!({"command": 5})),
+        hook("Stop", json!({"url": "ftp://x"})),
+        hook("Stop", json!({"command": "x", "timeout": 0})),
+        hook(
+            "Stop",
+            json!({"command": "x", "timeout": MAX_TIMEOUT_MS + 1}),
+        ),
+        hook("Stop", json!({"command": "x", "timeout": "5s"})),
+        hook("Stop", json!({"command": "x", "timeout": 1.5})),
+        hook("Stop", json!({"command": "x", "onError": "explode"})),
+        hook("Stop", json!({"command": "x", "async": "yes"})),
+        hook("Stop", json!({"command": "x", "match": "bash"})),
+        hook("SessionStart", json!({"command": "x", "match": "bash"})),
+        hook("PreToolUse", json!({"command": "x", "async": true})),
+        hook("Stop", json!({"command": "x", "async": true})),
+        hook("SubagentStop", json!({"command": "x", "async": true})),
+        hook("PreToolUse", json!({"command": "x", "fuel": 100})),
+        hook(
+            "PreToolUse",
+            json!({"command": "echo g.wasm", "fs": "none"}),
+        ),
+        hook("PreToolUse", json!({"command": "g.wasm", "fs": "all"})),
+        hook("PreToolUse", json!({"command": "g.wasm", "memory": 0})),
+        hook(
+            "PreToolUse",
+            json!({"command": "g.wasm", "memory": MAX_MEMORY_MIB + 1}),
+        ),
+        hook("PreToolUse", json!({"command": "g.wasm", "fuel": 0})),
+        hook("PreToolUse", json!({"command": "g.wasm", "env": ["1BAD"]})),
+        hook("PreToolUse", json!({"command": "g.wasm", "env": "HOME"})),
+        hook("PreToolUse", json!({"command": "x", "headers": {"A": "b"}})),
+        hook(
+            "PreToolUse",
+            json!({"url": "http://127.0.0.1/", "env": ["HOME"]}),
+        ),
+        hook(
+            "PreToolUse",
+            json!({"url": "http://127.0.0.1/", "headers": {"A": 1}}),
+        ),
+        hook(
+            "PreToolUse",
+            json!({"url": "http://127.0.0.1/", "allowedEnv": ["A-B"]}),
+        ),
+        hook(
+            "PreToolUse",
+            json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}),
+        ),
+    ];
+    for config in &invalid {
+        assert_ne!(
+            schema_errors(&v, config),
+            [] as [String; 0],
+            "schema accepts {config}"
+        );
+        assert_ne!(
+            hookhost_errors(config, Path::new("/project")),
+            [] as [String; 0],
+            "hookhost accepts {config}"
+        );
+    }
+}
+
+#[test]
+fn the_corpus_of_broken_configs_is_rejected() {
+    let v = validator();
+    let mut n = 0;
+    for entry in std::fs::read_dir(root().join("tests/corpus"))
+        .unwrap()
+        .flatten()
+    {
+        let bytes = std::fs::read(entry.path()).unwrap();
+        let Ok(config) = serde_json::from_slice::<Value>(&bytes) else {
+            continue; // not JSON at all: nothing for a schema to say
+        };
+        assert!(!v.is_valid(&config), "{}", entry.path().display());
+        n += 1;
+    }
+    assert!(n >= 3);
+}
+
+#[test]
+fn the_schema_has_the_events_keys_and_bounds_of_the_code() {
+    let schema = schema();
+    let events: BTreeSet<&str> = schema["properties"]["hooks"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(events, Event::ALL.map(Event::as_str).into_iter().collect());
+
+    // hookhost lists its keys when an unknown one is nothing like them.
+    let hook_keys: BTreeSet<String> = schema["$defs"]["hook"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    let errors = hookhost_errors(
+        &json!({"hooks": {"Stop": [{"command": "x", "zzzzzzzz": 1}]}}),
+        Path::new("/project"),
+    );
+    let listed = errors[0].split("allowed keys: ").nth(1).unwrap();
+    let code_keys: BTreeSet<String> = listed.split(", ").map(str::to_string).collect();
+    assert_eq!(hook_keys, code_keys);
+
+    let field = |name: &str| &schema["$defs"]["hook"]["properties"][name];
+    assert_eq!(field("timeout")["maximum"], json!(MAX_TIMEOUT_MS));
+    assert_eq!(field("timeout")["default"], json!(DEFAULT_TIMEOUT_MS));
+    assert_eq!(field("memory")["maximum"], json!(MAX_MEMORY_MIB));
+    assert_eq!(field("memory")["default"], json!(DEFAULT_MEMORY_MIB));
+}
