@@ -4,10 +4,10 @@
 //! `proptest-regressions/` (committed) so they are re-run first.
 
 use hookhost::hooks::config::{self, ConfigPaths, HookKind, OnError, Scope};
-use hookhost::hooks::decision::{HookFacts, judge};
-use hookhost::hooks::output::parse_stdout;
+use hookhost::hooks::parse_stdout;
 use hookhost::hooks::spawner::{ExitStatus, SpawnOutput};
 use hookhost::hooks::{Event, Payload};
+use hookhost::hooks::{HookFacts, judge};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::path::Path;

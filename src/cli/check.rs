@@ -85,7 +85,7 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
             for change in store.assess(&paths, &set).changes {
                 warnings.push(ConfigError {
                     file: change.file.clone(),
-                    hook: Some(change.hooks.join(", ")),
+                    hook: Some(hookhost::hooks::trust::join_ids(&change.hooks)),
                     message: format!(
                         "untrusted ({} since last `hookhost trust`); review it, then run `hookhost trust`",
                         change.change

@@ -93,7 +93,7 @@ pub(crate) fn trust_policy(flag: Option<&str>) -> anyhow::Result<hookhost::hooks
 
 fn init_logging(verbose: u8) {
     let default = match verbose {
-        0 => "warn,hookhost::hooks::runner=off",
+        0 => "warn,hookhost::hooks::report=off,hookhost::hooks::runner=off",
         1 => "info",
         _ => "debug",
     };

@@ -164,13 +164,8 @@ fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
     if policy != TrustPolicy::All || report.untrusted.is_empty() {
         return;
     }
-    let untrusted: std::collections::HashSet<&str> =
-        report.untrusted.iter().map(String::as_str).collect();
-    for h in report
-        .hooks
-        .iter()
-        .filter(|h| untrusted.contains(h.hook.as_str()))
-    {
+    let untrusted: std::collections::HashSet<_> = report.untrusted.iter().collect();
+    for h in report.hooks.iter().filter(|h| untrusted.contains(&h.hook)) {
         let what = match h.kind {
             HookKind::Wasm => "sandboxed, but its answer (rewrites, context) is used in full",
             HookKind::Http => "it receives the payload",

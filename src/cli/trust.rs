@@ -43,7 +43,7 @@ pub fn trust(a: TrustArgs) -> anyhow::Result<u8> {
             "{:<8} {}  ({})",
             c.change,
             c.file.display(),
-            c.hooks.join(", ")
+            hookhost::hooks::trust::join_ids(&c.hooks)
         );
     }
     if record {

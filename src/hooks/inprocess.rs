@@ -145,9 +145,18 @@ impl FnHookEntry {
         &self.name
     }
 
+    /// Its identity, shown as `PreToolUse[fn 0]`.
+    pub fn id(&self) -> super::config::HookId {
+        super::config::HookId {
+            scope: Scope::InProcess,
+            event: self.event,
+            index: self.index,
+        }
+    }
+
     /// `PreToolUse[fn 0]`: how reports and logs name it.
     pub fn label(&self) -> String {
-        format!("{}[fn {}]", self.event, self.index)
+        self.id().to_string()
     }
 
     /// What the decision table needs to know of it.
@@ -159,11 +168,6 @@ impl FnHookEntry {
             label: self.label(),
             timeout_ms: self.timeout.as_millis(),
         }
-    }
-
-    /// Where it comes from, for reports.
-    pub fn scope(&self) -> Scope {
-        Scope::Project
     }
 
     /// Calls the function and returns what a process answering the same would have

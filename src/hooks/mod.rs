@@ -1,31 +1,44 @@
 //! The hooks engine: events and payloads, config loading and matching, the decision table,
 //! the [`Runner`] that fires events, and the [`spawner`]s that run one hook.
 //!
-//! - where an event's hooks are chosen and its decision is made: [`runner`]
-//! - what each hook result means: [`decision`] (the table of DESIGN §4)
+//! Where to look, in one glance:
+//! - where an event's hooks are chosen and its decision is folded: `runner.rs`
+//!   ([`Runner::fire`]: select -> gate -> spawn -> judge -> fold)
+//! - what each hook result means: `decision.rs` ([`judge`], the table of DESIGN §4), fed by
+//!   `output.rs` (the JSON answer) and `answer.rs` (typed answers as a process would give
+//!   them)
+//! - what trust allows an untrusted hook: [`trust`]
 //! - where a process, a wasm instance or an HTTP request starts: [`spawner`]
+//! - what a config file says: [`config`]; which paths it may name: `confine.rs`; how files
+//!   are read: [`files`]
+//!
+//! The modules that an embedder or a tool built on hookhost needs are public ([`config`],
+//! [`spawner`], [`trust`], [`files`], [`preflight`]); the rest is private and its vocabulary
+//! re-exported here and at the crate root.
 
-pub mod answer;
+mod answer;
 pub mod config;
-pub mod confine;
-pub mod decision;
-pub mod event;
+mod confine;
+mod decision;
+mod event;
 pub mod files;
-pub mod inprocess;
-pub mod output;
-pub mod payload;
+mod inprocess;
+mod output;
+mod payload;
 pub mod preflight;
-pub mod report;
-pub mod runner;
+mod report;
+mod runner;
 pub mod spawner;
 pub mod trust;
 
+pub use answer::TypedAnswer;
 pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
-pub use decision::Outcome;
-pub use event::{Event, EventClass};
+pub use decision::{HookFacts, Judgement, Outcome, Verdict, judge};
+pub use event::{Event, EventClass, UnknownEvent};
 pub use inprocess::{FnHook, FnResponse};
-pub use payload::Payload;
+pub use output::{HookResponse, JsonDecision, parse_stdout};
+pub use payload::{Payload, json_type_name};
 pub use report::{Decision, EventReport, HookRecord};
-pub use runner::{FnOptions, Runner, RunnerBuilder, RunnerError};
+pub use runner::{FnOptions, ReportObserver, Runner, RunnerBuilder, RunnerError};
 pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
-pub use trust::{TrustPolicy, TrustStore};
+pub use trust::{TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};

@@ -2,7 +2,7 @@
 //! the [`EventReport`] that `run --json` prints (DESIGN §8). Data only: made by the runner,
 //! read by the CLI, the agent core (through [`EventReport::to_verdict`]) and embedders.
 
-use super::config::{Hook, HookKind, Scope};
+use super::config::{Hook, HookId, HookKind, Scope};
 use super::decision::{Judgement, Outcome};
 use super::event::Event;
 use super::inprocess::FnHookEntry;
@@ -25,8 +25,9 @@ pub enum Decision {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HookRecord {
-    /// `PreToolUse[0]`: the hook's event and index in its file.
-    pub hook: String,
+    /// The hook: shown as `PreToolUse[0]` (its event and index in its file), or
+    /// `PreToolUse[fn 0]` for an in-process hook.
+    pub hook: HookId,
     pub source: Scope,
     pub command: String,
     pub kind: HookKind,
@@ -62,7 +63,7 @@ pub struct EventReport {
     pub hooks: Vec<HookRecord>,
     /// Untrusted project hooks this event met (`Event[index]`), whatever the trust policy
     /// did with them; empty when no trust store is in use.
-    pub untrusted: Vec<String>,
+    pub untrusted: Vec<HookId>,
     /// Problems in the config files. The hooks of the valid files (and the valid hooks of a
     /// broken one) still ran; on PreToolUse a broken file blocks the call (fail closed: a
     /// guard in it may be the part that could not be read).
@@ -108,8 +109,7 @@ impl EventReport {
 /// The record of a configured hook's run.
 pub(crate) fn record(hook: &Hook, out: &SpawnOutput, j: &Judgement, is_async: bool) -> HookRecord {
     record_of(
-        hook.label(),
-        hook.scope,
+        hook.id(),
         hook.handler.display(),
         hook.handler.kind(),
         out,
@@ -120,20 +120,11 @@ pub(crate) fn record(hook: &Hook, out: &SpawnOutput, j: &Judgement, is_async: bo
 
 /// The record of an in-process hook's run.
 pub(crate) fn record_fn(entry: &FnHookEntry, out: &SpawnOutput, j: &Judgement) -> HookRecord {
-    record_of(
-        entry.label(),
-        entry.scope(),
-        entry.name(),
-        HookKind::Fn,
-        out,
-        j,
-        false,
-    )
+    record_of(entry.id(), entry.name(), HookKind::Fn, out, j, false)
 }
 
 fn record_of(
-    hook: String,
-    source: Scope,
+    hook: HookId,
     command: &str,
     kind: HookKind,
     out: &SpawnOutput,
@@ -142,7 +133,7 @@ fn record_of(
 ) -> HookRecord {
     HookRecord {
         hook,
-        source,
+        source: hook.scope,
         command: command.to_string(),
         kind,
         outcome: j.outcome.unwrap_or(Outcome::Pass),

@@ -30,8 +30,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::task::JoinSet;
 
-pub use super::trust::UNTRUSTED_TIMEOUT;
-
 /// Could not build a Runner.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -56,8 +54,8 @@ pub enum RunnerError {
 #[derive(Debug, Default)]
 struct Snapshot {
     hooks: Arc<HookSet>,
-    /// Labels of untrusted project hooks.
-    untrusted: HashSet<String>,
+    /// The untrusted project hooks.
+    untrusted: HashSet<config::HookId>,
     changes: Vec<TrustChange>,
     /// Trusted modules and the SHA-256 their bytes must have when they run.
     module_pins: BTreeMap<PathBuf, String>,
@@ -252,6 +250,7 @@ impl RunnerBuilder {
         } in self.fn_hooks
         {
             let matcher = matcher
+                .as_deref()
                 .map(config::Matcher::new)
                 .transpose()
                 .map_err(|source| RunnerError::Matcher {
@@ -395,7 +394,7 @@ impl Runner {
                 Step::Configured(hook) => {
                     let untrusted = is_untrusted(&snapshot, &hook);
                     if untrusted {
-                        report.untrusted.push(hook.label());
+                        report.untrusted.push(hook.id());
                     }
                     match trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event) {
                         gate @ (Gate::Skip | Gate::Block) => {
@@ -614,11 +613,9 @@ fn facts(hook: &Hook, timeout: Duration) -> HookFacts {
     }
 }
 
-/// Whether `hook` is an untrusted project hook (no allocation when nothing is untrusted).
+/// Whether `hook` is an untrusted project hook.
 fn is_untrusted(snapshot: &Snapshot, hook: &Hook) -> bool {
-    !snapshot.untrusted.is_empty()
-        && hook.scope == Scope::Project
-        && snapshot.untrusted.contains(&hook.label())
+    hook.scope == Scope::Project && snapshot.untrusted.contains(&hook.id())
 }
 
 /// A shell hook that exited 126/127 (the shell could not run it): say why and how to fix

@@ -18,7 +18,7 @@
 //! block", so an untrusted module can neither rewrite a tool call, nor inject text into the
 //! model's context, nor force the agent on. Blocking is the conservative direction.
 
-use super::config::{ConfigPaths, Handler, HookSet, Scope};
+use super::config::{ConfigPaths, Handler, HookId, HookSet, Scope};
 use super::files::{
     MODULE_LIMIT, SCRIPT_LIMIT, TRUST_FILE_LIMIT, read_bounded, read_bounded_nofollow, sha256_hex,
     write_private,
@@ -82,17 +82,59 @@ struct TrustFile {
 pub struct TrustChange {
     /// The file: the project's hooks.json, a wasm module or a script a shell hook names.
     pub file: PathBuf,
-    /// `new` (never trusted) or `changed` (differs from what was trusted).
-    pub change: &'static str,
-    /// The hooks this affects, as `Event[index]`.
-    pub hooks: Vec<String>,
+    /// Never trusted, or different from what was trusted.
+    pub change: ChangeKind,
+    /// The hooks this affects.
+    pub hooks: Vec<HookId>,
+}
+
+/// How a file differs from what was trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    /// Never trusted.
+    New,
+    /// Different from what was trusted.
+    Changed,
+}
+
+impl std::fmt::Display for ChangeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `A, B, C` for a list of hooks.
+pub fn join_ids(ids: &[HookId]) -> String {
+    ids.iter()
+        .map(HookId::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl ChangeKind {
+    fn of(recorded: bool) -> Self {
+        if recorded {
+            ChangeKind::Changed
+        } else {
+            ChangeKind::New
+        }
+    }
+
+    /// `new` or `changed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::New => "new",
+            ChangeKind::Changed => "changed",
+        }
+    }
 }
 
 /// The trust state of one project's hooks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TrustAssessment {
-    /// Labels (`PreToolUse[0]`) of untrusted project hooks.
-    pub untrusted: HashSet<String>,
+    /// The untrusted project hooks.
+    pub untrusted: HashSet<HookId>,
     pub changes: Vec<TrustChange>,
     /// Trusted wasm modules and the SHA-256 they were trusted with: the spawner refuses to
     /// run a module whose bytes, read once at run time, hash to anything else.
@@ -143,19 +185,19 @@ impl TrustStore {
         if !config_ok {
             a.changes.push(TrustChange {
                 file: paths.project_file.clone(),
-                change: if pinned.is_some() { "changed" } else { "new" },
-                hooks: project_hooks.iter().map(|h| h.label()).collect(),
+                change: ChangeKind::of(pinned.is_some()),
+                hooks: project_hooks.iter().map(|h| h.id()).collect(),
             });
-            a.untrusted.extend(project_hooks.iter().map(|h| h.label()));
+            a.untrusted.extend(project_hooks.iter().map(|h| h.id()));
         }
-        let note = |a: &mut TrustAssessment, file: &Path, recorded: bool, label: String| {
-            a.untrusted.insert(label.clone());
+        let note = |a: &mut TrustAssessment, file: &Path, recorded: bool, id: HookId| {
+            a.untrusted.insert(id);
             match a.changes.iter_mut().find(|c| c.file == file) {
-                Some(c) => c.hooks.push(label),
+                Some(c) => c.hooks.push(id),
                 None => a.changes.push(TrustChange {
                     file: file.to_path_buf(),
-                    change: if recorded { "changed" } else { "new" },
-                    hooks: vec![label],
+                    change: ChangeKind::of(recorded),
+                    hooks: vec![id],
                 }),
             }
         };
@@ -170,7 +212,7 @@ impl TrustStore {
                             a.module_pins.insert(module.clone(), hash);
                         }
                     } else {
-                        note(&mut a, module, recorded.is_some(), h.label());
+                        note(&mut a, module, recorded.is_some(), h.id());
                     }
                 }
                 Handler::Shell { command } => {
@@ -178,7 +220,7 @@ impl TrustStore {
                         let hash = hash_file(&script, SCRIPT_LIMIT);
                         let recorded = pinned.and_then(|p| p.scripts.get(&script));
                         if recorded != Some(&hash) {
-                            note(&mut a, &script, recorded.is_some(), h.label());
+                            note(&mut a, &script, recorded.is_some(), h.id());
                         }
                         pin.scripts.insert(script, hash);
                     }

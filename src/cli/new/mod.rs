@@ -371,8 +371,9 @@ mod tests {
             assert!(get("samples/block.json").is_some() && get("samples/pass.json").is_some());
             assert!(get(t.source).is_some(), "{}: {}", t.lang, t.source);
             for (path, text, _) in &files {
+                // The SDK is copied verbatim (its tests use `{{` in format strings).
                 assert!(
-                    !text.contains("{{"),
+                    path.starts_with("sdk/") || !text.contains("{{"),
                     "{}: {path} keeps a placeholder",
                     t.lang
                 );

@@ -11,11 +11,11 @@ use super::Project;
 use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::hooks::config::{self, ConfigPaths};
-use hookhost::hooks::decision::{HookFacts, judge};
 use hookhost::hooks::spawner::WasmEngineConfig;
 use hookhost::hooks::{
     Event, Hook, HookSet, HookSpawner, Outcome, Payload, Runner, Scope, SpawnRequest, Spawner,
 };
+use hookhost::hooks::{HookFacts, judge};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -263,9 +263,10 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                     &out,
                 );
                 let reason = match &j.verdict {
-                    hookhost::hooks::decision::Verdict::Block(r)
-                    | hookhost::hooks::decision::Verdict::Force(r) => Some(r.clone()),
-                    hookhost::hooks::decision::Verdict::Pass => j.message.clone(),
+                    hookhost::hooks::Verdict::Block(r) | hookhost::hooks::Verdict::Force(r) => {
+                        Some(r.clone())
+                    }
+                    hookhost::hooks::Verdict::Pass => j.message.clone(),
                 };
                 SampleResult {
                     name: sample.name.clone(),

@@ -36,6 +36,6 @@ pub use load::{ConfigPaths, PROJECT_CONFIG, load, load_lenient, parse_file};
 pub use matcher::Matcher;
 pub use resolve::wasm_words;
 pub use types::{
-    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, FsAccess, Handler, Hook, HookKind, HookSet,
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, FsAccess, Handler, Hook, HookId, HookKind, HookSet,
     MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError, Scope, WasmLimits,
 };

@@ -21,12 +21,66 @@ pub const DEFAULT_MEMORY_MIB: u64 = 128;
 /// Upper bound on `memory`: a 32-bit wasm memory cannot exceed 4 GiB anyway.
 pub const MAX_MEMORY_MIB: u64 = 4096;
 
-/// Which of the two files a hook came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Where a hook comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Scope {
+    /// The project's `.coding-agent/hooks.json` (subject to trust).
     Project,
+    /// The user's `~/.coding-agent/hooks.json` (always trusted).
     Global,
+    /// Registered in-process by the embedding program.
+    #[serde(rename = "in-process")]
+    InProcess,
+}
+
+/// A hook's identity: where it comes from, its event, and its position in that source's list
+/// for the event. `Copy`, hashable, compared without allocating; shown (and serialised) as
+/// `PreToolUse[0]`, or `PreToolUse[fn 0]` for an in-process hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HookId {
+    /// Where the hook comes from.
+    pub scope: Scope,
+    /// Its event.
+    pub event: Event,
+    /// Its position in its source's list for the event (0-based).
+    pub index: usize,
+}
+
+impl std::fmt::Display for HookId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.scope {
+            Scope::InProcess => write!(f, "{}[fn {}]", self.event, self.index),
+            _ => write!(f, "{}[{}]", self.event, self.index),
+        }
+    }
+}
+
+impl Serialize for HookId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl PartialEq<str> for HookId {
+    fn eq(&self, other: &str) -> bool {
+        // `Event[index]` without formatting: compare the parts.
+        let Some((event, rest)) = other.split_once('[') else {
+            return false;
+        };
+        let index = match (self.scope, rest.strip_suffix(']')) {
+            (Scope::InProcess, Some(r)) => r.strip_prefix("fn "),
+            (_, r) => r,
+        };
+        self.event.as_str() == event && index.and_then(|i| i.parse().ok()) == Some(self.index)
+    }
+}
+
+impl PartialEq<&str> for HookId {
+    fn eq(&self, other: &&str) -> bool {
+        self == *other
+    }
 }
 
 /// The kind of handler, as shown by `list` and `run --json`.
@@ -154,7 +208,16 @@ pub struct Hook {
 impl Hook {
     /// `PreToolUse[2]`: how errors and logs name this hook.
     pub fn label(&self) -> String {
-        format!("{}[{}]", self.event, self.index)
+        self.id().to_string()
+    }
+
+    /// This hook's identity.
+    pub fn id(&self) -> HookId {
+        HookId {
+            scope: self.scope,
+            event: self.event,
+            index: self.index,
+        }
     }
 
     /// Whether this hook applies to a tool name (events without tools always match).
