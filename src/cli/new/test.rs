@@ -153,16 +153,7 @@ fn synthetic_hooks(p: &Project) -> anyhow::Result<Vec<Hook>> {
             entry.insert(to.into(), v.clone());
         }
     }
-    let events = [
-        Event::SessionStart,
-        Event::UserPromptSubmit,
-        Event::PreToolUse,
-        Event::PostToolUse,
-        Event::PreCompact,
-        Event::Stop,
-        Event::SubagentStop,
-        Event::SessionEnd,
-    ];
+    let events = Event::ALL;
     let mut hooks = serde_json::Map::new();
     for e in events {
         hooks.insert(e.as_str().into(), json!([Value::Object(entry.clone())]));

@@ -50,10 +50,11 @@ pub struct HookId {
 
 impl std::fmt::Display for HookId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.scope {
-            Scope::InProcess => write!(f, "{}[fn {}]", self.event, self.index),
-            _ => write!(f, "{}[{}]", self.event, self.index),
-        }
+        // Through `pad`, so widths and alignment (`{:<18}`) apply as for a string.
+        f.pad(&match self.scope {
+            Scope::InProcess => format!("{}[fn {}]", self.event, self.index),
+            _ => format!("{}[{}]", self.event, self.index),
+        })
     }
 }
 

@@ -5,7 +5,8 @@
 //! stderr, `force(message)` is exit 2 with the message on stdout.
 
 use crate::hooks::spawner::{Capture, ExitStatus};
-use serde_json::{Map, Value};
+use crate::hooks::{TypedAnswer, Verdict};
+use serde_json::Value;
 
 wasmtime::component::bindgen!({
     path: "wit/hook.wit",
@@ -15,34 +16,26 @@ wasmtime::component::bindgen!({
 
 pub use coding_agent::hooks::types::Decision;
 
-/// The exit status and output a process answering `response` would have produced.
+/// The exit status and output a process answering `response` would have produced: the
+/// response as a [`TypedAnswer`], converted like every other typed answer.
 pub fn as_process(response: Response, capture: &Capture) -> ExitStatus {
-    let Capture { stdout, stderr } = capture;
-    match response.decision {
-        Decision::Block(reason) => {
-            stderr.push(reason.as_bytes());
-            ExitStatus::Exited(2)
-        }
-        Decision::Force(message) => {
-            stdout.push(message.as_bytes());
-            ExitStatus::Exited(2)
-        }
-        Decision::Pass => {
-            let mut answer = Map::new();
-            if let Some(input) = response.updated_input {
-                // Not JSON: passed on as a string, which the protocol reports as malformed.
-                let v = serde_json::from_str(&input).unwrap_or(Value::String(input));
-                answer.insert("updatedInput".into(), v);
-            }
-            if let Some(context) = response.additional_context {
-                answer.insert("additionalContext".into(), Value::String(context));
-            }
-            if !answer.is_empty() {
-                stdout.push(Value::Object(answer).to_string().as_bytes());
-            }
-            ExitStatus::Exited(0)
-        }
-    }
+    let answer = TypedAnswer {
+        verdict: match response.decision {
+            Decision::Pass => Verdict::Pass,
+            Decision::Block(reason) => Verdict::Block(reason),
+            Decision::Force(message) => Verdict::Force(message),
+        },
+        // Not JSON: passed on as a string, which the protocol reports as malformed.
+        updated_input: response
+            .updated_input
+            .map(|input| serde_json::from_str(&input).unwrap_or(Value::String(input))),
+        additional_context: response.additional_context,
+        system_message: None,
+    };
+    let (status, stdout, stderr) = answer.as_process();
+    capture.stdout.push(&stdout);
+    capture.stderr.push(&stderr);
+    status
 }
 
 #[cfg(test)]
