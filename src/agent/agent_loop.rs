@@ -24,6 +24,8 @@ use std::sync::Arc;
 /// Limits of the loop.
 #[derive(Debug, Clone)]
 pub struct AgentConfig {
+    /// Model turns allowed per [`Agent::run`] (default 50); the run then returns
+    /// "(stopped after N turns)" instead of a final answer.
     pub max_turns: usize,
     /// Consecutive forced continuations (TodoGuard + Stop hooks) allowed in one run.
     pub max_forced: usize,
@@ -47,40 +49,66 @@ impl Default for AgentConfig {
 /// Something that happened in the loop, for a trace.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentEvent {
+    /// The user's input, as appended to the conversation (after UserPromptSubmit).
     UserPrompt(String),
+    /// The text of a model turn, when not empty.
     ModelText(String),
+    /// The model asked for a tool call (before any hook or permission check).
     ToolCall {
+        /// The tool's name.
         name: String,
+        /// The arguments as the model gave them.
         args: Value,
     },
+    /// A PreToolUse hook blocked the call; the tool did not run.
     Blocked {
+        /// The tool's name.
         name: String,
+        /// The hook's reason, also given to the model as the tool result.
         reason: String,
     },
+    /// The permission checker, or the user at the prompt, refused the call; the tool did not run.
     PermissionDenied {
+        /// The tool's name.
         name: String,
+        /// What refused it: `denied by <rule>` or `the user did not allow it (<why>)`.
         why: String,
     },
+    /// A tool ran (or a subagent answered): its result before any PostToolUse feedback.
     ToolResult {
+        /// The tool's name.
         name: String,
+        /// The result as text.
         output: String,
+        /// Whether the tool failed (the model sees the output either way).
         is_error: bool,
     },
+    /// A hook's `additionalContext`, added to the conversation as a system message.
     HookContext(String),
+    /// A hook's `systemMessage`: for the user, not added to the conversation.
     SystemMessage(String),
+    /// TodoGuard turned down a final answer with open todos; the text is the continue message.
     TodoGuard(String),
+    /// A Stop (or SubagentStop) hook forced the agent on; the text becomes the next user message.
     Forced(String),
+    /// The conversation was compacted (after the PreCompact hooks ran).
     Compacted {
+        /// Messages before compacting.
         before: usize,
+        /// Messages after compacting.
         after: usize,
     },
+    /// A `task` call started the subagent of this name.
     SubagentStart(String),
+    /// The subagent of this name finished, with an answer or an error.
     SubagentEnd(String),
+    /// The final answer of a run (or the note that `max_turns` ran out).
     Final(String),
 }
 
 /// Receives the loop's events; `depth` is 0 for the main agent, 1 inside a subagent.
 pub trait Observer: Send + Sync {
+    /// Called for each event as it happens.
     fn on(&self, depth: usize, event: &AgentEvent);
 }
 
@@ -109,6 +137,9 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// An agent working in `project` (the tools' root and the hooks' `cwd`) under `session_id`.
+    /// Defaults: [`PermissionChecker::default`] (everything allowed but the system deny list),
+    /// [`DenyPrompter`] (every ask refused), [`Silent`], [`AgentConfig::default`].
     pub fn new(
         model: Box<dyn Model>,
         hooks: Arc<dyn ToolHooks>,
@@ -136,27 +167,33 @@ impl Agent {
         }
     }
 
+    /// Replaces the permission rules.
     pub fn with_permissions(mut self, p: PermissionChecker) -> Self {
         self.permissions = Arc::new(p);
         self
     }
+    /// Sets who answers permission asks (default [`DenyPrompter`], which refuses).
     pub fn with_prompter(mut self, p: Arc<dyn Prompter>) -> Self {
         self.prompter = p;
         self
     }
+    /// Sets who receives the loop's [`AgentEvent`]s (default [`Silent`]).
     pub fn with_observer(mut self, o: Arc<dyn Observer>) -> Self {
         self.observer = o;
         self
     }
+    /// Sets the loop's limits (default [`AgentConfig::default`]).
     pub fn with_config(mut self, c: AgentConfig) -> Self {
         self.config = c;
         self
     }
 
+    /// The conversation so far, compaction notes included.
     pub fn messages(&self) -> &[Message] {
         &self.messages
     }
 
+    /// The model's todo list, as its last `todo_write` left it.
     pub fn todos(&self) -> &TodoList {
         &self.todos
     }

@@ -11,18 +11,26 @@ use std::sync::Mutex;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
+    /// The host: hook context and compaction notes.
     System,
+    /// The user, or a continue message forced by TodoGuard or a Stop hook.
     User,
+    /// The model.
     Assistant,
+    /// A tool's result, answering one tool call.
     Tool,
 }
 
 /// One tool call the model asked for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
+    /// Pairs the call with its result ([`Message::tool_call_id`]); [`ScriptedModel`]
+    /// numbers the calls that have none.
     #[serde(default)]
     pub id: String,
+    /// The tool to call.
     pub name: String,
+    /// The arguments, a JSON object (`null` when the transcript gives none).
     #[serde(default)]
     pub args: Value,
 }
@@ -30,8 +38,11 @@ pub struct ToolCall {
 /// One message of the conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Message {
+    /// Who said it.
     pub role: Role,
+    /// The text; for `Role::Tool`, the tool's result as text.
     pub content: String,
+    /// For `Role::Assistant`: the tool calls of that turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<ToolCall>,
     /// For `Role::Tool`: the call this answers.
@@ -40,6 +51,7 @@ pub struct Message {
 }
 
 impl Message {
+    /// A message without tool calls.
     pub fn new(role: Role, content: impl Into<String>) -> Self {
         Message {
             role,
@@ -53,7 +65,9 @@ impl Message {
 /// A tool the model may call.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolSpec {
+    /// The name the model calls it by.
     pub name: &'static str,
+    /// What the tool does, for the model.
     pub description: &'static str,
     /// JSON schema of the arguments.
     pub parameters: Value,
@@ -64,8 +78,10 @@ pub struct ToolSpec {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelTurn {
+    /// What the model said; may be empty.
     #[serde(default)]
     pub text: String,
+    /// The tools to call, in order; empty for a final answer.
     #[serde(default)]
     pub tool_calls: Vec<ToolCall>,
 }
@@ -73,6 +89,8 @@ pub struct ModelTurn {
 /// A language model, or anything that plays one.
 #[async_trait]
 pub trait Model: Send + Sync {
+    /// The next turn, given the conversation so far and the tools on offer; an `Err` ends
+    /// the run with that error.
     async fn next(&self, messages: &[Message], tools: &[ToolSpec]) -> anyhow::Result<ModelTurn>;
 
     /// The model a `task` subagent named `name` uses; `None` if there is none.
@@ -91,7 +109,9 @@ pub trait Model: Send + Sync {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Transcript {
+    /// The main agent's turns, in order.
     pub turns: Vec<ModelTurn>,
+    /// The transcript of each subagent a `task` call may name.
     #[serde(default)]
     pub subagents: HashMap<String, Transcript>,
 }
@@ -105,6 +125,7 @@ pub struct ScriptedModel {
 }
 
 impl ScriptedModel {
+    /// A model that replays `transcript`.
     pub fn new(transcript: Transcript) -> Self {
         ScriptedModel {
             turns: Mutex::new(transcript.turns.into()),
@@ -113,6 +134,7 @@ impl ScriptedModel {
         }
     }
 
+    /// Reads a transcript from JSON text; the error says why it is not one.
     pub fn from_json(text: &str) -> anyhow::Result<Self> {
         let t: Transcript =
             serde_json::from_str(text).map_err(|e| anyhow::anyhow!("invalid transcript: {e}"))?;

@@ -12,7 +12,9 @@ use std::io::{BufRead, IsTerminal, Write};
 /// One rule, e.g. `bash(rm -rf *)` or `write_file`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rule {
+    /// The tool it applies to; `*` for every tool.
     pub tool: String,
+    /// The glob on the call's main argument; `None` matches every call of the tool.
     pub pattern: Option<String>,
     text: String,
 }
@@ -42,6 +44,7 @@ impl Rule {
         })
     }
 
+    /// Whether the rule covers a call of `tool` with `args`.
     pub fn matches(&self, tool: &str, args: &Value) -> bool {
         if self.tool != tool && self.tool != "*" {
             return false;
@@ -90,6 +93,7 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 /// What the checker says about one call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Permission {
+    /// Run the call.
     Allow,
     /// Ask the user (the rule, or "a hook asked").
     Ask(String),
@@ -100,10 +104,15 @@ pub enum Permission {
 /// Rules, checked in order: system deny, deny, ask, allow; anything else gets `default`.
 #[derive(Debug, Clone)]
 pub struct PermissionChecker {
+    /// Checked first; nothing overrides them, no hook output and no allow rule.
     pub system_deny: Vec<Rule>,
+    /// Calls denied (after the system list).
     pub deny: Vec<Rule>,
+    /// Calls the user must confirm.
     pub ask: Vec<Rule>,
+    /// Calls allowed without asking, unless a hook asked.
     pub allow: Vec<Rule>,
+    /// What a call no rule matches gets ([`Permission::Allow`] by default).
     pub default: Permission,
 }
 
@@ -149,6 +158,7 @@ impl PermissionChecker {
 /// Asks the user whether a call may run.
 #[async_trait]
 pub trait Prompter: Send + Sync {
+    /// Whether the user allows `tool` with `args`; `why` names what asked (a rule or a hook).
     async fn confirm(&self, tool: &str, args: &Value, why: &str) -> bool;
 }
 

@@ -3,30 +3,40 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Where a todo item stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TodoStatus {
+    /// Not started.
     Pending,
+    /// Being worked on (still open).
     InProgress,
+    /// Done: the only status TodoGuard lets through.
     Completed,
 }
 
+/// One item of the model's todo list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TodoItem {
+    /// What to do.
     pub content: String,
+    /// Where it stands.
     pub status: TodoStatus,
 }
 
+/// The model's todo list, replaced whole by each `todo_write` call.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TodoList {
     items: Vec<TodoItem>,
 }
 
 impl TodoList {
+    /// Replaces every item (what `todo_write` does).
     pub fn replace(&mut self, items: Vec<TodoItem>) {
         self.items = items;
     }
 
+    /// The items not completed, in order.
     pub fn open(&self) -> Vec<&TodoItem> {
         self.items
             .iter()
@@ -34,6 +44,7 @@ impl TodoList {
             .collect()
     }
 
+    /// "N todos, M open": what `todo_write` answers the model.
     pub fn summary(&self) -> String {
         format!("{} todos, {} open", self.items.len(), self.open().len())
     }

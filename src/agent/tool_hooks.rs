@@ -8,8 +8,11 @@ use std::sync::Arc;
 /// Who is asking: the session, its working directory, and whether this is a subagent.
 #[derive(Debug, Clone)]
 pub struct HookContext {
+    /// The session (`sessionId` in payloads).
     pub session_id: String,
+    /// The project directory (`cwd` in payloads).
     pub cwd: PathBuf,
+    /// Set inside a subagent (`"isSubagent": true` in payloads).
     pub is_subagent: bool,
 }
 
@@ -28,6 +31,7 @@ pub enum Verdict {
 /// Everything the hooks of one event returned to the loop.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HookVerdict {
+    /// Pass, block or force.
     pub verdict: Verdict,
     /// PreToolUse: the arguments to run the tool with (after every hook's `updatedInput`).
     pub updated_args: Option<Value>,
@@ -42,6 +46,7 @@ pub struct HookVerdict {
 }
 
 impl HookVerdict {
+    /// Pass, with nothing added.
     pub fn pass() -> Self {
         Self::default()
     }
@@ -51,15 +56,20 @@ impl HookVerdict {
 /// overrides only the events it cares about.
 #[async_trait]
 pub trait ToolHooks: Send + Sync {
+    /// SessionStart, at the first run; `source` is `startup` or `resume`.
     async fn session_start(&self, _cx: &HookContext, _source: &str) -> HookVerdict {
         HookVerdict::pass()
     }
+    /// UserPromptSubmit, before `prompt` is appended to the conversation.
     async fn user_prompt_submit(&self, _cx: &HookContext, _prompt: &str) -> HookVerdict {
         HookVerdict::pass()
     }
+    /// PreToolUse, before the permission check: may block the call or rewrite `args`.
     async fn pre_tool_use(&self, _cx: &HookContext, _tool: &str, _args: &Value) -> HookVerdict {
         HookVerdict::pass()
     }
+    /// PostToolUse, after the tool ran (`is_error` when it failed): may add feedback for
+    /// the model.
     async fn post_tool_use(
         &self,
         _cx: &HookContext,
@@ -70,15 +80,21 @@ pub trait ToolHooks: Send + Sync {
     ) -> HookVerdict {
         HookVerdict::pass()
     }
+    /// PreCompact, before compaction; `trigger` is `auto` or `manual`.
     async fn pre_compact(&self, _cx: &HookContext, _trigger: &str) -> HookVerdict {
         HookVerdict::pass()
     }
+    /// Stop, at a final answer: may force the agent on; `stop_hook_active` when a Stop hook
+    /// already forced this run.
     async fn stop(&self, _cx: &HookContext, _stop_hook_active: bool) -> HookVerdict {
         HookVerdict::pass()
     }
+    /// SubagentStop, at a subagent's final answer (fired on the parent's hooks); as
+    /// [`stop`](Self::stop).
     async fn subagent_stop(&self, _cx: &HookContext, _stop_hook_active: bool) -> HookVerdict {
         HookVerdict::pass()
     }
+    /// SessionEnd; `reason` says why the session ended.
     async fn session_end(&self, _cx: &HookContext, _reason: &str) -> HookVerdict {
         HookVerdict::pass()
     }
@@ -99,6 +115,7 @@ pub struct SubsetHooks {
 }
 
 impl SubsetHooks {
+    /// The subagent's view of `inner`, the parent's hooks.
     pub fn new(inner: Arc<dyn ToolHooks>) -> Self {
         SubsetHooks { inner }
     }

@@ -17,17 +17,21 @@ const BASH_OUTPUT_CAP: usize = 64 * 1024;
 /// The result of one tool call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
+    /// What the model sees: the result, or the error message.
     pub content: Value,
+    /// The call failed (PostToolUse hooks see `toolError: true`).
     pub is_error: bool,
 }
 
 impl ToolOutput {
+    /// A successful result.
     pub fn ok(content: Value) -> Self {
         ToolOutput {
             content,
             is_error: false,
         }
     }
+    /// A failed call with this message.
     pub fn error(message: impl Into<String>) -> Self {
         ToolOutput {
             content: Value::String(message.into()),

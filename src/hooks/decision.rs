@@ -84,6 +84,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The name `run --json` prints: `pass`, `block`, `force`, `warn`, `timeout`, `error`
+    /// or `skipped`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Pass => "pass",
@@ -100,6 +102,7 @@ impl Outcome {
 /// What one hook's result means for its event.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Judgement {
+    /// How the hook is reported; always `Some` from [`judge`].
     pub outcome: Option<Outcome>,
     /// The event decision this hook makes (`Pass` when it makes none).
     pub verdict: Verdict,
@@ -107,7 +110,9 @@ pub struct Judgement {
     pub updated_input: Option<Value>,
     /// The hook asked for the permission prompt (PreToolUse).
     pub ask: bool,
+    /// The hook's `additionalContext`, for the model.
     pub additional_context: Option<String>,
+    /// The hook's `systemMessage`, for the user.
     pub system_message: Option<String>,
     /// Text for the model about a warning (PostToolUse exit 2 stderr, a JSON block elsewhere).
     pub feedback: Option<String>,
@@ -118,11 +123,15 @@ pub struct Judgement {
 /// The facts about a hook that the table needs besides its output.
 #[derive(Debug, Clone)]
 pub struct HookFacts {
+    /// The event the hook ran for: which column of the table.
     pub event: Event,
+    /// The hook's kind (a shell's exit 126/127 is a spawn failure).
     pub kind: HookKind,
+    /// The hook's `onError`.
     pub on_error: OnError,
     /// `PreToolUse[0]`, for default reasons.
     pub label: String,
+    /// The hook's timeout in ms, for the timeout message.
     pub timeout_ms: u128,
 }
 

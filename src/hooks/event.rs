@@ -11,13 +11,21 @@ use std::str::FromStr;
 /// A lifecycle event of the agent at which hooks run (DESIGN §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Event {
+    /// The agent session begins (payload: `source`).
     SessionStart,
+    /// The user sent a prompt, before it is appended (`prompt`).
     UserPromptSubmit,
+    /// Before the permission check and the tool; hooks can block (`toolName`, `toolArgs`).
     PreToolUse,
+    /// After a tool ran, failed or not (`toolName`, `toolArgs`, `toolResult`, `toolError`).
     PostToolUse,
+    /// Before context compaction (`trigger`: `auto` or `manual`).
     PreCompact,
+    /// The model gave a final answer; hooks can force the agent on (`stopHookActive`).
     Stop,
+    /// A subagent's loop is about to exit; hooks can force it on (`stopHookActive`).
     SubagentStop,
+    /// The session is over (`reason`).
     SessionEnd,
 }
 
@@ -45,6 +53,7 @@ impl Event {
         Event::SessionEnd,
     ];
 
+    /// The name as written in config files and payloads: `PreToolUse`.
     pub fn as_str(self) -> &'static str {
         match self {
             Event::SessionStart => "SessionStart",

@@ -65,6 +65,7 @@ impl TypedAnswer {
 /// A hook that runs inside the host process.
 #[async_trait]
 pub trait FnHook: Send + Sync {
+    /// Answers one event. A panic counts as a crash, running past the timeout as a timeout.
     async fn call(&self, payload: &Payload) -> FnResponse;
 }
 

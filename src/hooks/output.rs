@@ -11,10 +11,15 @@ use serde_json::{Map, Value};
 /// What a hook asked for through JSON on stdout.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HookResponse {
+    /// The `decision` (or `permissionDecision`); `None` when the answer states none.
     pub decision: Option<JsonDecision>,
+    /// `reason` (or `permissionDecisionReason`): the block reason or the force message.
     pub reason: Option<String>,
+    /// `updatedInput` (alias `modifiedParams`): new tool arguments.
     pub updated_input: Option<Value>,
+    /// `additionalContext`: text for the model.
     pub additional_context: Option<String>,
+    /// `systemMessage`: text for the user.
     pub system_message: Option<String>,
 }
 

@@ -43,20 +43,24 @@ impl Payload {
         self
     }
 
+    /// SessionStart; `source` is `startup` or `resume`.
     pub fn session_start(cwd: &Path, session_id: &str, source: &str) -> Self {
         Self::base(Event::SessionStart, cwd, session_id).with("source", json!(source))
     }
 
+    /// UserPromptSubmit, with the user's `prompt`.
     pub fn user_prompt_submit(cwd: &Path, session_id: &str, prompt: &str) -> Self {
         Self::base(Event::UserPromptSubmit, cwd, session_id).with("prompt", json!(prompt))
     }
 
+    /// PreToolUse of `tool` with `args`.
     pub fn pre_tool_use(cwd: &Path, session_id: &str, tool: &str, args: Value) -> Self {
         Self::base(Event::PreToolUse, cwd, session_id)
             .with("toolName", json!(tool))
             .with("toolArgs", args)
     }
 
+    /// PostToolUse of `tool` with `args`, its `result`, and whether it failed.
     pub fn post_tool_use(
         cwd: &Path,
         session_id: &str,
@@ -72,6 +76,7 @@ impl Payload {
             .with("toolError", json!(is_error))
     }
 
+    /// PreCompact; `trigger` is `auto` or `manual`.
     pub fn pre_compact(cwd: &Path, session_id: &str, trigger: &str) -> Self {
         Self::base(Event::PreCompact, cwd, session_id).with("trigger", json!(trigger))
     }
@@ -81,6 +86,7 @@ impl Payload {
         Self::base(event, cwd, session_id).with("stopHookActive", json!(stop_hook_active))
     }
 
+    /// SessionEnd; `reason` says why the session ended.
     pub fn session_end(cwd: &Path, session_id: &str, reason: &str) -> Self {
         Self::base(Event::SessionEnd, cwd, session_id).with("reason", json!(reason))
     }
@@ -141,10 +147,12 @@ impl Payload {
         self.bytes = OnceLock::new();
     }
 
+    /// The event this payload is for.
     pub fn event(&self) -> Event {
         self.event
     }
 
+    /// One field, by its camelCase name.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.fields.get(key)
     }
@@ -154,6 +162,7 @@ impl Payload {
         self.fields.get("toolName").and_then(Value::as_str)
     }
 
+    /// The tool arguments (`toolArgs`), on PreToolUse and PostToolUse.
     pub fn tool_args(&self) -> Option<&Value> {
         self.fields.get("toolArgs")
     }
@@ -163,6 +172,7 @@ impl Payload {
         self.set("toolArgs", args);
     }
 
+    /// Every field.
     pub fn as_map(&self) -> &Map<String, Value> {
         &self.fields
     }

@@ -16,8 +16,11 @@ use std::time::Duration;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
+    /// Go on.
     Pass,
+    /// PreToolUse: the tool call does not run; [`EventReport::reason`] says why.
     Block,
+    /// Stop/SubagentStop: the agent goes on, with [`EventReport::reason`] as a user message.
     Force,
 }
 
@@ -28,15 +31,25 @@ pub struct HookRecord {
     /// The hook: shown as `PreToolUse[0]` (its event and index in its file), or
     /// `PreToolUse[fn 0]` for an in-process hook.
     pub hook: HookId,
+    /// Where it comes from: the project, the global file or in-process.
     pub source: Scope,
+    /// The command or URL as written, or the name of an in-process hook.
     pub command: String,
+    /// Shell, wasm, HTTP or in-process.
     pub kind: HookKind,
+    /// What it did for the event (DESIGN §8).
     pub outcome: Outcome,
+    /// The exit code, `None` when there is none (timeout, spawn failure, crash).
     pub exit_code: Option<i32>,
+    /// Wall-clock run time in milliseconds, to the microsecond.
     pub duration_ms: f64,
+    /// Its stdout, up to 1 MiB, invalid UTF-8 replaced.
     pub stdout: String,
+    /// Its stderr, up to 1 MiB, invalid UTF-8 replaced.
     pub stderr: String,
+    /// Whether stdout or stderr was cut at 1 MiB.
     pub truncated: bool,
+    /// An `async` hook: fire-and-forget, no part in the decision.
     #[serde(rename = "async")]
     pub is_async: bool,
     /// Why the hook did not simply pass (exit code, timeout, spawn error, malformed JSON).
@@ -47,7 +60,9 @@ pub struct HookRecord {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EventReport {
+    /// The event fired.
     pub event: Event,
+    /// The event's decision, folded from every hook's.
     pub decision: Decision,
     /// The block reason or the force message; `None` on pass.
     pub reason: Option<String>,
@@ -55,7 +70,9 @@ pub struct EventReport {
     pub updated_args: Option<Value>,
     /// PreToolUse: a hook asked for the permission prompt.
     pub ask: bool,
+    /// Every hook's `additionalContext`, in order: text for the model.
     pub additional_context: Vec<String>,
+    /// Every hook's `systemMessage`, in order: text for the user.
     pub system_messages: Vec<String>,
     /// Feedback for the model (PostToolUse exit-2 stderr, JSON blocks on observing events).
     pub feedback: Vec<String>,

@@ -135,6 +135,7 @@ impl ChangeKind {
 pub struct TrustAssessment {
     /// The untrusted project hooks.
     pub untrusted: HashSet<HookId>,
+    /// Why they are untrusted: one entry per new or changed file, with the hooks it affects.
     pub changes: Vec<TrustChange>,
     /// Trusted wasm modules and the SHA-256 they were trusted with: the spawner refuses to
     /// run a module whose bytes, read once at run time, hash to anything else.

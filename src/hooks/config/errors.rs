@@ -8,6 +8,7 @@ use std::path::PathBuf;
 /// One problem in a config file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConfigError {
+    /// The config file the problem is in.
     pub file: PathBuf,
     /// `PreToolUse[2]`, or `None` for file-level problems.
     pub hook: Option<String>,

@@ -21,11 +21,13 @@ pub const PROJECT_CONFIG: &str = ".coding-agent/hooks.json";
 /// Where the config files are and what the hooks run against.
 #[derive(Debug, Clone)]
 pub struct ConfigPaths {
+    /// The project root, canonical (symlinks resolved): what hooks run against.
     pub project_dir: PathBuf,
     /// `<project>/.coding-agent/hooks.json`
     pub project_file: PathBuf,
     /// `~/.coding-agent/hooks.json`, or `None` when there is no home directory.
     pub global_file: Option<PathBuf>,
+    /// The home directory, for `~/` in global hooks' module paths; `None` when there is none.
     pub home: Option<PathBuf>,
 }
 

@@ -88,13 +88,18 @@ impl PartialEq<&str> for HookId {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HookKind {
+    /// A shell command (`sh -c`).
     Shell,
+    /// A WebAssembly module or component, run in the wasm sandbox.
     Wasm,
+    /// An HTTP endpoint the payload is POSTed to.
     Http,
+    /// An in-process Rust function ([`FnHook`](crate::hooks::FnHook)).
     Fn,
 }
 
 impl HookKind {
+    /// `shell`, `wasm`, `http` or `fn`.
     pub fn as_str(self) -> &'static str {
         match self {
             HookKind::Shell => "shell",
@@ -109,9 +114,12 @@ impl HookKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum FsAccess {
+    /// No project directory at all.
     None,
+    /// The project directory, read-only (the default).
     #[default]
     Read,
+    /// The project directory, readable and writable.
     Write,
 }
 
@@ -120,7 +128,9 @@ pub enum FsAccess {
 pub struct WasmLimits {
     /// Explicit fuel budget; `None` derives it from the timeout.
     pub fuel: Option<u64>,
+    /// Memory cap in MiB (default 128, at most 4096).
     pub memory_mib: u64,
+    /// Access to the project directory (default read-only).
     pub fs: FsAccess,
     /// Names of host environment variables passed to the guest.
     pub env: Vec<String>,
@@ -141,23 +151,36 @@ impl Default for WasmLimits {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Handler {
     /// `sh -c command`.
-    Shell { command: String },
+    Shell {
+        /// The command line, run as written.
+        command: String,
+    },
     /// A WebAssembly module or component; `argv[0]` is the module path as written.
     Wasm {
+        /// The command as written.
         command: String,
+        /// The module's path, resolved against the hook's `cwd` (`~/` expanded for global hooks).
         module: PathBuf,
+        /// The command split into words like a shell would, without expansion.
         argv: Vec<String>,
+        /// Fuel, memory, filesystem and environment grants.
         limits: WasmLimits,
     },
     /// POST the payload to `url`.
     Http {
+        /// The endpoint.
         url: String,
+        /// Headers sent with every request, in order; values may reference `$NAME`s listed
+        /// in `allowed_env`.
         headers: Vec<(String, String)>,
+        /// The host environment variables header values may reference (`allowedEnv`); a
+        /// reference to any other is a config error.
         allowed_env: Vec<String>,
     },
 }
 
 impl Handler {
+    /// Which kind of handler this is.
     pub fn kind(&self) -> HookKind {
         match self {
             Handler::Shell { .. } => HookKind::Shell,
@@ -179,30 +202,40 @@ impl Handler {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum OnError {
+    /// Log a warning and go on (the default).
     #[default]
     Warn,
+    /// Fail closed: block the tool call (PreToolUse).
     Block,
 }
 
 /// One configured hook, validated and resolved.
 #[derive(Debug, Clone)]
 pub struct Hook {
+    /// The event it runs at.
     pub event: Event,
     /// Position in its file's list for `event` (0-based).
     pub index: usize,
+    /// Which file it comes from: the project's or the global one.
     pub scope: Scope,
+    /// The config file it was read from.
     pub file: PathBuf,
+    /// What it runs.
     pub handler: Handler,
     /// The `match` regex on the tool name, anchored to the whole name.
     pub matcher: Option<Matcher>,
     /// The `match` text as written (the same as `matcher`'s [`Matcher::as_str`]; a field
     /// for the callers that show it).
     pub match_source: Option<String>,
+    /// The `description`, shown by `list` and in logs.
     pub description: Option<String>,
+    /// The `timeout` (default 10 s, at most one hour).
     pub timeout: Duration,
     /// Absolute working directory.
     pub cwd: PathBuf,
+    /// `async: true`: fire-and-forget; it never affects a decision.
     pub is_async: bool,
+    /// What a crash or an unexpected exit code does (`onError`).
     pub on_error: OnError,
 }
 
@@ -243,6 +276,7 @@ pub struct HookSet {
 }
 
 impl HookSet {
+    /// A set of exactly these hooks, in this order, with no files behind it.
     pub fn from_hooks(hooks: Vec<Hook>) -> Self {
         HookSet {
             hooks: hooks.into_iter().map(Arc::new).collect(),
@@ -267,10 +301,12 @@ impl HookSet {
             .filter(move |h| h.event == event && h.matches_tool(tool))
     }
 
+    /// How many hooks, of every event.
     pub fn len(&self) -> usize {
         self.hooks.len()
     }
 
+    /// Whether there are no hooks at all.
     pub fn is_empty(&self) -> bool {
         self.hooks.is_empty()
     }

@@ -37,6 +37,7 @@ impl Default for CapturedStream {
 }
 
 impl CapturedStream {
+    /// A stream that keeps the first `cap` bytes (the default keeps [`OUTPUT_CAP`]).
     pub fn with_cap(cap: usize) -> Self {
         CapturedStream {
             inner: Arc::default(),
@@ -73,7 +74,9 @@ impl CapturedStream {
 /// The stdout and stderr of one run, each capped at [`OUTPUT_CAP`].
 #[derive(Debug, Clone, Default)]
 pub struct Capture {
+    /// The hook's stdout.
     pub stdout: CapturedStream,
+    /// The hook's stderr.
     pub stderr: CapturedStream,
 }
 

@@ -26,7 +26,9 @@ use std::time::Duration;
 /// Everything needed to run one hook once.
 #[derive(Debug, Clone)]
 pub struct SpawnRequest {
+    /// The event the hook runs for (`HOOK_EVENT`).
     pub event: Event,
+    /// What to run.
     pub handler: Handler,
     /// Absolute working directory (must exist).
     pub cwd: PathBuf,
@@ -34,6 +36,7 @@ pub struct SpawnRequest {
     pub project_dir: PathBuf,
     /// The JSON payload, written to stdin.
     pub stdin: Arc<[u8]>,
+    /// Wall-clock limit of the run; for a wasm hook without `fuel`, its fuel budget too.
     pub timeout: Duration,
     /// For a trusted wasm hook: the SHA-256 its module was trusted with. The module's bytes
     /// are read once and must hash to this, else the run is a spawn failure (the bytes that
@@ -42,6 +45,7 @@ pub struct SpawnRequest {
 }
 
 impl SpawnRequest {
+    /// The handler's kind.
     pub fn kind(&self) -> HookKind {
         self.handler.kind()
     }
@@ -77,6 +81,7 @@ pub enum ExitStatus {
 /// What one run of a hook produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpawnOutput {
+    /// How it ended.
     pub status: ExitStatus,
     /// At most [`OUTPUT_CAP`] bytes.
     pub stdout: Vec<u8>,
@@ -84,6 +89,7 @@ pub struct SpawnOutput {
     pub stderr: Vec<u8>,
     /// Whether stdout or stderr was cut at the cap.
     pub truncated: bool,
+    /// How long the run took.
     pub duration: Duration,
 }
 
@@ -99,6 +105,7 @@ impl SpawnOutput {
         }
     }
 
+    /// A spawn failure with this message and no output.
     pub fn spawn_failed(message: impl Into<String>, duration: Duration) -> Self {
         Self::bare(ExitStatus::SpawnFailed(message.into()), duration)
     }
@@ -108,6 +115,7 @@ impl SpawnOutput {
 /// on anything a user controls.
 #[async_trait]
 pub trait Spawner: Send + Sync {
+    /// Runs the hook once. A hook's own failure is an [`ExitStatus`], never a panic.
     async fn spawn(&self, request: SpawnRequest) -> SpawnOutput;
 }
 

@@ -36,6 +36,8 @@ impl Default for ShellSpawner {
 }
 
 impl ShellSpawner {
+    /// A spawner that runs at most `n` hooks at once (at least 1; the default is 64);
+    /// the others wait for a slot.
     pub fn with_max_processes(n: usize) -> Self {
         ShellSpawner {
             slots: std::sync::Arc::new(tokio::sync::Semaphore::new(n.max(1))),

@@ -83,6 +83,7 @@ pub struct WasmSpawner {
 }
 
 impl WasmSpawner {
+    /// Creates the engine as `config` says; fails when wasmtime cannot.
     pub fn new(config: WasmEngineConfig) -> Result<Self, WasmError> {
         let engine = config.engine()?;
         let linkers = Linkers::new(&engine)?;
@@ -109,6 +110,7 @@ impl WasmSpawner {
         })
     }
 
+    /// Counts of compiles and cache hits since the spawner was created.
     pub fn stats(&self) -> &WasmStats {
         self.inner.modules.stats()
     }
