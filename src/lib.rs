@@ -57,6 +57,7 @@
 
 pub mod agent;
 pub mod hooks;
+mod process;
 
 pub use agent::{HookContext, HookVerdict, ToolHooks, Verdict};
 pub use hooks::{

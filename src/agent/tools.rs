@@ -4,6 +4,7 @@
 
 use super::model::ToolSpec;
 use super::todo::{TodoItem, TodoList};
+use crate::process::kill_group;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -222,20 +223,6 @@ async fn read_capped(stream: Option<impl tokio::io::AsyncRead + Unpin>) -> Vec<u
         }
     }
 }
-
-#[cfg(unix)]
-fn kill_group(pid: Option<u32>) {
-    if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
-        // SAFETY: killpg has no memory-safety preconditions; the group id is the child's pid
-        // because it was spawned with process_group(0).
-        unsafe {
-            libc::killpg(pid, libc::SIGKILL);
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(_: Option<u32>) {}
 
 #[cfg(test)]
 mod tests {

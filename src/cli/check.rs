@@ -98,7 +98,7 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
                 .unwrap_or_default()
                 .join(".coding-agent/trusted.json"),
             hook: None,
-            message: e,
+            message: e.to_string(),
         }),
     }
     let report = Report {

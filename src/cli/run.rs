@@ -129,9 +129,9 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
         Ok(store) => store,
         Err(e) if policy == TrustPolicy::All => {
             eprintln!("hookhost: warning: {e}; treating every project hook as untrusted");
-            TrustStore::load(None).map_err(anyhow::Error::msg)?
+            TrustStore::load(None)?
         }
-        Err(e) => return Err(anyhow::Error::msg(e)),
+        Err(e) => return Err(e.into()),
     };
     let runner = Runner::builder(&project)
         .config_paths(paths)

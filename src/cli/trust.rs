@@ -23,11 +23,11 @@ pub fn trust(a: TrustArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
     let paths = ConfigPaths::for_project(&project);
     let set = config::load(&paths)?;
-    let mut store = TrustStore::load(paths.home.as_deref()).map_err(anyhow::Error::msg)?;
+    let mut store = TrustStore::load(paths.home.as_deref())?;
     let assessment = store.assess(&paths, &set);
     let record = !a.dry_run && !assessment.changes.is_empty();
     if record {
-        store.trust(&assessment).map_err(anyhow::Error::msg)?;
+        store.trust(&assessment)?;
     }
     if a.json {
         let v = serde_json::json!({ "changes": assessment.changes, "recorded": record });

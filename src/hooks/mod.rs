@@ -41,4 +41,4 @@ pub use payload::{Payload, json_type_name};
 pub use report::{Decision, EventReport, HookRecord};
 pub use runner::{FnOptions, ReportObserver, Runner, RunnerBuilder, RunnerError};
 pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
-pub use trust::{TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};
+pub use trust::{TrustError, TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};

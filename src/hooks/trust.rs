@@ -154,7 +154,7 @@ impl TrustStore {
     /// Reads the store of `home` (no home: an empty store that cannot be saved). A missing
     /// file is empty; an unreadable, oversized, symlinked or malformed one is an error that
     /// says which file.
-    pub fn load(home: Option<&Path>) -> Result<TrustStore, String> {
+    pub fn load(home: Option<&Path>) -> Result<TrustStore, TrustError> {
         let path = home.map(|h| h.join(".coding-agent/trusted.json"));
         let file = match &path {
             None => TrustFile::default(),
@@ -237,38 +237,77 @@ impl TrustStore {
     /// lock, re-reading the file inside it (so concurrent `trust` runs of other projects are
     /// all kept), written to a private temporary file and renamed into place (mode 0600; a
     /// symlink at the path is refused on read and replaced, never followed, on write).
-    pub fn trust(&mut self, assessment: &TrustAssessment) -> Result<(), String> {
+    pub fn trust(&mut self, assessment: &TrustAssessment) -> Result<(), TrustError> {
         let Some((key, pin)) = &assessment.pin else {
             return Ok(());
         };
         let Some(path) = self.path.clone() else {
-            return Err("no home directory: cannot record trust".into());
+            return Err(TrustError::NoHome);
         };
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|source| TrustError::Write {
+                path: dir.to_path_buf(),
+                source,
+            })?;
         }
         let _lock = FileLock::exclusive(&path.with_extension("json.lock"))?;
         let mut file = read_trust_file(&path)?;
         file.version = 1;
         file.projects.insert(key.clone(), pin.clone());
         let text = serde_json::to_string_pretty(&file).unwrap_or_default();
-        write_private(&path, (text + "\n").as_bytes())
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        write_private(&path, (text + "\n").as_bytes()).map_err(|source| TrustError::Write {
+            path: path.clone(),
+            source,
+        })?;
         self.file = file;
         Ok(())
     }
 }
 
-fn read_trust_file(p: &Path) -> Result<TrustFile, String> {
+/// Why the trust file could not be read or recorded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrustError {
+    /// It exists but cannot be read (permissions, a symlink, a FIFO, too large).
+    #[error("cannot read the trust file: {0}")]
+    Read(#[from] crate::hooks::files::ReadError),
+    /// It is not a trust file hookhost wrote.
+    #[error("{}: not a valid trust file ({message}); delete it and run `hookhost trust` again", path.display())]
+    Malformed {
+        /// The trust file.
+        path: PathBuf,
+        /// What the JSON parser said.
+        message: String,
+    },
+    /// There is no home directory to keep it in.
+    #[error("no home directory: cannot record trust")]
+    NoHome,
+    /// It (or its directory) cannot be written.
+    #[error("{}: cannot write: {source}", path.display())]
+    Write {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Its lock file cannot be opened or locked.
+    #[error("{}: cannot lock: {source}", path.display())]
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+fn read_trust_file(p: &Path) -> Result<TrustFile, TrustError> {
     match read_bounded_nofollow(p, TRUST_FILE_LIMIT) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-            format!(
-                "{}: not a valid trust file ({e}); delete it and run `hookhost trust` again",
-                p.display()
-            )
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| TrustError::Malformed {
+            path: p.to_path_buf(),
+            message: e.to_string(),
         }),
         Err(e) if e.is_not_found() => Ok(TrustFile::default()),
-        Err(e) => Err(format!("cannot read the trust file: {e}")),
+        Err(e) => Err(TrustError::Read(e)),
     }
 }
 
@@ -320,7 +359,7 @@ fn scripts_named(command: &str, cwd: &Path, project: &Path) -> Vec<PathBuf> {
 struct FileLock(#[allow(dead_code)] std::fs::File);
 
 impl FileLock {
-    fn exclusive(path: &Path) -> Result<FileLock, String> {
+    fn exclusive(path: &Path) -> Result<FileLock, TrustError> {
         let mut options = std::fs::OpenOptions::new();
         options.read(true).write(true).create(true).truncate(false);
         #[cfg(unix)]
@@ -328,11 +367,14 @@ impl FileLock {
             use std::os::unix::fs::OpenOptionsExt;
             options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
         }
-        let file = options
-            .open(path)
-            .map_err(|e| format!("{}: cannot open the lock file: {e}", path.display()))?;
-        file.lock()
-            .map_err(|e| format!("{}: cannot lock: {e}", path.display()))?;
+        let file = options.open(path).map_err(|source| TrustError::Lock {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        file.lock().map_err(|source| TrustError::Lock {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Ok(FileLock(file))
     }
 }

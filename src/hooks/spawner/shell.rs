@@ -9,6 +9,7 @@
 use super::capture::{Capture, drain_pipe};
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
+use crate::process::kill_group;
 use async_trait::async_trait;
 use std::process::Stdio;
 use std::time::Duration;
@@ -61,20 +62,6 @@ fn shell_command(command: &str) -> Command {
     c.arg("-c").arg(command);
     c
 }
-
-#[cfg(unix)]
-fn kill_group(pid: Option<u32>) {
-    if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
-        // SAFETY: killpg has no memory-safety preconditions; the group id is the child's pid
-        // because it was spawned with process_group(0).
-        unsafe {
-            libc::killpg(pid, libc::SIGKILL);
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(_pid: Option<u32>) {}
 
 fn describe_status(status: std::process::ExitStatus) -> ExitStatus {
     if let Some(code) = status.code() {
