@@ -79,12 +79,25 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
         None | Some(Value::Null) => {}
         Some(Value::Object(hso)) => {
             if let Some(d) = hso.get("permissionDecision") {
-                r.decision = Some(permission(d, "hookSpecificOutput.permissionDecision")?);
+                let nested = permission(d, "hookSpecificOutput.permissionDecision")?;
+                if r.decision.is_some_and(|top| top != nested) {
+                    return Err(
+                        "`decision` and `hookSpecificOutput.permissionDecision` disagree; give one"
+                            .into(),
+                    );
+                }
+                r.decision = Some(nested);
             }
             if let Some(reason) = string(hso, "permissionDecisionReason")? {
                 r.reason = Some(reason);
             }
             if let Some(u) = input(hso)? {
+                if r.updated_input.as_ref().is_some_and(|top| *top != u) {
+                    return Err(
+                        "`updatedInput` and `hookSpecificOutput.updatedInput` disagree; give one"
+                            .into(),
+                    );
+                }
                 r.updated_input = Some(u);
             }
             if let Some(c) = string(hso, "additionalContext")? {
@@ -179,11 +192,21 @@ fn string(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, String>
     }
 }
 
+/// `updatedInput`, or its alias `modifiedParams`; both given and different is an error (which
+/// one the hook meant is not for the host to guess).
 fn input(obj: &Map<String, Value>) -> Result<Option<Value>, String> {
+    let mut found: Option<Value> = None;
     for key in ["updatedInput", "modifiedParams"] {
         match obj.get(key) {
             None | Some(Value::Null) => {}
-            Some(v @ Value::Object(_)) => return Ok(Some(v.clone())),
+            Some(v @ Value::Object(_)) => match &found {
+                Some(other) if other != v => {
+                    return Err(
+                        "`updatedInput` and `modifiedParams` disagree; give one".to_string()
+                    );
+                }
+                _ => found = Some(v.clone()),
+            },
             Some(v) => {
                 return Err(format!(
                     "`{key}` must be an object holding the new tool arguments, got {v}"
@@ -191,7 +214,7 @@ fn input(obj: &Map<String, Value>) -> Result<Option<Value>, String> {
             }
         }
     }
-    Ok(None)
+    Ok(found)
 }
 
 #[cfg(test)]

@@ -220,7 +220,9 @@ impl TrustStore {
                     for script in scripts_named(command, &h.cwd, &paths.project_dir) {
                         let hash = hash_file(&script, SCRIPT_LIMIT);
                         let recorded = pinned.and_then(|p| p.scripts.get(&script));
-                        if recorded != Some(&hash) {
+                        // An unreadable (or oversized) script hashes to nothing, which
+                        // must never match: it would stay "trusted" whatever it becomes.
+                        if recorded != Some(&hash) || hash.is_empty() {
                             note(&mut a, &script, recorded.is_some(), h.id());
                         }
                         pin.scripts.insert(script, hash);
@@ -324,7 +326,7 @@ const INTERPRETERS: &[&str] = &[
     "perl", "php", "pwsh", "tsx", "ts-node", "lua", "Rscript",
 ];
 
-/// The scripts inside the project that a shell command runs: its program when that is a path
+/// The scripts of the project that a shell command runs: its program when that is a path
 /// (`./guard.sh`), or the script an interpreter is given (`python3
 /// .coding-agent/hooks/check.py`, `bash hooks/x.sh`). What trust pins besides the config.
 /// Other arguments (a log file the hook appends to) are data, not pinned; files the scripts
@@ -349,8 +351,15 @@ fn scripts_named(command: &str, cwd: &Path, project: &Path) -> Vec<PathBuf> {
     let Some(word) = candidate.filter(|w| !w.contains(['$', '`'])) else {
         return Vec::new();
     };
+    // A relative path is the project's own file even when a symlink in the project leads
+    // out: pinned at its target, or whoever can write the target changes a trusted hook.
     match cwd.join(&word).canonicalize() {
-        Ok(real) if real.starts_with(project) && real.is_file() => vec![real],
+        Ok(real)
+            if real.is_file()
+                && (real.starts_with(project) || Path::new(&word).is_relative()) =>
+        {
+            vec![real]
+        }
         _ => Vec::new(),
     }
 }
@@ -420,7 +429,8 @@ pub(crate) fn gate(
 }
 
 /// The minimum grants of an untrusted module: no `fs: "write"` (read-only at most), no host
-/// environment, at most [`UNTRUSTED_TIMEOUT`] and the fuel that buys.
+/// environment, at most [`UNTRUSTED_TIMEOUT`] and the fuel that buys, and no more memory than
+/// the default (a cloned repository must not get 4 GiB of the user's RAM per event).
 pub(crate) fn reduce_request(request: &mut super::spawner::SpawnRequest) {
     use super::config::{FsAccess, Handler};
     if let Handler::Wasm { limits, .. } = &mut request.handler {
@@ -429,6 +439,7 @@ pub(crate) fn reduce_request(request: &mut super::spawner::SpawnRequest) {
         }
         limits.env.clear();
         limits.fuel = None;
+        limits.memory_mib = limits.memory_mib.min(super::config::DEFAULT_MEMORY_MIB);
     }
     request.timeout = request.timeout.min(UNTRUSTED_TIMEOUT);
     request.module_sha256 = None;

@@ -9,6 +9,7 @@ mod common;
 mod cache;
 mod host;
 mod protocol;
+mod review2;
 mod sandbox;
 mod sdk;
 mod trust;

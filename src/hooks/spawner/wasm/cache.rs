@@ -81,6 +81,12 @@ impl DiskCache {
         )
         .into();
         let dir = root.and_then(|root| {
+            // A relative root resolves against the working directory, which is the project:
+            // a cloned repository could ship the folder with forged entries.
+            if !root.is_absolute() {
+                tracing::warn!("not using the compiled-code cache: its directory {} is relative (it would resolve inside the project); set HOOKHOST_CACHE_DIR to an absolute path", root.display());
+                return None;
+            }
             let dir = root.join(&hex(&fingerprint)[..16]);
             match private_dir(&root).and_then(|()| private_dir(&dir)) {
                 Ok(()) => Some(dir),
