@@ -552,6 +552,7 @@ impl Runner {
             stdin: payload.to_json_bytes(),
             timeout: hook.timeout,
             module_sha256,
+            untrusted: false,
         };
         if reduced {
             trust::reduce_request(&mut request);

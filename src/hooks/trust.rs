@@ -326,42 +326,208 @@ const INTERPRETERS: &[&str] = &[
     "perl", "php", "pwsh", "tsx", "ts-node", "lua", "Rscript",
 ];
 
-/// The scripts of the project that a shell command runs: its program when that is a path
-/// (`./guard.sh`), or the script an interpreter is given (`python3
-/// .coding-agent/hooks/check.py`, `bash hooks/x.sh`). What trust pins besides the config.
-/// Other arguments (a log file the hook appends to) are data, not pinned; files the scripts
-/// source or import in turn are not followed.
+/// The scripts a shell command runs, which trust pins besides the config: in every simple
+/// command of it (split at `;`, `&&`, `||`, `|`, `&`, parentheses and newlines, and inside
+/// `sh -c '...'`), past `NAME=value` assignments and wrappers (`env`, `exec`, `nice`,
+/// `timeout`, `command`, `nohup`, `builtin`), the program when it is a path (`./guard.sh`),
+/// the file `.`/`source` reads, and for an interpreter (`python3`, `bash`, `node`, ...) every
+/// later word that names a file and the file fed with `<`. Files written with `>`/`>>` and
+/// other programs' arguments are data, not pinned (a hook's own log would untrust it on
+/// every run); files the scripts source or import in turn are not followed. A relative path
+/// is pinned at its real target, even when a symlink in the project leads out of it.
 fn scripts_named(command: &str, cwd: &Path, project: &Path) -> Vec<PathBuf> {
-    let Some(words) = shlex::split(command) else {
-        return Vec::new();
-    };
-    // Skip leading `NAME=value` assignments.
-    let mut words = words
-        .into_iter()
-        .skip_while(|w| w.contains('=') && !w.starts_with('=') && !w.contains('/'));
-    let Some(program) = words.next() else {
-        return Vec::new();
-    };
-    let base = program.rsplit('/').next().unwrap_or(&program);
-    let candidate = if INTERPRETERS.contains(&base) {
-        words.find(|w| !w.starts_with('-'))
-    } else {
-        Some(program.clone())
-    };
-    let Some(word) = candidate.filter(|w| !w.contains(['$', '`'])) else {
-        return Vec::new();
-    };
-    // A relative path is the project's own file even when a symlink in the project leads
-    // out: pinned at its target, or whoever can write the target changes a trusted hook.
-    match cwd.join(&word).canonicalize() {
-        Ok(real)
-            if real.is_file()
-                && (real.starts_with(project) || Path::new(&word).is_relative()) =>
-        {
-            vec![real]
-        }
-        _ => Vec::new(),
+    let mut found = Vec::new();
+    let mut base = cwd.to_path_buf();
+    scan_commands(command, &mut base, project, &mut found, 0);
+    found
+}
+
+/// Wrappers that run the rest of their words as a command (their options skipped).
+const WRAPPERS: &[&str] = &[
+    "env", "exec", "nice", "timeout", "command", "nohup", "builtin",
+];
+
+fn scan_commands(
+    text: &str,
+    base: &mut PathBuf,
+    project: &Path,
+    found: &mut Vec<PathBuf>,
+    depth: u8,
+) {
+    for words in simple_commands(text) {
+        scan_command(&words, base, project, found, depth);
     }
+}
+
+/// Pins `word` (relative to `base`) if it names a file.
+fn pin(word: &str, base: &Path, project: &Path, found: &mut Vec<PathBuf>) {
+    if word.is_empty() || word.contains(['$', '`', '*', '?']) {
+        return;
+    }
+    // A relative path is the project's own file even when a symlink in it leads out.
+    if let Ok(real) = base.join(word).canonicalize()
+        && real.is_file()
+        && (real.starts_with(project) || Path::new(word).is_relative())
+        && !found.contains(&real)
+    {
+        found.push(real);
+    }
+}
+
+fn scan_command(
+    words: &[Token],
+    base: &mut PathBuf,
+    project: &Path,
+    found: &mut Vec<PathBuf>,
+    depth: u8,
+) {
+    let word_at = |i: usize| match words.get(i) {
+        Some(Token::Word(w)) => Some(w.as_str()),
+        _ => None,
+    };
+    let basename = |w: &str| w.rsplit('/').next().unwrap_or(w).to_string();
+    let mut i = 0;
+    // Assignments and wrappers (with their options and, for timeout/nice, a value).
+    while let Some(w) = word_at(i) {
+        if w.contains('=') && !w.starts_with('=') && !w.contains('/') {
+            i += 1;
+            continue;
+        }
+        let name = basename(w);
+        if !WRAPPERS.contains(&name.as_str()) {
+            break;
+        }
+        i += 1;
+        while let Some(opt) = word_at(i).filter(|o| o.starts_with('-')) {
+            i += 1;
+            if name == "nice" && opt == "-n" {
+                i += 1;
+            }
+        }
+        if name == "timeout"
+            && word_at(i).is_some_and(|d| d.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            i += 1;
+        }
+    }
+    let Some(program) = word_at(i) else {
+        return;
+    };
+    let name = basename(program);
+    let rest = &words[i + 1..];
+    match name.as_str() {
+        "cd" => {
+            if let Some(Token::Word(dir)) = rest.first() {
+                *base = base.join(dir);
+            }
+        }
+        "." | "source" => {
+            if let Some(Token::Word(file)) = rest.first() {
+                pin(file, base, project, found);
+            }
+        }
+        _ if INTERPRETERS.contains(&name.as_str()) => {
+            let mut k = 0;
+            while k < rest.len() {
+                match &rest[k] {
+                    // The file after `>` or `>>` is data the hook writes.
+                    Token::Redirect(true) => k += 1,
+                    Token::Redirect(false) => {
+                        if let Some(Token::Word(file)) = rest.get(k + 1) {
+                            pin(file, base, project, found);
+                        }
+                        k += 1;
+                    }
+                    Token::Word(w) if w == "-c" && depth < 4 => {
+                        if let Some(Token::Word(inner)) = rest.get(k + 1) {
+                            let mut inner_base = base.clone();
+                            scan_commands(inner, &mut inner_base, project, found, depth + 1);
+                        }
+                        k += 1;
+                    }
+                    Token::Word(w) => pin(w, base, project, found),
+                }
+                k += 1;
+            }
+        }
+        _ => pin(program, base, project, found),
+    }
+}
+
+/// A word, or a redirection (`true` for output: `>`, `>>`).
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Word(String),
+    Redirect(bool),
+}
+
+/// The simple commands of a shell text, each as its words and redirections: quotes and
+/// backslashes honoured, nothing expanded.
+fn simple_commands(text: &str) -> Vec<Vec<Token>> {
+    let mut commands: Vec<Vec<Token>> = vec![Vec::new()];
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars().peekable();
+    fn end_word(word: &mut String, in_word: &mut bool, cmd: &mut Vec<Token>) {
+        if *in_word {
+            cmd.push(Token::Word(std::mem::take(word)));
+            *in_word = false;
+        }
+    }
+    while let Some(c) = chars.next() {
+        let cmd = commands.last_mut().expect("never empty");
+        match c {
+            '\'' => {
+                in_word = true;
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    word.push(c);
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => word.extend(chars.next()),
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.extend(chars.next());
+            }
+            ';' | '&' | '|' | '(' | ')' | '\n' => {
+                end_word(&mut word, &mut in_word, cmd);
+                commands.push(Vec::new());
+            }
+            '>' | '<' => {
+                // `2>` and the like: the digits belong to the redirection.
+                if in_word && word.chars().all(|d| d.is_ascii_digit()) {
+                    word.clear();
+                    in_word = false;
+                }
+                end_word(&mut word, &mut in_word, cmd);
+                if matches!(chars.peek(), Some('>' | '&')) {
+                    chars.next();
+                }
+                cmd.push(Token::Redirect(c == '>'));
+            }
+            c if c.is_whitespace() => end_word(&mut word, &mut in_word, cmd),
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if let Some(cmd) = commands.last_mut() {
+        end_word(&mut word, &mut in_word, cmd);
+    }
+    commands.retain(|c| !c.is_empty());
+    commands
 }
 
 /// An exclusive advisory lock on a lock file, released on drop.
@@ -443,6 +609,7 @@ pub(crate) fn reduce_request(request: &mut super::spawner::SpawnRequest) {
     }
     request.timeout = request.timeout.min(UNTRUSTED_TIMEOUT);
     request.module_sha256 = None;
+    request.untrusted = true;
 }
 
 /// An untrusted wasm hook may only pass or block: no rewritten input, no text for the model

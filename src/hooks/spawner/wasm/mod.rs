@@ -160,7 +160,7 @@ impl Spawner for WasmSpawner {
         let ready = match self
             .inner
             .modules
-            .prepared(module, self.inner.compile_timeout)
+            .prepared(module, compile_bound(self.inner.compile_timeout, &req))
             .await
         {
             Ok(r) => r,
@@ -201,6 +201,16 @@ impl Spawner for WasmSpawner {
         };
         let status = run.run(ready.prepared, wasi).await;
         capture.finish(status, run_start.elapsed())
+    }
+}
+
+/// How long a run waits for its module to compile: the engine's bound, and for an untrusted
+/// hook no longer than its own timeout (`hookhost check` compiles such a module ahead).
+fn compile_bound(engine: Option<Duration>, req: &SpawnRequest) -> Option<Duration> {
+    match (engine, req.untrusted) {
+        (Some(bound), true) => Some(bound.min(req.timeout)),
+        (None, true) => Some(req.timeout),
+        (bound, false) => bound,
     }
 }
 
