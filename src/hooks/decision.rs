@@ -249,6 +249,15 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
             return j;
         }
     };
+    if !r.unrecognized.is_empty() {
+        j.outcome = Some(Outcome::Warn);
+        j.message = Some(format!(
+            "its JSON answer has no field hookhost understands (it has: {}); hookhost reads {} — is the hook written for another agent's protocol?",
+            r.unrecognized.join(", "),
+            super::output::KNOWN_ANSWER_KEYS.join(", ")
+        ));
+        return j;
+    }
     j.additional_context = r.additional_context;
     j.system_message = r.system_message;
     let reason = r.reason;

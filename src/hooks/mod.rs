@@ -36,7 +36,7 @@ pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet
 pub use decision::{HookFacts, Judgement, Outcome, Verdict, judge};
 pub use event::{Event, EventClass, UnknownEvent};
 pub use inprocess::{FnHook, FnResponse};
-pub use output::{HookResponse, JsonDecision, parse_stdout};
+pub use output::{HookResponse, JsonDecision, KNOWN_ANSWER_KEYS, parse_stdout};
 pub use payload::{Payload, json_type_name};
 pub use report::{Decision, EventReport, HookRecord};
 pub use runner::{FnOptions, ReportObserver, Runner, RunnerBuilder, RunnerError};

@@ -1,10 +1,12 @@
 //! Reading a hook's stdout: the JSON protocol of DESIGN §4.
 //!
 //! Plain text is always fine. Stdout that is a JSON object is read for `decision`/`reason`,
-//! `updatedInput` (alias `modifiedParams`), `additionalContext`, `systemMessage`, and Claude
-//! Code's `hookSpecificOutput` shape. Unknown keys are ignored so hooks written for other
-//! agents keep working; a known key with the wrong type is a protocol error the engine
-//! reports (never silently dropped).
+//! `blocked`/`blockReason` (the TypeScript agent's spelling), `updatedInput` (alias
+//! `modifiedParams`), `additionalContext`, `systemMessage`, and Claude Code's
+//! `hookSpecificOutput` shape. Unknown keys beside known ones are ignored so hooks written
+//! for other agents keep working; an answer with keys but none hookhost understands is
+//! reported (a protocol mismatch is never silent); a known key with the wrong type, or two
+//! spellings of one field that disagree, is a protocol error.
 
 use serde_json::{Map, Value};
 
@@ -21,7 +23,23 @@ pub struct HookResponse {
     pub additional_context: Option<String>,
     /// `systemMessage`: text for the user.
     pub system_message: Option<String>,
+    /// The answer's keys when it has some but none that hookhost understands (sorted, at
+    /// most ten): a hook speaking another protocol, which the engine reports.
+    pub unrecognized: Vec<String>,
 }
+
+/// Every top-level key of a JSON answer that hookhost reads.
+pub const KNOWN_ANSWER_KEYS: &[&str] = &[
+    "decision",
+    "reason",
+    "blocked",
+    "blockReason",
+    "updatedInput",
+    "modifiedParams",
+    "additionalContext",
+    "systemMessage",
+    "hookSpecificOutput",
+];
 
 /// The decision a hook's JSON answer states (`decision`, or Claude Code's
 /// `hookSpecificOutput.permissionDecision`). Not to be confused with the agent's permission
@@ -71,6 +89,30 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
         r.decision = Some(permission(d, "decision")?);
     }
     r.reason = string(&obj, "reason")?;
+    match obj.get("blocked") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(b)) => {
+            let d = if *b {
+                JsonDecision::Block
+            } else {
+                JsonDecision::Allow
+            };
+            if r.decision.is_some_and(|top| top != d) {
+                return Err("`decision` and `blocked` disagree; give one".into());
+            }
+            r.decision = Some(d);
+        }
+        Some(v) => return Err(format!("`blocked` must be true or false, got {v}")),
+    }
+    if let Some(why) = string(&obj, "blockReason")? {
+        if r.reason.as_ref().is_some_and(|top| *top != why) {
+            return Err("`reason` and `blockReason` disagree; give one".into());
+        }
+        r.reason = Some(why);
+    }
+    if !obj.is_empty() && !obj.keys().any(|k| KNOWN_ANSWER_KEYS.contains(&k.as_str())) {
+        r.unrecognized = obj.keys().take(10).cloned().collect();
+    }
     r.updated_input = input(&obj)?;
     r.additional_context = string(&obj, "additionalContext")?;
     r.system_message = string(&obj, "systemMessage")?;
@@ -299,5 +341,24 @@ mod tests {
         assert!(parse_stdout(br#"{"decision":"maybe"}"#, false).is_err());
         assert!(parse_stdout(br#"{"updatedInput":"rm"}"#, false).is_err());
         assert!(parse_stdout(br#"{"reason":5}"#, false).is_err());
+    }
+
+    #[test]
+    fn the_typescript_agents_spelling_blocks_and_a_foreign_answer_is_noticed() {
+        let r = parse_stdout(br#"{"blocked":true,"blockReason":"no"}"#, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.decision, Some(JsonDecision::Block));
+        assert_eq!(r.reason.as_deref(), Some("no"));
+        assert!(parse_stdout(br#"{"blocked":true,"decision":"allow"}"#, false).is_err());
+        assert!(parse_stdout(br#"{"blocked":"yes"}"#, false).is_err());
+        let r = parse_stdout(br#"{"ok":true,"verdict":"deny"}"#, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.unrecognized, ["ok", "verdict"]);
+        let r = parse_stdout(br#"{"ok":true,"reason":"x"}"#, false)
+            .unwrap()
+            .unwrap();
+        assert!(r.unrecognized.is_empty());
     }
 }

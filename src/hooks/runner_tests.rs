@@ -760,3 +760,25 @@ async fn finished_async_records_do_not_pile_up() {
     let kept = runner.wait_async().await.len();
     assert!(kept <= ASYNC_RECORDS_KEPT + 1, "{kept} records kept");
 }
+
+#[tokio::test]
+async fn the_typescript_agents_block_answer_blocks_and_a_foreign_answer_warns() {
+    // `block-node-modules.sh` of the TypeScript agent's design answers like this.
+    let ling = r#"{"blocked": true, "blockReason": "Cannot write to node_modules"}"#;
+    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), ling, "").await;
+    assert_eq!((d, o), (Decision::Block, Outcome::Block));
+    assert_eq!(r.reason.as_deref(), Some("Cannot write to node_modules"));
+    // An answer in a protocol hookhost does not speak is never silent.
+    let foreign = r#"{"allow": false, "message": "nope"}"#;
+    let (d, o, r) = cell(Event::PreToolUse, ExitStatus::Exited(0), foreign, "").await;
+    assert_eq!((d, o), (Decision::Pass, Outcome::Warn));
+    let message = r.hooks[0].message.as_deref().unwrap();
+    assert!(
+        message.contains("no field hookhost understands"),
+        "{message}"
+    );
+    assert!(
+        message.contains("allow, message") && message.contains("decision"),
+        "{message}"
+    );
+}
