@@ -54,8 +54,31 @@ pub fn resolve_inside(project: &Path, base: &Path, path: &Path) -> Result<PathBu
     }
 }
 
+/// The canonical project root and working directory of one wasm run: what the sandbox
+/// preopens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confined {
+    /// The canonical project root.
+    pub root: PathBuf,
+    /// The canonical working directory, inside `root`.
+    pub cwd: PathBuf,
+}
+
+/// At run time: the canonical forms of `project` and of `dir`, which must exist, be a
+/// directory and lie inside the project. The common case, a hook running in the project root,
+/// costs one path resolution.
+pub fn confine_run(project: &Path, dir: &Path) -> Result<Confined, String> {
+    let root = canonical_or_same(project);
+    let cwd = if dir == project {
+        root.clone()
+    } else {
+        confined_dir(&root, dir)?
+    };
+    Ok(Confined { root, cwd })
+}
+
 /// At run time: the canonical form of `dir`, which must exist, be a directory and lie inside
-/// the canonical `project`. What the wasm sandbox preopens.
+/// the canonical `project`.
 pub fn confined_dir(project: &Path, dir: &Path) -> Result<PathBuf, String> {
     let project = canonical_or_same(project);
     let real = dir.canonicalize().map_err(|e| {

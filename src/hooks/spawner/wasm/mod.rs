@@ -151,7 +151,7 @@ impl Spawner for WasmSpawner {
         }
         // The cwd becomes the guest's `.`: resolved again now (a symlink planted since the
         // config was loaded is caught here) and refused unless it lies inside the project.
-        let cwd = match crate::hooks::confine::confined_dir(&req.project_dir, &req.cwd) {
+        let confined = match crate::hooks::confine::confine_run(&req.project_dir, &req.cwd) {
             Ok(dir) => dir,
             Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
         };
@@ -181,7 +181,7 @@ impl Spawner for WasmSpawner {
         let _slot = self.inner.slots.acquire().await;
         let run_start = Instant::now();
         let capture = Capture::default();
-        let wasi = match sandbox::wasi_builder(&req, &cwd, argv, limits, &capture) {
+        let wasi = match sandbox::wasi_builder(&req, &confined, argv, limits, &capture) {
             Ok(b) => b,
             Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
         };

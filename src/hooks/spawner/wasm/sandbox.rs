@@ -14,6 +14,7 @@
 
 use super::pipes::GuestOutput;
 use crate::hooks::config::{FsAccess, WasmLimits};
+use crate::hooks::confine::Confined;
 use crate::hooks::spawner::{Capture, SpawnRequest};
 use std::path::Path;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
@@ -23,7 +24,7 @@ use wasmtime_wasi::{FsPerms, WasiCtxBuilder};
 /// spawn failures.
 pub fn wasi_builder(
     req: &SpawnRequest,
-    cwd: &Path,
+    confined: &Confined,
     argv: &[String],
     limits: &WasmLimits,
     capture: &Capture,
@@ -50,10 +51,9 @@ pub fn wasi_builder(
         FsAccess::Read => FsPerms::ReadOnly,
         FsAccess::Write => FsPerms::ReadWrite,
     };
-    preopen(&mut b, cwd, ".", perms)?;
+    preopen(&mut b, &confined.cwd, ".", perms)?;
     let abs = req.project_dir.to_string_lossy();
-    let root = crate::hooks::confine::canonical_or_same(&req.project_dir);
-    preopen(&mut b, &root, &abs, perms)?;
+    preopen(&mut b, &confined.root, &abs, perms)?;
     Ok(b)
 }
 
