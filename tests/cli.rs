@@ -4,19 +4,10 @@ mod common;
 
 use common::Project;
 use serde_json::{Value, json};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 fn hookhost(p: &Project, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(args)
-        .arg("--project")
-        .arg(p.path())
-        .env("HOME", p.home.path())
-        .env("HOOKHOST_CACHE_DIR", p.cache.path())
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    p.cli(args, &[])
 }
 
 fn json_of(out: &Output) -> Value {

@@ -3,7 +3,7 @@
 //! hostile inputs that run every time; proptest keeps failing cases in
 //! `proptest-regressions/` (committed) so they are re-run first.
 
-use hookhost::hooks::config::{self, ConfigPaths, HookKind, OnError, Scope};
+use hookhost::hooks::config::{self, ConfigPaths, HookId, HookKind, OnError, Scope};
 use hookhost::hooks::parse_stdout;
 use hookhost::hooks::spawner::{ExitStatus, SpawnOutput};
 use hookhost::hooks::{Event, Payload};
@@ -140,7 +140,7 @@ proptest! {
         };
         let out_text = if kind == 4 { v.to_string() } else { stdout };
         let out = SpawnOutput { status, stdout: out_text.into_bytes(), stderr: stderr.into_bytes(), truncated: false, duration: Duration::ZERO };
-        let traits = HookFacts { event, kind: HookKind::Shell, on_error: if block { OnError::Block } else { OnError::Warn }, label: "E[0]".into(), timeout_ms: 1 };
+        let traits = HookFacts { id: HookId { scope: Scope::Project, event, index: 0 }, kind: HookKind::Shell, on_error: if block { OnError::Block } else { OnError::Warn }, timeout_ms: 1 };
         let j = judge(&traits, &out);
         prop_assert!(j.outcome.is_some());
     }

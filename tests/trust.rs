@@ -7,7 +7,7 @@ use common::guests::guest;
 use common::{Project, pre_tool};
 use hookhost::hooks::{Decision, Event, Outcome, Payload, Runner, TrustPolicy, TrustStore};
 use serde_json::{Value, json};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn project() -> Project {
     let p = Project::new(json!({"hooks": {
@@ -187,17 +187,7 @@ async fn global_hooks_are_always_trusted() {
 }
 
 fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
-    c.args(args)
-        .arg("--project")
-        .arg(p.path())
-        .env("HOME", p.home.path())
-        .env("HOOKHOST_CACHE_DIR", p.cache.path())
-        .env_remove("HOOKHOST_TRUST");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().unwrap()
+    p.cli(args, env)
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! event's column, then the JSON protocol refines an exit 0. Folding the judgements of an
 //! event's hooks into its decision (and short-circuiting) is `runner.rs`'s job.
 
-use super::config::{HookKind, OnError};
+use super::config::{HookId, HookKind, OnError};
 use super::event::{Event, EventClass};
 use super::output::{HookResponse, JsonDecision, parse_stdout};
 use super::spawner::{ExitStatus, SpawnOutput};
@@ -123,14 +123,13 @@ pub struct Judgement {
 /// The facts about a hook that the table needs besides its output.
 #[derive(Debug, Clone)]
 pub struct HookFacts {
-    /// The event the hook ran for: which column of the table.
-    pub event: Event,
+    /// The hook (its event picks the column of the table; shown as `PreToolUse[0]` in
+    /// default reasons). `Copy`: judging allocates no label.
+    pub id: HookId,
     /// The hook's kind (a shell's exit 126/127 is a spawn failure).
     pub kind: HookKind,
     /// The hook's `onError`.
     pub on_error: OnError,
-    /// `PreToolUse[0]`, for default reasons.
-    pub label: String,
     /// The hook's timeout in ms, for the timeout message.
     pub timeout_ms: u128,
 }
@@ -145,7 +144,7 @@ fn non_empty(s: String) -> Option<String> {
 
 /// Classifies one hook's output by DESIGN §4.
 pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
-    let class = t.event.class();
+    let class = t.id.event.class();
     let stderr = text(&out.stderr);
     let stdout = text(&out.stdout);
     let (condition, message) = match &out.status {
@@ -178,7 +177,7 @@ pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
     };
     let detail = message.unwrap_or_default();
     let failure_reason = || {
-        let mut r = format!("hook {} {detail}", t.label);
+        let mut r = format!("hook {} {detail}", t.id);
         if !stderr.is_empty() {
             r.push_str(": ");
             r.push_str(&stderr);
@@ -197,7 +196,7 @@ pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
             j.verdict = Verdict::Block(match condition {
                 Condition::Exit2 => non_empty(stderr.clone())
                     .or_else(|| non_empty(stdout.clone()))
-                    .unwrap_or_else(|| format!("blocked by hook {} (exit 2)", t.label)),
+                    .unwrap_or_else(|| format!("blocked by hook {} (exit 2)", t.id)),
                 _ => failure_reason(),
             });
             j.outcome = Some(match condition {
@@ -215,7 +214,7 @@ pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
         }
         Effect::Warn | Effect::WarnOrBlock | Effect::ForceIfStdout => {
             j.outcome = Some(failed_outcome);
-            if condition == Condition::Exit2 && t.event == Event::PostToolUse {
+            if condition == Condition::Exit2 && t.id.event == Event::PostToolUse {
                 j.feedback = non_empty(stderr);
             }
         }
@@ -237,10 +236,10 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
         Err(problem) => {
             let msg = format!("its JSON answer cannot be read: {problem}");
             j.message = Some(msg.clone());
-            if t.event.class() == EventClass::Blocking {
+            if t.id.event.class() == EventClass::Blocking {
                 j.verdict = Verdict::Block(format!(
                     "hook {} {msg}; blocking to fail closed (fix the hook's output)",
-                    t.label
+                    t.id
                 ));
                 j.outcome = Some(Outcome::Error);
             } else {
@@ -261,10 +260,10 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
     j.additional_context = r.additional_context;
     j.system_message = r.system_message;
     let reason = r.reason;
-    match (t.event.class(), r.decision) {
+    match (t.id.event.class(), r.decision) {
         (EventClass::Blocking, Some(JsonDecision::Block)) => {
             j.verdict =
-                Verdict::Block(reason.unwrap_or_else(|| format!("blocked by hook {}", t.label)));
+                Verdict::Block(reason.unwrap_or_else(|| format!("blocked by hook {}", t.id)));
             j.outcome = Some(Outcome::Block);
         }
         (EventClass::Forcing, Some(JsonDecision::Block)) => match reason {
@@ -287,7 +286,7 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
         (EventClass::Blocking, Some(JsonDecision::Ask)) => j.ask = true,
         _ => {}
     }
-    if t.event.class() == EventClass::Blocking && j.verdict == Verdict::Pass {
+    if t.id.event.class() == EventClass::Blocking && j.verdict == Verdict::Pass {
         j.updated_input = r.updated_input;
     }
     j

@@ -155,18 +155,12 @@ impl FnHookEntry {
         }
     }
 
-    /// `PreToolUse[fn 0]`: how reports and logs name it.
-    pub fn label(&self) -> String {
-        self.id().to_string()
-    }
-
     /// What the decision table needs to know of it.
     pub fn facts(&self) -> HookFacts {
         HookFacts {
-            event: self.event,
+            id: self.id(),
             kind: super::config::HookKind::Fn,
             on_error: self.on_error,
-            label: self.label(),
             timeout_ms: self.timeout.as_millis(),
         }
     }

@@ -606,10 +606,9 @@ enum Step<'a> {
 /// shorter one trust imposed).
 fn facts(hook: &Hook, timeout: Duration) -> HookFacts {
     HookFacts {
-        event: hook.event,
+        id: hook.id(),
         kind: hook.handler.kind(),
         on_error: hook.on_error,
-        label: hook.label(),
         timeout_ms: timeout.as_millis(),
     }
 }

@@ -71,6 +71,25 @@ impl Project {
             .spawner(std::sync::Arc::new(spawner))
     }
 
+    /// Runs the real `hookhost` binary on this project with its own HOME and cache, none of
+    /// the caller's hookhost settings, no stdin, and `env` added.
+    pub fn cli(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
+        c.args(args)
+            .arg("--project")
+            .arg(self.path())
+            .env("HOME", self.home.path())
+            .env("HOOKHOST_CACHE_DIR", self.cache.path())
+            .env_remove("HOOKHOST_TRUST")
+            .env_remove("HOOKHOST_COMPILE_TIMEOUT_MS")
+            .env_remove("RUST_LOG")
+            .stdin(std::process::Stdio::null());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.output().unwrap()
+    }
+
     pub fn read(&self, rel: &str) -> String {
         std::fs::read_to_string(self.path().join(rel)).unwrap_or_default()
     }

@@ -17,22 +17,11 @@ mod trust;
 use common::Project;
 use hookhost::hooks::{Runner, TrustPolicy, TrustStore};
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// Runs the real binary against `p` with its own HOME and cache.
 pub fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
-    c.args(args)
-        .arg("--project")
-        .arg(p.path())
-        .env("HOME", p.home.path())
-        .env("HOOKHOST_CACHE_DIR", p.cache.path())
-        .env_remove("HOOKHOST_TRUST")
-        .env_remove("HOOKHOST_COMPILE_TIMEOUT_MS");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().unwrap()
+    p.cli(args, env)
 }
 
 /// The `run --json` object of an output.

@@ -246,10 +246,9 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                     .await;
                 let j = judge(
                     &HookFacts {
-                        event: *event,
+                        id: hook.id(),
                         kind: hook.handler.kind(),
                         on_error: hook.on_error,
-                        label: hook.label(),
                         timeout_ms: hook.timeout.as_millis(),
                     },
                     &out,
