@@ -77,14 +77,19 @@ fn schema_errors(_: &Validator, config: &Value) -> Vec<String> {
 }
 
 /// hookhost's complaints about `config`, read as a project file of `project`.
+/// hookhost's own problems with `config` as a project file (as the managed file when it
+/// says `allowManagedHooksOnly`, which only the managed file may).
 fn hookhost_errors(config: &Value, project: &Path) -> Vec<String> {
     let paths = ConfigPaths::with_home(project, None);
-    let (_, errors) = config::parse_file(
-        &config.to_string(),
-        &paths.project_file.clone(),
-        Scope::Project,
-        &paths,
-    );
+    let (file, scope) = if config.get("allowManagedHooksOnly").is_some() {
+        (
+            Path::new("/etc/coding-agent/hooks.json").to_path_buf(),
+            Scope::Managed,
+        )
+    } else {
+        (paths.project_file.clone(), Scope::Project)
+    };
+    let (_, errors) = config::parse_file(&config.to_string(), &file, scope, &paths);
     errors.iter().map(ToString::to_string).collect()
 }
 

@@ -28,6 +28,9 @@ struct Report {
     warnings: Vec<ConfigError>,
     hooks: usize,
     files: Vec<PathBuf>,
+    /// The managed file that allows only managed hooks, when one does.
+    #[serde(rename = "managedOnly")]
+    managed_only: Option<PathBuf>,
 }
 
 fn problem(hook: &Hook, message: String) -> ConfigError {
@@ -101,11 +104,19 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
             message: e.to_string(),
         }),
     }
+    if let Some(managed) = &set.managed_only {
+        warnings.push(ConfigError {
+            file: managed.clone(),
+            hook: None,
+            message: managed_only_note(),
+        });
+    }
     let report = Report {
         errors,
         warnings,
         hooks: set.len(),
         files: set.files.clone(),
+        managed_only: set.managed_only.clone(),
     };
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -133,4 +144,9 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
         );
     }
     Ok(if report.errors.is_empty() { 0 } else { 1 })
+}
+
+/// What `check` and `list` say when the managed file turns the other files off.
+pub(crate) fn managed_only_note() -> String {
+    "the machine-wide managed file allows only managed hooks (`allowManagedHooksOnly`, or it could not be read, which counts as the same): the project's and the user's hooks files are not read".into()
 }

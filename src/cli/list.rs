@@ -17,7 +17,20 @@ pub struct ListArgs {
 
 pub fn list(a: ListArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
-    let set = config::load(&ConfigPaths::for_project(&project))?;
+    // A broken file does not hide the others' hooks (they still run): list what loads, and
+    // report the problems on stderr with exit 1.
+    let (set, errors) = config::load_lenient(&ConfigPaths::for_project(&project));
+    for e in &errors {
+        eprintln!("hookhost: error: {e}");
+    }
+    if let Some(managed) = &set.managed_only {
+        eprintln!(
+            "hookhost: note: {}: {}",
+            managed.display(),
+            super::check::managed_only_note()
+        );
+    }
+    let status = u8::from(!errors.is_empty());
     if a.json {
         let hooks: Vec<_> = set
             .all()
@@ -48,9 +61,14 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
             .collect();
         println!(
             "{}",
-            serde_json::to_string_pretty(&json!({ "hooks": hooks }))?
+            serde_json::to_string_pretty(&json!({
+                "hooks": hooks,
+                "files": set.files,
+                "managedOnly": set.managed_only,
+                "errors": errors,
+            }))?
         );
-        return Ok(0);
+        return Ok(status);
     }
     if set.is_empty() {
         println!("no hooks configured (looked in:");
@@ -58,7 +76,7 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
             println!("  {}", f.display());
         }
         println!(")");
-        return Ok(0);
+        return Ok(status);
     }
     let mut current = None;
     for h in set.all() {
@@ -84,15 +102,16 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
         if let Some(d) = &h.description {
             println!("      {d}");
         }
-        println!(
-            "      from {} ({})",
-            h.file.display(),
-            if h.scope == config::Scope::Project {
-                "project"
-            } else {
-                "global"
-            }
-        );
+        println!("      from {} ({})", h.file.display(), scope_name(h.scope));
     }
-    Ok(0)
+    Ok(status)
+}
+
+fn scope_name(scope: config::Scope) -> &'static str {
+    match scope {
+        config::Scope::Managed => "managed, runs first",
+        config::Scope::Project => "project",
+        config::Scope::Global => "global",
+        _ => "in-process",
+    }
 }

@@ -47,6 +47,18 @@ impl Project {
         std::fs::write(path, config.to_string()).unwrap();
     }
 
+    /// Where this project's stand-in for the machine-wide managed file lives (the CLI is
+    /// pointed at it; `paths()` reads no managed file).
+    pub fn managed_file(&self) -> PathBuf {
+        self.home.path().join("etc-coding-agent/hooks.json")
+    }
+
+    pub fn write_managed(&self, config: Value) {
+        let path = self.managed_file();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, config.to_string()).unwrap();
+    }
+
     pub fn paths(&self) -> ConfigPaths {
         ConfigPaths::with_home(&self.path(), Some(self.home.path().to_path_buf()))
     }
@@ -80,6 +92,8 @@ impl Project {
             .arg(self.path())
             .env("HOME", self.home.path())
             .env("HOOKHOST_CACHE_DIR", self.cache.path())
+            // The machine's managed file never leaks into a test; `write_managed` fills this.
+            .env("HOOKHOST_MANAGED_CONFIG", self.managed_file())
             .env_remove("HOOKHOST_TRUST")
             .env_remove("HOOKHOST_COMPILE_TIMEOUT_MS")
             .env_remove("RUST_LOG")

@@ -8,6 +8,7 @@ mod common;
 
 mod cache;
 mod host;
+mod managed;
 mod protocol;
 mod review2;
 mod sandbox;

@@ -1,6 +1,7 @@
 //! Loading and validating `hooks.json` (DESIGN §3).
 //!
-//! Two files are read, the project's then the user's global one; a missing file is empty.
+//! Three files are read: the machine-wide managed one, the project's, then the user's global
+//! one; a missing file is empty.
 //! Validation is strict and exhaustive: every problem in a file is collected (unknown keys
 //! and events, bad regexes, misplaced options, ...) and reported together, each naming the
 //! file, the hook as `Event[index]` and what to change. Regexes are compiled here, once.

@@ -14,7 +14,9 @@ use crate::hooks::payload::json_type_name;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
-const TOP_KEYS: &[&str] = &["hooks", "$schema"];
+const TOP_KEYS: &[&str] = &["hooks", "$schema", MANAGED_ONLY_KEY];
+/// The managed file's switch that turns every other config file off.
+pub(super) const MANAGED_ONLY_KEY: &str = "allowManagedHooksOnly";
 const HOOK_KEYS: &[&str] = &[
     "command",
     "url",
@@ -42,8 +44,13 @@ pub(super) enum Entry {
         hook: Option<String>,
         message: String,
     },
+    /// The whole file could not be read (not JSON, not an object): the only entry.
+    Unreadable(String),
     /// A hook object, read.
     Hook(Box<RawHook>),
+    /// `"allowManagedHooksOnly": true|false` (meaningful in the managed file only; the
+    /// loader decides what it means elsewhere).
+    ManagedOnly(bool),
 }
 
 /// A hook as written: typed, not resolved. A field is `None` (or empty) when the key is
@@ -88,37 +95,42 @@ pub(super) fn read_file(text: &str) -> Vec<Entry> {
     let root: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
-            return vec![problem(
-                None,
-                format!(
-                    "invalid JSON at line {}, column {}: {e}; the file must hold one JSON object like {{\"hooks\": {{\"PreToolUse\": [ ... ]}}}}",
-                    e.line(),
-                    e.column()
-                ),
-            )];
+            return vec![Entry::Unreadable(format!(
+                "invalid JSON at line {}, column {}: {e}; the file must hold one JSON object like {{\"hooks\": {{\"PreToolUse\": [ ... ]}}}}",
+                e.line(),
+                e.column()
+            ))];
         }
     };
     let Value::Object(root) = root else {
-        return vec![problem(
-            None,
-            format!(
-                "the file holds {}, expected an object like {{\"hooks\": {{...}}}}",
-                json_type_name(&root)
-            ),
-        )];
+        return vec![Entry::Unreadable(format!(
+            "the file holds {}, expected an object like {{\"hooks\": {{...}}}}",
+            json_type_name(&root)
+        ))];
     };
     for key in root.keys() {
         if !TOP_KEYS.contains(&key.as_str()) {
             let hint = if key.parse::<Event>().is_ok() {
                 format!("; put events inside \"hooks\": {{\"hooks\": {{\"{key}\": [...]}}}}")
             } else {
-                "; the only top-level key is \"hooks\"".to_string()
+                "; the top-level keys are \"hooks\" and, in the machine-wide managed file only, \"allowManagedHooksOnly\"".to_string()
             };
             entries.push(problem(
                 None,
                 format!("unknown top-level key `{key}`{hint}"),
             ));
         }
+    }
+    match root.get(MANAGED_ONLY_KEY) {
+        None => {}
+        Some(Value::Bool(b)) => entries.push(Entry::ManagedOnly(*b)),
+        Some(other) => entries.push(problem(
+            None,
+            format!(
+                "\"{MANAGED_ONLY_KEY}\" is {}, expected true or false",
+                json_type_name(other)
+            ),
+        )),
     }
     let events = match root.get("hooks") {
         None => return entries,

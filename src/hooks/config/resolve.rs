@@ -229,6 +229,17 @@ impl Resolver<'_> {
     /// A wasm module's path: relative to the hook's cwd, `~/` expanded for global hooks. A
     /// project hook's module must lie inside the project (what trust pins is what runs).
     fn resolve_module(&self, word: &str, cwd: &Path) -> Result<PathBuf, String> {
+        if self.scope == Scope::Managed {
+            // Relative to the project (or `~/`) would let a project or user supply the
+            // module the administrator's hook runs.
+            return if Path::new(word).is_absolute() {
+                Ok(PathBuf::from(word))
+            } else {
+                Err(format!(
+                    "wasm module {word:?} is not an absolute path; a managed hook's module must be an absolute path to a file the administrator controls (e.g. /usr/local/lib/hookhost/guard.wasm), never relative to the project or a home directory"
+                ))
+            };
+        }
         if self.scope == Scope::Global {
             if let (Some(rest), Some(home)) = (word.strip_prefix("~/"), &self.paths.home) {
                 return Ok(home.join(rest));

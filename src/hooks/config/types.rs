@@ -26,6 +26,10 @@ pub const MAX_MEMORY_MIB: u64 = 4096;
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Scope {
+    /// The machine-wide managed file (`/etc/coding-agent/hooks.json`): written by an
+    /// administrator, always trusted, runs before every other hook, and no project or user
+    /// file can disable, shadow or reorder it.
+    Managed,
     /// The project's `.coding-agent/hooks.json` (subject to trust).
     Project,
     /// The user's `~/.coding-agent/hooks.json` (always trusted).
@@ -273,6 +277,9 @@ pub struct HookSet {
     /// SHA-256 of the exact bytes each present file was parsed from: what trust compares, so
     /// the hash trusted is the hash of the config that runs (the file is read once).
     pub file_hashes: BTreeMap<PathBuf, String>,
+    /// The managed file that turned every other config file off (`allowManagedHooksOnly`),
+    /// when one did: only managed (and in-process) hooks run.
+    pub managed_only: Option<PathBuf>,
 }
 
 impl HookSet {
@@ -282,6 +289,7 @@ impl HookSet {
             hooks: hooks.into_iter().map(Arc::new).collect(),
             files: Vec::new(),
             file_hashes: Default::default(),
+            managed_only: None,
         }
     }
 
