@@ -41,7 +41,8 @@ fn problem(hook: &Hook, message: String) -> ConfigError {
 pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
     let (set, mut errors) = config::load_lenient(&ConfigPaths::for_project(&project));
-    let mut warnings = Vec::new();
+    // What other agents' files say that hookhost accepts but does not implement.
+    let mut warnings = set.warnings.clone();
     let mut wasm = None;
     for hook in set.all() {
         if !hook.cwd.is_dir() {

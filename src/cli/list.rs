@@ -35,6 +35,7 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
                     "onError": h.on_error,
                     "source": h.scope,
                     "file": h.file,
+                    "dialect": h.dialect,
                 });
                 if let Handler::Wasm { limits, module, .. } = &h.handler {
                     v["module"] = json!(module);
@@ -85,13 +86,14 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
             println!("      {d}");
         }
         println!(
-            "      from {} ({})",
+            "      from {} ({}, {} dialect)",
             h.file.display(),
             if h.scope == config::Scope::Project {
                 "project"
             } else {
                 "global"
-            }
+            },
+            h.dialect
         );
     }
     Ok(0)

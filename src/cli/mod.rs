@@ -2,6 +2,8 @@
 
 mod check;
 mod demo;
+mod hook;
+mod import;
 mod list;
 mod new;
 mod run;
@@ -63,6 +65,18 @@ enum Command {
     Build(new::build::BuildArgs),
     /// Fire the hook project's samples/*.json at its built NAME.wasm and compare outcomes.
     Test(new::test::TestArgs),
+    /// Outbound adapter: run hookhost's hooks inside Claude Code, Gemini CLI or Codex.
+    ///
+    /// Reads that agent's hook payload on stdin, fires the event with
+    /// <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json only (never the
+    /// agent's own settings), and answers on stdout in that agent's protocol.
+    Hook(hook::HookArgs),
+    /// Convert Claude Code / Gemini CLI / Codex hooks into .coding-agent/hooks.json.
+    ///
+    /// Reads <project>/.claude/settings.json, .claude/settings.local.json,
+    /// .gemini/settings.json, .codex/hooks.json; prints the result (dry run), or with
+    /// --write appends it to <project>/.coding-agent/hooks.json.
+    Import(import::ImportArgs),
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -131,6 +145,8 @@ pub fn main() -> ExitCode {
             Command::New(args) => new::new(args),
             Command::Build(args) => new::build::build(args),
             Command::Test(args) => new::test::test(args).await,
+            Command::Hook(args) => hook::hook(args).await,
+            Command::Import(args) => import::import(args),
         }
     });
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody

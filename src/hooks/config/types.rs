@@ -5,6 +5,7 @@
 //! (`resolve.rs`) is what makes a [`Hook`] from a config file.
 
 use super::matcher::Matcher;
+use crate::hooks::dialect::{self, Dialect};
 use crate::hooks::event::Event;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,6 +47,9 @@ pub struct HookId {
     pub event: Event,
     /// Its position in its source's list for the event (0-based).
     pub index: usize,
+    /// Which file of its scope it comes from: 0 for hookhost's own, 1 and up for other
+    /// agents' files in load order (two files of one scope may both have a `PreToolUse[0]`).
+    pub source: u8,
 }
 
 impl std::fmt::Display for HookId {
@@ -237,6 +241,10 @@ pub struct Hook {
     pub is_async: bool,
     /// What a crash or an unexpected exit code does (`onError`).
     pub on_error: OnError,
+    /// Whose contract it is written for: its payload, environment and judging rules.
+    pub dialect: Dialect,
+    /// Which file of its scope it comes from (see [`HookId::source`]).
+    pub source: u8,
 }
 
 impl Hook {
@@ -251,14 +259,23 @@ impl Hook {
             scope: self.scope,
             event: self.event,
             index: self.index,
+            source: self.source,
         }
     }
 
-    /// Whether this hook applies to a tool name (events without tools always match).
+    /// Whether this hook applies to a subject: the tool name on tool events, or for another
+    /// agent's hooks the `source` on SessionStart and the `trigger` on PreCompact (events
+    /// without a subject always match). A hook of another dialect matches a core tool name
+    /// by its alias too (`Bash` matches `bash`).
     pub fn matches_tool(&self, tool: Option<&str>) -> bool {
         match (&self.matcher, tool) {
             (None, _) => true,
-            (Some(m), Some(name)) => m.is_match(name),
+            (Some(m), Some(name)) => {
+                m.is_match(name)
+                    || (self.event.takes_tool_matcher()
+                        && self.dialect != Dialect::Native
+                        && m.is_match(&dialect::tools::name_to_dialect(self.dialect, name)))
+            }
             (Some(_), None) => false,
         }
     }
@@ -273,6 +290,9 @@ pub struct HookSet {
     /// SHA-256 of the exact bytes each present file was parsed from: what trust compares, so
     /// the hash trusted is the hash of the config that runs (the file is read once).
     pub file_hashes: BTreeMap<PathBuf, String>,
+    /// What the files say that hookhost accepts but does not implement (other agents' keys
+    /// and events), or skips: listed by `check`, never an error.
+    pub warnings: Vec<super::ConfigError>,
 }
 
 impl HookSet {
@@ -282,6 +302,7 @@ impl HookSet {
             hooks: hooks.into_iter().map(Arc::new).collect(),
             files: Vec::new(),
             file_hashes: Default::default(),
+            warnings: Vec::new(),
         }
     }
 
