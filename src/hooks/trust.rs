@@ -171,11 +171,22 @@ impl TrustStore {
         if project_hooks.is_empty() {
             return a;
         }
-        let config_hash = hooks
+        let mut config_hash = hooks
             .file_hashes
             .get(&paths.project_file)
             .cloned()
             .unwrap_or_default();
+        // Other agents' project files (`.claude/settings.json`, ...) are pinned with the
+        // native one: editing any of them makes their hooks untrusted again.
+        let foreign: std::collections::BTreeSet<&PathBuf> = project_hooks
+            .iter()
+            .map(|h| &h.file)
+            .filter(|f| **f != paths.project_file)
+            .collect();
+        for file in foreign {
+            let hash = hooks.file_hashes.get(file).cloned().unwrap_or_default();
+            config_hash.push_str(&format!(";{}={hash}", file.display()));
+        }
         let key = paths.project_dir.clone();
         let pinned = self.file.projects.get(&key);
         let mut pin = ProjectPin {
