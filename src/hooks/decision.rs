@@ -346,12 +346,13 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
         ));
         return j;
     }
-    if t.dialect == Dialect::Codex && t.id.event == Event::PreToolUse {
-        if let Some(problem) = codex_unsupported(&r) {
-            j.outcome = Some(Outcome::Warn);
-            j.message = Some(format!("{problem} (Codex's rule; the answer is ignored)"));
-            return j;
-        }
+    if t.dialect == Dialect::Codex
+        && t.id.event == Event::PreToolUse
+        && let Some(problem) = codex_unsupported(&r)
+    {
+        j.outcome = Some(Outcome::Warn);
+        j.message = Some(format!("{problem} (Codex's rule; the answer is ignored)"));
+        return j;
     }
     j.additional_context = r.additional_context;
     j.system_message = r.system_message;
