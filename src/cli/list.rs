@@ -85,16 +85,17 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
         if let Some(d) = &h.description {
             println!("      {d}");
         }
-        println!(
-            "      from {} ({}, {} dialect)",
-            h.file.display(),
-            if h.scope == config::Scope::Project {
-                "project"
-            } else {
-                "global"
-            },
-            h.dialect
-        );
+        let scope = if h.scope == config::Scope::Project {
+            "project"
+        } else {
+            "global"
+        };
+        match h.dialect {
+            hookhost::hooks::Dialect::Native => {
+                println!("      from {} ({scope})", h.file.display())
+            }
+            d => println!("      from {} ({scope}, {d} dialect)", h.file.display()),
+        }
     }
     Ok(0)
 }

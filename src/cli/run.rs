@@ -218,6 +218,9 @@ fn print_human(r: &EventReport, tool_given: bool) {
     if r.ask {
         println!("a hook asked for the permission prompt");
     }
+    if let Some(stop) = &r.stop {
+        println!("a hook stopped the agent: {}", stop.reason);
+    }
     match (&r.decision, &r.reason) {
         (Decision::Pass, _) => println!("decision: pass"),
         (d, reason) => println!(

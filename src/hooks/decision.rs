@@ -319,6 +319,9 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
                 && !text.is_empty()
             {
                 j.additional_context = Some(text);
+            } else if t.dialect == Dialect::Gemini && !text.is_empty() {
+                // Gemini CLI: stdout that is not JSON is a message for the user.
+                j.system_message = Some(text);
             }
             return j;
         }

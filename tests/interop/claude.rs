@@ -506,3 +506,35 @@ fn list_check_and_import_show_dialects_files_and_warnings() {
         "dry run writes nothing"
     );
 }
+
+#[test]
+fn a_native_wasm_guard_answers_claude_through_the_adapter() {
+    let p = Project::new(
+        json!({"hooks": {"PreToolUse": [{"command": ".coding-agent/hooks/bash-guard.wasm", "match": "bash"}]}}),
+    );
+    std::fs::create_dir_all(p.path().join(".coding-agent/hooks")).unwrap();
+    std::fs::copy(
+        guest("bash-guard"),
+        p.path().join(".coding-agent/hooks/bash-guard.wasm"),
+    )
+    .unwrap();
+    // Claude Code's own names: `Bash` reaches the native hook as the core's `bash`.
+    let (code, a, err) = adapter(
+        &p,
+        "claude",
+        &pre(&p, "Bash", json!({"command": "rm -rf /"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        a["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{a} {err}"
+    );
+    assert!(
+        a["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("bash-guard")
+    );
+    let (_, a, _) = adapter(&p, "claude", &pre(&p, "Bash", json!({"command": "ls"})));
+    assert!(a.is_null(), "{a}");
+}

@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod agent;
 mod claude;
 mod corpus;
 mod others;

@@ -9,7 +9,7 @@
 //! - `sources`: which other agents' files are read, in `list` order ([`foreign_sources`]);
 //! - `settings`: another agent's settings file -> native hook objects (with `"dialect"`),
 //!   read then by the native config reader, so one validator judges every hook;
-//! - `render`: a native [`Payload`] -> the bytes a dialect's hook reads, and the reverse
+//! - `render`: a native [`Payload`](crate::hooks::Payload) -> the bytes a dialect's hook reads, and the reverse
 //!   ([`recognise`]: a payload of any dialect, told by its shape);
 //! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound

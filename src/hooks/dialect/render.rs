@@ -79,8 +79,11 @@ pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
         Dialect::Gemini => gemini_shape(p),
         Dialect::Ling => ling_shape(p),
     };
-    // One line, compact, as the agents write it.
-    serde_json::to_vec(&value).unwrap_or_default().into()
+    // One compact line, ended by a newline so that `read -r payload` succeeds even under
+    // `set -e` (every JSON reader ignores the trailing whitespace).
+    let mut bytes = serde_json::to_vec(&value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes.into()
 }
 
 fn tool_call(d: Dialect, p: &Payload) -> (String, Value) {
@@ -356,7 +359,8 @@ mod tests {
         let p = Payload::pre_tool_use(Path::new("/p"), "s1", "bash", json!({"command": "ls"}));
         let bytes = render(Dialect::Claude, &p);
         let text = std::str::from_utf8(&bytes).unwrap();
-        assert!(!text.contains('\n'));
+        assert_eq!(text.matches('\n').count(), 1);
+        assert!(text.ends_with('\n'));
         let v: Value = serde_json::from_str(text).unwrap();
         assert_eq!(v["hook_event_name"], "PreToolUse");
         assert_eq!(v["tool_name"], "Bash");

@@ -78,3 +78,64 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn the_order_is_ling_claude_gemini_codex_project_before_user() {
+        let paths =
+            ConfigPaths::with_home(Path::new("/nonexistent/p"), Some("/nonexistent/h".into()));
+        let got: Vec<(Scope, Dialect, String)> = foreign_sources(&paths)
+            .into_iter()
+            .map(|s| (s.scope, s.dialect, s.path.display().to_string()))
+            .collect();
+        let want = [
+            (
+                Scope::Project,
+                Dialect::Ling,
+                "/nonexistent/p/.ling/hooks.json",
+            ),
+            (
+                Scope::Project,
+                Dialect::Claude,
+                "/nonexistent/p/.claude/settings.json",
+            ),
+            (
+                Scope::Project,
+                Dialect::Claude,
+                "/nonexistent/p/.claude/settings.local.json",
+            ),
+            (
+                Scope::Global,
+                Dialect::Claude,
+                "/nonexistent/h/.claude/settings.json",
+            ),
+            (
+                Scope::Project,
+                Dialect::Gemini,
+                "/nonexistent/p/.gemini/settings.json",
+            ),
+            (
+                Scope::Global,
+                Dialect::Gemini,
+                "/nonexistent/h/.gemini/settings.json",
+            ),
+            (
+                Scope::Project,
+                Dialect::Codex,
+                "/nonexistent/p/.codex/hooks.json",
+            ),
+            (
+                Scope::Global,
+                Dialect::Codex,
+                "/nonexistent/h/.codex/hooks.json",
+            ),
+        ]
+        .map(|(s, d, p)| (s, d, p.to_string()));
+        assert_eq!(got, want);
+        assert!(foreign_sources(&paths.native_only()).is_empty());
+    }
+}
