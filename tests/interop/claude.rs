@@ -538,3 +538,38 @@ fn a_native_wasm_guard_answers_claude_through_the_adapter() {
     let (_, a, _) = adapter(&p, "claude", &pre(&p, "Bash", json!({"command": "ls"})));
     assert!(a.is_null(), "{a}");
 }
+
+#[test]
+fn a_projects_claude_settings_are_pinned_by_trust() {
+    let p = inbound();
+    let rm = [
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"ls"}"#,
+        "--trust",
+        "block",
+    ];
+    let (code, r) = run_json(&p, &rm);
+    assert_eq!(
+        (code, r["hooks"][0]["outcome"].as_str()),
+        (2, Some("block")),
+        "untrusted before `trust`: {r}"
+    );
+    assert!(p.cli(&["trust"], &[]).status.success());
+    let (code, r) = run_json(&p, &rm);
+    assert_eq!((code, r["decision"].as_str()), (0, Some("pass")), "{r}");
+    // Editing Claude Code's project file makes its hooks untrusted again.
+    let mut settings = claude_settings();
+    settings["hooks"]["PreToolUse"][0]["hooks"][1]["command"] =
+        json!("node .claude/hooks/ask-push.js --changed");
+    p.write(".claude/settings.json", &settings.to_string());
+    let (code, r) = run_json(&p, &rm);
+    assert_eq!(
+        (code, r["hooks"][0]["outcome"].as_str()),
+        (2, Some("block")),
+        "{r}"
+    );
+    assert!(r["reason"].as_str().unwrap().contains(".claude/settings.json"), "{r}");
+}
