@@ -571,5 +571,11 @@ fn a_projects_claude_settings_are_pinned_by_trust() {
         (2, Some("block")),
         "{r}"
     );
-    assert!(r["reason"].as_str().unwrap().contains(".claude/settings.json"), "{r}");
+    assert!(
+        r["reason"]
+            .as_str()
+            .unwrap()
+            .contains(".claude/settings.json"),
+        "{r}"
+    );
 }
