@@ -36,19 +36,23 @@ enum Command {
     /// Fire one event with the configured hooks. Exit 0: pass; 2: block or force; 1: error.
     ///
     /// Reads <project>/.coding-agent/hooks.json, then ~/.coding-agent/hooks.json (project
-    /// hooks first), the trust pins in ~/.coding-agent/trusted.json, and the compiled-code
+    /// hooks first), then other agents' hook files (.ling/hooks.json, .claude/settings.json,
+    /// .claude/settings.local.json, ~/.claude/settings.json, .gemini/settings.json,
+    /// ~/.gemini/settings.json, .codex/hooks.json, ~/.codex/hooks.json), the trust pins in ~/.coding-agent/trusted.json, and the compiled-code
     /// cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), which it writes.
     Run(run::RunArgs),
     /// Validate both config files, compile every wasm module, find commands that will not run.
     ///
-    /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json and
+    /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json, other agents'
+    /// hook files (listing what hookhost accepts but does not implement as warnings) and
     /// ~/.coding-agent/trusted.json; compiles every wasm module into the compiled-code cache
     /// ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), so the first event is fast.
     /// Exit 1 on any error.
     Check(check::CheckArgs),
-    /// Show the effective hooks in run order, with their source file.
+    /// Show the effective hooks in run order, with their source file and dialect.
     ///
-    /// Reads <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json.
+    /// Reads <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json, then other
+    /// agents' hook files (Claude Code, Gemini CLI, Codex, ling; see `run --help`).
     List(list::ListArgs),
     /// Run a scripted agent session with shell and wasm hooks in a temporary project.
     ///
