@@ -102,11 +102,23 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
             message: e.to_string(),
         }),
     }
+    // The files read: hookhost's own two always, other agents' only when present.
+    let paths = ConfigPaths::for_project(&project);
+    let files = set
+        .files
+        .iter()
+        .filter(|f| {
+            set.file_hashes.contains_key(*f)
+                || **f == paths.project_file
+                || paths.global_file.as_ref() == Some(*f)
+        })
+        .cloned()
+        .collect();
     let report = Report {
         errors,
         warnings,
         hooks: set.len(),
-        files: set.files.clone(),
+        files,
     };
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

@@ -195,11 +195,18 @@ impl TrustStore {
         };
         let config_ok = pinned.is_some_and(|p| p.config == config_hash);
         if !config_ok {
-            a.changes.push(TrustChange {
-                file: paths.project_file.clone(),
-                change: ChangeKind::of(pinned.is_some()),
-                hooks: project_hooks.iter().map(|h| h.id()).collect(),
-            });
+            // One change per file the project's hooks come from (its own hooks.json, and
+            // other agents' files such as `.claude/settings.json`), in load order.
+            for h in &project_hooks {
+                match a.changes.iter_mut().find(|c| c.file == h.file) {
+                    Some(c) => c.hooks.push(h.id()),
+                    None => a.changes.push(TrustChange {
+                        file: h.file.clone(),
+                        change: ChangeKind::of(pinned.is_some()),
+                        hooks: vec![h.id()],
+                    }),
+                }
+            }
             a.untrusted.extend(project_hooks.iter().map(|h| h.id()));
         }
         let note = |a: &mut TrustAssessment, file: &Path, recorded: bool, id: HookId| {

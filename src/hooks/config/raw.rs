@@ -186,7 +186,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     }
     if obj.contains_key("hooks") {
         return unreadable(
-            "this looks like Claude Code's nested format ({\"matcher\": ..., \"hooks\": [...]}); hookhost takes a flat list: move each inner hook up one level and write `match` instead of `matcher`".into(),
+            "this looks like Claude Code's nested format ({\"matcher\": ..., \"hooks\": [...]}); hookhost reads that format as is from .claude/settings.json; here it takes a flat list: move each inner hook up one level, write `match` instead of `matcher` and add \"dialect\": \"claude\" (`hookhost import` does this)".into(),
         );
     }
 
