@@ -151,3 +151,74 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         exit_code: 0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hooks::report::StopRequest;
+
+    fn report(event: Event) -> EventReport {
+        EventReport::new(event)
+    }
+
+    fn parsed(a: &Answer) -> Value {
+        serde_json::from_str(&a.stdout).unwrap()
+    }
+
+    #[test]
+    fn a_pass_says_nothing_and_never_allows() {
+        for d in [Dialect::Claude, Dialect::Gemini, Dialect::Codex] {
+            let a = respond(d, &report(Event::PreToolUse), Some("bash"));
+            assert_eq!(
+                a,
+                Answer {
+                    stdout: String::new(),
+                    exit_code: 0
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn rewrites_go_back_in_each_agents_terms() {
+        let mut r = report(Event::PreToolUse);
+        r.updated_args = Some(json!({"path": "b.txt", "content": "x"}));
+        let claude = parsed(&respond(Dialect::Claude, &r, Some("write_file")));
+        assert_eq!(claude["hookSpecificOutput"]["permissionDecision"], "ask");
+        assert_eq!(
+            claude["hookSpecificOutput"]["updatedInput"],
+            json!({"file_path": "b.txt", "content": "x"})
+        );
+        let gemini = parsed(&respond(Dialect::Gemini, &r, Some("write_file")));
+        assert_eq!(
+            gemini["hookSpecificOutput"]["tool_input"]["file_path"],
+            "b.txt"
+        );
+        assert_eq!(gemini["hookSpecificOutput"]["hookEventName"], "BeforeTool");
+        let codex = parsed(&respond(Dialect::Codex, &r, Some("write_file")));
+        assert_eq!(codex["hookSpecificOutput"]["permissionDecision"], "deny");
+    }
+
+    #[test]
+    fn stops_forces_and_prompt_blocks() {
+        let mut r = report(Event::Stop);
+        r.decision = Decision::Force;
+        r.reason = Some("more".into());
+        let a = parsed(&respond(Dialect::Claude, &r, None));
+        assert_eq!(
+            (a["decision"].as_str(), a["reason"].as_str()),
+            (Some("block"), Some("more"))
+        );
+        let a = parsed(&respond(Dialect::Gemini, &r, None));
+        assert_eq!(a["decision"], "deny");
+        let mut r = report(Event::PostToolUse);
+        r.stop = Some(StopRequest {
+            reason: "halt".into(),
+        });
+        let a = parsed(&respond(Dialect::Codex, &r, Some("bash")));
+        assert_eq!(
+            (a["continue"].as_bool(), a["stopReason"].as_str()),
+            (Some(false), Some("halt"))
+        );
+    }
+}

@@ -278,6 +278,15 @@ fn nested_hook(
     let kind = h.get("type").and_then(Value::as_str).unwrap_or("command");
     match kind {
         "command" => match h.get("command") {
+            Some(Value::String(c)) if is_adapter(c) => {
+                // The agent's entry for hookhost's outbound adapter: the native hooks it
+                // would fire run anyway; running it too would run them twice.
+                f.warnings.push((
+                    Some(label.to_string()),
+                    "this is hookhost's own adapter (`hookhost hook`); skipped, as hookhost runs the native hooks directly".into(),
+                ));
+                return None;
+            }
             Some(c) => {
                 out.insert("command".into(), c.clone());
             }
@@ -391,6 +400,20 @@ fn nested_hook(
         }
     }
     Some(Value::Object(out))
+}
+
+/// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary.
+fn is_adapter(command: &str) -> bool {
+    let words = shlex::split(command).unwrap_or_default();
+    // The program, after any `VAR=value`, `env`, `exec` or `npx` in front of it.
+    let mut rest = words
+        .iter()
+        .skip_while(|w| w.contains('=') || matches!(w.as_str(), "env" | "exec" | "npx"));
+    let program = rest.next().map(|w| std::path::Path::new(w.as_str()));
+    program
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == "hookhost" || n == "hookhost.exe")
+        && rest.next().is_some_and(|w| w == "hook")
 }
 
 fn read_ling(root: &Value, f: &mut ForeignFile) {
@@ -550,6 +573,19 @@ mod tests {
         );
         assert_eq!(f.hooks[0].event, Event::PreToolUse);
         assert_eq!(f.hooks[0].hook["timeout"], 500);
+    }
+
+    #[test]
+    fn the_outbound_adapters_own_entry_is_skipped() {
+        let f = read_settings(
+            Dialect::Claude,
+            r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+                {"type": "command", "command": "/usr/local/bin/hookhost hook --for claude"},
+                {"type": "command", "command": "echo hookhost hook"}]}]}}"#,
+        );
+        assert_eq!(f.hooks.len(), 1);
+        assert_eq!(f.hooks[0].hook["command"], "echo hookhost hook");
+        assert!(f.warnings[0].1.contains("adapter"));
     }
 
     #[test]
