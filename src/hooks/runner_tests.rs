@@ -989,3 +989,17 @@ async fn codex_refuses_allow_and_rewrites_and_gemini_merges_tool_input() {
         (Decision::Block, Some("no"))
     );
 }
+
+#[tokio::test]
+async fn other_agents_match_session_start_on_source_and_pre_compact_on_trigger() {
+    let spawner = Arc::new(FakeSpawner::default().with("h", ExitStatus::Exited(0), "", ""));
+    let mut h = claude_hook(Event::PreCompact, 0, "h");
+    h.matcher = Some(config::Matcher::new("auto").unwrap());
+    let runner = runner_over(HookSet::from_hooks(vec![h]), spawner.clone());
+    let p = Path::new("/p");
+    runner.fire(Payload::pre_compact(p, "s", "manual")).await;
+    assert!(spawner.calls().is_empty());
+    runner.fire(Payload::pre_compact(p, "s", "auto")).await;
+    assert_eq!(spawner.calls(), ["h"]);
+    assert_eq!(spawner.stdin_of("h")["trigger"], "auto");
+}
