@@ -48,7 +48,9 @@
 //!   model trait, tools). It does not depend on the engine.
 //! - [`hooks`]: the engine. [`hooks::config`] reads the config, `Runner::fire` selects, gates
 //!   ([`hooks::trust`]), spawns ([`hooks::spawner`]: shell, wasm, http) and judges
-//!   ([`judge`]).
+//!   ([`judge`]). [`hooks::dialect`] lets Claude Code, Gemini CLI, Codex and ling hooks run
+//!   unchanged (each with its agent's payload and rules) and answers those agents when
+//!   hookhost runs inside them.
 //!
 //! The command line (`hookhost run`, `check`, ...) is the default `cli` feature; with
 //! `default-features = false` only the engine and the agent core are compiled.

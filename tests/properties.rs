@@ -140,7 +140,7 @@ proptest! {
         };
         let out_text = if kind == 4 { v.to_string() } else { stdout };
         let out = SpawnOutput { status, stdout: out_text.into_bytes(), stderr: stderr.into_bytes(), truncated: false, duration: Duration::ZERO };
-        let traits = HookFacts { id: HookId { scope: Scope::Project, event, index: 0 }, kind: HookKind::Shell, on_error: if block { OnError::Block } else { OnError::Warn }, timeout_ms: 1 };
+        let traits = HookFacts { id: HookId { scope: Scope::Project, event, index: 0, source: 0 }, kind: HookKind::Shell, on_error: if block { OnError::Block } else { OnError::Warn }, timeout_ms: 1, dialect: hookhost::hooks::dialect::Dialect::Native };
         let j = judge(&traits, &out);
         prop_assert!(j.outcome.is_some());
     }

@@ -104,6 +104,10 @@ pub enum AgentEvent {
     SubagentEnd(String),
     /// The final answer of a run (or the note that `max_turns` ran out).
     Final(String),
+    /// A UserPromptSubmit hook blocked the prompt: it was not added to the conversation.
+    PromptBlocked(String),
+    /// A hook stopped the agent (`continue: false`); the text is its `stopReason`.
+    Stopped(String),
 }
 
 /// Receives the loop's events; `depth` is 0 for the main agent, 1 inside a subagent.
@@ -215,6 +219,13 @@ impl Agent {
         }
     }
 
+    /// `Some(final text)` when a hook stopped the agent (`continue: false`).
+    fn stopped(&self, v: &HookVerdict) -> Option<String> {
+        let reason = v.stop.as_ref()?;
+        self.emit(AgentEvent::Stopped(reason.clone()));
+        Some(format!("(stopped by a hook: {reason})"))
+    }
+
     /// One user input: runs until the model gives a final answer the hooks accept, or
     /// `max_turns`. Returns the final answer.
     pub async fn run(&mut self, input: &str) -> anyhow::Result<String> {
@@ -223,10 +234,20 @@ impl Agent {
             if self.parent_hooks.is_none() {
                 let v = self.hooks.session_start(&self.cx, "startup").await;
                 self.absorb(&v);
+                if let Some(end) = self.stopped(&v) {
+                    return Ok(end);
+                }
             }
         }
         let v = self.hooks.user_prompt_submit(&self.cx, input).await;
         self.absorb(&v);
+        if let Some(end) = self.stopped(&v) {
+            return Ok(end);
+        }
+        if let Verdict::Block(reason) = &v.verdict {
+            self.emit(AgentEvent::PromptBlocked(reason.clone()));
+            return Ok(format!("(prompt blocked by a hook: {reason})"));
+        }
         self.emit(AgentEvent::UserPrompt(input.to_string()));
         self.messages.push(Message::new(Role::User, input));
 
@@ -249,7 +270,8 @@ impl Agent {
             });
             if turn.tool_calls.is_empty() {
                 match self.continue_message(forced, &mut stop_forced).await {
-                    Some(message) => {
+                    Some(Err(end)) => return Ok(end),
+                    Some(Ok(message)) => {
                         forced += 1;
                         self.messages.push(Message::new(Role::User, message));
                         continue;
@@ -261,13 +283,16 @@ impl Agent {
                 }
             }
             for call in turn.tool_calls {
-                let output = self.call_tool(&call).await;
+                let (output, stop) = self.call_tool(&call).await;
                 self.messages.push(Message {
                     role: Role::Tool,
                     content: output.text(),
                     tool_calls: Vec::new(),
                     tool_call_id: Some(call.id.clone()),
                 });
+                if let Some(end) = stop {
+                    return Ok(end);
+                }
             }
         }
         let last = format!("(stopped after {} turns)", self.config.max_turns);
@@ -276,14 +301,19 @@ impl Agent {
     }
 
     /// At a final answer: TodoGuard first, then Stop (or the parent's SubagentStop) hooks.
-    /// `Some(message)` means: do not stop, continue with this user message.
-    async fn continue_message(&mut self, forced: usize, stop_forced: &mut usize) -> Option<String> {
+    /// `Some(Ok(message))` means: do not stop, continue with this user message;
+    /// `Some(Err(end))`: a hook stopped the agent.
+    async fn continue_message(
+        &mut self,
+        forced: usize,
+        stop_forced: &mut usize,
+    ) -> Option<Result<String, String>> {
         if forced >= self.config.max_forced {
             return None;
         }
         if let Some(msg) = TodoGuard.check(&self.todos) {
             self.emit(AgentEvent::TodoGuard(msg.clone()));
-            return Some(msg);
+            return Some(Ok(msg));
         }
         let active = *stop_forced > 0;
         let v = match &self.parent_hooks {
@@ -291,18 +321,22 @@ impl Agent {
             None => self.hooks.stop(&self.cx, active).await,
         };
         self.absorb(&v);
+        if let Some(end) = self.stopped(&v) {
+            return Some(Err(end));
+        }
         match v.verdict {
             Verdict::Force(message) => {
                 *stop_forced += 1;
                 self.emit(AgentEvent::Forced(message.clone()));
-                Some(message)
+                Some(Ok(message))
             }
             _ => None,
         }
     }
 
-    /// PreToolUse -> permission checker -> tool -> PostToolUse.
-    async fn call_tool(&mut self, call: &ToolCall) -> ToolOutput {
+    /// PreToolUse -> permission checker -> tool -> PostToolUse. The second value is set when
+    /// a hook stopped the agent (`continue: false`): the final text of the run.
+    async fn call_tool(&mut self, call: &ToolCall) -> (ToolOutput, Option<String>) {
         self.emit(AgentEvent::ToolCall {
             name: call.name.clone(),
             args: call.args.clone(),
@@ -312,12 +346,21 @@ impl Agent {
             .pre_tool_use(&self.cx, &call.name, &call.args)
             .await;
         self.absorb(&pre);
+        if let Some(end) = self.stopped(&pre) {
+            return (
+                ToolOutput::error(format!("Stopped by a PreToolUse hook: {end}")),
+                Some(end),
+            );
+        }
         if let Verdict::Block(reason) = &pre.verdict {
             self.emit(AgentEvent::Blocked {
                 name: call.name.clone(),
                 reason: reason.clone(),
             });
-            return ToolOutput::error(format!("Blocked by a PreToolUse hook: {reason}"));
+            return (
+                ToolOutput::error(format!("Blocked by a PreToolUse hook: {reason}")),
+                None,
+            );
         }
         let args = pre
             .updated_args
@@ -340,7 +383,7 @@ impl Agent {
                 name: call.name.clone(),
                 why: why.clone(),
             });
-            return ToolOutput::error(format!("Permission denied: {why}"));
+            return (ToolOutput::error(format!("Permission denied: {why}")), None);
         }
         let mut output = if call.name == "task" {
             self.run_task(&args).await
@@ -370,7 +413,8 @@ impl Agent {
             }
             output.content = Value::String(text);
         }
-        output
+        let stop = self.stopped(&post);
+        (output, stop)
     }
 
     /// The `task` tool: a subagent with the parent's PreToolUse/PostToolUse hooks only.

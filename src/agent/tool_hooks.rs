@@ -43,6 +43,9 @@ pub struct HookVerdict {
     pub feedback: Vec<String>,
     /// Text to show the user.
     pub system_messages: Vec<String>,
+    /// A hook stopped the agent (`continue: false`): the loop ends with this reason, shown
+    /// to the user.
+    pub stop: Option<String>,
 }
 
 impl HookVerdict {

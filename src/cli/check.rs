@@ -44,7 +44,8 @@ fn problem(hook: &Hook, message: String) -> ConfigError {
 pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
     let (set, mut errors) = config::load_lenient(&ConfigPaths::for_project(&project));
-    let mut warnings = Vec::new();
+    // What other agents' files say that hookhost accepts but does not implement.
+    let mut warnings = set.warnings.clone();
     let mut wasm = None;
     for hook in set.all() {
         if !hook.cwd.is_dir() {
@@ -111,11 +112,23 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
             message: managed_only_note(),
         });
     }
+    // The files read: hookhost's own two always, other agents' only when present.
+    let paths = ConfigPaths::for_project(&project);
+    let files = set
+        .files
+        .iter()
+        .filter(|f| {
+            set.file_hashes.contains_key(*f)
+                || **f == paths.project_file
+                || paths.global_file.as_ref() == Some(*f)
+        })
+        .cloned()
+        .collect();
     let report = Report {
         errors,
         warnings,
         hooks: set.len(),
-        files: set.files.clone(),
+        files,
         managed_only: set.managed_only.clone(),
     };
     if a.json {

@@ -226,6 +226,18 @@ impl Observer for Trace {
                 format!("{} subagent `{n}` done", self.paint("36", "└"))
             }
             AgentEvent::Final(t) => format!("{} {t}", self.paint("32;1", "final ▸")),
+            AgentEvent::PromptBlocked(r) => {
+                format!(
+                    "  {} a hook blocked the prompt: {r}",
+                    self.paint("31;1", "✗")
+                )
+            }
+            AgentEvent::Stopped(r) => {
+                format!(
+                    "  {} a hook stopped the agent: {r}",
+                    self.paint("31;1", "■")
+                )
+            }
         };
         drop(stats);
         self.line(depth, text);

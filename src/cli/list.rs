@@ -48,6 +48,7 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
                     "onError": h.on_error,
                     "source": h.scope,
                     "file": h.file,
+                    "dialect": h.dialect,
                 });
                 if let Handler::Wasm { limits, module, .. } = &h.handler {
                     v["module"] = json!(module);
@@ -102,7 +103,13 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
         if let Some(d) = &h.description {
             println!("      {d}");
         }
-        println!("      from {} ({})", h.file.display(), scope_name(h.scope));
+        let scope = scope_name(h.scope);
+        match h.dialect {
+            hookhost::hooks::Dialect::Native => {
+                println!("      from {} ({scope})", h.file.display())
+            }
+            d => println!("      from {} ({scope}, {d} dialect)", h.file.display()),
+        }
     }
     Ok(status)
 }

@@ -2,6 +2,8 @@
 
 mod check;
 mod demo;
+mod hook;
+mod import;
 mod list;
 mod new;
 mod run;
@@ -34,19 +36,23 @@ enum Command {
     /// Fire one event with the configured hooks. Exit 0: pass; 2: block or force; 1: error.
     ///
     /// Reads <project>/.coding-agent/hooks.json, then ~/.coding-agent/hooks.json (project
-    /// hooks first), the trust pins in ~/.coding-agent/trusted.json, and the compiled-code
+    /// hooks first), then other agents' hook files (.ling/hooks.json, .claude/settings.json,
+    /// .claude/settings.local.json, ~/.claude/settings.json, .gemini/settings.json,
+    /// ~/.gemini/settings.json, .codex/hooks.json, ~/.codex/hooks.json), the trust pins in ~/.coding-agent/trusted.json, and the compiled-code
     /// cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), which it writes.
     Run(run::RunArgs),
     /// Validate both config files, compile every wasm module, find commands that will not run.
     ///
-    /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json and
+    /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json, other agents'
+    /// hook files (listing what hookhost accepts but does not implement as warnings) and
     /// ~/.coding-agent/trusted.json; compiles every wasm module into the compiled-code cache
     /// ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), so the first event is fast.
     /// Exit 1 on any error.
     Check(check::CheckArgs),
-    /// Show the effective hooks in run order, with their source file.
+    /// Show the effective hooks in run order, with their source file and dialect.
     ///
-    /// Reads <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json.
+    /// Reads <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json, then other
+    /// agents' hook files (Claude Code, Gemini CLI, Codex, ling; see `run --help`).
     List(list::ListArgs),
     /// Run a scripted agent session with shell and wasm hooks in a temporary project.
     ///
@@ -63,6 +69,18 @@ enum Command {
     Build(new::build::BuildArgs),
     /// Fire the hook project's samples/*.json at its built NAME.wasm and compare outcomes.
     Test(new::test::TestArgs),
+    /// Outbound adapter: run hookhost's hooks inside Claude Code, Gemini CLI or Codex.
+    ///
+    /// Reads that agent's hook payload on stdin, fires the event with
+    /// <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json only (never the
+    /// agent's own settings), and answers on stdout in that agent's protocol.
+    Hook(hook::HookArgs),
+    /// Convert Claude Code / Gemini CLI / Codex hooks into .coding-agent/hooks.json.
+    ///
+    /// Reads <project>/.claude/settings.json, .claude/settings.local.json,
+    /// .gemini/settings.json, .codex/hooks.json; prints the result (dry run), or with
+    /// --write appends it to <project>/.coding-agent/hooks.json.
+    Import(import::ImportArgs),
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -131,6 +149,8 @@ pub fn main() -> ExitCode {
             Command::New(args) => new::new(args),
             Command::Build(args) => new::build::build(args),
             Command::Test(args) => new::test::test(args).await,
+            Command::Hook(args) => hook::hook(args).await,
+            Command::Import(args) => import::import(args),
         }
     });
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody

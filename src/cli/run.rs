@@ -69,8 +69,12 @@ fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Re
                 read_bounded(std::path::Path::new(source), PAYLOAD_LIMIT)
                     .with_context(|| format!("reading the payload file {source}"))?
             };
-            let value: Value = serde_json::from_slice(&bytes)
+            let mut value: Value = serde_json::from_slice(&bytes)
                 .with_context(|| format!("the payload in {source} is not valid JSON"))?;
+            // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`).
+            if let Some((_, _, fields)) = hookhost::hooks::dialect::recognise(&value) {
+                value = Value::Object(fields);
+            }
             Payload::from_object(event, value, cwd, &session)
                 .map_err(|e| anyhow::anyhow!("--payload {source}: {e}"))?
         }
@@ -213,6 +217,9 @@ fn print_human(r: &EventReport, tool_given: bool) {
     }
     if r.ask {
         println!("a hook asked for the permission prompt");
+    }
+    if let Some(stop) = &r.stop {
+        println!("a hook stopped the agent: {}", stop.reason);
     }
     match (&r.decision, &r.reason) {
         (Decision::Pass, _) => println!("decision: pass"),

@@ -2,10 +2,14 @@
 //!
 //! [`judge`] turns one hook's [`SpawnOutput`] into a [`Judgement`]: first the row (exit 0,
 //! exit 2, other exit or crash, timeout, spawn failure), then the cell of [`TABLE`] for the
-//! event's column, then the JSON protocol refines an exit 0. Folding the judgements of an
+//! event's column, then the JSON protocol refines an exit 0. A hook written for Claude Code,
+//! Gemini CLI or Codex is judged by [`CLAUDE_TABLE`] instead (their shared rules: exit 2
+//! means stderr, it blocks a prompt and keeps a Stop going, failures never block unless
+//! `onError: "block"`), and its JSON by that agent's output rules. Folding the judgements of an
 //! event's hooks into its decision (and short-circuiting) is `runner.rs`'s job.
 
 use super::config::{HookId, HookKind, OnError};
+use super::dialect::Dialect;
 use super::event::{Event, EventClass};
 use super::output::{HookResponse, JsonDecision, parse_stdout};
 use super::spawner::{ExitStatus, SpawnOutput};
@@ -35,6 +39,14 @@ pub enum Effect {
     ForceIfStdout,
     /// Warn, unless the hook says `onError: "block"` (then block).
     WarnOrBlock,
+    /// Block with stderr as the reason (Claude Code's exit 2 on PreToolUse).
+    BlockStderr,
+    /// Block the prompt with stderr as the reason (exit 2 on UserPromptSubmit).
+    BlockPrompt,
+    /// Warn, and stderr goes to the model (exit 2 on PostToolUse).
+    Feedback,
+    /// Force with stderr as the message when there is one, else warn (exit 2 on Stop).
+    ForceStderr,
 }
 
 /// DESIGN §4, row by row; columns: PreToolUse, the observing events, Stop/SubagentStop.
@@ -48,6 +60,46 @@ pub const TABLE: [(Condition, [Effect; 3]); 5] = {
         (Condition::SpawnFailure, [Block, Warn, Warn]),
     ]
 };
+
+/// Claude Code's rules, shared by Gemini CLI and Codex, row by row; columns: PreToolUse,
+/// UserPromptSubmit, PostToolUse, the other observing events, Stop/SubagentStop. A failure
+/// (other exit, crash, timeout, a command that cannot start) is a non-blocking error there;
+/// `onError: "block"` makes it fail closed on PreToolUse.
+pub const CLAUDE_TABLE: [(Condition, [Effect; 5]); 5] = {
+    use Effect::*;
+    [
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
+        (
+            Condition::Exit2,
+            [BlockStderr, BlockPrompt, Feedback, Warn, ForceStderr],
+        ),
+        (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
+        (Condition::Timeout, [WarnOrBlock, Warn, Warn, Warn, Warn]),
+        (
+            Condition::SpawnFailure,
+            [WarnOrBlock, Warn, Warn, Warn, Warn],
+        ),
+    ]
+};
+
+/// The cell of `dialect`'s table for `condition` at `event`.
+pub fn dialect_effect(dialect: Dialect, condition: Condition, event: Event) -> Effect {
+    if !dialect.is_claude_family() {
+        return effect(condition, event.class());
+    }
+    let column = match event {
+        Event::PreToolUse => 0,
+        Event::UserPromptSubmit => 1,
+        Event::PostToolUse => 2,
+        Event::Stop | Event::SubagentStop => 4,
+        _ => 3,
+    };
+    CLAUDE_TABLE
+        .iter()
+        .find(|(row, _)| *row == condition)
+        .map(|(_, cells)| cells[column])
+        .unwrap_or(Effect::Warn)
+}
 
 /// The cell for `condition` in `class`'s column.
 pub fn effect(condition: Condition, class: EventClass) -> Effect {
@@ -118,6 +170,11 @@ pub struct Judgement {
     pub feedback: Option<String>,
     /// Why the hook did not simply pass, for logs and `run --json` (`message`).
     pub message: Option<String>,
+    /// `continue: false`: stop the agent, with this reason.
+    pub stop: Option<String>,
+    /// `updated_input` is a patch to merge into the arguments (Gemini CLI's `tool_input`),
+    /// not a replacement.
+    pub merge_input: bool,
 }
 
 /// The facts about a hook that the table needs besides its output.
@@ -132,6 +189,8 @@ pub struct HookFacts {
     pub on_error: OnError,
     /// The hook's timeout in ms, for the timeout message.
     pub timeout_ms: u128,
+    /// Whose rules judge it.
+    pub dialect: Dialect,
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -144,7 +203,6 @@ fn non_empty(s: String) -> Option<String> {
 
 /// Classifies one hook's output by DESIGN §4.
 pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
-    let class = t.id.event.class();
     let stderr = text(&out.stderr);
     let stdout = text(&out.stdout);
     let (condition, message) = match &out.status {
@@ -190,8 +248,29 @@ pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
         _ => Outcome::Warn,
     };
 
-    match effect(condition, class) {
+    match dialect_effect(t.dialect, condition, t.id.event) {
         Effect::Pass => return refine_exit0(t, &out.stdout, out.truncated, j),
+        Effect::BlockStderr | Effect::BlockPrompt
+            if t.dialect == Dialect::Codex && stderr.is_empty() =>
+        {
+            // Codex ignores an exit 2 that gives no reason on stderr.
+            j.outcome = Some(Outcome::Warn);
+            j.message = Some("exited with code 2 without a reason on stderr, which Codex does not count as a block".into());
+        }
+        Effect::BlockStderr | Effect::BlockPrompt => {
+            j.verdict = Verdict::Block(
+                non_empty(stderr).unwrap_or_else(|| format!("blocked by hook {} (exit 2)", t.id)),
+            );
+            j.outcome = Some(Outcome::Block);
+        }
+        Effect::Feedback => {
+            j.outcome = Some(Outcome::Warn);
+            j.feedback = non_empty(stderr);
+        }
+        Effect::ForceStderr if !stderr.is_empty() => {
+            j.verdict = Verdict::Force(stderr);
+            j.outcome = Some(Outcome::Force);
+        }
         Effect::Block => {
             j.verdict = Verdict::Block(match condition {
                 Condition::Exit2 => non_empty(stderr.clone())
@@ -212,7 +291,7 @@ pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
             j.verdict = Verdict::Force(stdout);
             j.outcome = Some(Outcome::Force);
         }
-        Effect::Warn | Effect::WarnOrBlock | Effect::ForceIfStdout => {
+        Effect::Warn | Effect::WarnOrBlock | Effect::ForceIfStdout | Effect::ForceStderr => {
             j.outcome = Some(failed_outcome);
             if condition == Condition::Exit2 && t.id.event == Event::PostToolUse {
                 j.feedback = non_empty(stderr);
@@ -232,7 +311,20 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
     j.outcome = Some(Outcome::Pass);
     let r: HookResponse = match parse_stdout(stdout, truncated) {
         Ok(Some(r)) => r,
-        Ok(None) => return j,
+        Ok(None) => {
+            // Claude Code and Codex add plain stdout of these events to the model's context.
+            let text = text(stdout);
+            if matches!(t.dialect, Dialect::Claude | Dialect::Codex)
+                && matches!(t.id.event, Event::SessionStart | Event::UserPromptSubmit)
+                && !text.is_empty()
+            {
+                j.additional_context = Some(text);
+            } else if t.dialect == Dialect::Gemini && !text.is_empty() {
+                // Gemini CLI: stdout that is not JSON is a message for the user.
+                j.system_message = Some(text);
+            }
+            return j;
+        }
         Err(problem) => {
             let msg = format!("its JSON answer cannot be read: {problem}");
             j.message = Some(msg.clone());
@@ -257,9 +349,28 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
         ));
         return j;
     }
+    if t.dialect == Dialect::Codex
+        && t.id.event == Event::PreToolUse
+        && let Some(problem) = codex_unsupported(&r)
+    {
+        j.outcome = Some(Outcome::Warn);
+        j.message = Some(format!("{problem} (Codex's rule; the answer is ignored)"));
+        return j;
+    }
     j.additional_context = r.additional_context;
     j.system_message = r.system_message;
+    j.stop = r.stop;
     let reason = r.reason;
+    if t.dialect.is_claude_family()
+        && t.id.event == Event::UserPromptSubmit
+        && r.decision == Some(JsonDecision::Block)
+    {
+        // Claude Code: `decision: "block"` on UserPromptSubmit erases the prompt.
+        j.verdict =
+            Verdict::Block(reason.unwrap_or_else(|| format!("prompt blocked by hook {}", t.id)));
+        j.outcome = Some(Outcome::Block);
+        return j;
+    }
     match (t.id.event.class(), r.decision) {
         (EventClass::Blocking, Some(JsonDecision::Block)) => {
             j.verdict =
@@ -288,6 +399,30 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
     }
     if t.id.event.class() == EventClass::Blocking && j.verdict == Verdict::Pass {
         j.updated_input = r.updated_input;
+        if j.updated_input.is_none() && t.dialect == Dialect::Gemini {
+            j.updated_input = r.tool_input_patch;
+            j.merge_input = j.updated_input.is_some();
+        }
     }
     j
+}
+
+/// What Codex refuses in a PreToolUse answer: `permissionDecision` "allow" or "ask", an
+/// `updatedInput`, a deny without a reason.
+fn codex_unsupported(r: &HookResponse) -> Option<String> {
+    match r.permission_decision {
+        Some(JsonDecision::Allow) => {
+            return Some("unsupported permissionDecision:allow".into());
+        }
+        Some(JsonDecision::Ask) => return Some("unsupported permissionDecision:ask".into()),
+        Some(JsonDecision::Block) if r.reason.as_deref().is_none_or(|s| s.trim().is_empty()) => {
+            return Some(
+                "permissionDecision:deny without a non-empty permissionDecisionReason".into(),
+            );
+        }
+        _ => {}
+    }
+    r.updated_input
+        .as_ref()
+        .map(|_| "unsupported updatedInput".to_string())
 }

@@ -152,6 +152,7 @@ impl FnHookEntry {
             scope: Scope::InProcess,
             event: self.event,
             index: self.index,
+            source: 0,
         }
     }
 
@@ -162,6 +163,7 @@ impl FnHookEntry {
             kind: super::config::HookKind::Fn,
             on_error: self.on_error,
             timeout_ms: self.timeout.as_millis(),
+            dialect: super::dialect::Dialect::Native,
         }
     }
 

@@ -23,6 +23,15 @@ pub struct HookResponse {
     pub additional_context: Option<String>,
     /// `systemMessage`: text for the user.
     pub system_message: Option<String>,
+    /// `"continue": false`: stop the agent, with `stopReason` (or a default) as the reason.
+    pub stop: Option<String>,
+    /// `suppressOutput` (accepted; hookhost never puts a hook's stdout in a transcript).
+    pub suppress_output: bool,
+    /// Gemini CLI's `hookSpecificOutput.tool_input`: merged into the tool's arguments.
+    pub tool_input_patch: Option<Value>,
+    /// The decision as `hookSpecificOutput.permissionDecision` stated it (Codex's rules
+    /// differ by spelling).
+    pub permission_decision: Option<JsonDecision>,
     /// The answer's keys when it has some but none that hookhost understands (sorted, at
     /// most ten): a hook speaking another protocol, which the engine reports.
     pub unrecognized: Vec<String>,
@@ -39,6 +48,9 @@ pub const KNOWN_ANSWER_KEYS: &[&str] = &[
     "additionalContext",
     "systemMessage",
     "hookSpecificOutput",
+    "continue",
+    "stopReason",
+    "suppressOutput",
 ];
 
 /// The decision a hook's JSON answer states (`decision`, or Claude Code's
@@ -116,6 +128,25 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
     r.updated_input = input(&obj)?;
     r.additional_context = string(&obj, "additionalContext")?;
     r.system_message = string(&obj, "systemMessage")?;
+    match obj.get("continue") {
+        None | Some(Value::Null) | Some(Value::Bool(true)) => {}
+        Some(Value::Bool(false)) => {
+            r.stop = Some(
+                string(&obj, "stopReason")?
+                    .filter(|s| !s.trim().is_empty())
+                    .unwrap_or_else(|| "a hook stopped the agent (continue: false)".into()),
+            );
+        }
+        Some(v) => return Err(format!("`continue` must be true or false, got {v}")),
+    }
+    if r.stop.is_none() {
+        string(&obj, "stopReason")?;
+    }
+    match obj.get("suppressOutput") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(b)) => r.suppress_output = *b,
+        Some(v) => return Err(format!("`suppressOutput` must be true or false, got {v}")),
+    }
 
     match obj.get("hookSpecificOutput") {
         None | Some(Value::Null) => {}
@@ -129,6 +160,7 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
                     );
                 }
                 r.decision = Some(nested);
+                r.permission_decision = Some(nested);
             }
             if let Some(reason) = string(hso, "permissionDecisionReason")? {
                 r.reason = Some(reason);
@@ -144,6 +176,15 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
             }
             if let Some(c) = string(hso, "additionalContext")? {
                 r.additional_context = Some(c);
+            }
+            match hso.get("tool_input") {
+                None | Some(Value::Null) => {}
+                Some(v @ Value::Object(_)) => r.tool_input_patch = Some(v.clone()),
+                Some(v) => {
+                    return Err(format!(
+                        "`hookSpecificOutput.tool_input` must be an object of arguments to merge, got {v}"
+                    ));
+                }
             }
         }
         Some(_) => return Err("`hookSpecificOutput` must be an object".into()),

@@ -4,12 +4,14 @@
 
 use super::config::{Hook, HookId, HookKind, Scope};
 use super::decision::{Judgement, Outcome};
+use super::dialect::Dialect;
 use super::event::Event;
 use super::inprocess::FnHookEntry;
 use super::spawner::{ExitStatus, SpawnOutput};
 use crate::agent::{self, HookVerdict};
 use serde::Serialize;
 use serde_json::Value;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The decision of an event (DESIGN §4).
@@ -24,6 +26,13 @@ pub enum Decision {
     Force,
 }
 
+/// A hook stopped the agent (`continue: false`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StopRequest {
+    /// Why (`stopReason`), shown to the user.
+    pub reason: String,
+}
+
 /// What one hook did, as `run --json` reports it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,6 +44,10 @@ pub struct HookRecord {
     pub source: Scope,
     /// The command or URL as written, or the name of an in-process hook.
     pub command: String,
+    /// Whose contract the hook is written for (its payload and rules).
+    pub dialect: Dialect,
+    /// The file it was configured in; `None` for an in-process hook.
+    pub file: Option<PathBuf>,
     /// Shell, wasm, HTTP or in-process.
     pub kind: HookKind,
     /// What it did for the event (DESIGN §8).
@@ -70,6 +83,9 @@ pub struct EventReport {
     pub updated_args: Option<Value>,
     /// PreToolUse: a hook asked for the permission prompt.
     pub ask: bool,
+    /// A hook stopped the agent (`continue: false` and its `stopReason`); `None` when
+    /// nothing did. Printed as `"stop": null` or `"stop": {"reason": ...}`.
+    pub stop: Option<StopRequest>,
     /// Every hook's `additionalContext`, in order: text for the model.
     pub additional_context: Vec<String>,
     /// Every hook's `systemMessage`, in order: text for the user.
@@ -96,6 +112,7 @@ impl EventReport {
             reason: None,
             updated_args: None,
             ask: false,
+            stop: None,
             additional_context: Vec::new(),
             system_messages: Vec::new(),
             feedback: Vec::new(),
@@ -119,20 +136,24 @@ impl EventReport {
             additional_context: self.additional_context.clone(),
             feedback: self.feedback.clone(),
             system_messages: self.system_messages.clone(),
+            stop: self.stop.as_ref().map(|s| s.reason.clone()),
         }
     }
 }
 
 /// The record of a configured hook's run.
 pub(crate) fn record(hook: &Hook, out: &SpawnOutput, j: &Judgement, is_async: bool) -> HookRecord {
-    record_of(
+    let mut r = record_of(
         hook.id(),
         hook.handler.display(),
         hook.handler.kind(),
         out,
         j,
         is_async,
-    )
+    );
+    r.dialect = hook.dialect;
+    r.file = Some(hook.file.clone());
+    r
 }
 
 /// The record of an in-process hook's run.
@@ -152,6 +173,8 @@ fn record_of(
         hook,
         source: hook.scope,
         command: command.to_string(),
+        dialect: Dialect::Native,
+        file: None,
         kind,
         outcome: j.outcome.unwrap_or(Outcome::Pass),
         exit_code: match out.status {

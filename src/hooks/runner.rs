@@ -15,10 +15,13 @@
 
 use super::config::{self, ConfigError, ConfigErrors, ConfigPaths, Handler, Hook, HookSet, Scope};
 use super::decision::{HookFacts, Judgement, Verdict, judge};
+use super::dialect::{self, Dialect};
 use super::event::{Event, EventClass};
 use super::inprocess::{FnHook, FnHookEntry};
 use super::payload::Payload;
-use super::report::{Decision, EventReport, HookRecord, log_record, record, record_fn};
+use super::report::{
+    Decision, EventReport, HookRecord, StopRequest, log_record, record, record_fn,
+};
 use super::spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
 use super::trust::{self, Gate, TrustChange, TrustPolicy, TrustStore};
 use crate::agent::{HookContext, HookVerdict, ToolHooks};
@@ -416,8 +419,9 @@ impl Runner {
                                 self.start_async(hook, request, reduced);
                                 continue;
                             }
-                            let (output, judgement) =
+                            let (output, mut judgement) =
                                 spawn_and_judge(&*self.spawner, &hook, request, reduced).await;
+                            in_event_terms(hook.dialect, &payload, &mut judgement);
                             (record(&hook, &output, &judgement, false), judgement)
                         }
                     }
@@ -430,10 +434,19 @@ impl Runner {
             };
             log_record(event, &record);
             let verdict = judgement.verdict.clone();
+            let stop = judgement.stop.clone();
             fold(&mut report, &mut payload, judgement);
             report.hooks.push(record);
+            if let Some(reason) = stop {
+                // `continue: false`: the agent stops; no later hook runs.
+                report.stop = Some(StopRequest { reason });
+                break;
+            }
             match verdict {
-                Verdict::Block(reason) if class == EventClass::Blocking => {
+                // Another agent's hook can block a prompt (exit 2 / `decision: "block"`).
+                Verdict::Block(reason)
+                    if class == EventClass::Blocking || event == Event::UserPromptSubmit =>
+                {
                     report.decision = Decision::Block;
                     report.reason = Some(reason);
                     break;
@@ -461,9 +474,16 @@ impl Runner {
     fn select<'a>(&'a self, snapshot: &'a Snapshot, payload: &Payload) -> Vec<Step<'a>> {
         let event = payload.event();
         let tool = payload.tool_name();
+        // What a `match` is matched against: the tool name, or for other agents' hooks the
+        // `source` of SessionStart and the `trigger` of PreCompact.
+        let subject = match event {
+            Event::SessionStart => payload.get("source").and_then(Value::as_str),
+            Event::PreCompact => payload.get("trigger").and_then(Value::as_str),
+            _ => tool,
+        };
         let mut steps: Vec<Step<'_>> = snapshot
             .hooks
-            .matching(event, tool)
+            .matching(event, subject)
             .cloned()
             .map(Step::Configured)
             .collect();
@@ -549,7 +569,9 @@ impl Runner {
             handler: hook.handler.clone(),
             cwd: hook.cwd.clone(),
             project_dir: self.project_dir.clone(),
-            stdin: payload.to_json_bytes(),
+            // The payload and environment of the hook's dialect (native: as is).
+            stdin: dialect::render(hook.dialect, payload),
+            env: dialect::env(hook.dialect, &self.project_dir),
             timeout: hook.timeout,
             module_sha256,
             untrusted: false,
@@ -610,7 +632,31 @@ fn facts(hook: &Hook, timeout: Duration) -> HookFacts {
         kind: hook.handler.kind(),
         on_error: hook.on_error,
         timeout_ms: timeout.as_millis(),
+        dialect: hook.dialect,
     }
+}
+
+/// A rewrite from a hook of another dialect, in the event's terms: its argument keys mapped
+/// back to the core's when the event carries a core tool name (`file_path` -> `path`), and
+/// Gemini CLI's `tool_input` merged into the current arguments.
+fn in_event_terms(d: Dialect, payload: &Payload, j: &mut Judgement) {
+    if d == Dialect::Native {
+        return;
+    }
+    let Some(updated) = j.updated_input.take() else {
+        return;
+    };
+    let tool = payload.tool_name().unwrap_or_default();
+    let mut updated = dialect::tools::input_to_event(d, tool, &updated);
+    if std::mem::take(&mut j.merge_input)
+        && let (Some(Value::Object(current)), Value::Object(patch)) =
+            (payload.tool_args(), &updated)
+    {
+        let mut merged = current.clone();
+        merged.extend(patch.clone());
+        updated = Value::Object(merged);
+    }
+    j.updated_input = Some(updated);
 }
 
 /// Whether `hook` is an untrusted project hook.

@@ -4,6 +4,7 @@ use super::*;
 use crate::agent;
 use crate::hooks::config::{Handler, OnError, WasmLimits};
 use crate::hooks::decision::{self, Condition, Effect, TABLE};
+use crate::hooks::dialect::Dialect;
 use crate::hooks::report::{Decision, EventReport};
 use crate::hooks::{HookKind, Outcome};
 use serde_json::json;
@@ -80,6 +81,15 @@ fn hook(event: Event, index: usize, command: &str) -> Hook {
         cwd: PathBuf::from("/p"),
         is_async: false,
         on_error: OnError::Warn,
+        dialect: Dialect::Native,
+        source: 0,
+    }
+}
+
+fn claude_hook(event: Event, index: usize, command: &str) -> Hook {
+    Hook {
+        dialect: Dialect::Claude,
+        ..hook(event, index, command)
     }
 }
 
@@ -781,4 +791,215 @@ async fn the_typescript_agents_block_answer_blocks_and_a_foreign_answer_warns() 
         message.contains("allow, message") && message.contains("decision"),
         "{message}"
     );
+}
+
+// Dialects: each hook is judged by its own agent's rules (DESIGN §10).
+
+async fn claude_cell(
+    dialect: Dialect,
+    event: Event,
+    status: ExitStatus,
+    stdout: &str,
+    stderr: &str,
+) -> EventReport {
+    let spawner = FakeSpawner::default().with("h", status, stdout, stderr);
+    let h = Hook {
+        dialect,
+        ..hook(event, 0, "h")
+    };
+    fire(vec![h], spawner, event).await.0
+}
+
+#[tokio::test]
+async fn claude_exit_2_blocks_a_prompt_and_forces_a_stop_with_stderr() {
+    let r = claude_cell(
+        Dialect::Claude,
+        Event::UserPromptSubmit,
+        ExitStatus::Exited(2),
+        "",
+        "no secrets",
+    )
+    .await;
+    assert_eq!(
+        (r.decision, r.reason.as_deref()),
+        (Decision::Block, Some("no secrets"))
+    );
+    let r = claude_cell(
+        Dialect::Claude,
+        Event::Stop,
+        ExitStatus::Exited(2),
+        "",
+        "run the tests",
+    )
+    .await;
+    assert_eq!(
+        (r.decision, r.reason.as_deref()),
+        (Decision::Force, Some("run the tests"))
+    );
+    // Native: the same exit 2 on UserPromptSubmit only warns.
+    let (d, o, _) = cell(Event::UserPromptSubmit, ExitStatus::Exited(2), "", "no").await;
+    assert_eq!((d, o), (Decision::Pass, Outcome::Warn));
+}
+
+#[tokio::test]
+async fn claude_failures_do_not_block_unless_on_error_block() {
+    for status in [
+        ExitStatus::TimedOut,
+        ExitStatus::Exited(127),
+        ExitStatus::Exited(1),
+    ] {
+        let r = claude_cell(Dialect::Claude, Event::PreToolUse, status.clone(), "", "").await;
+        assert_eq!(r.decision, Decision::Pass, "{status:?}");
+    }
+    let spawner = FakeSpawner::default().with("h", ExitStatus::TimedOut, "", "");
+    let h = Hook {
+        on_error: OnError::Block,
+        ..claude_hook(Event::PreToolUse, 0, "h")
+    };
+    assert_eq!(
+        fire(vec![h], spawner, Event::PreToolUse).await.0.decision,
+        Decision::Block
+    );
+}
+
+#[tokio::test]
+async fn continue_false_stops_the_agent_and_later_hooks_do_not_run() {
+    let spawner = FakeSpawner::default()
+        .with(
+            "a",
+            ExitStatus::Exited(0),
+            r#"{"continue": false, "stopReason": "budget spent"}"#,
+            "",
+        )
+        .with("b", ExitStatus::Exited(0), "", "");
+    let (r, s) = fire(
+        vec![
+            hook(Event::PostToolUse, 0, "a"),
+            hook(Event::PostToolUse, 1, "b"),
+        ],
+        spawner,
+        Event::PostToolUse,
+    )
+    .await;
+    assert_eq!(
+        r.stop.as_ref().map(|s| s.reason.as_str()),
+        Some("budget spent")
+    );
+    assert_eq!(s.calls(), ["a"]);
+    assert_eq!(r.to_verdict().stop.as_deref(), Some("budget spent"));
+}
+
+#[tokio::test]
+async fn claude_hooks_get_the_claude_payload_and_plain_stdout_is_context() {
+    let spawner = FakeSpawner::default().with("h", ExitStatus::Exited(0), "", "");
+    let (_, s) = fire(
+        vec![claude_hook(Event::PreToolUse, 0, "h")],
+        spawner,
+        Event::PreToolUse,
+    )
+    .await;
+    let stdin = s.stdin_of("h");
+    assert_eq!(
+        (
+            stdin["tool_name"].as_str(),
+            stdin["tool_input"]["command"].as_str()
+        ),
+        (Some("Bash"), Some("ls"))
+    );
+    let r = claude_cell(
+        Dialect::Claude,
+        Event::SessionStart,
+        ExitStatus::Exited(0),
+        "branch main",
+        "",
+    )
+    .await;
+    assert_eq!(r.additional_context, ["branch main"]);
+}
+
+#[tokio::test]
+async fn a_claude_matcher_matches_the_core_tool_by_its_alias_and_rewrites_come_back() {
+    let spawner = FakeSpawner::default().with(
+        "h",
+        ExitStatus::Exited(0),
+        r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"file_path": "b.txt", "content": "x"}}}"#,
+        "",
+    );
+    let h = Hook {
+        matcher: Some(config::Matcher::new("Write|Edit").unwrap()),
+        ..claude_hook(Event::PreToolUse, 0, "h")
+    };
+    let spawner = Arc::new(spawner);
+    let runner = runner_over(HookSet::from_hooks(vec![h]), spawner.clone());
+    let p = Payload::pre_tool_use(
+        Path::new("/p"),
+        "s",
+        "write_file",
+        json!({"path": "a.txt", "content": "x"}),
+    );
+    let r = runner.fire(p).await;
+    assert_eq!(
+        r.updated_args,
+        Some(json!({"path": "b.txt", "content": "x"}))
+    );
+}
+
+#[tokio::test]
+async fn codex_refuses_allow_and_rewrites_and_gemini_merges_tool_input() {
+    let r = claude_cell(
+        Dialect::Codex,
+        Event::PreToolUse,
+        ExitStatus::Exited(0),
+        r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}"#,
+        "",
+    )
+    .await;
+    assert_eq!(
+        (r.decision, r.hooks[0].outcome),
+        (Decision::Pass, Outcome::Warn)
+    );
+    let r = claude_cell(
+        Dialect::Codex,
+        Event::PreToolUse,
+        ExitStatus::Exited(2),
+        "",
+        "",
+    )
+    .await;
+    assert_eq!(r.decision, Decision::Pass);
+    let r = claude_cell(
+        Dialect::Gemini,
+        Event::PreToolUse,
+        ExitStatus::Exited(0),
+        r#"{"hookSpecificOutput": {"tool_input": {"timeout": 5}}}"#,
+        "",
+    )
+    .await;
+    assert_eq!(r.updated_args, Some(json!({"command": "ls", "timeout": 5})));
+    let r = claude_cell(
+        Dialect::Gemini,
+        Event::PreToolUse,
+        ExitStatus::Exited(0),
+        r#"{"decision": "deny", "reason": "no"}"#,
+        "",
+    )
+    .await;
+    assert_eq!(
+        (r.decision, r.reason.as_deref()),
+        (Decision::Block, Some("no"))
+    );
+}
+
+#[tokio::test]
+async fn other_agents_match_session_start_on_source_and_pre_compact_on_trigger() {
+    let spawner = Arc::new(FakeSpawner::default().with("h", ExitStatus::Exited(0), "", ""));
+    let mut h = claude_hook(Event::PreCompact, 0, "h");
+    h.matcher = Some(config::Matcher::new("auto").unwrap());
+    let runner = runner_over(HookSet::from_hooks(vec![h]), spawner.clone());
+    let p = Path::new("/p");
+    runner.fire(Payload::pre_compact(p, "s", "manual")).await;
+    assert!(spawner.calls().is_empty());
+    runner.fire(Payload::pre_compact(p, "s", "auto")).await;
+    assert_eq!(spawner.calls(), ["h"]);
+    assert_eq!(spawner.stdin_of("h")["trigger"], "auto");
 }

@@ -171,11 +171,22 @@ impl TrustStore {
         if project_hooks.is_empty() {
             return a;
         }
-        let config_hash = hooks
+        let mut config_hash = hooks
             .file_hashes
             .get(&paths.project_file)
             .cloned()
             .unwrap_or_default();
+        // Other agents' project files (`.claude/settings.json`, ...) are pinned with the
+        // native one: editing any of them makes their hooks untrusted again.
+        let foreign: std::collections::BTreeSet<&PathBuf> = project_hooks
+            .iter()
+            .map(|h| &h.file)
+            .filter(|f| **f != paths.project_file)
+            .collect();
+        for file in foreign {
+            let hash = hooks.file_hashes.get(file).cloned().unwrap_or_default();
+            config_hash.push_str(&format!(";{}={hash}", file.display()));
+        }
         let key = paths.project_dir.clone();
         let pinned = self.file.projects.get(&key);
         let mut pin = ProjectPin {
@@ -184,11 +195,18 @@ impl TrustStore {
         };
         let config_ok = pinned.is_some_and(|p| p.config == config_hash);
         if !config_ok {
-            a.changes.push(TrustChange {
-                file: paths.project_file.clone(),
-                change: ChangeKind::of(pinned.is_some()),
-                hooks: project_hooks.iter().map(|h| h.id()).collect(),
-            });
+            // One change per file the project's hooks come from (its own hooks.json, and
+            // other agents' files such as `.claude/settings.json`), in load order.
+            for h in &project_hooks {
+                match a.changes.iter_mut().find(|c| c.file == h.file) {
+                    Some(c) => c.hooks.push(h.id()),
+                    None => a.changes.push(TrustChange {
+                        file: h.file.clone(),
+                        change: ChangeKind::of(pinned.is_some()),
+                        hooks: vec![h.id()],
+                    }),
+                }
+            }
             a.untrusted.extend(project_hooks.iter().map(|h| h.id()));
         }
         let note = |a: &mut TrustAssessment, file: &Path, recorded: bool, id: HookId| {

@@ -94,6 +94,12 @@ impl Project {
             .env("HOOKHOST_CACHE_DIR", self.cache.path())
             // The machine's managed file never leaks into a test; `write_managed` fills this.
             .env("HOOKHOST_MANAGED_CONFIG", self.managed_file())
+            .env(
+                "HOOKHOST_CLAUDE_MANAGED_SETTINGS",
+                self.home
+                    .path()
+                    .join("etc-claude-code/managed-settings.json"),
+            )
             .env_remove("HOOKHOST_TRUST")
             .env_remove("HOOKHOST_COMPILE_TIMEOUT_MS")
             .env_remove("RUST_LOG")

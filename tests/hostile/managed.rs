@@ -169,3 +169,38 @@ fn managed_hooks_need_no_trust_under_skip() {
         "the untrusted project hook is skipped"
     );
 }
+
+#[test]
+fn claude_codes_managed_settings_run_first_and_can_allow_only_managed_hooks() {
+    let p = Project::new(json!({}));
+    p.write(
+        ".coding-agent/hooks.json",
+        &json!({"hooks": {"PreToolUse": [recorder(&p, "project")]}}).to_string(),
+    );
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": recorder(&p, "claude-project")["command"]}]}]}})
+        .to_string(),
+    );
+    let managed = p.home.path().join("etc-claude-code/managed-settings.json");
+    std::fs::create_dir_all(managed.parent().unwrap()).unwrap();
+    let settings = |only: bool| {
+        json!({"allowManagedHooksOnly": only, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": recorder(&p, "claude-managed")["command"]}]}]}})
+        .to_string()
+    };
+    std::fs::write(&managed, settings(false)).unwrap();
+    let out = hookhost(&p, &LS, &[("HOOKHOST_TRUST", "all")]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(ran(&p), ["claude-managed", "project", "claude-project"]);
+    let first = &json_of(&out)["hooks"][0];
+    assert_eq!(first["source"], "managed", "{first}");
+    assert_eq!(first["dialect"], "claude", "{first}");
+
+    std::fs::remove_file(p.path().join("order.log")).unwrap();
+    std::fs::write(&managed, settings(true)).unwrap();
+    let out = hookhost(&p, &LS, &[("HOOKHOST_TRUST", "all")]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(ran(&p), ["claude-managed"]);
+}

@@ -241,6 +241,7 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                         stdin: Arc::from(text.as_bytes()),
                         timeout: hook.timeout,
                         module_sha256: None,
+                        env: Vec::new(),
                         untrusted: false,
                     })
                     .await;
@@ -250,6 +251,7 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                         kind: hook.handler.kind(),
                         on_error: hook.on_error,
                         timeout_ms: hook.timeout.as_millis(),
+                        dialect: hook.dialect,
                     },
                     &out,
                 );

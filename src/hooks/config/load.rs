@@ -4,7 +4,9 @@
 //! The machine-wide managed file first, then the project's file, then the user's global one;
 //! a missing file is empty; a project at the home directory reads its one file once, as
 //! global. A managed file that says `"allowManagedHooksOnly": true` (or that exists but
-//! cannot be read, which fails closed) turns the project's and the user's files off. Each file is read bounded
+//! //! cannot be read, which fails closed) turns the project's and the user's files off. Other
+//! agents' files (Claude Code, Gemini CLI, Codex, ling) load after hookhost's own, and
+//! Claude Code's managed settings load with the managed file. Each file is read bounded
 //! ([`read_bounded`]: no FIFOs, no endless files) and hashed from the exact bytes parsed, so
 //! what trust compares is what runs.
 
@@ -13,6 +15,7 @@ use super::raw::{self, Entry, MANAGED_ONLY_KEY};
 use super::resolve::Resolver;
 use super::types::{Hook, HookSet, Scope};
 use crate::hooks::confine::{canonical_or_same, same_file};
+use crate::hooks::dialect::{self, Dialect};
 use crate::hooks::files::{CONFIG_LIMIT, read_bounded, sha256_hex};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,6 +31,17 @@ pub const MANAGED_CONFIG: &str = "/etc/coding-agent/hooks.json";
 /// it does not make it optional for project or user files: those can never turn it off.
 pub const MANAGED_CONFIG_ENV: &str = "HOOKHOST_MANAGED_CONFIG";
 
+/// Claude Code's managed settings file on this platform; its `hooks` load as managed hooks in
+/// the Claude dialect.
+pub const CLAUDE_MANAGED_SETTINGS: &str = if cfg!(target_os = "macos") {
+    "/Library/Application Support/ClaudeCode/managed-settings.json"
+} else {
+    "/etc/claude-code/managed-settings.json"
+};
+
+/// Environment variable naming another Claude Code managed settings file (tests, packaging).
+pub const CLAUDE_MANAGED_SETTINGS_ENV: &str = "HOOKHOST_CLAUDE_MANAGED_SETTINGS";
+
 /// Where the config files are and what the hooks run against.
 #[derive(Debug, Clone)]
 pub struct ConfigPaths {
@@ -42,13 +56,24 @@ pub struct ConfigPaths {
     /// The machine-wide managed file ([`MANAGED_CONFIG`], or `$HOOKHOST_MANAGED_CONFIG`), read
     /// first; `None` reads none (what [`with_home`](Self::with_home) gives, for isolation).
     pub managed_file: Option<PathBuf>,
+    /// Claude Code's managed settings ([`CLAUDE_MANAGED_SETTINGS`], or
+    /// `$HOOKHOST_CLAUDE_MANAGED_SETTINGS`), read with the managed file when other agents'
+    /// files are read.
+    pub claude_managed_file: Option<PathBuf>,
+    /// Also read other agents' hook files (Claude Code, Gemini CLI, Codex, ling; DESIGN §10).
+    /// On by default; the outbound adapter turns it off (it runs inside those agents).
+    pub foreign: bool,
 }
 
 impl ConfigPaths {
-    /// The standard locations for `project_dir`: the managed file, the project's, and the
+    /// The standard locations for `project_dir`: the managed files, the project's, and the
     /// user's with the home directory from `dirs` (which honours `$HOME`).
     pub fn for_project(project_dir: &Path) -> Self {
-        Self::with_home(project_dir, dirs::home_dir()).with_managed(Some(default_managed_file()))
+        let mut paths = Self::with_home(project_dir, dirs::home_dir())
+            .with_managed(Some(env_or(MANAGED_CONFIG_ENV, MANAGED_CONFIG)));
+        paths.claude_managed_file =
+            Some(env_or(CLAUDE_MANAGED_SETTINGS_ENV, CLAUDE_MANAGED_SETTINGS));
+        paths
     }
 
     /// The project's and the user's files, and no managed file (add one with
@@ -62,6 +87,8 @@ impl ConfigPaths {
             home,
             project_dir,
             managed_file: None,
+            claude_managed_file: None,
+            foreign: true,
         }
     }
 
@@ -70,17 +97,24 @@ impl ConfigPaths {
         self.managed_file = file;
         self
     }
-}
 
-/// `$HOOKHOST_MANAGED_CONFIG` when set and not empty, else [`MANAGED_CONFIG`].
-pub fn default_managed_file() -> PathBuf {
-    match std::env::var_os(MANAGED_CONFIG_ENV) {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => PathBuf::from(MANAGED_CONFIG),
+    /// The same paths without other agents' files: only `.coding-agent/hooks.json` (and the
+    /// managed one).
+    pub fn native_only(mut self) -> Self {
+        self.foreign = false;
+        self
     }
 }
 
-/// Loads both files. All problems of both files are returned together.
+/// `$var` when set and not empty, else `default`.
+fn env_or(var: &str, default: &str) -> PathBuf {
+    match std::env::var_os(var) {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => PathBuf::from(default),
+    }
+}
+
+/// Loads every file. All problems of all files are returned together.
 pub fn load(paths: &ConfigPaths) -> Result<HookSet, ConfigErrors> {
     let (set, errors) = load_lenient(paths);
     if errors.is_empty() {
@@ -96,18 +130,32 @@ pub fn load(paths: &ConfigPaths) -> Result<HookSet, ConfigErrors> {
 pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
     let mut loaded = Loaded::default();
     let mut managed_only = None;
-    if let Some(managed) = &paths.managed_file {
-        loaded.files.push(managed.clone());
-        match loaded.read(managed, Scope::Managed, paths) {
+    let claude_managed = paths
+        .claude_managed_file
+        .as_ref()
+        .filter(|_| paths.foreign)
+        .map(|f| (f, Some(Dialect::Claude)));
+    let managed = paths.managed_file.as_ref().map(|f| (f, None));
+    for (file, dialect) in managed.into_iter().chain(claude_managed) {
+        loaded.files.push(file.clone());
+        let read = match dialect {
+            None => loaded.read(file, Scope::Managed, paths),
+            Some(d) => loaded.read_foreign(file, d, (Scope::Managed, 0), paths),
+        };
+        match read {
             // Absent: no managed policy.
             Read::Missing => {}
-            Read::Parsed { managed_only: true } => managed_only = Some(managed.clone()),
+            Read::Parsed { managed_only: true } => {
+                managed_only.get_or_insert_with(|| file.clone());
+            }
             Read::Parsed {
                 managed_only: false,
             } => {}
             // Present but unreadable: it may have said "managed hooks only", so the other
             // files stay off (fail closed); its error blocks PreToolUse.
-            Read::Broken => managed_only = Some(managed.clone()),
+            Read::Broken => {
+                managed_only.get_or_insert_with(|| file.clone());
+            }
         }
     }
     if managed_only.is_none() {
@@ -115,19 +163,35 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
             loaded.files.push(file.clone());
             loaded.read(&file, scope, paths);
         }
+        // Other agents' files (DESIGN §10), after the native ones.
+        for (n, source) in dialect::foreign_sources(paths).into_iter().enumerate() {
+            loaded.files.push(source.path.clone());
+            let origin = (source.scope, u8::try_from(n + 1).unwrap_or(u8::MAX));
+            loaded.read_foreign(&source.path, source.dialect, origin, paths);
+        }
     }
     let Loaded {
         mut hooks,
         errors,
+        warnings,
         hashes,
         files,
     } = loaded;
-    // Run order: by event; managed first, then project, then global; declared order within
-    // a file (a stable sort keeps it).
-    hooks.sort_by_key(|h: &Hook| (h.event, source_rank(h.scope)));
+    // Run order: by event; managed first; then project before global; other agents' files
+    // after the native ones, in their load order (`source`); declared order within a file (a
+    // stable sort keeps it).
+    hooks.sort_by_key(|h: &Hook| {
+        (
+            h.event,
+            h.scope != Scope::Managed,
+            h.source,
+            h.scope == Scope::Global,
+        )
+    });
     let mut set = HookSet::from_hooks(hooks);
     set.files = files;
     set.file_hashes = hashes;
+    set.warnings = warnings;
     set.managed_only = managed_only;
     (set, errors)
 }
@@ -148,16 +212,6 @@ fn user_sources(paths: &ConfigPaths) -> Vec<(PathBuf, Scope)> {
     }
 }
 
-/// Where a source runs among the others for one event.
-fn source_rank(scope: Scope) -> u8 {
-    match scope {
-        Scope::Managed => 0,
-        Scope::Project => 1,
-        Scope::Global => 2,
-        _ => 3,
-    }
-}
-
 /// What reading one file gave.
 enum Read {
     Missing,
@@ -175,32 +229,17 @@ enum Read {
 struct Loaded {
     hooks: Vec<Hook>,
     errors: Vec<ConfigError>,
+    warnings: Vec<ConfigError>,
     hashes: BTreeMap<PathBuf, String>,
     files: Vec<PathBuf>,
 }
 
 impl Loaded {
+    /// A native hooks file.
     fn read(&mut self, file: &Path, scope: Scope, paths: &ConfigPaths) -> Read {
-        let problem = |message: String| ConfigError {
-            file: file.to_path_buf(),
-            hook: None,
-            message,
-        };
-        let bytes = match read_bounded(file, CONFIG_LIMIT) {
-            Ok(bytes) => bytes,
-            Err(e) if e.is_not_found() => return Read::Missing,
-            Err(e) => {
-                self.errors
-                    .push(problem(format!("cannot read the file: {e}")));
-                return Read::Broken;
-            }
-        };
-        self.hashes.insert(file.to_path_buf(), sha256_hex(&bytes));
-        let Ok(text) = String::from_utf8(bytes) else {
-            self.errors.push(problem(
-                "the file is not UTF-8 text; save it as UTF-8 JSON".into(),
-            ));
-            return Read::Broken;
+        let text = match self.read_text(file) {
+            Ok(text) => text,
+            Err(read) => return read,
         };
         let parsed = parse_source(&text, file, scope, paths);
         self.hooks.extend(parsed.hooks);
@@ -213,6 +252,109 @@ impl Loaded {
             }
         }
     }
+
+    /// Another agent's settings file.
+    fn read_foreign(
+        &mut self,
+        file: &Path,
+        d: Dialect,
+        origin: (Scope, u8),
+        paths: &ConfigPaths,
+    ) -> Read {
+        let text = match self.read_text(file) {
+            Ok(text) => text,
+            Err(read) => return read,
+        };
+        let root = serde_json::from_str::<serde_json::Value>(&text).ok();
+        let (h, e, w) = parse_foreign(&text, file, d, origin, paths);
+        self.hooks.extend(h);
+        self.errors.extend(e);
+        self.warnings.extend(w);
+        match root {
+            Some(serde_json::Value::Object(root)) => Read::Parsed {
+                // Claude Code's managed settings say "managed hooks only" with the same key.
+                managed_only: origin.0 == Scope::Managed
+                    && root.get(MANAGED_ONLY_KEY) == Some(&serde_json::Value::Bool(true)),
+            },
+            _ => Read::Broken,
+        }
+    }
+
+    /// Reads one file bounded and records its hash; `Err` when it is absent or unreadable
+    /// (then the problem is recorded).
+    fn read_text(&mut self, file: &Path) -> Result<String, Read> {
+        let problem = |message: String| ConfigError {
+            file: file.to_path_buf(),
+            hook: None,
+            message,
+        };
+        let bytes = match read_bounded(file, CONFIG_LIMIT) {
+            Ok(bytes) => bytes,
+            Err(e) if e.is_not_found() => return Err(Read::Missing),
+            Err(e) => {
+                self.errors
+                    .push(problem(format!("cannot read the file: {e}")));
+                return Err(Read::Broken);
+            }
+        };
+        self.hashes.insert(file.to_path_buf(), sha256_hex(&bytes));
+        String::from_utf8(bytes).map_err(|_| {
+            self.errors.push(problem(
+                "the file is not UTF-8 text; save it as UTF-8 JSON".into(),
+            ));
+            Read::Broken
+        })
+    }
+}
+
+/// Parses another agent's file: its hooks become native hook objects
+/// ([`dialect::read_settings`]), validated by the native reader. Returns the valid hooks,
+/// the errors and the warnings (keys accepted but not implemented).
+fn parse_foreign(
+    text: &str,
+    file: &Path,
+    d: Dialect,
+    (scope, source): (Scope, u8),
+    paths: &ConfigPaths,
+) -> (Vec<Hook>, Vec<ConfigError>, Vec<ConfigError>) {
+    let resolver = Resolver {
+        file,
+        scope,
+        paths,
+        source,
+    };
+    let at = |hook: Option<String>, message: String| ConfigError {
+        file: file.to_path_buf(),
+        hook,
+        message,
+    };
+    let foreign = dialect::read_settings(d, text);
+    let mut errors: Vec<ConfigError> = foreign
+        .problems
+        .into_iter()
+        .map(|(h, m)| at(h, m))
+        .collect();
+    let warnings = foreign
+        .warnings
+        .into_iter()
+        .map(|(h, m)| at(h, m))
+        .collect();
+    let mut hooks = Vec::new();
+    for fh in foreign.hooks {
+        let resolved = match raw::read_hook(fh.event, fh.index, &fh.hook) {
+            Entry::Hook(raw) => resolver.resolve(*raw),
+            Entry::Problem { message, .. } | Entry::Unreadable(message) => Err(vec![message]),
+            // `read_hook` reads one hook object; a file-level setting never comes back.
+            Entry::ManagedOnly(_) => Err(vec!["not a hook object".into()]),
+        };
+        match resolved {
+            Ok(hook) => hooks.push(hook),
+            Err(problems) => {
+                errors.extend(problems.into_iter().map(|m| at(Some(fh.label.clone()), m)))
+            }
+        }
+    }
+    (hooks, errors, warnings)
 }
 
 /// Parses one file's text. Returns the hooks that were valid and every problem found, in
@@ -238,7 +380,12 @@ struct Parsed {
 }
 
 fn parse_source(text: &str, file: &Path, scope: Scope, paths: &ConfigPaths) -> Parsed {
-    let resolver = Resolver { file, scope, paths };
+    let resolver = Resolver {
+        file,
+        scope,
+        paths,
+        source: 0,
+    };
     let error = |hook: Option<String>, message: String| ConfigError {
         file: file.to_path_buf(),
         hook,

@@ -9,6 +9,7 @@
 //! phase 2 can report its other problems too.
 
 use super::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError};
+use crate::hooks::dialect::Dialect;
 use crate::hooks::event::Event;
 use crate::hooks::payload::json_type_name;
 use serde_json::{Map, Value};
@@ -32,6 +33,7 @@ const HOOK_KEYS: &[&str] = &[
     "memory",
     "fs",
     "env",
+    "dialect",
 ];
 
 /// One item of a file, in document order.
@@ -77,6 +79,8 @@ pub(super) struct RawHook {
     pub memory_mib: Option<u64>,
     pub fs: Option<FsAccess>,
     pub env: Vec<String>,
+    /// `dialect`: whose contract the hook is written for (default native).
+    pub dialect: Option<Dialect>,
     /// What is wrong with the values, in reading order; phase 2 adds its own.
     pub problems: Vec<String>,
 }
@@ -175,7 +179,7 @@ pub(super) fn read_file(text: &str) -> Vec<Entry> {
 }
 
 /// Reads one hook object: a [`RawHook`], or a problem when it is not a hook object at all.
-fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
+pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let label = format!("{event}[{index}]");
     let unreadable = |message: String| Entry::Problem {
         hook: Some(label.clone()),
@@ -194,7 +198,7 @@ fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     }
     if obj.contains_key("hooks") {
         return unreadable(
-            "this looks like Claude Code's nested format ({\"matcher\": ..., \"hooks\": [...]}); hookhost takes a flat list: move each inner hook up one level and write `match` instead of `matcher`".into(),
+            "this looks like Claude Code's nested format ({\"matcher\": ..., \"hooks\": [...]}); hookhost reads that format as is from .claude/settings.json; here it takes a flat list: move each inner hook up one level, write `match` instead of `matcher` and add \"dialect\": \"claude\" (`hookhost import` does this)".into(),
         );
     }
 
@@ -224,6 +228,7 @@ fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let env = r.names("env");
     let headers = r.headers();
     let allowed_env = r.names("allowedEnv");
+    let dialect = r.dialect();
     Entry::Hook(Box::new(RawHook {
         event,
         index,
@@ -242,6 +247,7 @@ fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         memory_mib,
         fs,
         env,
+        dialect,
         problems: r.problems,
     }))
 }
@@ -297,6 +303,19 @@ impl Reader<'_> {
             v => {
                 self.problems
                     .push(format!("`onError` must be \"warn\" or \"block\", got {v}"));
+                None
+            }
+        }
+    }
+
+    fn dialect(&mut self) -> Option<Dialect> {
+        let v = self.obj.get("dialect")?;
+        match v.as_str().map(str::parse::<Dialect>) {
+            Some(Ok(d)) => Some(d),
+            _ => {
+                self.problems.push(format!(
+                    "`dialect` must be one of \"native\", \"claude\", \"gemini\", \"codex\", \"ling\", got {v}; it says whose payload and rules the hook expects"
+                ));
                 None
             }
         }

@@ -16,6 +16,7 @@ use super::types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, Scope, WasmLimits,
 };
 use crate::hooks::confine::{Escape, resolve_inside};
+use crate::hooks::event::Event;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -27,6 +28,8 @@ pub(super) struct Resolver<'a> {
     pub file: &'a Path,
     pub scope: Scope,
     pub paths: &'a ConfigPaths,
+    /// Which file of its scope (see `HookId::source`).
+    pub source: u8,
 }
 
 /// What the hook runs, as far as its `command` or `url` tells.
@@ -68,8 +71,10 @@ impl Resolver<'_> {
             memory_mib,
             fs,
             env,
+            dialect,
             mut problems,
         } = raw;
+        let dialect = dialect.unwrap_or_default();
 
         // Handler kind.
         let runs = match (command, url) {
@@ -135,7 +140,10 @@ impl Resolver<'_> {
         // match
         let mut matcher = None;
         if let Some(m) = &match_text {
-            if !event.takes_tool_matcher() {
+            // Other agents match SessionStart on its `source` and PreCompact on its `trigger`.
+            let subject_event = dialect != crate::hooks::dialect::Dialect::Native
+                && matches!(event, Event::SessionStart | Event::PreCompact);
+            if !event.takes_tool_matcher() && !subject_event {
                 problems.push(format!(
                     "`match` filters by tool name and only applies to PreToolUse and PostToolUse, not {event}; remove it"
                 ));
@@ -219,10 +227,15 @@ impl Resolver<'_> {
             matcher,
             match_source: match_text,
             description,
-            timeout: Duration::from_millis(timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
+            timeout: Duration::from_millis(timeout_ms.unwrap_or(match dialect {
+                crate::hooks::dialect::Dialect::Native => DEFAULT_TIMEOUT_MS,
+                d => d.default_timeout_ms(),
+            })),
             cwd,
             is_async,
             on_error: on_error.unwrap_or_default(),
+            dialect,
+            source: self.source,
         })
     }
 

@@ -5,6 +5,7 @@
 //! (`resolve.rs`) is what makes a [`Hook`] from a config file.
 
 use super::matcher::Matcher;
+use crate::hooks::dialect::{self, Dialect};
 use crate::hooks::event::Event;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -50,6 +51,9 @@ pub struct HookId {
     pub event: Event,
     /// Its position in its source's list for the event (0-based).
     pub index: usize,
+    /// Which file of its scope it comes from: 0 for hookhost's own, 1 and up for other
+    /// agents' files in load order (two files of one scope may both have a `PreToolUse[0]`).
+    pub source: u8,
 }
 
 impl std::fmt::Display for HookId {
@@ -241,6 +245,10 @@ pub struct Hook {
     pub is_async: bool,
     /// What a crash or an unexpected exit code does (`onError`).
     pub on_error: OnError,
+    /// Whose contract it is written for: its payload, environment and judging rules.
+    pub dialect: Dialect,
+    /// Which file of its scope it comes from (see [`HookId::source`]).
+    pub source: u8,
 }
 
 impl Hook {
@@ -255,14 +263,23 @@ impl Hook {
             scope: self.scope,
             event: self.event,
             index: self.index,
+            source: self.source,
         }
     }
 
-    /// Whether this hook applies to a tool name (events without tools always match).
+    /// Whether this hook applies to a subject: the tool name on tool events, or for another
+    /// agent's hooks the `source` on SessionStart and the `trigger` on PreCompact (events
+    /// without a subject always match). A hook of another dialect matches a core tool name
+    /// by its alias too (`Bash` matches `bash`).
     pub fn matches_tool(&self, tool: Option<&str>) -> bool {
         match (&self.matcher, tool) {
             (None, _) => true,
-            (Some(m), Some(name)) => m.is_match(name),
+            (Some(m), Some(name)) => {
+                m.is_match(name)
+                    || (self.event.takes_tool_matcher()
+                        && self.dialect != Dialect::Native
+                        && m.is_match(&dialect::tools::name_to_dialect(self.dialect, name)))
+            }
             (Some(_), None) => false,
         }
     }
@@ -280,6 +297,9 @@ pub struct HookSet {
     /// The managed file that turned every other config file off (`allowManagedHooksOnly`),
     /// when one did: only managed (and in-process) hooks run.
     pub managed_only: Option<PathBuf>,
+    /// What the files say that hookhost accepts but does not implement (other agents' keys
+    /// and events), or skips: listed by `check`, never an error.
+    pub warnings: Vec<super::ConfigError>,
 }
 
 impl HookSet {
@@ -290,6 +310,7 @@ impl HookSet {
             files: Vec::new(),
             file_hashes: Default::default(),
             managed_only: None,
+            warnings: Vec::new(),
         }
     }
 

@@ -42,6 +42,9 @@ pub struct SpawnRequest {
     /// are read once and must hash to this, else the run is a spawn failure (the bytes that
     /// run are the bytes that were trusted, whatever a racing writer does).
     pub module_sha256: Option<String>,
+    /// Environment variables a hook of another agent's dialect expects (`CLAUDE_PROJECT_DIR`,
+    /// ...), set for shell hooks besides `HOOK_EVENT` and `HOOK_PROJECT_DIR`.
+    pub env: Vec<(String, String)>,
     /// An untrusted hook run with the minimum grants (`trust::reduce_request`): its first
     /// compile is bounded by its own (short) timeout too, so a module crafted to compile
     /// slowly cannot stall an event for the full compile bound.

@@ -92,6 +92,7 @@ impl Spawner for ShellSpawner {
         cmd.current_dir(&req.cwd)
             .env("HOOK_EVENT", req.event.as_str())
             .env("HOOK_PROJECT_DIR", &req.project_dir)
+            .envs(req.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -1,0 +1,172 @@
+//! The tool-name alias map: the agent core's tools (`bash`, `read_file`, `write_file`,
+//! `edit_file`) and their argument keys, as each other agent names them.
+//!
+//! | core | Claude Code, Codex | Gemini CLI | ling |
+//! |---|---|---|---|
+//! | `bash` {`command`, `timeout`} | `Bash` {`command`, `timeout`} | `run_shell_command` {`command`} | `bash` |
+//! | `read_file` {`path`} | `Read` {`file_path`} | `read_file` {`file_path`} | `read_file` {`file_path`} |
+//! | `write_file` {`path`, `content`} | `Write` {`file_path`, `content`} | `write_file` {`file_path`, `content`} | `write_file` {`file_path`, `content`} |
+//! | `edit_file` {`path`, `old`, `new`} | `Edit` {`file_path`, `old_string`, `new_string`} | `replace` {`file_path`, `old_string`, `new_string`} | `edit_file` {`file_path`, `old`, `new`} |
+//!
+//! Any other tool keeps its name and keys. An event that already carries the agent's own
+//! name (`Bash`, from a Claude Code payload) is left alone: [`to_dialect`] maps core names
+//! only, [`to_core`] maps that agent's names only, so both directions are idempotent.
+
+use super::Dialect;
+use serde_json::{Map, Value};
+
+/// (core name, dialect name, [(core key, dialect key)]) for one dialect.
+type Alias = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+const CLAUDE: &[Alias] = &[
+    ("bash", "Bash", &[]),
+    ("read_file", "Read", &[("path", "file_path")]),
+    ("write_file", "Write", &[("path", "file_path")]),
+    (
+        "edit_file",
+        "Edit",
+        &[
+            ("path", "file_path"),
+            ("old", "old_string"),
+            ("new", "new_string"),
+        ],
+    ),
+];
+
+const GEMINI: &[Alias] = &[
+    ("bash", "run_shell_command", &[]),
+    ("read_file", "read_file", &[("path", "file_path")]),
+    ("write_file", "write_file", &[("path", "file_path")]),
+    (
+        "edit_file",
+        "replace",
+        &[
+            ("path", "file_path"),
+            ("old", "old_string"),
+            ("new", "new_string"),
+        ],
+    ),
+];
+
+const LING: &[Alias] = &[
+    ("read_file", "read_file", &[("path", "file_path")]),
+    ("write_file", "write_file", &[("path", "file_path")]),
+    ("edit_file", "edit_file", &[("path", "file_path")]),
+];
+
+fn table(d: Dialect) -> &'static [Alias] {
+    match d {
+        Dialect::Native => &[],
+        Dialect::Claude | Dialect::Codex => CLAUDE,
+        Dialect::Gemini => GEMINI,
+        Dialect::Ling => LING,
+    }
+}
+
+/// The dialect's name for a core tool name (unchanged when it has none).
+pub fn name_to_dialect(d: Dialect, core: &str) -> String {
+    table(d)
+        .iter()
+        .find(|(c, _, _)| *c == core)
+        .map_or(core, |(_, n, _)| n)
+        .to_string()
+}
+
+/// The core's name for a dialect's tool name (unchanged when it has none).
+pub fn name_to_core(d: Dialect, name: &str) -> String {
+    table(d)
+        .iter()
+        .find(|(_, n, _)| *n == name)
+        .map_or(name, |(c, _, _)| c)
+        .to_string()
+}
+
+fn rename(args: &Value, pairs: &[(&str, &str)], forward: bool) -> Value {
+    let Value::Object(map) = args else {
+        return args.clone();
+    };
+    let mut out = Map::new();
+    for (k, v) in map {
+        let key = pairs
+            .iter()
+            .find(|(c, n)| if forward { c == k } else { n == k })
+            .map_or(k.as_str(), |(c, n)| if forward { n } else { c });
+        out.insert(key.to_string(), v.clone());
+    }
+    Value::Object(out)
+}
+
+/// A core tool call (name, args) as the dialect names it.
+pub fn to_dialect(d: Dialect, core: &str, args: &Value) -> (String, Value) {
+    match table(d).iter().find(|(c, _, _)| *c == core) {
+        Some((_, name, keys)) => (name.to_string(), rename(args, keys, true)),
+        None => (core.to_string(), args.clone()),
+    }
+}
+
+/// A dialect's tool call (name, args) as the core names it.
+pub fn to_core(d: Dialect, name: &str, args: &Value) -> (String, Value) {
+    match table(d).iter().find(|(_, n, _)| *n == name) {
+        Some((core, _, keys)) => (core.to_string(), rename(args, keys, false)),
+        None => (name.to_string(), args.clone()),
+    }
+}
+
+/// A dialect hook's `updatedInput` for the tool the event carries (`tool`, by the name the
+/// event uses), in the event's argument keys: when the event carries a core name, the
+/// dialect's keys are mapped back.
+pub fn input_to_event(d: Dialect, tool: &str, updated: &Value) -> Value {
+    match table(d).iter().find(|(c, _, _)| *c == tool) {
+        Some((_, _, keys)) => rename(updated, keys, false),
+        None => updated.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn core_names_map_both_ways() {
+        let (n, a) = to_dialect(
+            Dialect::Claude,
+            "edit_file",
+            &json!({"path":"a","old":"x","new":"y"}),
+        );
+        assert_eq!(n, "Edit");
+        assert_eq!(
+            a,
+            json!({"file_path":"a","old_string":"x","new_string":"y"})
+        );
+        assert_eq!(
+            to_core(Dialect::Claude, &n, &a),
+            (
+                "edit_file".to_string(),
+                json!({"path":"a","old":"x","new":"y"})
+            )
+        );
+        assert_eq!(
+            name_to_dialect(Dialect::Gemini, "bash"),
+            "run_shell_command"
+        );
+        assert_eq!(name_to_dialect(Dialect::Claude, "Bash"), "Bash");
+        assert_eq!(name_to_core(Dialect::Claude, "bash"), "bash");
+        assert_eq!(
+            input_to_event(
+                Dialect::Claude,
+                "write_file",
+                &json!({"file_path":"b","content":"c"})
+            ),
+            json!({"path":"b","content":"c"})
+        );
+        assert_eq!(
+            input_to_event(Dialect::Claude, "Write", &json!({"file_path":"b"})),
+            json!({"file_path":"b"})
+        );
+    }
+}

@@ -1,0 +1,581 @@
+//! Claude Code's hooks both ways: inbound from `.claude/settings.json` through `hookhost
+//! run`, outbound through `hookhost hook --for claude` after `hookhost import --write`.
+
+use crate::common::{Project, guests::guest};
+use crate::corpus::*;
+use serde_json::{Value, json};
+
+fn inbound() -> Project {
+    project_with(".claude/settings.json", &claude_settings())
+}
+
+fn reason(r: &Value) -> &str {
+    r["reason"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn inbound_blockers_read_tool_input_and_block_with_stderr() {
+    let p = inbound();
+    let (code, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"rm -rf /"}"#,
+        ],
+    );
+    assert_eq!((code, r["decision"].as_str()), (2, Some("block")), "{r}");
+    assert!(
+        reason(&r).contains("Dangerous command blocked: rm -rf /"),
+        "{r}"
+    );
+    assert_eq!(r["hooks"][0]["dialect"], "claude");
+    assert!(
+        r["hooks"][0]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with(".claude/settings.json")
+    );
+    assert!(r["stop"].is_null());
+
+    let (code, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+        ],
+    );
+    assert_eq!((code, r["decision"].as_str()), (0, Some("pass")), "{r}");
+    assert_eq!(r["hooks"].as_array().unwrap().len(), 2, "{r}");
+
+    // The script without a shebang runs through the shell; Write matches write_file.
+    let (code, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "write_file",
+            "--args",
+            r#"{"path":"node_modules/x.js","content":""}"#,
+        ],
+    );
+    assert_eq!(
+        (code, reason(&r)),
+        (2, "Cannot write to node_modules"),
+        "{r}"
+    );
+}
+
+#[test]
+fn inbound_permission_decisions_deny_ask_allow_and_rewrite() {
+    let p = inbound();
+    let (_, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "write_file",
+            "--args",
+            r#"{"path":"app/.env","content":"x"}"#,
+        ],
+    );
+    assert_eq!(
+        (r["decision"].as_str(), reason(&r)),
+        (Some("block"), "Refusing to touch app/.env"),
+        "{r}"
+    );
+    // "allow" never bypasses: it is a pass, the permission checker still decides.
+    let (code, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "write_file",
+            "--args",
+            r#"{"path":"Cargo.lock","content":"x"}"#,
+        ],
+    );
+    assert_eq!(
+        (code, r["decision"].as_str(), r["ask"].as_bool()),
+        (0, Some("pass"), Some(false)),
+        "{r}"
+    );
+    let (_, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"git push origin main"}"#,
+        ],
+    );
+    assert_eq!(
+        (r["decision"].as_str(), r["ask"].as_bool()),
+        (Some("pass"), Some(true)),
+        "{r}"
+    );
+    let (_, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"npm publish"}"#,
+        ],
+    );
+    assert_eq!(
+        r["updatedArgs"],
+        json!({"command": "npm publish --dry-run"}),
+        "{r}"
+    );
+}
+
+#[test]
+fn inbound_context_matchers_on_source_prompts_transcripts_stop_and_continue() {
+    let p = inbound();
+    let (_, r) = run_json(&p, &["SessionStart"]);
+    assert_eq!(
+        r["additionalContext"],
+        json!(["fresh session: read TODO.md"]),
+        "{r}"
+    );
+    std::fs::write(
+        p.path().join("resume.json"),
+        json!({"source": "resume"}).to_string(),
+    )
+    .unwrap();
+    let (_, r) = run_json(
+        &p,
+        &[
+            "SessionStart",
+            "--payload",
+            p.path().join("resume.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        r["additionalContext"],
+        json!(["resumed: reload the plan"]),
+        "{r}"
+    );
+
+    // `run --payload` takes Claude Code's own payload, transcript_path included.
+    let payload = p.path().join("prompt.json");
+    std::fs::write(
+        &payload,
+        claude_payload(&p, "UserPromptSubmit", json!({"prompt": "hello"})).to_string(),
+    )
+    .unwrap();
+    let (code, r) = run_json(
+        &p,
+        &["UserPromptSubmit", "--payload", payload.to_str().unwrap()],
+    );
+    assert_eq!(
+        (code, &r["additionalContext"]),
+        (0, &json!(["branch main; transcript has 3 lines"])),
+        "{r}"
+    );
+    std::fs::write(
+        &payload,
+        claude_payload(
+            &p,
+            "UserPromptSubmit",
+            json!({"prompt": "my password is hunter2"}),
+        )
+        .to_string(),
+    )
+    .unwrap();
+    let (code, r) = run_json(
+        &p,
+        &["UserPromptSubmit", "--payload", payload.to_str().unwrap()],
+    );
+    assert_eq!(
+        (code, reason(&r)),
+        (2, "Prompts must not contain secrets"),
+        "{r}"
+    );
+
+    let (code, r) = run_json(&p, &["Stop"]);
+    assert_eq!(
+        (code, r["decision"].as_str(), reason(&r)),
+        (2, Some("force"), "Run the test suite before stopping"),
+        "{r}"
+    );
+    std::fs::write(
+        &payload,
+        claude_payload(&p, "Stop", json!({"stop_hook_active": true})).to_string(),
+    )
+    .unwrap();
+    let (code, _) = run_json(&p, &["Stop", "--payload", payload.to_str().unwrap()]);
+    assert_eq!(code, 0);
+
+    let (_, r) = run_json(
+        &p,
+        &[
+            "PostToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            "{}",
+            "--result",
+            "FATAL: disk full",
+        ],
+    );
+    assert_eq!(
+        r["stop"],
+        json!({"reason": "a fatal tool error: stopping for a human"}),
+        "{r}"
+    );
+}
+
+fn outbound() -> Project {
+    let p = inbound();
+    let out = p.cli(&["import", "--write"], &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The adapter never reads the agent's own settings: remove them to be sure the answers
+    // come from the imported native hooks.
+    std::fs::remove_file(p.path().join(".claude/settings.json")).unwrap();
+    p
+}
+
+fn pre(p: &Project, tool: &str, input: Value) -> Value {
+    claude_payload(
+        p,
+        "PreToolUse",
+        json!({"tool_name": tool, "tool_input": input, "tool_use_id": "toolu_1"}),
+    )
+}
+
+#[test]
+fn outbound_answers_claude_in_its_protocol() {
+    let p = outbound();
+    let hso = |v: &Value| v["hookSpecificOutput"].clone();
+    let (code, a, err) = adapter(
+        &p,
+        "claude",
+        &pre(&p, "Bash", json!({"command": "rm -rf /"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(hso(&a)["permissionDecision"], "deny", "{a}");
+    assert!(
+        hso(&a)["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("Dangerous")
+    );
+
+    let (_, a, err) = adapter(&p, "claude", &pre(&p, "Bash", json!({"command": "ls"})));
+    assert!(a.is_null(), "{a} {err}");
+    let (_, a, _) = adapter(
+        &p,
+        "claude",
+        &pre(&p, "Bash", json!({"command": "git push"})),
+    );
+    assert_eq!(hso(&a)["permissionDecision"], "ask", "{a}");
+    let (_, a, _) = adapter(
+        &p,
+        "claude",
+        &pre(&p, "Bash", json!({"command": "npm publish"})),
+    );
+    assert_eq!(
+        (
+            hso(&a)["permissionDecision"].as_str(),
+            &hso(&a)["updatedInput"]
+        ),
+        (Some("ask"), &json!({"command": "npm publish --dry-run"})),
+        "{a}"
+    );
+    let (_, a, _) = adapter(
+        &p,
+        "claude",
+        &pre(&p, "Write", json!({"file_path": "x/.env", "content": ""})),
+    );
+    assert_eq!(
+        hso(&a)["permissionDecisionReason"],
+        "Refusing to touch x/.env",
+        "{a}"
+    );
+    let (_, a, _) = adapter(
+        &p,
+        "claude",
+        &pre(
+            &p,
+            "Edit",
+            json!({"file_path": "node_modules/y", "old_string": "a", "new_string": "b"}),
+        ),
+    );
+    assert_eq!(
+        hso(&a)["permissionDecisionReason"],
+        "Cannot write to node_modules",
+        "{a}"
+    );
+
+    let (_, a, _) = adapter(
+        &p,
+        "claude",
+        &claude_payload(&p, "SessionStart", json!({"source": "resume"})),
+    );
+    assert_eq!(
+        hso(&a)["additionalContext"],
+        "resumed: reload the plan",
+        "{a}"
+    );
+    let (_, a, _) = adapter(
+        &p,
+        "claude",
+        &claude_payload(&p, "UserPromptSubmit", json!({"prompt": "hi"})),
+    );
+    assert_eq!(
+        (
+            hso(&a)["hookEventName"].as_str(),
+            hso(&a)["additionalContext"].as_str()
+        ),
+        (
+            Some("UserPromptSubmit"),
+            Some("branch main; transcript has 3 lines")
+        ),
+        "{a}"
+    );
+    let (_, a, _) = adapter(
+        &p,
+        "claude",
+        &claude_payload(&p, "UserPromptSubmit", json!({"prompt": "password"})),
+    );
+    assert_eq!(
+        (a["decision"].as_str(), reason(&a)),
+        (Some("block"), "Prompts must not contain secrets"),
+        "{a}"
+    );
+    let (_, a, _) = adapter(
+        &p,
+        "claude",
+        &claude_payload(&p, "Stop", json!({"stop_hook_active": false})),
+    );
+    assert_eq!(
+        (a["decision"].as_str(), reason(&a)),
+        (Some("block"), "Run the test suite before stopping"),
+        "{a}"
+    );
+    let (_, a, _) = adapter(
+        &p,
+        "claude",
+        &claude_payload(
+            &p,
+            "PostToolUse",
+            json!({"tool_name": "Bash", "tool_input": {}, "tool_response": "FATAL"}),
+        ),
+    );
+    assert_eq!(
+        (a["continue"].as_bool(), a["stopReason"].as_str()),
+        (
+            Some(false),
+            Some("a fatal tool error: stopping for a human")
+        ),
+        "{a}"
+    );
+    // An event hookhost does not fire: nothing to say.
+    let (code, a, _) = adapter(
+        &p,
+        "claude",
+        &claude_payload(&p, "Notification", json!({"message": "hi"})),
+    );
+    assert_eq!((code, a), (0, Value::Null));
+}
+
+#[test]
+fn the_adapter_refuses_to_run_inside_itself() {
+    let p = outbound();
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
+    let out = c
+        .args(["hook", "--for", "claude", "--project"])
+        .arg(p.path())
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_ADAPTER", "claude")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing"));
+}
+
+#[test]
+fn a_wasm_hook_in_claude_settings_gets_the_claude_payload() {
+    let p = Project::new(json!({}));
+    std::fs::create_dir_all(p.path().join(".claude/hooks")).unwrap();
+    std::fs::copy(guest("hostile"), p.path().join(".claude/hooks/echo.wasm")).unwrap();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": ".claude/hooks/echo.wasm echo"}]}]}})
+        .to_string(),
+    );
+    let (_, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+        ],
+    );
+    assert_eq!(r["hooks"][0]["kind"], "wasm", "{r}");
+    let seen: Value = serde_json::from_str(r["hooks"][0]["stdout"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        (
+            seen["hook_event_name"].as_str(),
+            seen["tool_name"].as_str(),
+            seen["tool_input"]["command"].as_str()
+        ),
+        (Some("PreToolUse"), Some("Bash"), Some("ls")),
+        "{seen}"
+    );
+}
+
+#[test]
+fn list_check_and_import_show_dialects_files_and_warnings() {
+    let mut settings = claude_settings();
+    settings["hooks"]["PreToolUse"][0]["hooks"][1]["once"] = json!(true);
+    settings["hooks"]["Notification"] =
+        json!([{"hooks": [{"type": "command", "command": "notify-send hi"}]}]);
+    let p = project_with(".claude/settings.json", &settings);
+    let out = p.cli(&["list", "--json"], &[]);
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &list["hooks"][0];
+    assert_eq!(
+        (first["dialect"].as_str(), first["timeoutMs"].as_u64()),
+        (Some("claude"), Some(600_000)),
+        "{list}"
+    );
+    assert!(
+        first["file"]
+            .as_str()
+            .unwrap()
+            .ends_with(".claude/settings.json")
+    );
+
+    let out = p.cli(&["check"], &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("`once` is not implemented"), "{text}");
+    assert!(
+        text.contains("hookhost does not fire Notification"),
+        "{text}"
+    );
+
+    p.write(
+        ".claude/settings.local.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command"}]}]}}"#,
+    );
+    let out = p.cli(&["check"], &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("settings.local.json")
+            && text.contains("PreToolUse[0].hooks[0]")
+            && text.contains("needs `command`"),
+        "{text}"
+    );
+    std::fs::remove_file(p.path().join(".claude/settings.local.json")).unwrap();
+
+    let out = p.cli(&["import", "--from", "claude"], &[]);
+    let imported: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let guard = &imported["hooks"]["PreToolUse"][0];
+    assert_eq!(
+        (
+            guard["dialect"].as_str(),
+            guard["match"].as_str(),
+            guard["timeout"].as_u64()
+        ),
+        (Some("claude"), Some("Bash"), Some(30_000)),
+        "{imported}"
+    );
+    assert_eq!(
+        p.read(".coding-agent/hooks.json"),
+        "{}",
+        "dry run writes nothing"
+    );
+}
+
+#[test]
+fn a_native_wasm_guard_answers_claude_through_the_adapter() {
+    let p = Project::new(
+        json!({"hooks": {"PreToolUse": [{"command": ".coding-agent/hooks/bash-guard.wasm", "match": "bash"}]}}),
+    );
+    std::fs::create_dir_all(p.path().join(".coding-agent/hooks")).unwrap();
+    std::fs::copy(
+        guest("bash-guard"),
+        p.path().join(".coding-agent/hooks/bash-guard.wasm"),
+    )
+    .unwrap();
+    // Claude Code's own names: `Bash` reaches the native hook as the core's `bash`.
+    let (code, a, err) = adapter(
+        &p,
+        "claude",
+        &pre(&p, "Bash", json!({"command": "rm -rf /"})),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        a["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{a} {err}"
+    );
+    assert!(
+        a["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("bash-guard")
+    );
+    let (_, a, _) = adapter(&p, "claude", &pre(&p, "Bash", json!({"command": "ls"})));
+    assert!(a.is_null(), "{a}");
+}
+
+#[test]
+fn a_projects_claude_settings_are_pinned_by_trust() {
+    let p = inbound();
+    let rm = [
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"ls"}"#,
+        "--trust",
+        "block",
+    ];
+    let (code, r) = run_json(&p, &rm);
+    assert_eq!(
+        (code, r["hooks"][0]["outcome"].as_str()),
+        (2, Some("block")),
+        "untrusted before `trust`: {r}"
+    );
+    assert!(p.cli(&["trust"], &[]).status.success());
+    let (code, r) = run_json(&p, &rm);
+    assert_eq!((code, r["decision"].as_str()), (0, Some("pass")), "{r}");
+    // Editing Claude Code's project file makes its hooks untrusted again.
+    let mut settings = claude_settings();
+    settings["hooks"]["PreToolUse"][0]["hooks"][1]["command"] =
+        json!("node .claude/hooks/ask-push.js --changed");
+    p.write(".claude/settings.json", &settings.to_string());
+    let (code, r) = run_json(&p, &rm);
+    assert_eq!(
+        (code, r["hooks"][0]["outcome"].as_str()),
+        (2, Some("block")),
+        "{r}"
+    );
+    assert!(
+        r["reason"]
+            .as_str()
+            .unwrap()
+            .contains(".claude/settings.json"),
+        "{r}"
+    );
+}

@@ -1,0 +1,12 @@
+//! Interop: other agents' hooks run unchanged under hookhost (inbound, through `hookhost
+//! run`), and the same hooks, imported into `.coding-agent/hooks.json`, answer each agent in
+//! its own protocol through the outbound adapter (`hookhost hook --for`). Real shells,
+//! python3 and node scripts, a real wasm guest.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod agent;
+mod claude;
+mod corpus;
+mod others;
