@@ -9,4 +9,5 @@ mod common;
 mod agent;
 mod claude;
 mod corpus;
+mod http;
 mod others;
