@@ -557,6 +557,13 @@ impl Runner {
         if reduced {
             trust::reduce_request(&mut request);
         }
+        // A hook package runs from the store, whoever configured it and however trusted:
+        // its bytes must hash to the digest its store file is named by.
+        if let Handler::Wasm { module, .. } = &hook.handler
+            && let Some(digest) = crate::package::store::digest_of_path(module)
+        {
+            request.module_sha256 = Some(digest.hex().to_string());
+        }
         request
     }
 
@@ -587,7 +594,8 @@ async fn spawn_and_judge(
     reduced: bool,
 ) -> (SpawnOutput, Judgement) {
     let facts = facts(hook, request.timeout);
-    let output = spawner.spawn(request).await;
+    let mut output = spawner.spawn(request).await;
+    explain_package_failure(hook, &mut output);
     let mut judgement = judge(&facts, &output);
     explain_shell_failure(hook, &output, &mut judgement);
     if reduced {
@@ -616,6 +624,33 @@ fn facts(hook: &Hook, timeout: Duration) -> HookFacts {
 /// Whether `hook` is an untrusted project hook.
 fn is_untrusted(snapshot: &Snapshot, hook: &Hook) -> bool {
     hook.scope == Scope::Project && snapshot.untrusted.contains(&hook.id())
+}
+
+/// A hook package that could not start: its store copy is missing or damaged (or not a
+/// module at all); say how to restore it. Running never downloads anything.
+fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
+    let (Handler::Wasm { module, .. }, ExitStatus::SpawnFailed(message)) =
+        (&hook.handler, &mut out.status)
+    else {
+        return;
+    };
+    let Some(digest) = crate::package::store::digest_of_path(module) else {
+        return;
+    };
+    let store = crate::package::Store::at(
+        module
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new("/"))
+            .to_path_buf(),
+    );
+    if let Err(e) = store.verify(&digest) {
+        *message = e.to_string();
+    } else {
+        message.push_str(&format!(
+            " (hook package {digest}: `hookhost fetch` restores a damaged store copy)"
+        ));
+    }
 }
 
 /// A shell hook that exited 126/127 (the shell could not run it): say why and how to fix
