@@ -332,8 +332,23 @@ fn pack_embeds_the_manifest_and_inspect_shows_it() {
             .count(),
         1
     );
-    // A module without hook.json next to it cannot be packed; the error says where to run.
+    // hook.toml, when there is no hook.json.
     std::fs::remove_file(dir.path().join("hook.json")).unwrap();
+    std::fs::write(
+        dir.path().join("hook.toml"),
+        "name = \"guard\"\nversion = \"1.1.0\"\nevents = [\"PreToolUse\"]\nmatch = \"bash\"\n[capabilities]\nfs = \"write\"\nenv = [\"CI\"]\n",
+    )
+    .unwrap();
+    user.ok(dir.path(), &["pack", "guard.wasm"]);
+    let v: Value =
+        serde_json::from_str(&user.ok(dir.path(), &["inspect", "guard.wasm", "--json"])).unwrap();
+    assert_eq!(v["manifest"]["version"], "1.1.0");
+    assert_eq!(
+        v["manifest"]["capabilities"],
+        json!({"fs": "write", "env": ["CI"]})
+    );
+    // A module without a manifest next to it cannot be packed; the error says where to run.
+    std::fs::remove_file(dir.path().join("hook.toml")).unwrap();
     let out = user.run(dir.path(), &["pack", "guard.wasm"]);
     assert!(
         !out.status.success() && String::from_utf8_lossy(&out.stderr).contains("hook.json"),

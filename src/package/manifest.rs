@@ -288,13 +288,25 @@ impl Manifest {
             ("license", &self.license),
             ("language", &self.language),
         ] {
+            // Shown on the user's terminal before they approve: no escape sequences, no
+            // line breaks that could fake a capability line.
             if v.as_ref()
-                .is_some_and(|s| s.len() > 1024 || s.chars().any(|c| c.is_control() && c != '\n'))
+                .is_some_and(|s| s.len() > 1024 || s.chars().any(char::is_control))
             {
                 return bad(format!(
-                    "`{key}` must be at most 1024 characters of text without control characters"
+                    "`{key}` must be one line of at most 1024 characters, without control characters"
                 ));
             }
+        }
+        if self
+            .matcher
+            .as_ref()
+            .is_some_and(|m| m.len() > 1024 || m.chars().any(char::is_control))
+        {
+            return bad(
+                "`match` must be one line of at most 1024 characters, without control characters"
+                    .into(),
+            );
         }
         if self.events.is_empty() {
             return bad("`events` must name at least one event, e.g. [\"PreToolUse\"]".into());
@@ -390,6 +402,14 @@ mod tests {
             (
                 r#"{"name":"a","version":"1","events":["Stop"],"capabilities":{"env":["A B"]}}"#,
                 "env",
+            ),
+            (
+                r#"{"name":"a","version":"1","events":["Stop"],"description":"ok\n    fs: none"}"#,
+                "description",
+            ),
+            (
+                r#"{"name":"a","version":"1","events":["Stop"],"author":"\u001b[2J"}"#,
+                "author",
             ),
         ];
         for (text, word) in cases {

@@ -10,13 +10,13 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Reads: FILE.wasm and hook.json (or --manifest). Writes: the packed module \
+    after_help = "Reads: FILE.wasm and hook.json (else hook.toml, or --manifest). Writes: the packed module \
     (FILE.wasm itself, replaced atomically, or --output). Prints the packed file's path."
 )]
 pub struct PackArgs {
     /// The built module or component.
     file: PathBuf,
-    /// The manifest (default: hook.json in the current directory).
+    /// The manifest (default: hook.json in the current directory, else hook.toml).
     #[arg(long)]
     manifest: Option<PathBuf>,
     /// Write the packed module here instead of replacing FILE.
@@ -28,13 +28,26 @@ pub struct PackArgs {
 }
 
 pub fn pack(a: PackArgs) -> anyhow::Result<u8> {
-    let manifest_path = a.manifest.unwrap_or_else(|| PathBuf::from("hook.json"));
-    let text = read_bounded(&manifest_path, hookhost::package::manifest::MANIFEST_LIMIT as u64).with_context(|| {
+    let manifest_path = a.manifest.unwrap_or_else(|| {
+        let json = PathBuf::from("hook.json");
+        let toml = PathBuf::from("hook.toml");
+        if !json.exists() && toml.exists() {
+            toml
+        } else {
+            json
+        }
+    });
+    let mut text = read_bounded(&manifest_path, hookhost::package::manifest::MANIFEST_LIMIT as u64).with_context(|| {
         format!(
-            "reading the manifest {} (run `hookhost pack` in the hook project, next to its hook.json, or pass --manifest)",
+            "reading the manifest {} (run `hookhost pack` in the hook project, next to its hook.json or hook.toml, or pass --manifest)",
             manifest_path.display()
         )
     })?;
+    if manifest_path.extension().is_some_and(|e| e == "toml") {
+        let value: serde_json::Value = toml::from_str(&String::from_utf8_lossy(&text))
+            .with_context(|| format!("{}: invalid TOML", manifest_path.display()))?;
+        text = serde_json::to_vec(&value)?;
+    }
     let manifest =
         Manifest::from_json(&text).with_context(|| format!("{}", manifest_path.display()))?;
     for key in manifest.unknown.keys() {
