@@ -626,8 +626,8 @@ fn is_untrusted(snapshot: &Snapshot, hook: &Hook) -> bool {
     hook.scope == Scope::Project && snapshot.untrusted.contains(&hook.id())
 }
 
-/// A hook package that could not start: its store copy is missing or damaged (or not a
-/// module at all); say how to restore it. Running never downloads anything.
+/// A hook package that could not start because its store copy is missing or damaged: say
+/// so and how to restore it (running never downloads anything).
 fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
     let (Handler::Wasm { module, .. }, ExitStatus::SpawnFailed(message)) =
         (&hook.handler, &mut out.status)
@@ -644,12 +644,10 @@ fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
             .unwrap_or(Path::new("/"))
             .to_path_buf(),
     );
+    // Intact bytes that failed for another reason (an invalid module, the memory cap)
+    // keep the spawner's message.
     if let Err(e) = store.verify(&digest) {
         *message = e.to_string();
-    } else {
-        message.push_str(&format!(
-            " (hook package {digest}: `hookhost fetch` restores a damaged store copy)"
-        ));
     }
 }
 
