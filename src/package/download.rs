@@ -65,3 +65,19 @@ pub async fn fetch(url: &str, digest: &Digest, insecure: bool) -> Result<Vec<u8>
     }
     Ok(bytes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn plain_http_elsewhere_is_refused_before_connecting() {
+        let d = Digest::of(b"x");
+        // .invalid never resolves: an error about HTTP, not about the network, proves no
+        // connection was attempted.
+        let e = fetch("http://hooks.invalid/g.wasm", &d, false)
+            .await
+            .unwrap_err();
+        assert!(e.contains("plain HTTP"), "{e}");
+    }
+}

@@ -77,14 +77,18 @@ pub struct Pulled {
     pub manifest_digest: String,
 }
 
-fn client(r: &OciRef, insecure: bool) -> Client {
-    let protocol = if insecure || is_loopback_host(r.host()) {
+/// HTTPS, except plain HTTP for a loopback registry or when the user said `insecure`.
+fn protocol(r: &OciRef, insecure: bool) -> ClientProtocol {
+    if insecure || is_loopback_host(r.host()) {
         ClientProtocol::HttpsExcept(vec![r.registry.clone()])
     } else {
         ClientProtocol::Https
-    };
+    }
+}
+
+fn client(r: &OciRef, insecure: bool) -> Client {
     Client::new(ClientConfig {
-        protocol,
+        protocol: protocol(r, insecure),
         platform_resolver: None,
         connect_timeout: Some(std::time::Duration::from_secs(10)),
         read_timeout: Some(std::time::Duration::from_secs(60)),
@@ -334,4 +338,49 @@ pub async fn pull_blob(
         )));
     }
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::package::PackageRef;
+
+    fn oci(text: &str) -> OciRef {
+        match text.parse::<PackageRef>().unwrap() {
+            PackageRef::Oci(o) => o,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn plain_http_only_for_loopback_or_when_asked() {
+        let local = oci("oci://127.0.0.1:5000/a/b:1");
+        assert_eq!(
+            protocol(&local, false),
+            ClientProtocol::HttpsExcept(vec!["127.0.0.1:5000".into()])
+        );
+        assert_eq!(
+            protocol(&oci("oci://localhost:5000/a/b:1"), false),
+            ClientProtocol::HttpsExcept(vec!["localhost:5000".into()])
+        );
+        let remote = oci("oci://registry.example.com/a/b:1");
+        assert_eq!(protocol(&remote, false), ClientProtocol::Https);
+        // A host that merely starts like loopback is not.
+        assert_eq!(
+            protocol(&oci("oci://127.0.0.1.example.com/a/b:1"), false),
+            ClientProtocol::Https
+        );
+        assert_eq!(
+            protocol(&remote, true),
+            ClientProtocol::HttpsExcept(vec!["registry.example.com".into()])
+        );
+    }
+
+    #[test]
+    fn credentials_never_show_the_password() {
+        let c = Credentials {
+            basic: Some(("me".into(), "hunter2".into())),
+        };
+        assert_eq!(format!("{c:?}"), "Credentials(me:***)");
+    }
 }
