@@ -59,6 +59,7 @@
 
 pub mod agent;
 pub mod hooks;
+pub mod package;
 mod process;
 
 pub use agent::{HookContext, HookVerdict, ToolHooks, Verdict};

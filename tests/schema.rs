@@ -201,6 +201,14 @@ fn the_schema_and_hookhost_accept_the_same_valid_configs() {
             "PreToolUse",
             json!({"url": "https://127.0.0.1/h", "headers": {"X-Token": "${T}", "A": "$5"}, "allowedEnv": ["T"]}),
         ),
+        hook(
+            "PreToolUse",
+            json!({"package": {"ref": "oci://127.0.0.1:5000/hooks/g:1.0", "digest": format!("sha256:{}", "ab".repeat(32))}, "match": "bash", "fs": "none", "memory": 64}),
+        ),
+        hook(
+            "Stop",
+            json!({"package": {"ref": "g.wasm", "digest": "cd".repeat(32), "args": ["--strict"]}, "env": ["HOME"]}),
+        ),
     ];
     for config in &valid {
         assert_eq!(schema_errors(&v, config), [] as [String; 0], "{config}");
@@ -259,6 +267,28 @@ fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
         hook("PreToolUse", json!({"command": "g.wasm", "env": ["1BAD"]})),
         hook("PreToolUse", json!({"command": "g.wasm", "env": "HOME"})),
         hook("PreToolUse", json!({"command": "x", "headers": {"A": "b"}})),
+        hook("Stop", json!({"package": {"ref": "oci://r/g:1"}})),
+        hook(
+            "Stop",
+            json!({"package": {"ref": "oci://r/g:1", "digest": "sha256:abc"}}),
+        ),
+        hook(
+            "Stop",
+            json!({"package": {"ref": "oci://r/g:1", "digest": "ab".repeat(32), "tag": "x"}}),
+        ),
+        hook("Stop", json!({"package": "oci://r/g:1"})),
+        hook(
+            "Stop",
+            json!({"package": {"ref": "oci://r/g:1", "digest": "ab".repeat(32)}, "headers": {"A": "b"}}),
+        ),
+        hook(
+            "Stop",
+            json!({"command": "g.wasm", "package": {"ref": "oci://r/g:1", "digest": "ab".repeat(32)}}),
+        ),
+        hook(
+            "Stop",
+            json!({"package": {"ref": "oci://r/g:1", "digest": "ab".repeat(32), "args": "x"}}),
+        ),
         hook(
             "PreToolUse",
             json!({"url": "http://127.0.0.1/", "env": ["HOME"]}),

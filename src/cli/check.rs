@@ -41,6 +41,46 @@ fn problem(hook: &Hook, message: String) -> ConfigError {
     }
 }
 
+/// A pinned hook package: its store copy must be there and intact (else an error naming
+/// `hookhost fetch`); what its manifest asks beyond the config's grants is a warning (the
+/// config wins).
+fn package_problems(
+    module: &std::path::Path,
+    digest: &hookhost::package::Digest,
+    limits: &hookhost::hooks::config::WasmLimits,
+    timeout: std::time::Duration,
+) -> Result<Vec<String>, String> {
+    use hookhost::package::{Store, manifest::Grants};
+    let root = module
+        .parent()
+        .and_then(std::path::Path::parent)
+        .unwrap_or(module);
+    let bytes = Store::at(root.to_path_buf())
+        .get(digest)
+        .map_err(|e| e.to_string())?;
+    let Ok(Some(manifest)) = hookhost::package::manifest_of(&bytes) else {
+        return Ok(Vec::new());
+    };
+    let grants = Grants {
+        fs: limits.fs,
+        env: limits.env.clone(),
+        memory: limits.memory_mib,
+        timeout: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+        fuel: limits.fuel,
+    };
+    Ok(manifest
+        .capabilities
+        .exceeds(&grants)
+        .into_iter()
+        .map(|m| {
+            format!(
+                "hook package {} {m}; the config's limit applies",
+                manifest.name
+            )
+        })
+        .collect())
+}
+
 pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
     let (set, mut errors) = config::load_lenient(&ConfigPaths::for_project(&project));
@@ -59,7 +99,16 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
             continue;
         }
         match &hook.handler {
-            Handler::Wasm { module, .. } => {
+            Handler::Wasm { module, limits, .. } => {
+                if let Some(digest) = hookhost::package::store::digest_of_path(module) {
+                    match package_problems(module, &digest, limits, hook.timeout) {
+                        Ok(excess) => warnings.extend(excess.into_iter().map(|m| problem(hook, m))),
+                        Err(e) => {
+                            errors.push(problem(hook, e));
+                            continue;
+                        }
+                    }
+                }
                 if wasm.is_none() {
                     wasm = Some(WasmSpawner::new(WasmEngineConfig::default())?);
                 }

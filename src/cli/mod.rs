@@ -6,6 +6,7 @@ mod hook;
 mod import;
 mod list;
 mod new;
+mod package;
 mod run;
 mod trust;
 
@@ -81,6 +82,20 @@ enum Command {
     /// .gemini/settings.json, .codex/hooks.json; prints the result (dry run), or with
     /// --write appends it to <project>/.coding-agent/hooks.json.
     Import(import::ImportArgs),
+    /// Embed hook.json as the manifest of FILE.wasm (a `hookhost:manifest` section).
+    Pack(package::pack::PackArgs),
+    /// Show a hook package's manifest and digest: FILE, sha256:DIGEST or a REF.
+    Inspect(package::inspect::InspectArgs),
+    /// Push a packed hook to an OCI registry: `hookhost publish FILE oci://registry/repo:tag`.
+    Publish(package::publish::PublishArgs),
+    /// Add a hook package to hooks.json, pinned by digest: `hookhost add REF`.
+    Add(package::add::AddArgs),
+    /// Move pinned tags to the digests they name now, showing what changed.
+    Update(package::update::UpdateArgs),
+    /// Remove a hook package's entries from hooks.json.
+    Remove(package::update::RemoveArgs),
+    /// Download pinned packages missing from (or damaged in) the store.
+    Fetch(package::update::FetchArgs),
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -151,6 +166,13 @@ pub fn main() -> ExitCode {
             Command::Test(args) => new::test::test(args).await,
             Command::Hook(args) => hook::hook(args).await,
             Command::Import(args) => import::import(args),
+            Command::Pack(args) => package::pack::pack(args),
+            Command::Inspect(args) => package::inspect::inspect(args).await,
+            Command::Publish(args) => package::publish::publish(args).await,
+            Command::Add(args) => package::add::add(args).await,
+            Command::Update(args) => package::update::update(args).await,
+            Command::Remove(args) => package::update::remove(args),
+            Command::Fetch(args) => package::update::fetch(args).await,
         }
     });
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody

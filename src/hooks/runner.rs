@@ -579,6 +579,13 @@ impl Runner {
         if reduced {
             trust::reduce_request(&mut request);
         }
+        // A hook package runs from the store, whoever configured it and however trusted:
+        // its bytes must hash to the digest its store file is named by.
+        if let Handler::Wasm { module, .. } = &hook.handler
+            && let Some(digest) = crate::package::store::digest_of_path(module)
+        {
+            request.module_sha256 = Some(digest.hex().to_string());
+        }
         request
     }
 
@@ -609,7 +616,8 @@ async fn spawn_and_judge(
     reduced: bool,
 ) -> (SpawnOutput, Judgement) {
     let facts = facts(hook, request.timeout);
-    let output = spawner.spawn(request).await;
+    let mut output = spawner.spawn(request).await;
+    explain_package_failure(hook, &mut output);
     let mut judgement = judge(&facts, &output);
     explain_shell_failure(hook, &output, &mut judgement);
     if reduced {
@@ -662,6 +670,31 @@ fn in_event_terms(d: Dialect, payload: &Payload, j: &mut Judgement) {
 /// Whether `hook` is an untrusted project hook.
 fn is_untrusted(snapshot: &Snapshot, hook: &Hook) -> bool {
     hook.scope == Scope::Project && snapshot.untrusted.contains(&hook.id())
+}
+
+/// A hook package that could not start because its store copy is missing or damaged: say
+/// so and how to restore it (running never downloads anything).
+fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
+    let (Handler::Wasm { module, .. }, ExitStatus::SpawnFailed(message)) =
+        (&hook.handler, &mut out.status)
+    else {
+        return;
+    };
+    let Some(digest) = crate::package::store::digest_of_path(module) else {
+        return;
+    };
+    let store = crate::package::Store::at(
+        module
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new("/"))
+            .to_path_buf(),
+    );
+    // Intact bytes that failed for another reason (an invalid module, the memory cap)
+    // keep the spawner's message.
+    if let Err(e) = store.verify(&digest) {
+        *message = e.to_string();
+    }
 }
 
 /// A shell hook that exited 126/127 (the shell could not run it): say why and how to fix

@@ -74,6 +74,48 @@ struct TrustFile {
     version: u32,
     #[serde(default)]
     projects: BTreeMap<PathBuf, ProjectPin>,
+    /// Hook packages the user approved, by module digest (hex), with the grants approved:
+    /// a pinned hook is trusted in any project when its digest is here and its config
+    /// grants no more than this.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    packages: BTreeMap<String, PackageGrant>,
+}
+
+/// The grants a hook package was approved with.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackageGrant {
+    /// The widest filesystem access approved.
+    pub fs: super::config::FsAccess,
+    /// The environment variables approved.
+    #[serde(default)]
+    pub env: Vec<String>,
+}
+
+impl PackageGrant {
+    /// Whether `fs` and `env` stay within this grant.
+    fn covers(&self, fs: super::config::FsAccess, env: &[String]) -> bool {
+        use super::config::FsAccess::{None as NoFs, Read, Write};
+        let rank = |f| match f {
+            NoFs => 0,
+            Read => 1,
+            Write => 2,
+        };
+        rank(fs) <= rank(self.fs) && env.iter().all(|e| self.env.contains(e))
+    }
+
+    /// The wider of two grants.
+    fn union(&self, other: &PackageGrant) -> PackageGrant {
+        let mut env = self.env.clone();
+        env.extend(other.env.iter().filter(|e| !self.env.contains(e)).cloned());
+        PackageGrant {
+            fs: if self.covers(other.fs, &[]) {
+                self.fs
+            } else {
+                other.fs
+            },
+            env,
+        }
+    }
 }
 
 /// One thing that is not (or no longer) trusted.
@@ -141,6 +183,8 @@ pub struct TrustAssessment {
     /// run a module whose bytes, read once at run time, hash to anything else.
     pub module_pins: BTreeMap<PathBuf, String>,
     pin: Option<(PathBuf, ProjectPin)>,
+    /// The hook packages (digest hex, grants) that trusting the project approves.
+    packages: Vec<(String, PackageGrant)>,
 }
 
 /// `~/.coding-agent/trusted.json`.
@@ -194,10 +238,19 @@ impl TrustStore {
             ..ProjectPin::default()
         };
         let config_ok = pinned.is_some_and(|p| p.config == config_hash);
+        // A hook package's identity is its digest: approved once (with these grants or
+        // wider), it needs no approval in any project, whatever else the config says.
+        let approved_package = |h: &super::config::Hook| match &h.handler {
+            Handler::Wasm { module, limits, .. } => crate::package::store::digest_of_path(module)
+                .and_then(|d| self.file.packages.get(d.hex()))
+                .is_some_and(|g| g.covers(limits.fs, &limits.env)),
+            _ => false,
+        };
         if !config_ok {
             // One change per file the project's hooks come from (its own hooks.json, and
-            // other agents' files such as `.claude/settings.json`), in load order.
-            for h in &project_hooks {
+            // other agents' files such as `.claude/settings.json`), in load order; an
+            // approved package needs no new approval.
+            for h in project_hooks.iter().filter(|h| !approved_package(h)) {
                 match a.changes.iter_mut().find(|c| c.file == h.file) {
                     Some(c) => c.hooks.push(h.id()),
                     None => a.changes.push(TrustChange {
@@ -206,8 +259,8 @@ impl TrustStore {
                         hooks: vec![h.id()],
                     }),
                 }
+                a.untrusted.insert(h.id());
             }
-            a.untrusted.extend(project_hooks.iter().map(|h| h.id()));
         }
         let note = |a: &mut TrustAssessment, file: &Path, recorded: bool, id: HookId| {
             a.untrusted.insert(id);
@@ -222,6 +275,23 @@ impl TrustStore {
         };
         for h in &project_hooks {
             match &h.handler {
+                Handler::Wasm { module, limits, .. }
+                    if crate::package::store::digest_of_path(module).is_some() =>
+                {
+                    let Some(digest) = crate::package::store::digest_of_path(module) else {
+                        continue;
+                    };
+                    // Pinned by digest: the runner checks the bytes against it at run time.
+                    let grant = PackageGrant {
+                        fs: limits.fs,
+                        env: limits.env.clone(),
+                    };
+                    if !approved_package(h) {
+                        let known = self.file.packages.contains_key(digest.hex());
+                        note(&mut a, module, known, h.id());
+                    }
+                    a.packages.push((digest.hex().to_string(), grant));
+                }
                 Handler::Wasm { module, .. } => {
                     let hash = hash_file(module, MODULE_LIMIT);
                     pin.modules.insert(module.clone(), hash.clone());
@@ -274,6 +344,9 @@ impl TrustStore {
         let mut file = read_trust_file(&path)?;
         file.version = 1;
         file.projects.insert(key.clone(), pin.clone());
+        for (digest, grant) in &assessment.packages {
+            approve(&mut file, digest, grant);
+        }
         let text = serde_json::to_string_pretty(&file).unwrap_or_default();
         write_private(&path, (text + "\n").as_bytes()).map_err(|source| TrustError::Write {
             path: path.clone(),
@@ -282,6 +355,59 @@ impl TrustStore {
         self.file = file;
         Ok(())
     }
+}
+
+impl TrustStore {
+    /// Records the hook package with module digest `digest` (hex) as approved with `grant`
+    /// (widening an earlier approval), under the same lock and atomic write as
+    /// [`TrustStore::trust`]: what `hookhost add` does once the user said yes.
+    pub fn approve_package(
+        &mut self,
+        digest: &str,
+        grant: &PackageGrant,
+    ) -> Result<(), TrustError> {
+        let Some(path) = self.path.clone() else {
+            return Err(TrustError::NoHome);
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| TrustError::Write {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let _lock = FileLock::exclusive(&path.with_extension("json.lock"))?;
+        let mut file = read_trust_file(&path)?;
+        file.version = 1;
+        approve(&mut file, digest, grant);
+        let text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        write_private(&path, (text + "\n").as_bytes()).map_err(|source| TrustError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        self.file = file;
+        Ok(())
+    }
+
+    /// Whether the package with `digest` (hex) was approved with grants covering these.
+    pub fn package_approved(
+        &self,
+        digest: &str,
+        fs: super::config::FsAccess,
+        env: &[String],
+    ) -> bool {
+        self.file
+            .packages
+            .get(digest)
+            .is_some_and(|g| g.covers(fs, env))
+    }
+}
+
+fn approve(file: &mut TrustFile, digest: &str, grant: &PackageGrant) {
+    let merged = match file.packages.get(digest) {
+        Some(old) => old.union(grant),
+        None => grant.clone(),
+    };
+    file.packages.insert(digest.to_string(), merged);
 }
 
 /// Why the trust file could not be read or recorded.

@@ -34,6 +34,7 @@ const HOOK_KEYS: &[&str] = &[
     "fs",
     "env",
     "dialect",
+    "package",
 ];
 
 /// One item of a file, in document order.
@@ -81,8 +82,21 @@ pub(super) struct RawHook {
     pub env: Vec<String>,
     /// `dialect`: whose contract the hook is written for (default native).
     pub dialect: Option<Dialect>,
+    /// `package`: a hook package pinned by digest (runs from the store).
+    pub package: Option<RawPackage>,
     /// What is wrong with the values, in reading order; phase 2 adds its own.
     pub problems: Vec<String>,
+}
+
+/// `"package": {"ref": "oci://...", "digest": "sha256:...", "args": [...]}`, read.
+#[derive(Debug, Clone)]
+pub(super) struct RawPackage {
+    /// Where it came from (shown, and what `hookhost update` moves); never fetched at run time.
+    pub reference: String,
+    /// The module's digest: what runs.
+    pub digest: crate::package::Digest,
+    /// Arguments after argv[0].
+    pub args: Vec<String>,
 }
 
 impl RawHook {
@@ -229,6 +243,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let headers = r.headers();
     let allowed_env = r.names("allowedEnv");
     let dialect = r.dialect();
+    let package = r.package();
     Entry::Hook(Box::new(RawHook {
         event,
         index,
@@ -248,6 +263,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         fs,
         env,
         dialect,
+        package,
         problems: r.problems,
     }))
 }
@@ -382,6 +398,70 @@ impl Reader<'_> {
                 ));
                 Vec::new()
             }
+        }
+    }
+
+    fn package(&mut self) -> Option<RawPackage> {
+        let v = self.obj.get("package")?;
+        let example = "e.g. \"package\": {\"ref\": \"oci://ghcr.io/you/guard:1.0\", \"digest\": \"sha256:...\"} (what `hookhost add` writes)";
+        let Value::Object(m) = v else {
+            self.problems
+                .push(format!("`package` must be an object, {example}"));
+            return None;
+        };
+        let mut ok = true;
+        for key in m.keys() {
+            if !["ref", "digest", "args"].contains(&key.as_str()) {
+                self.problems.push(format!(
+                    "`package`: unknown key `{key}`; allowed: ref, digest, args"
+                ));
+                ok = false;
+            }
+        }
+        let reference = m
+            .get("ref")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty());
+        if reference.is_none() {
+            self.problems.push(format!(
+                "`package.ref` must be a non-empty string, {example}"
+            ));
+        }
+        let digest = match m.get("digest").and_then(Value::as_str) {
+            Some(d) => match crate::package::Digest::parse(d) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    self.problems.push(format!("`package.digest`: {e}"));
+                    None
+                }
+            },
+            None => {
+                self.problems.push(format!(
+                    "`package.digest` must be the module's digest, {example}"
+                ));
+                None
+            }
+        };
+        let args = match m.get("args") {
+            None => Some(Vec::new()),
+            Some(Value::Array(a)) if a.iter().all(Value::is_string) => Some(
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect(),
+            ),
+            Some(_) => {
+                self.problems
+                    .push("`package.args` must be a list of strings".into());
+                None
+            }
+        };
+        match (reference, digest, args, ok) {
+            (Some(r), Some(digest), Some(args), true) => Some(RawPackage {
+                reference: r.to_string(),
+                digest,
+                args,
+            }),
+            _ => None,
         }
     }
 

@@ -35,15 +35,20 @@ pub(super) struct Resolver<'a> {
 /// What the hook runs, as far as its `command` or `url` tells.
 enum Runs {
     Shell(String),
-    Wasm { command: String, argv: Vec<String> },
+    Wasm {
+        command: String,
+        argv: Vec<String>,
+    },
     Http(String),
+    /// A hook package pinned by digest: a wasm module from the store.
+    Package(super::raw::RawPackage),
 }
 
 impl Runs {
     fn kind(&self) -> HookKind {
         match self {
             Runs::Shell(_) => HookKind::Shell,
-            Runs::Wasm { .. } => HookKind::Wasm,
+            Runs::Wasm { .. } | Runs::Package(_) => HookKind::Wasm,
             Runs::Http(_) => HookKind::Http,
         }
     }
@@ -72,50 +77,60 @@ impl Resolver<'_> {
             fs,
             env,
             dialect,
+            package,
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
 
         // Handler kind.
-        let runs = match (command, url) {
-            (Some(_), Some(_)) => {
+        let runs = match (command, url, package) {
+            (None, None, Some(p)) => Some(Runs::Package(p)),
+            (_, _, Some(_)) => {
                 problems.push(
+                    "has `package` and `command` or `url`; a package hook runs its pinned module: keep `package` alone".into(),
+                );
+                None
+            }
+            (command, url, None) => match (command, url) {
+                (Some(_), Some(_)) => {
+                    problems.push(
                     "has both `command` and `url`; a hook is either a command or an HTTP endpoint: keep one".into(),
                 );
-                None
-            }
-            (None, None) => {
-                if !keys.contains("command") && !keys.contains("url") {
-                    problems.push(
+                    None
+                }
+                (None, None) => {
+                    if !keys.contains("command") && !keys.contains("url") {
+                        problems.push(
                         "has neither `command` nor `url`; add \"command\": \"path/to/script.sh\" (or a .wasm file), or \"url\": \"http://...\"".into(),
                     );
-                }
-                None
-            }
-            (Some(c), None) if c.trim().is_empty() => {
-                problems.push(
-                    "`command` is empty; give a shell command or a path to a .wasm file".into(),
-                );
-                None
-            }
-            (Some(c), None) => match wasm_words(&c) {
-                Ok(Some(argv)) => Some(Runs::Wasm { command: c, argv }),
-                Ok(None) => Some(Runs::Shell(c)),
-                Err(msg) => {
-                    problems.push(msg);
+                    }
                     None
+                }
+                (Some(c), None) if c.trim().is_empty() => {
+                    problems.push(
+                        "`command` is empty; give a shell command or a path to a .wasm file".into(),
+                    );
+                    None
+                }
+                (Some(c), None) => match wasm_words(&c) {
+                    Ok(Some(argv)) => Some(Runs::Wasm { command: c, argv }),
+                    Ok(None) => Some(Runs::Shell(c)),
+                    Err(msg) => {
+                        problems.push(msg);
+                        None
+                    }
+                },
+                (None, Some(u)) => {
+                    if !(u.starts_with("http://") || u.starts_with("https://")) {
+                        problems.push(format!(
+                            "`url` must start with http:// or https://, got {u:?}"
+                        ));
+                        None
+                    } else {
+                        Some(Runs::Http(u))
+                    }
                 }
             },
-            (None, Some(u)) => {
-                if !(u.starts_with("http://") || u.starts_with("https://")) {
-                    problems.push(format!(
-                        "`url` must start with http:// or https://, got {u:?}"
-                    ));
-                    None
-                } else {
-                    Some(Runs::Http(u))
-                }
-            }
         };
         let kind = runs.as_ref().map(Runs::kind);
 
@@ -212,6 +227,17 @@ impl Resolver<'_> {
                     env,
                 },
             },
+            Runs::Package(p) => Handler::Wasm {
+                module: package_module(&p.digest).map_err(|m| vec![m])?,
+                argv: std::iter::once(p.reference.clone()).chain(p.args).collect(),
+                command: format!("{} ({})", p.reference, p.digest),
+                limits: WasmLimits {
+                    fuel,
+                    memory_mib: memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
+                    fs: fs.unwrap_or_default(),
+                    env,
+                },
+            },
             Runs::Http(url) => Handler::Http {
                 url,
                 headers,
@@ -271,6 +297,19 @@ impl Resolver<'_> {
             )
         })
     }
+}
+
+/// The store file of a pinned package. Whether it is there and intact is the run's question
+/// (the runner pins its bytes to the digest): a missing package fails only its own hook.
+fn package_module(digest: &crate::package::Digest) -> Result<PathBuf, String> {
+    crate::package::Store::default_root()
+        .map(|root| crate::package::Store::at(root).path(digest))
+        .ok_or_else(|| {
+            format!(
+                "no user cache directory for the hook store; set {} to a directory of your own",
+                crate::package::store::STORE_ENV
+            )
+        })
 }
 
 /// Splits a command into words if its first word names a `.wasm` file. `Ok(None)`: a shell
