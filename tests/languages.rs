@@ -106,6 +106,18 @@ async fn javascript_component() {
 }
 
 #[tokio::test]
+async fn javascript_quickjs_component() {
+    // `jco componentize --backend quickjs` imports the component model's async builtins
+    // (`task.cancel`, ...) even for a synchronous export: it loads only with them enabled.
+    check(
+        "JavaScript (jco, QuickJS)",
+        built("bash-guard-qjs.wasm"),
+        "javascript guard:",
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn python_component() {
     check("Python", built("bash-guard-py.wasm"), "python guard:").await;
 }

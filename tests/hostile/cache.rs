@@ -10,12 +10,13 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
-/// The project's cache folder for this engine (the one folder under the cache root).
+/// The project's cache folder for this engine (the one folder under the cache root besides
+/// the source index).
 fn entry_dir(p: &Project) -> PathBuf {
     std::fs::read_dir(p.cache.path())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|d| d.is_dir())
+        .find(|d| d.is_dir() && !d.ends_with("index"))
         .expect("a cache folder")
 }
 

@@ -134,6 +134,10 @@ pub const TEMPLATES: &[Template] = &[
         timeout: 1000,
         files: &[
             file("app.py", include_str!("../../../templates/python/app.py")),
+            file(
+                "hookhost_hook.py",
+                include_str!("../../../sdk/python/hookhost_hook.py"),
+            ),
             file("wit/hook.wit", HOOK_WIT),
         ],
     },
