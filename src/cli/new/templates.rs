@@ -154,6 +154,10 @@ pub const TEMPLATES: &[Template] = &[
                 include_str!("../../../templates/javascript/guard.js"),
             ),
             file(
+                "hookhost.js",
+                include_str!("../../../sdk/javascript/hookhost.js"),
+            ),
+            file(
                 "build.mjs",
                 include_str!("../../../templates/javascript/build.mjs"),
             ),
