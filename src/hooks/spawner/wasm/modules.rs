@@ -101,7 +101,7 @@ impl Modules {
                 _ => {
                     let (tx, rx) = tokio::sync::watch::channel(None);
                     *state = SlotState::Compiling {
-                        stamp: stamp.clone(),
+                        stamp,
                         done: rx.clone(),
                     };
                     let loader = self.loader.clone();
@@ -110,7 +110,7 @@ impl Modules {
                     let owned = path.to_path_buf();
                     tokio::task::spawn_blocking(move || {
                         let result = loader.load(&owned, &stats).map(|(prepared, sha256)| Ready {
-                            stamp: stamp.clone(),
+                            stamp,
                             prepared,
                             sha256,
                         });
