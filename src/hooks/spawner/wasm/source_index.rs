@@ -47,6 +47,9 @@ impl SourceIndex {
     /// and private to this user; else an index that never hits (reasons are logged by the
     /// cache, which checks the same root).
     pub fn new(root: Option<&Path>) -> Self {
+        // Without a change time (not Unix) an in-place edit that keeps the size and restores
+        // the mtime would keep the stamp: no index there, every run hashes.
+        let root = root.filter(|_| cfg!(unix));
         let dir = root.filter(|r| r.is_absolute()).and_then(|root| {
             let dir = root.join("index");
             private_dir(root).and_then(|()| private_dir(&dir)).ok()?;
