@@ -1,9 +1,16 @@
-// Builds guard.js into a component of the hook world with componentize-js.
+// Builds guard.js (and the SDK it imports) into a component of the hook world with
+// componentize-js.
 import { componentize } from "@bytecodealliance/componentize-js";
-import { readFile, writeFile, mkdir } from "node:fs/promises";
+import { copyFile, writeFile, mkdir } from "node:fs/promises";
 
-const source = await readFile(new URL("./guard.js", import.meta.url), "utf8");
-const { component } = await componentize(source, {
+// The SDK must sit next to guard.js (imports may not leave the source's folder).
+await copyFile(
+  new URL("../../sdk/javascript/hookhost.js", import.meta.url),
+  new URL("./hookhost.js", import.meta.url),
+);
+
+const { component } = await componentize({
+  sourcePath: new URL("./guard.js", import.meta.url).pathname,
   witPath: new URL("../../wit/hook.wit", import.meta.url).pathname,
   worldName: "hook",
   disableFeatures: ["random", "stdio", "clocks", "http", "fetch-event"],

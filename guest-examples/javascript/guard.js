@@ -1,24 +1,14 @@
-// The dangerous-bash guard in JavaScript: a component of the `hook` world (wit/hook.wit).
-// `handle` gets the event name and the payload JSON, and answers with a typed decision.
-// It fails closed: an exception escaping `handle` traps, and a trap only warns (the call
-// would go through), so a payload it cannot read is blocked instead.
+// The dangerous-bash guard in JavaScript, with hookhost's JavaScript SDK
+// (sdk/javascript/hookhost.js): one function gets the payload as an object and returns
+// block(...) or nothing. Built into a component of the `hook` world (wit/hook.wit) by
+// build.mjs (componentize-js) and by `jco componentize --backend quickjs`.
+import { hook, block } from "./hookhost.js"; // copied from sdk/javascript by build.mjs
+
 const DANGEROUS = ["rm -rf /", "rm -rf ~", "mkfs", "git push --force"];
 
-const block = (reason) => ({ decision: { tag: "block", val: `javascript guard: ${reason}` } });
-
-export function handle(payload) {
-  const pass = { decision: { tag: "pass" } };
-  if (payload.event !== "PreToolUse") return pass;
-  let p;
-  try {
-    p = JSON.parse(payload.json);
-  } catch (e) {
-    return block(`cannot read the payload (${e}); blocking to fail closed`);
-  }
-  if (p === null || typeof p !== "object") return block("the payload is not an object; blocking");
-  if (p.toolName !== "bash") return pass;
+export const handle = hook(function guard(p) {
+  if (p.event !== "PreToolUse" || p.toolName !== "bash") return;
   const command = String(p.toolArgs?.command ?? "").split(/\s+/).join(" ");
   const hit = DANGEROUS.find((d) => command.includes(d));
-  if (hit) return block(`\`${hit}\` is destructive`);
-  return pass;
-}
+  if (hit) return block(`javascript guard: \`${hit}\` is destructive`);
+});

@@ -110,7 +110,12 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
                     }
                 }
                 if wasm.is_none() {
-                    wasm = Some(WasmSpawner::new(WasmEngineConfig::default())?);
+                    // On-demand allocation, as `hookhost run`: the same engine, so the cache
+                    // folder `run` reads is the one warmed here.
+                    wasm = Some(WasmSpawner::new(WasmEngineConfig {
+                        pooling: false,
+                        ..WasmEngineConfig::default()
+                    })?);
                 }
                 if let Some(w) = &wasm
                     && let Err(e) = w.prepare_file(module).await

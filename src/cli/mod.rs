@@ -1,6 +1,7 @@
 //! Argument parsing, logging set-up and exit statuses of the CLI. Each subcommand is a file.
 
 mod check;
+mod compile;
 mod demo;
 mod hook;
 mod import;
@@ -50,6 +51,12 @@ enum Command {
     /// ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), so the first event is fast.
     /// Exit 1 on any error.
     Check(check::CheckArgs),
+    /// Compile wasm modules into the compiled-code cache ahead of the first event.
+    ///
+    /// Compiles the named `.wasm` files, else every wasm module the configured hooks name
+    /// (all config files `list` shows), into the compiled-code cache ($HOOKHOST_CACHE_DIR,
+    /// default ~/.cache/hookhost/wasm), which it writes. Exit 1 if a module fails to compile.
+    Compile(compile::CompileArgs),
     /// Show the effective hooks in run order, with their source file and dialect.
     ///
     /// Reads <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json, then other
@@ -158,6 +165,7 @@ pub fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => run::run(args).await,
             Command::Check(args) => check::check(args).await,
+            Command::Compile(args) => compile::compile(args).await,
             Command::List(args) => list::list(args),
             Command::Demo => demo::demo().await,
             Command::Trust(args) => trust::trust(args),

@@ -20,8 +20,7 @@
 
 use super::config::{ConfigPaths, Handler, HookId, HookSet, Scope};
 use super::files::{
-    MODULE_LIMIT, SCRIPT_LIMIT, TRUST_FILE_LIMIT, read_bounded, read_bounded_nofollow, sha256_hex,
-    write_private,
+    SCRIPT_LIMIT, TRUST_FILE_LIMIT, read_bounded, read_bounded_nofollow, sha256_hex, write_private,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
@@ -293,7 +292,9 @@ impl TrustStore {
                     a.packages.push((digest.hex().to_string(), grant));
                 }
                 Handler::Wasm { module, .. } => {
-                    let hash = hash_file(module, MODULE_LIMIT);
+                    // Through the source index: an unchanged module is not read again (its
+                    // stat stamp gives the hash it had; SECURITY.md, "compiled-code cache").
+                    let hash = crate::hooks::spawner::wasm::module_sha256(module);
                     pin.modules.insert(module.clone(), hash.clone());
                     let recorded = pinned.and_then(|p| p.modules.get(module));
                     if recorded == Some(&hash) && !hash.is_empty() {

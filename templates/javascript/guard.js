@@ -1,7 +1,9 @@
-// {{name}}: a PreToolUse guard for the `bash` tool, a component of the typed `hook` world
-// (wit/hook.wit) built with componentize-js. hookhost calls `handle` with the event name and
-// the payload JSON; the returned decision is the answer. Destructive commands are blocked; a
-// payload that cannot be parsed is blocked too (fail closed); everything else passes.
+// {{name}}: a PreToolUse guard for the `bash` tool, written with hookhost's JavaScript SDK
+// (hookhost.js, next to this file): one function gets the payload as an object and returns
+// block("why"), force("msg"), updateInput({...}), context("text") or nothing (pass).
+// Destructive commands are blocked; a payload that cannot be parsed, or an exception in the
+// function, blocks too (fail closed). Build: `npm run build` (or `hookhost build`).
+import { hook, block } from "./hookhost.js";
 
 // Patterns that destroy data, with the reason the model is shown.
 const DANGEROUS = [
@@ -11,26 +13,13 @@ const DANGEROUS = [
   ["mkfs", "formats a disk"],
 ];
 
-const pass = () => ({ decision: { tag: "pass" } });
-const block = (reason) => ({ decision: { tag: "block", val: reason } });
-
-export function handle(payload) {
-  let p;
-  try {
-    p = JSON.parse(payload.json);
-  } catch {
-    return block("{{name}}: cannot parse the payload; blocking to be safe");
-  }
-  if (p === null || typeof p !== "object" || Array.isArray(p)) {
-    return block("{{name}}: the payload is not a JSON object; blocking to be safe");
-  }
-  if (payload.event !== "PreToolUse" || p.toolName !== "bash") return pass();
+export const handle = hook(function guard(payload) {
+  if (payload.event !== "PreToolUse" || payload.toolName !== "bash") return;
   // Collapse runs of whitespace so `rm  -rf   /` is caught too.
-  const command = String(p.toolArgs?.command ?? "").trim().split(/\s+/).join(" ");
+  const command = String(payload.toolArgs?.command ?? "").trim().split(/\s+/).join(" ");
   for (const [pattern, why] of DANGEROUS) {
     if (command.includes(pattern)) {
       return block(`{{name}}: \`${pattern}\` ${why}; use a safer command`);
     }
   }
-  return pass();
-}
+});

@@ -1,12 +1,12 @@
-"""{{name}}: a PreToolUse guard for the `bash` tool, a component of the typed `hook` world
-(wit/hook.wit) built with componentize-py. hookhost calls `handle` with the event name and
-the payload JSON; the returned decision is the answer. Destructive commands are blocked; a
-payload that cannot be parsed is blocked too (fail closed); everything else passes.
-"""
-import json
+"""{{name}}: a PreToolUse guard for the `bash` tool, written with hookhost's Python SDK
+(hookhost_hook.py, next to this file): one function gets the payload as a dict and returns
+block("why"), force("msg"), update_input({...}), context("text") or nothing (pass).
+Destructive commands are blocked; a payload that cannot be parsed, or an exception in the
+function, blocks too (fail closed).
 
-import wit_world
-from wit_world.imports.types import Decision_Block, Decision_Pass, Payload, Response
+Build: componentize-py -d wit -w hook componentize app -o {{name}}.wasm  (or `hookhost build`)
+"""
+from hookhost_hook import WitWorld, block, hook  # noqa: F401 (WitWorld: componentize-py's entry)
 
 # Patterns that destroy data, with the reason the model is shown.
 DANGEROUS = [
@@ -17,25 +17,15 @@ DANGEROUS = [
 ]
 
 
-def answer(decision) -> Response:
-    return Response(decision=decision, updated_input=None, additional_context=None)
-
-
-class WitWorld(wit_world.WitWorld):
-    def handle(self, payload: Payload) -> Response:
-        try:
-            p = json.loads(payload.json)
-        except ValueError:
-            return answer(Decision_Block("{{name}}: cannot parse the payload; blocking to be safe"))
-        if not isinstance(p, dict):
-            return answer(Decision_Block("{{name}}: the payload is not a JSON object; blocking to be safe"))
-        if payload.event != "PreToolUse" or p.get("toolName") != "bash":
-            return answer(Decision_Pass())
-        args = p.get("toolArgs")
-        command = args.get("command", "") if isinstance(args, dict) else ""
-        # Collapse runs of whitespace so `rm  -rf   /` is caught too.
-        normalized = " ".join(str(command).split())
-        for pattern, why in DANGEROUS:
-            if pattern in normalized:
-                return answer(Decision_Block(f"{{name}}: `{pattern}` {why}; use a safer command"))
-        return answer(Decision_Pass())
+@hook
+def guard(payload: dict):
+    if payload["event"] != "PreToolUse" or payload.get("toolName") != "bash":
+        return None
+    args = payload.get("toolArgs")
+    command = args.get("command", "") if isinstance(args, dict) else ""
+    # Collapse runs of whitespace so `rm  -rf   /` is caught too.
+    normalized = " ".join(str(command).split())
+    for pattern, why in DANGEROUS:
+        if pattern in normalized:
+            return block(f"{{name}}: `{pattern}` {why}; use a safer command")
+    return None

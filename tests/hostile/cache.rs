@@ -10,12 +10,13 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
-/// The project's cache folder for this engine (the one folder under the cache root).
+/// The project's cache folder for this engine (the one folder under the cache root besides
+/// the source index).
 fn entry_dir(p: &Project) -> PathBuf {
     std::fs::read_dir(p.cache.path())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .find(|d| d.is_dir())
+        .find(|d| d.is_dir() && !d.ends_with("index"))
         .expect("a cache folder")
 }
 
@@ -107,4 +108,83 @@ async fn a_symlink_planted_at_the_cache_temp_name_is_not_followed() {
     first.prepare_file(&p.path().join("h.wasm")).await.unwrap();
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
     assert!(dir.join(format!("{hash}.module")).is_file());
+}
+
+#[tokio::test]
+async fn a_trusted_module_edited_after_its_stamp_was_indexed_does_not_run() {
+    use crate::{runner_under, trust_all};
+    use hookhost::TrustPolicy;
+    // The same guest with a custom section whose payload is edited in place later: same size.
+    let with_payload = |payload: &str| {
+        let mut bytes = std::fs::read(guest("hostile")).unwrap();
+        let custom = wat::parse_str(format!("(module (@custom \"x\" \"{payload}\"))")).unwrap();
+        bytes.extend_from_slice(&custom[8..]);
+        bytes
+    };
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "h.wasm stderr-exit 'guarded'"}]}}));
+    let module = p.path().join("h.wasm");
+    std::fs::write(&module, with_payload("aaaa")).unwrap();
+    // Old enough for its stamp to be indexed (the index refuses stamps of files changed
+    // within the last second, which a same-tick rewrite could leave unchanged).
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    trust_all(&p);
+    let r = runner_under(&p, TrustPolicy::Block)
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
+    assert_eq!(r.reason.as_deref(), Some("guarded"), "{}", summary(&r));
+    let index = p.cache.path().join("index");
+    assert_eq!(
+        std::fs::read_dir(&index).unwrap().count(),
+        1,
+        "the settled module's stamp is indexed"
+    );
+    // Rewritten in place, same size, mtime put back: only the change time tells.
+    let mtime = std::fs::metadata(&module).unwrap().modified().unwrap();
+    std::fs::write(&module, with_payload("bbbb")).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&module)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let r = runner_under(&p, TrustPolicy::Block)
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
+    // Blocked as changed, without running it (it would have answered "guarded").
+    assert_eq!(r.decision, Decision::Block, "{}", summary(&r));
+    assert_ne!(r.reason.as_deref(), Some("guarded"), "{}", summary(&r));
+}
+
+#[test]
+fn compile_warms_the_cache_folder_that_run_reads() {
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "h.wasm stderr-exit 'guarded'"}]}}));
+    std::fs::copy(guest("hostile"), p.path().join("h.wasm")).unwrap();
+    let folders = || {
+        std::fs::read_dir(p.cache.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|d| d.is_dir() && !d.ends_with("index"))
+            .collect::<Vec<_>>()
+    };
+    let out = p.cli(&["compile"], &[]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("compiled in"));
+    let out = p.cli(&["compile"], &[]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("already compiled"),
+        "{out:?}"
+    );
+    let warmed = folders();
+    assert_eq!(warmed.len(), 1);
+    let out = p.cli(&["run", "PreToolUse", "--tool", "bash"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(folders(), warmed, "run used the folder compile warmed");
+    // A module that is not wasm is an error naming it.
+    let bad = p.path().join("bad.wasm");
+    std::fs::write(&bad, "not wasm").unwrap();
+    let out = p.cli(&["compile", bad.to_str().unwrap()], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bad.wasm"));
 }

@@ -443,6 +443,25 @@ fn a_wasm_hook_in_claude_settings_gets_the_claude_payload() {
 }
 
 #[test]
+fn a_wasm_hook_in_claude_settings_sees_claude_project_dir() {
+    let p = Project::new(json!({}));
+    std::fs::create_dir_all(p.path().join(".claude/hooks")).unwrap();
+    std::fs::copy(guest("hostile"), p.path().join(".claude/hooks/env.wasm")).unwrap();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"SessionStart": [{"hooks": [
+            {"type": "command", "command": ".claude/hooks/env.wasm env"}]}]}})
+        .to_string(),
+    );
+    let (_, r) = run_json(&p, &["SessionStart"]);
+    let stdout = r["hooks"][0]["stdout"].as_str().unwrap_or_default();
+    assert!(
+        stdout.contains(&format!("CLAUDE_PROJECT_DIR={}", p.path().display())),
+        "{r}"
+    );
+}
+
+#[test]
 fn list_check_and_import_show_dialects_files_and_warnings() {
     let mut settings = claude_settings();
     settings["hooks"]["PreToolUse"][0]["hooks"][1]["once"] = json!(true);

@@ -134,6 +134,10 @@ pub const TEMPLATES: &[Template] = &[
         timeout: 1000,
         files: &[
             file("app.py", include_str!("../../../templates/python/app.py")),
+            file(
+                "hookhost_hook.py",
+                include_str!("../../../sdk/python/hookhost_hook.py"),
+            ),
             file("wit/hook.wit", HOOK_WIT),
         ],
     },
@@ -148,6 +152,10 @@ pub const TEMPLATES: &[Template] = &[
             file(
                 "guard.js",
                 include_str!("../../../templates/javascript/guard.js"),
+            ),
+            file(
+                "hookhost.js",
+                include_str!("../../../sdk/javascript/hookhost.js"),
             ),
             file(
                 "build.mjs",

@@ -1,6 +1,6 @@
 //! The wasm engine's settings and set-up: [`WasmEngineConfig`], the limits that are constants
 //! ([`FUEL_PER_MS`], [`POOL_SLOTS`], [`COMPILE_TIMEOUT`]), the wasmtime [`Config`] they make
-//! (fuel, epoch interruption, pooling allocator) and the WASI linkers every module is linked
+//! (fuel, epoch interruption, pooling allocator, the proposals toolchains emit) and the WASI linkers every module is linked
 //! against.
 //!
 //! Not here: what a linker grants a guest beyond stock WASI (the symlink denial and the
@@ -106,9 +106,9 @@ impl WasmEngineConfig {
     /// part of the disk cache's fingerprint.
     pub(super) fn cache_tag(&self) -> &'static str {
         if self.fuel {
-            "fuel+epoch+nobacktrace"
+            "fuel+epoch+nobacktrace+cm-async"
         } else {
-            "epoch+nobacktrace"
+            "epoch+nobacktrace+cm-async"
         }
     }
 }
@@ -119,6 +119,7 @@ fn wasmtime_config(pooling: bool, fuel: bool) -> Config {
         .epoch_interruption(true)
         // Backtraces cost time on every trap, and `proc_exit` is a trap.
         .wasm_backtrace_max_frames(None);
+    enable_toolchain_features(&mut c);
     if pooling {
         let mut pool = PoolingAllocationConfig::new();
         pool.total_core_instances(POOL_SLOTS)
@@ -130,6 +131,21 @@ fn wasmtime_config(pooling: bool, fuel: bool) -> Config {
         c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
     c
+}
+
+/// The proposals current guest toolchains emit, beyond wasmtime's defaults: the component
+/// model's async ABI and builtins (`jco componentize --backend quickjs` imports `task.cancel`,
+/// `waitable-set.*`, ... even for a synchronous export), stackful async and error contexts;
+/// exceptions (C++ and LLVM's `-fwasm-exceptions`). None of them grants a guest anything
+/// beyond its WASI imports: they are code shapes, run under the same fuel, epoch, memory and
+/// sandbox as any other guest.
+fn enable_toolchain_features(c: &mut Config) {
+    c.concurrency_support(true)
+        .wasm_component_model_async(true)
+        .wasm_component_model_more_async_builtins(true)
+        .wasm_component_model_async_stackful(true)
+        .wasm_component_model_error_context(true)
+        .wasm_exceptions(true);
 }
 
 /// The linkers of one engine: WASI preview 1 for core modules, preview 2 for components,

@@ -1,6 +1,6 @@
-//! From a `.wasm` file to a [`Prepared`] guest: read the bytes once (bounded), tell a core
-//! module from a component by the header, take the compiled code from the disk cache or
-//! compile it (and cache it), link it against WASI and tell the three guest shapes apart.
+//! From a `.wasm` file to a [`Prepared`] guest: find the file's hash (by its stamp in the
+//! source index, else by reading it once, bounded), take the compiled code from the disk cache
+//! or compile it (telling a core module from a component by the header, and caching it), link it against WASI and tell the three guest shapes apart.
 //! Blocking: callers run it off the async runtime.
 //!
 //! Not here: when to load (once per file and edit, one compile at a time: `modules.rs`), the
@@ -10,6 +10,7 @@ use super::cache::{Artifact, DiskCache, sha256_hex};
 use super::engine::Linkers;
 use super::hook_world;
 use super::modules::WasmStats;
+use super::source_index::SourceIndex;
 use super::state::{P1State, P2State};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -33,14 +34,37 @@ pub(super) struct Loader {
     pub engine: Engine,
     pub linkers: Linkers,
     pub disk: DiskCache,
+    pub index: SourceIndex,
 }
 
 impl Loader {
-    /// Reads (once, bounded), compiles (or loads from disk) and links one file, returning
-    /// the SHA-256 of the bytes it read. Blocking.
+    /// Compiles (or loads from disk) and links one file, returning the SHA-256 of its bytes.
+    /// On a cached run the file is not read at all: its stamp finds its hash in the source
+    /// index and the hash finds the compiled code, which is mapped. Blocking.
     pub fn load(&self, path: &Path, stats: &WasmStats) -> Result<(Prepared, String), String> {
-        let bytes = crate::hooks::files::read_bounded(path, crate::hooks::files::MODULE_LIMIT)
+        let source = self
+            .index
+            .source(path)
             .map_err(|e| missing_file(path, &e))?;
+        if let Some(artifact) = self.disk.load(&self.engine, &source.sha256) {
+            stats.disk_hits.fetch_add(1, Ordering::Relaxed);
+            return Ok((self.link(path, artifact)?, source.sha256));
+        }
+        // Not cached: the bytes are needed (read now if the index spared the read).
+        let bytes = match source.bytes {
+            Some(b) => b,
+            None => {
+                let b = crate::hooks::files::read_bounded(path, crate::hooks::files::MODULE_LIMIT)
+                    .map_err(|e| missing_file(path, &e))?;
+                if sha256_hex(&b) != source.sha256 {
+                    return Err(format!(
+                        "{} changed while it was being loaded; run the hook again",
+                        path.display()
+                    ));
+                }
+                b
+            }
+        };
         let component = match wasm_kind(&bytes) {
             Some(WasmKind::Module) => false,
             Some(WasmKind::Component) => true,
@@ -51,43 +75,25 @@ impl Loader {
                 ));
             }
         };
-        let hash = sha256_hex(&bytes);
-        let prepared = self.link(path, self.artifact(path, &bytes, &hash, component, stats)?)?;
-        Ok((prepared, hash))
+        let artifact = self.compile(path, &bytes, component)?;
+        stats.compiled.fetch_add(1, Ordering::Relaxed);
+        self.disk.store(&source.sha256, &artifact);
+        Ok((self.link(path, artifact)?, source.sha256))
     }
 
-    /// The compiled code for `bytes`: from the disk cache, else compiled (and cached).
-    fn artifact(
-        &self,
-        path: &Path,
-        bytes: &[u8],
-        hash: &str,
-        component: bool,
-        stats: &WasmStats,
-    ) -> Result<Artifact, String> {
-        Ok(match self.disk.load(&self.engine, hash, component) {
-            Some(a) => {
-                stats.disk_hits.fetch_add(1, Ordering::Relaxed);
-                a
-            }
-            None => {
-                let compiled = if component {
-                    wasmtime::component::Component::new(&self.engine, bytes)
-                        .map(Artifact::Component)
-                } else {
-                    wasmtime::Module::new(&self.engine, bytes).map(Artifact::Module)
-                };
-                let artifact = compiled.map_err(|e| {
-                    format!(
-                        "{} is not a valid WebAssembly {}: {e:#}",
-                        path.display(),
-                        if component { "component" } else { "module" }
-                    )
-                })?;
-                stats.compiled.fetch_add(1, Ordering::Relaxed);
-                self.disk.store(hash, &artifact);
-                artifact
-            }
+    /// Compiles `bytes` with the engine's optimising compiler.
+    fn compile(&self, path: &Path, bytes: &[u8], component: bool) -> Result<Artifact, String> {
+        let compiled = if component {
+            wasmtime::component::Component::new(&self.engine, bytes).map(Artifact::Component)
+        } else {
+            wasmtime::Module::new(&self.engine, bytes).map(Artifact::Module)
+        };
+        compiled.map_err(|e| {
+            format!(
+                "{} is not a valid WebAssembly {}: {e:#}",
+                path.display(),
+                if component { "component" } else { "module" }
+            )
         })
     }
 

@@ -3,7 +3,7 @@
 //!
 //! One [`wasmtime::Engine`] per spawner (fuel metering, epoch interruption, pooling
 //! allocator). Each module is compiled once: kept in memory as a pre-linked `InstancePre`
-//! (re-checked against the file's size, mtime and inode, so an edited `.wasm` is picked up)
+//! (re-checked against the file's stat stamp, so an edited `.wasm` is picked up)
 //! and on disk in [`cache::DiskCache`]. Each run gets a fresh `Store` with the sandbox of
 //! `sandbox.rs`, a fuel budget, a memory cap and a wall-clock deadline.
 //!
@@ -16,6 +16,7 @@
 //! | `modules.rs` | the in-memory modules by file: one compile per edit, the compile bound |
 //! | `load.rs` | file to guest: bounded read, compile or disk cache, link, guest shape |
 //! | `cache.rs` | the on-disk compiled-code cache and its safety checks |
+//! | `source_index.rs`, `stamp.rs` | a module file's hash by its stat stamp, without reading it |
 //! | `sandbox.rs` | what a guest may reach: the WASI context of one run |
 //! | `state.rs`, `limiter.rs` | a store's data and its one memory budget |
 //! | `run.rs` | one run: store, fuel, deadline, each guest shape, exit status |
@@ -40,6 +41,8 @@ mod modules;
 mod pipes;
 mod run;
 mod sandbox;
+mod source_index;
+mod stamp;
 mod state;
 mod ticker;
 
@@ -47,6 +50,7 @@ pub use engine::{
     COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV, FUEL_PER_MS, POOL_SLOTS, WasmEngineConfig, WasmError,
 };
 pub use modules::WasmStats;
+pub(crate) use source_index::module_sha256;
 
 use super::{Capture, SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
@@ -57,6 +61,7 @@ use limiter::MemoryBudget;
 use load::Loader;
 use modules::Modules;
 use run::{Run, RunSetup};
+use source_index::SourceIndex;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -100,6 +105,7 @@ impl WasmSpawner {
                     engine: engine.clone(),
                     linkers,
                     disk,
+                    index: SourceIndex::new(config.cache_root.as_deref()),
                 }),
                 engine,
                 fuel_per_ms: config.fuel_per_ms,

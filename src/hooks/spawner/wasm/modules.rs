@@ -3,14 +3,15 @@
 //!
 //! Each file has a slot: empty, compiling (runs that need it wait for that one compile, each
 //! at most its compile bound, while a compile a run gave up on goes on in the background and
-//! fills the caches), or ready (a pre-linked guest, reused while the file's size, mtime and
-//! inode are unchanged). A first compile that takes long is announced, since it is not a hang.
+//! fills the caches), or ready (a pre-linked guest, reused while the file's [`FileStamp`] is
+//! unchanged). A first compile that takes long is announced, since it is not a hang.
 //! [`WasmStats`] counts how modules were obtained.
 //!
 //! Not here: turning a file into a guest (`load.rs`), the on-disk cache (`cache.rs`).
 
 use super::engine::COMPILE_TIMEOUT_ENV;
 use super::load::{Loader, Prepared, missing_file};
+use super::stamp::FileStamp;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,27 +30,6 @@ pub struct WasmStats {
     pub disk_hits: AtomicU64,
     /// Runs that reused an in-memory pre-linked module.
     pub memory_hits: AtomicU64,
-}
-
-/// Identity of a module file, to notice edits without re-reading it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct FileStamp {
-    len: u64,
-    modified: Option<std::time::SystemTime>,
-    #[cfg(unix)]
-    inode: u64,
-}
-
-impl FileStamp {
-    fn of(path: &Path) -> std::io::Result<Self> {
-        let m = std::fs::metadata(path)?;
-        Ok(FileStamp {
-            len: m.len(),
-            modified: m.modified().ok(),
-            #[cfg(unix)]
-            inode: std::os::unix::fs::MetadataExt::ino(&m),
-        })
-    }
 }
 
 /// A module compiled from a file with this stamp, and the SHA-256 of the bytes it was
@@ -121,7 +101,7 @@ impl Modules {
                 _ => {
                     let (tx, rx) = tokio::sync::watch::channel(None);
                     *state = SlotState::Compiling {
-                        stamp: stamp.clone(),
+                        stamp,
                         done: rx.clone(),
                     };
                     let loader = self.loader.clone();
@@ -130,7 +110,7 @@ impl Modules {
                     let owned = path.to_path_buf();
                     tokio::task::spawn_blocking(move || {
                         let result = loader.load(&owned, &stats).map(|(prepared, sha256)| Ready {
-                            stamp: stamp.clone(),
+                            stamp,
                             prepared,
                             sha256,
                         });

@@ -38,6 +38,9 @@ pub fn wasi_builder(
     .args(argv)
     .env("HOOK_EVENT", req.event.as_str())
     .env("HOOK_PROJECT_DIR", req.project_dir.to_string_lossy())
+    // A dialect's own variables (`CLAUDE_PROJECT_DIR`, ...): the project's path again, which
+    // the guest also sees as a preopen; never a host variable.
+    .envs(req.env.as_slice())
     .allow_tcp(false)
     .allow_udp(false)
     .allow_ip_name_lookup(false);

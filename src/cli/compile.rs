@@ -1,0 +1,102 @@
+//! `hookhost compile [MODULE...]`: compiles wasm modules into the compiled-code cache ahead of
+//! the first event (the named files, else every wasm module the project's and the user's hooks
+//! name), so that no event waits for a compile. `check` does the same as part of its checks;
+//! this is the step for a build script or an installer. Exit 1 if any module fails.
+
+use clap::Args;
+use hookhost::hooks::config::{self, ConfigPaths, Handler};
+use hookhost::hooks::spawner::{WasmEngineConfig, WasmSpawner};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct CompileArgs {
+    /// The `.wasm` files to compile (default: every wasm module the hooks name).
+    modules: Vec<PathBuf>,
+    /// Project directory whose hooks name the modules (default: the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Print JSON: [{"module": ..., "cached": bool, "ms": N, "error": ...}].
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Compiled {
+    module: PathBuf,
+    /// Already in the cache (nothing compiled).
+    cached: bool,
+    ms: u128,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
+    let modules = if a.modules.is_empty() {
+        let project = super::project_dir(a.project)?;
+        let (set, errors) = config::load_lenient(&ConfigPaths::for_project(&project));
+        for e in &errors {
+            eprintln!("hookhost: error: {e}");
+        }
+        let mut modules: Vec<PathBuf> = set
+            .all()
+            .filter_map(|h| match &h.handler {
+                Handler::Wasm { module, .. } => Some(module.clone()),
+                _ => None,
+            })
+            .collect();
+        modules.dedup();
+        modules
+    } else {
+        a.modules.clone()
+    };
+    // The engine `hookhost run` uses (on-demand allocation), so that its cache folder is warmed.
+    let spawner = WasmSpawner::new(WasmEngineConfig {
+        pooling: false,
+        compile_timeout: None,
+        ..WasmEngineConfig::default()
+    })?;
+    if spawner.cache_dir().is_none() {
+        eprintln!(
+            "hookhost: warning: the compiled-code cache is disabled (see the warning above); compiling only checks the modules"
+        );
+    }
+    let mut results = Vec::new();
+    for module in modules {
+        let started = Instant::now();
+        let before = spawner.stats().compiled.load(Ordering::Relaxed);
+        if !a.json {
+            eprintln!("hookhost: compiling {} ...", module.display());
+        }
+        let error = spawner.prepare_file(&module).await.err();
+        let cached = error.is_none() && spawner.stats().compiled.load(Ordering::Relaxed) == before;
+        results.push(Compiled {
+            module,
+            cached,
+            ms: started.elapsed().as_millis(),
+            error,
+        });
+    }
+    let failed = results.iter().any(|r| r.error.is_some());
+    if a.json {
+        println!("{}", serde_json::to_string(&results)?);
+    } else {
+        for r in &results {
+            match &r.error {
+                Some(e) => println!("error: {e}"),
+                None if r.cached => println!("{}: already compiled", r.module.display()),
+                None => println!(
+                    "{}: compiled in {:.1} s",
+                    r.module.display(),
+                    r.ms as f64 / 1000.0
+                ),
+            }
+        }
+        if results.is_empty() {
+            println!("no wasm modules to compile");
+        }
+    }
+    Ok(u8::from(failed))
+}
