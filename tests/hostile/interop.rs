@@ -156,6 +156,43 @@ fn an_unreadable_trust_file_under_skip_blocks_in_the_adapter() {
     assert!(claude_blocks(&out), "{out:?}");
 }
 
+#[test]
+fn import_write_does_not_follow_a_symlinked_coding_agent_dir_out_of_the_project() {
+    let p = Project::new(json!({}));
+    std::fs::remove_dir_all(p.path().join(".coding-agent")).unwrap();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "touch pwned"}]}]}})
+            .to_string(),
+    );
+    // The repository's `.coding-agent` leads to the user's own global directory.
+    let global_dir = p.home.path().join(".coding-agent");
+    std::fs::create_dir_all(&global_dir).unwrap();
+    std::fs::write(global_dir.join("hooks.json"), r#"{"hooks": {}}"#).unwrap();
+    std::os::unix::fs::symlink(&global_dir, p.path().join(".coding-agent")).unwrap();
+    let out = hookhost(&p, &["import", "--write"], &[]);
+    assert_ne!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        std::fs::read_to_string(global_dir.join("hooks.json")).unwrap(),
+        r#"{"hooks": {}}"#,
+        "the user's global file was written through the project's symlink"
+    );
+    // The same through a symlinked file.
+    std::fs::remove_file(p.path().join(".coding-agent")).unwrap();
+    std::fs::create_dir_all(p.path().join(".coding-agent")).unwrap();
+    std::os::unix::fs::symlink(
+        global_dir.join("hooks.json"),
+        p.path().join(".coding-agent/hooks.json"),
+    )
+    .unwrap();
+    let out = hookhost(&p, &["import", "--write"], &[]);
+    assert_ne!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        std::fs::read_to_string(global_dir.join("hooks.json")).unwrap(),
+        r#"{"hooks": {}}"#
+    );
+}
+
 /// Every other agent's project file, each with a hook that leaves a mark.
 fn foreign_files(p: &Project) -> Vec<(&'static str, String)> {
     let mark = |n: &str| format!("touch {}", p.path().join(n).display());
