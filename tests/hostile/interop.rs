@@ -388,3 +388,36 @@ fn the_adapter_never_answers_allow_whatever_a_native_hook_says() {
         );
     }
 }
+
+#[test]
+fn a_stray_core_key_in_an_agents_tool_input_does_not_hide_the_real_path_from_a_guard() {
+    // Claude Code's Write reads `file_path`; the core's `write_file` reads `path`. A tool input
+    // carrying both must show the guard the path the agent writes, not the decoy.
+    let guard = "python3 -c \"import json,sys; a=json.load(sys.stdin)['toolArgs']; sys.exit(2 if '.ssh' in a.get('path','') or '.ssh' in a.get('old','') else 0)\"";
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"match": "write_file|edit_file", "command": guard}]}}));
+    for (tool, input) in [
+        // Without a decoy, the guard blocks (what the test relies on).
+        (
+            "Write",
+            json!({"file_path": "/home/u/.ssh/authorized_keys", "content": "k"}),
+        ),
+        (
+            "Write",
+            json!({"file_path": "/home/u/.ssh/authorized_keys", "path": "notes.txt", "content": "k"}),
+        ),
+        (
+            "Write",
+            json!({"path": "notes.txt", "file_path": "/home/u/.ssh/authorized_keys", "content": "k"}),
+        ),
+        (
+            "Edit",
+            json!({"file_path": "a.txt", "old_string": ".ssh", "old": "x", "new_string": "y"}),
+        ),
+    ] {
+        let mut payload = claude_pre(&p, input.clone());
+        payload["tool_name"] = json!(tool);
+        let out = adapter(&p, "claude", payload.to_string().as_bytes(), &[]);
+        assert!(claude_blocks(&out), "{tool} {input}: {out:?}");
+    }
+}
