@@ -421,3 +421,65 @@ fn a_stray_core_key_in_an_agents_tool_input_does_not_hide_the_real_path_from_a_g
         assert!(claude_blocks(&out), "{tool} {input}: {out:?}");
     }
 }
+
+#[test]
+fn a_script_named_through_claude_project_dir_is_pinned() {
+    // `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` is how Claude Code's documentation names a
+    // project's hook scripts; trusting the settings must pin the script, or a later pull
+    // runs new code as trusted.
+    let forms = [
+        (
+            ".claude/settings.json",
+            "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/g.sh",
+        ),
+        (
+            ".codex/hooks.json",
+            "${CLAUDE_PROJECT_DIR}/.claude/hooks/g.sh",
+        ),
+        (
+            ".gemini/settings.json",
+            "$GEMINI_PROJECT_DIR/.claude/hooks/g.sh",
+        ),
+        (
+            ".coding-agent/hooks.json",
+            "\"$HOOK_PROJECT_DIR/.claude/hooks/g.sh\"",
+        ),
+    ];
+    for (file, command) in forms {
+        let p = Project::new(json!({}));
+        let script = p.write(".claude/hooks/g.sh", "#!/bin/sh\ncat >/dev/null\nexit 0\n");
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let event = if file.starts_with(".gemini") {
+            "BeforeTool"
+        } else {
+            "PreToolUse"
+        };
+        let text = if file.starts_with(".coding-agent") {
+            json!({"hooks": {"PreToolUse": [{"command": command}]}})
+        } else {
+            json!({"hooks": {event: [{"hooks": [{"type": "command", "command": command}]}]}})
+        };
+        p.write(file, &text.to_string());
+        assert!(hookhost(&p, &["trust"], &[]).status.success());
+        let out = hookhost(&p, &LS, &[("HOOKHOST_TRUST", "skip")]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{file}: trusted and passing: {out:?}"
+        );
+        let mark = p.path().join("pwned");
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\ncat >/dev/null\ntouch '{}'\n", mark.display()),
+        )
+        .unwrap();
+        hookhost(&p, &LS, &[("HOOKHOST_TRUST", "skip")]);
+        assert!(
+            !mark.exists(),
+            "{file}: {command}: a changed script ran as trusted"
+        );
+    }
+}
