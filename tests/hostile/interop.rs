@@ -483,3 +483,33 @@ fn a_script_named_through_claude_project_dir_is_pinned() {
         );
     }
 }
+
+#[test]
+fn a_dialect_allow_running_first_cannot_turn_a_later_block_into_a_pass() {
+    // Claude Code's managed settings run first; their "allow" (and Gemini's) is a pass, never
+    // a verdict that skips the user's guard after it.
+    let p = Project::new(json!({}));
+    p.write_global(blocker("user-guard"));
+    let allow = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"decision":"approve","suppressOutput":true}'"#;
+    let settings = p.home.path().join("etc-claude-code/managed-settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &settings,
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": allow}]}]}})
+            .to_string(),
+    )
+    .unwrap();
+    p.write(
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": allow}]}]}})
+            .to_string(),
+    );
+    let out = hookhost(&p, &LS, &[("HOOKHOST_TRUST", "all")]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let r = json_of(&out);
+    assert_eq!(r["hooks"][0]["source"], "managed", "{r}");
+    assert!(
+        r["reason"].as_str().unwrap_or("").contains("user-guard"),
+        "{r}"
+    );
+}
