@@ -32,7 +32,8 @@ pub struct HookArgs {
     /// Whose payload comes on stdin and whose protocol the answer speaks.
     #[arg(long = "for", value_name = "claude|gemini|codex")]
     agent: String,
-    /// Project directory (default: the payload's `cwd`, else the current directory).
+    /// Project directory (default: the agent's `$CLAUDE_PROJECT_DIR` / `$GEMINI_PROJECT_DIR`,
+    /// else the payload's `cwd`, else the current directory).
     #[arg(long)]
     project: Option<PathBuf>,
     /// What to do with untrusted project hooks: all, skip or block. Default:
@@ -96,12 +97,24 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     let project = match a.project {
         Some(p) => super::project_dir(Some(p))?,
         None => {
+            // The directory the agent was started in, which it names for its hooks; the
+            // payload's `cwd` follows the model's `cd` (after `cd src` the project's own
+            // guards would no longer be found).
+            let vars: &[&str] = match d {
+                Dialect::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+                _ => &["CLAUDE_PROJECT_DIR"],
+            };
+            let started_in = vars
+                .iter()
+                .filter_map(|v| std::env::var_os(v))
+                .map(PathBuf::from)
+                .find(|p| p.is_dir());
             let cwd = fields
                 .get("cwd")
                 .and_then(|c| c.as_str())
                 .map(PathBuf::from)
                 .filter(|p| p.is_dir());
-            super::project_dir(cwd)?
+            super::project_dir(started_in.or(cwd))?
         }
     };
     let session = fields

@@ -513,3 +513,32 @@ fn a_dialect_allow_running_first_cannot_turn_a_later_block_into_a_pass() {
         "{r}"
     );
 }
+
+#[test]
+fn a_cd_into_a_subdirectory_does_not_leave_the_projects_guards_behind() {
+    // The agent's payload `cwd` follows the model's `cd`; the project is the one the agent
+    // was started in (`CLAUDE_PROJECT_DIR`), or its guards vanish after `cd src`.
+    use std::io::Write;
+    let p = Project::new(blocker("project-guard"));
+    std::fs::create_dir_all(p.path().join("src")).unwrap();
+    let mut payload = claude_pre(&p, json!({"command": "rm -rf ."}));
+    payload["cwd"] = json!(p.path().join("src"));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
+    c.args(["hook", "--for", "claude"])
+        .current_dir(p.path().join("src"))
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+        .env("CLAUDE_PROJECT_DIR", p.path())
+        .env_remove("HOOKHOST_TRUST")
+        .env_remove("HOOKHOST_ADAPTER")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(payload.to_string().as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert!(claude_blocks(&out), "{out:?}");
+}
