@@ -542,3 +542,25 @@ fn a_cd_into_a_subdirectory_does_not_leave_the_projects_guards_behind() {
     let out = child.wait_with_output().unwrap();
     assert!(claude_blocks(&out), "{out:?}");
 }
+
+#[test]
+fn a_guard_chained_after_the_adapter_entry_is_not_skipped_with_it() {
+    // `hookhost hook --for claude` alone is skipped (hookhost runs the native hooks itself),
+    // but a guard chained after it in the same command must still run.
+    let p = Project::new(json!({}));
+    let chained =
+        "hookhost hook --for claude </dev/null; cat >/dev/null; echo chained-guard >&2; exit 2";
+    std::fs::create_dir_all(p.home.path().join(".claude")).unwrap();
+    std::fs::write(
+        p.home.path().join(".claude/settings.json"),
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": chained}]}]}})
+            .to_string(),
+    )
+    .unwrap();
+    let out = hookhost(&p, &LS, &[]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("chained-guard"),
+        "{out:?}"
+    );
+}
