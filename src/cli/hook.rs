@@ -106,7 +106,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
             };
             let started_in = vars
                 .iter()
-                .filter_map(|v| std::env::var_os(v))
+                .filter_map(std::env::var_os)
                 .map(PathBuf::from)
                 .find(|p| p.is_dir());
             let cwd = fields

@@ -55,10 +55,11 @@ pub struct ConfigPaths {
     pub global_file: Option<PathBuf>,
     /// The home directory, for `~/` in global hooks' module paths; `None` when there is none.
     pub home: Option<PathBuf>,
-    /// The machine-wide managed file ([`MANAGED_CONFIG`], or `$HOOKHOST_MANAGED_CONFIG`), read
-    /// first; `None` reads none (what [`with_home`](Self::with_home) gives, for isolation).
+    /// The machine-wide managed file (`/etc/coding-agent/hooks.json`, or
+    /// `$HOOKHOST_MANAGED_CONFIG`), read first; `None` reads none (what
+    /// [`with_home`](Self::with_home) gives, for isolation).
     pub managed_file: Option<PathBuf>,
-    /// Claude Code's managed settings ([`CLAUDE_MANAGED_SETTINGS`], or
+    /// Claude Code's managed settings (`/etc/claude-code/managed-settings.json`, or
     /// `$HOOKHOST_CLAUDE_MANAGED_SETTINGS`), read with the managed file when other agents'
     /// files are read.
     pub claude_managed_file: Option<PathBuf>,
