@@ -138,6 +138,22 @@ pub fn import(a: ImportArgs) -> anyhow::Result<u8> {
             ),
         }
     }
+    // A cloned repository may ship `.coding-agent` (or the file) as a symlink leading out of
+    // the project, e.g. to the user's own `~/.coding-agent`: writing through it would turn the
+    // project's untrusted hooks into the user's global, trusted ones.
+    for p in [target.parent(), Some(target.as_path())]
+        .into_iter()
+        .flatten()
+    {
+        if p.symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
+        {
+            bail!(
+                "{} is a symlink; refusing to write through it (it may lead out of the project). Replace it with a real directory or file",
+                p.display()
+            );
+        }
+    }
     if let Some(dir) = target.parent() {
         std::fs::create_dir_all(dir)?;
     }

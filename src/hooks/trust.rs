@@ -504,8 +504,31 @@ fn scan_commands(
     }
 }
 
+/// The variables a shell hook gets set to the project root (`HOOK_PROJECT_DIR`, and the ones
+/// Claude Code's and Gemini CLI's hooks read): a path built on one is the project's file.
+const PROJECT_DIR_VARS: [&str; 3] = [
+    "HOOK_PROJECT_DIR",
+    "CLAUDE_PROJECT_DIR",
+    "GEMINI_PROJECT_DIR",
+];
+
+/// `word` with a leading `$VAR` / `${VAR}` of [`PROJECT_DIR_VARS`] replaced by the project
+/// root (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`, the form Claude Code documents).
+fn expand_project_dir(word: &str, project: &Path) -> Option<String> {
+    PROJECT_DIR_VARS.iter().find_map(|v| {
+        let rest = word.strip_prefix(&format!("${{{v}}}")).or_else(|| {
+            // `$CLAUDE_PROJECT_DIRS` is another variable.
+            word.strip_prefix(&format!("${v}"))
+                .filter(|r| r.is_empty() || r.starts_with('/'))
+        })?;
+        Some(format!("{}{rest}", project.display()))
+    })
+}
+
 /// Pins `word` (relative to `base`) if it names a file.
 fn pin(word: &str, base: &Path, project: &Path, found: &mut Vec<PathBuf>) {
+    let expanded = expand_project_dir(word, project);
+    let word = expanded.as_deref().unwrap_or(word);
     if word.is_empty() || word.contains(['$', '`', '*', '?']) {
         return;
     }

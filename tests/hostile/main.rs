@@ -8,6 +8,7 @@ mod common;
 
 mod cache;
 mod host;
+mod interop;
 mod managed;
 mod protocol;
 mod review2;

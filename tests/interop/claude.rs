@@ -404,7 +404,8 @@ fn the_adapter_refuses_to_run_inside_itself() {
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    // Nothing on stdin may hide a PreToolUse: the refusal fails closed (exit 2).
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("refusing"));
 }
 

@@ -27,8 +27,10 @@ pub const PROJECT_CONFIG: &str = ".coding-agent/hooks.json";
 /// project of the machine.
 pub const MANAGED_CONFIG: &str = "/etc/coding-agent/hooks.json";
 
-/// Environment variable naming another managed file (packaging, tests). It moves the file,
-/// it does not make it optional for project or user files: those can never turn it off.
+/// Environment variable naming another managed file (packaging, tests), honoured only when
+/// the machine has none at [`MANAGED_CONFIG`]; a file it names inside the project is refused
+/// (fails closed). It does not make the file optional for project or user files: those can
+/// never turn it off.
 pub const MANAGED_CONFIG_ENV: &str = "HOOKHOST_MANAGED_CONFIG";
 
 /// Claude Code's managed settings file on this platform; its `hooks` load as managed hooks in
@@ -53,10 +55,11 @@ pub struct ConfigPaths {
     pub global_file: Option<PathBuf>,
     /// The home directory, for `~/` in global hooks' module paths; `None` when there is none.
     pub home: Option<PathBuf>,
-    /// The machine-wide managed file ([`MANAGED_CONFIG`], or `$HOOKHOST_MANAGED_CONFIG`), read
-    /// first; `None` reads none (what [`with_home`](Self::with_home) gives, for isolation).
+    /// The machine-wide managed file (`/etc/coding-agent/hooks.json`, or
+    /// `$HOOKHOST_MANAGED_CONFIG`), read first; `None` reads none (what
+    /// [`with_home`](Self::with_home) gives, for isolation).
     pub managed_file: Option<PathBuf>,
-    /// Claude Code's managed settings ([`CLAUDE_MANAGED_SETTINGS`], or
+    /// Claude Code's managed settings (`/etc/claude-code/managed-settings.json`, or
     /// `$HOOKHOST_CLAUDE_MANAGED_SETTINGS`), read with the managed file when other agents'
     /// files are read.
     pub claude_managed_file: Option<PathBuf>,
@@ -69,10 +72,13 @@ impl ConfigPaths {
     /// The standard locations for `project_dir`: the managed files, the project's, and the
     /// user's with the home directory from `dirs` (which honours `$HOME`).
     pub fn for_project(project_dir: &Path) -> Self {
-        let mut paths = Self::with_home(project_dir, dirs::home_dir())
-            .with_managed(Some(env_or(MANAGED_CONFIG_ENV, MANAGED_CONFIG)));
-        paths.claude_managed_file =
-            Some(env_or(CLAUDE_MANAGED_SETTINGS_ENV, CLAUDE_MANAGED_SETTINGS));
+        let mut paths = Self::with_home(project_dir, dirs::home_dir()).with_managed(Some(
+            managed_location(std::env::var_os(MANAGED_CONFIG_ENV), MANAGED_CONFIG),
+        ));
+        paths.claude_managed_file = Some(managed_location(
+            std::env::var_os(CLAUDE_MANAGED_SETTINGS_ENV),
+            CLAUDE_MANAGED_SETTINGS,
+        ));
         paths
     }
 
@@ -106,11 +112,14 @@ impl ConfigPaths {
     }
 }
 
-/// `$var` when set and not empty, else `default`.
-fn env_or(var: &str, default: &str) -> PathBuf {
-    match std::env::var_os(var) {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => PathBuf::from(default),
+/// Where the managed file is: `var` (the variable's value) when set and not empty, unless
+/// the standard file `default` exists: a variable cannot hide the machine's own policy (a
+/// project's Claude Code settings can set `env` for the hooks the adapter runs in).
+fn managed_location(var: Option<std::ffi::OsString>, default: &str) -> PathBuf {
+    let default = PathBuf::from(default);
+    match var {
+        Some(p) if !p.is_empty() && default.symlink_metadata().is_err() => PathBuf::from(p),
+        _ => default,
     }
 }
 
@@ -138,6 +147,23 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
     let managed = paths.managed_file.as_ref().map(|f| (f, None));
     for (file, dialect) in managed.into_iter().chain(claude_managed) {
         loaded.files.push(file.clone());
+        let standard = [MANAGED_CONFIG, CLAUDE_MANAGED_SETTINGS].map(Path::new);
+        if !standard.contains(&file.as_path())
+            && canonical_or_same(file).starts_with(&paths.project_dir)
+        {
+            // Named by a variable the project could set: its bytes are the project's. Fail
+            // closed, as for a managed file that cannot be read.
+            loaded.errors.push(ConfigError {
+                file: file.clone(),
+                hook: None,
+                message: format!(
+                    "a managed file must not lie inside the project {} (a project cannot supply managed hooks); unset {MANAGED_CONFIG_ENV} / {CLAUDE_MANAGED_SETTINGS_ENV}",
+                    paths.project_dir.display()
+                ),
+            });
+            managed_only.get_or_insert_with(|| file.clone());
+            continue;
+        }
         let read = match dialect {
             None => loaded.read(file, Scope::Managed, paths),
             Some(d) => loaded.read_foreign(file, d, (Scope::Managed, 0), paths),
@@ -425,4 +451,27 @@ fn parse_source(text: &str, file: &Path, scope: Scope, paths: &ConfigPaths) -> P
         }
     }
     parsed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variable_moves_the_managed_file_only_where_the_machine_has_none() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let standard = dir.path().join("hooks.json");
+        let standard = standard.to_str().unwrap();
+        let moved = || Some(std::ffi::OsString::from("/elsewhere/hooks.json"));
+        assert_eq!(
+            managed_location(moved(), standard),
+            PathBuf::from("/elsewhere/hooks.json")
+        );
+        assert_eq!(
+            managed_location(Some("".into()), standard),
+            PathBuf::from(standard)
+        );
+        std::fs::write(standard, "{}").unwrap();
+        assert_eq!(managed_location(moved(), standard), PathBuf::from(standard));
+    }
 }

@@ -402,8 +402,13 @@ fn nested_hook(
     Some(Value::Object(out))
 }
 
-/// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary.
+/// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary,
+/// and nothing else: a command that chains more (`;`, `&&`, `|`, a substitution) may hold a
+/// guard of its own, which must not be skipped with the adapter.
 fn is_adapter(command: &str) -> bool {
+    if command.contains([';', '&', '|', '\n', '`']) || command.contains("$(") {
+        return false;
+    }
     let words = shlex::split(command).unwrap_or_default();
     // The program, after any `VAR=value`, `env`, `exec` or `npx` in front of it.
     let mut rest = words

@@ -85,17 +85,28 @@ pub fn name_to_core(d: Dialect, name: &str) -> String {
         .to_string()
 }
 
+/// `args` with the keys of `pairs` renamed (core -> dialect when `forward`). A renamed key
+/// wins over a key already spelled the target way: the side that reads the result reads the
+/// renamed one (Claude Code's Write reads `file_path`, never a stray `path`), so a decoy
+/// spelled like the target must never replace what a guard is shown.
 fn rename(args: &Value, pairs: &[(&str, &str)], forward: bool) -> Value {
     let Value::Object(map) = args else {
         return args.clone();
     };
-    let mut out = Map::new();
-    for (k, v) in map {
-        let key = pairs
+    let renamed = |k: &str| {
+        pairs
             .iter()
-            .find(|(c, n)| if forward { c == k } else { n == k })
-            .map_or(k.as_str(), |(c, n)| if forward { n } else { c });
-        out.insert(key.to_string(), v.clone());
+            .find(|(c, n)| if forward { *c == k } else { *n == k })
+            .map(|(c, n)| if forward { *n } else { *c })
+    };
+    let mut out = Map::new();
+    for (k, v) in map.iter().filter(|(k, _)| renamed(k).is_none()) {
+        out.insert(k.clone(), v.clone());
+    }
+    for (k, v) in map {
+        if let Some(key) = renamed(k) {
+            out.insert(key.to_string(), v.clone());
+        }
     }
     Value::Object(out)
 }
