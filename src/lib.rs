@@ -50,6 +50,9 @@
 //!   ([`hooks::trust`]), spawns ([`hooks::spawner`]: shell, wasm, http) and judges
 //!   ([`judge`]).
 //!
+//! - [`serve`] (feature `serve`, on with `cli`): the engine set-up the CLI and the language
+//!   packages share, and `hookhost serve`, the engine over JSON-RPC.
+//!
 //! The command line (`hookhost run`, `check`, ...) is the default `cli` feature; with
 //! `default-features = false` only the engine and the agent core are compiled.
 
@@ -58,6 +61,8 @@
 pub mod agent;
 pub mod hooks;
 mod process;
+#[cfg(feature = "serve")]
+pub mod serve;
 
 pub use agent::{HookContext, HookVerdict, ToolHooks, Verdict};
 pub use hooks::{

@@ -1,8 +1,7 @@
 //! `hookhost list`: the effective hooks in run order, with the file each came from.
 
 use clap::Args;
-use hookhost::hooks::config::{self, ConfigPaths, Handler};
-use serde_json::json;
+use hookhost::hooks::config::{self, ConfigPaths};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -19,36 +18,10 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
     let set = config::load(&ConfigPaths::for_project(&project))?;
     if a.json {
-        let hooks: Vec<_> = set
-            .all()
-            .map(|h| {
-                let mut v = json!({
-                    "event": h.event,
-                    "hook": h.label(),
-                    "kind": h.handler.kind(),
-                    "command": h.handler.display(),
-                    "match": h.match_source,
-                    "description": h.description,
-                    "timeoutMs": h.timeout.as_millis() as u64,
-                    "cwd": h.cwd,
-                    "async": h.is_async,
-                    "onError": h.on_error,
-                    "source": h.scope,
-                    "file": h.file,
-                });
-                if let Handler::Wasm { limits, module, .. } = &h.handler {
-                    v["module"] = json!(module);
-                    v["fuel"] = json!(limits.fuel);
-                    v["memory"] = json!(limits.memory_mib);
-                    v["fs"] = json!(limits.fs);
-                    v["env"] = json!(limits.env);
-                }
-                v
-            })
-            .collect();
+        // The same object `serve` answers `list` with.
         println!(
             "{}",
-            serde_json::to_string_pretty(&json!({ "hooks": hooks }))?
+            serde_json::to_string_pretty(&hookhost::serve::list_json(&set))?
         );
         return Ok(0);
     }

@@ -5,6 +5,7 @@ mod demo;
 mod list;
 mod new;
 mod run;
+mod serve;
 mod trust;
 
 use clap::{Parser, Subcommand};
@@ -63,6 +64,11 @@ enum Command {
     Build(new::build::BuildArgs),
     /// Fire the hook project's samples/*.json at its built NAME.wasm and compare outcomes.
     Test(new::test::TestArgs),
+    /// Keep the engine warm: JSON-RPC 2.0 on stdio, or on a Unix socket with --socket.
+    ///
+    /// Reads the same files as `run` (and re-reads them when they change, notifying clients);
+    /// writes the compiled-code cache. Protocol: docs/serve-protocol.md.
+    Serve(serve::ServeArgs),
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -131,6 +137,7 @@ pub fn main() -> ExitCode {
             Command::New(args) => new::new(args),
             Command::Build(args) => new::build::build(args),
             Command::Test(args) => new::test::test(args).await,
+            Command::Serve(args) => serve::serve(args).await,
         }
     });
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody
