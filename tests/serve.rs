@@ -482,3 +482,42 @@ fn shutdown_waits_for_another_clients_running_hook() {
     assert_eq!(fire["result"]["decision"], "pass", "{fire}");
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn more_requests_than_run_at_once_all_waiting_on_client_hooks_are_answered() {
+    // 200 fires sent before any answer: more than the 64 that run at once, each of them
+    // waiting for this client's hook. The server keeps reading (answers to its calls get
+    // through) and every request is answered.
+    let p = Project::new(json!({"hooks": {}}));
+    let (mut child, mut c) = stdio(&p);
+    c.call("register", json!({"event": "PreToolUse", "name": "odd"}));
+    let ids: Vec<u64> = (0..200)
+        .map(|n| {
+            c.send(
+                "fire",
+                json!({"event": "PreToolUse", "tool": "t", "args": {"n": n}}),
+            )
+        })
+        .collect();
+    let mut decisions = std::collections::HashMap::new();
+    while decisions.len() < ids.len() {
+        let m = c.read();
+        if m["method"] == "hook" {
+            let n = m["params"]["payload"]["toolArgs"]["n"].as_u64().unwrap();
+            let result = if n % 2 == 1 {
+                json!({"decision": "block", "reason": "odd"})
+            } else {
+                Value::Null
+            };
+            let reply = json!({"jsonrpc": "2.0", "id": m["id"], "result": result});
+            c.send_raw(format!("{reply}\n").as_bytes());
+        } else if let Some(id) = m["id"].as_u64() {
+            decisions.insert(id, m["result"]["decision"].as_str().unwrap().to_string());
+        }
+    }
+    for (n, id) in ids.iter().enumerate() {
+        assert_eq!(decisions[id], if n % 2 == 1 { "block" } else { "pass" });
+    }
+    c.call("shutdown", json!({}));
+    assert!(child.wait().unwrap().success());
+}

@@ -18,6 +18,8 @@ pub const INTERNAL_ERROR: i64 = -32603;
 pub const SHUTTING_DOWN: i64 = -32000;
 /// The line was longer than the server's limit; it was skipped.
 pub const TOO_LARGE: i64 = -32001;
+/// Too many requests of this connection are waiting; wait for answers first.
+pub const BUSY: i64 = -32003;
 /// A client hook's code failed (its answer was an error).
 pub const HOOK_FAILED: i64 = -32002;
 

@@ -8,7 +8,7 @@ use super::engine::{Engine, HookTable};
 use super::lines::{Line, LineReader};
 use super::methods::{self, Client};
 use super::peer::Peer;
-use super::protocol::{self, Incoming, RpcError, SHUTTING_DOWN, TOO_LARGE};
+use super::protocol::{self, BUSY, Incoming, RpcError, SHUTTING_DOWN, TOO_LARGE};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,8 +23,13 @@ use tokio::task::JoinSet;
 pub struct Limits {
     /// Longest message line in bytes; a longer one is skipped and answered with an error.
     pub max_message: usize,
-    /// Requests of one connection running at once; reading waits beyond it.
+    /// Requests of one connection running at once; more wait for a slot.
     pub max_in_flight: usize,
+    /// Requests of one connection read and not yet answered (running or waiting); more are
+    /// refused with an error.
+    pub max_queued: usize,
+    /// Bytes of the requests of one connection read and not yet answered; more are refused.
+    pub max_queued_bytes: usize,
     /// Connections at once on the socket; more are answered with an error and closed.
     pub max_connections: usize,
     /// How often the config files are looked at for changes.
@@ -36,6 +41,8 @@ impl Default for Limits {
         Limits {
             max_message: 16 << 20,
             max_in_flight: 64,
+            max_queued: 1024,
+            max_queued_bytes: 64 << 20,
             max_connections: 128,
             poll: Duration::from_millis(500),
         }
@@ -188,6 +195,7 @@ impl Server {
         let permits = Arc::new(Semaphore::new(self.limits.max_in_flight));
         let mut lines = LineReader::new(BufReader::new(reader), self.limits.max_message);
         let mut jobs = JoinSet::new();
+        let queued_bytes = Arc::new(AtomicUsize::new(0));
         let mut shutdown = self.shutdown.subscribe();
         let mut notes = self.notes.subscribe();
         let mut closing = self.shutting_down();
@@ -223,11 +231,27 @@ impl Server {
                                 peer.send(protocol::response(id, Err(e))).await;
                                 continue;
                             }
-                            // Backpressure: past the limit, stop reading until one ends.
-                            let Ok(permit) = permits.clone().acquire_owned().await else { break };
+                            // Requests past the in-flight limit wait for a slot inside
+                            // their task, so reading goes on (a running request may be
+                            // waiting for this client's answer to a hook call). What waits is
+                            // bounded in count and bytes; beyond, the request is refused.
+                            if jobs.len() >= self.limits.max_queued
+                                || queued_bytes.load(Ordering::Acquire) + line.len() > self.limits.max_queued_bytes
+                            {
+                                let e = RpcError::new(BUSY, format!(
+                                    "too many requests waiting on this connection (at most {} requests, {} bytes); wait for answers before sending more",
+                                    self.limits.max_queued, self.limits.max_queued_bytes));
+                                peer.send(protocol::response(id, Err(e))).await;
+                                continue;
+                            }
+                            let size = line.len();
+                            queued_bytes.fetch_add(size, Ordering::AcqRel);
+                            let queued = queued_bytes.clone();
+                            let permits = permits.clone();
                             let (server, client, peer) = (self.clone(), client.clone(), peer.clone());
                             let guard = (method != "shutdown").then(|| self.in_flight.enter());
                             jobs.spawn(async move {
+                                let permit = permits.acquire_owned().await;
                                 let outcome = if method == "shutdown" {
                                     server.begin_shutdown();
                                     server.drain().await;
@@ -235,6 +259,7 @@ impl Server {
                                 } else {
                                     methods::call(&client, &method, &params).await
                                 };
+                                queued.fetch_sub(size, Ordering::AcqRel);
                                 peer.send(protocol::response(id, outcome)).await;
                                 drop((guard, permit));
                             });

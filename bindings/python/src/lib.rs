@@ -165,7 +165,8 @@ impl Engine_ {
                 .runner()
                 .map_err(|e| PyRuntimeError::new_err(e.to_string()))?
         };
-        let payload = payload_of(&params, runner.project_dir()).map_err(|e| value_error(e.message))?;
+        let payload =
+            payload_of(&params, runner.project_dir()).map_err(|e| value_error(e.message))?;
         let report = py.allow_threads(|| self.rt.block_on(runner.fire(payload)));
         Ok(report_json(&report).to_string())
     }
