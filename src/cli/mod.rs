@@ -66,8 +66,10 @@ enum Command {
     Test(new::test::TestArgs),
     /// Keep the engine warm: JSON-RPC 2.0 on stdio, or on a Unix socket with --socket.
     ///
-    /// Reads the same files as `run` (and re-reads them when they change, notifying clients);
-    /// writes the compiled-code cache. Protocol: docs/serve-protocol.md.
+    /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json and
+    /// ~/.coding-agent/trusted.json, and re-reads them when they change (notifying clients);
+    /// writes the compiled-code cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm)
+    /// and, with --socket, the socket. Protocol: docs/serve-protocol.md.
     Serve(serve::ServeArgs),
 }
 
