@@ -52,6 +52,9 @@
 //!   unchanged (each with its agent's payload and rules) and answers those agents when
 //!   hookhost runs inside them.
 //!
+//! - [`serve`] (feature `serve`, on with `cli`): the engine set-up the CLI and the language
+//!   packages share, and `hookhost serve`, the engine over JSON-RPC.
+//!
 //! The command line (`hookhost run`, `check`, ...) is the default `cli` feature; with
 //! `default-features = false` only the engine and the agent core are compiled.
 
@@ -61,6 +64,8 @@ pub mod agent;
 pub mod hooks;
 pub mod package;
 mod process;
+#[cfg(feature = "serve")]
+pub mod serve;
 
 pub use agent::{HookContext, HookVerdict, ToolHooks, Verdict};
 pub use hooks::{

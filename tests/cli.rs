@@ -348,7 +348,7 @@ fn first_hour_mistakes_get_errors_that_name_the_fix() {
     let out = hookhost(&p, &["run", "PreToolUse"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("no tool was given"));
     // Help texts name the files they read.
-    for sub in ["run", "check", "list", "trust"] {
+    for sub in ["run", "check", "list", "trust", "serve"] {
         let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
             .args([sub, "--help"])
             .output()

@@ -1,8 +1,7 @@
 //! `hookhost list`: the effective hooks in run order, with the file each came from.
 
 use clap::Args;
-use hookhost::hooks::config::{self, ConfigPaths, Handler};
-use serde_json::json;
+use hookhost::hooks::config::{self, ConfigPaths};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -27,48 +26,15 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
         eprintln!(
             "hookhost: note: {}: {}",
             managed.display(),
-            super::check::managed_only_note()
+            hookhost::serve::managed_only_note()
         );
     }
     let status = u8::from(!errors.is_empty());
     if a.json {
-        let hooks: Vec<_> = set
-            .all()
-            .map(|h| {
-                let mut v = json!({
-                    "event": h.event,
-                    "hook": h.label(),
-                    "kind": h.handler.kind(),
-                    "command": h.handler.display(),
-                    "match": h.match_source,
-                    "description": h.description,
-                    "timeoutMs": h.timeout.as_millis() as u64,
-                    "cwd": h.cwd,
-                    "async": h.is_async,
-                    "onError": h.on_error,
-                    "source": h.scope,
-                    "file": h.file,
-                    "dialect": h.dialect,
-                });
-                if let Handler::Wasm { limits, module, .. } = &h.handler {
-                    v["module"] = json!(module);
-                    v["fuel"] = json!(limits.fuel);
-                    v["memory"] = json!(limits.memory_mib);
-                    v["fs"] = json!(limits.fs);
-                    v["env"] = json!(limits.env);
-                }
-                v
-            })
-            .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({
-                "hooks": hooks,
-                "files": set.files,
-                "managedOnly": set.managed_only,
-                "errors": errors,
-            }))?
-        );
+        // The same object `serve` answers `list` with, and this run's problems.
+        let mut listed = hookhost::serve::list_json(&set);
+        listed["errors"] = serde_json::json!(errors);
+        println!("{}", serde_json::to_string_pretty(&listed)?);
         return Ok(status);
     }
     if set.is_empty() {

@@ -9,6 +9,7 @@ mod list;
 mod new;
 mod package;
 mod run;
+mod serve;
 mod trust;
 
 use clap::{Parser, Subcommand};
@@ -103,6 +104,13 @@ enum Command {
     Remove(package::update::RemoveArgs),
     /// Download pinned packages missing from (or damaged in) the store.
     Fetch(package::update::FetchArgs),
+    /// Keep the engine warm: JSON-RPC 2.0 on stdio, or on a Unix socket with --socket.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json and
+    /// ~/.coding-agent/trusted.json, and re-reads them when they change (notifying clients);
+    /// writes the compiled-code cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm)
+    /// and, with --socket, the socket. Protocol: docs/serve-protocol.md.
+    Serve(serve::ServeArgs),
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -181,6 +189,7 @@ pub fn main() -> ExitCode {
             Command::Update(args) => package::update::update(args).await,
             Command::Remove(args) => package::update::remove(args),
             Command::Fetch(args) => package::update::fetch(args).await,
+            Command::Serve(args) => serve::serve(args).await,
         }
     });
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody

@@ -6,9 +6,7 @@ use clap::Args;
 use hookhost::hooks::config::ConfigPaths;
 use hookhost::hooks::files::{PAYLOAD_LIMIT, read_bounded, read_stream_bounded};
 use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{
-    Decision, Event, EventReport, HookKind, HookRecord, Payload, Runner, TrustPolicy, TrustStore,
-};
+use hookhost::hooks::{Decision, Event, EventReport, HookKind, HookRecord, Payload, TrustPolicy};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -69,12 +67,10 @@ fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Re
                 read_bounded(std::path::Path::new(source), PAYLOAD_LIMIT)
                     .with_context(|| format!("reading the payload file {source}"))?
             };
-            let mut value: Value = serde_json::from_slice(&bytes)
+            let value: Value = serde_json::from_slice(&bytes)
                 .with_context(|| format!("the payload in {source} is not valid JSON"))?;
             // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`).
-            if let Some((_, _, fields)) = hookhost::hooks::dialect::recognise(&value) {
-                value = Value::Object(fields);
-            }
+            let value = hookhost::hooks::dialect::to_native(value);
             Payload::from_object(event, value, cwd, &session)
                 .map_err(|e| anyhow::anyhow!("--payload {source}: {e}"))?
         }
@@ -129,19 +125,13 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     let policy = super::trust_policy(a.trust.as_deref())?;
     // A broken trust file must not stop every hook under the permissive default; under
     // `skip`/`block` it is an error (failing open there would defeat the policy).
-    let store = match TrustStore::load(paths.home.as_deref()) {
-        Ok(store) => store,
-        Err(e) if policy == TrustPolicy::All => {
-            eprintln!("hookhost: warning: {e}; treating every project hook as untrusted");
-            TrustStore::load(None)?
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let runner = Runner::builder(&project)
-        .config_paths(paths)
-        .lenient()
+    let (store, warning) = hookhost::serve::trust_store(&paths, policy)?;
+    if let Some(e) = warning {
+        eprintln!("hookhost: warning: {e}; treating every project hook as untrusted");
+    }
+    // The same engine set-up as `serve` and the language packages.
+    let runner = hookhost::serve::runner_builder(paths, policy, store)
         .spawner(std::sync::Arc::new(spawner))
-        .trust(policy, store)
         .build()?;
     let tool_given = payload.tool_name().is_some_and(|t| !t.is_empty());
     let mut report = runner.fire(payload).await;
@@ -151,7 +141,7 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     }
     warn_untrusted(&report, policy);
     if a.json {
-        println!("{}", serde_json::to_string(&report)?);
+        println!("{}", hookhost::serve::report_json(&report));
     } else {
         print_human(&report, tool_given);
     }

@@ -24,7 +24,7 @@ mod settings;
 mod sources;
 pub mod tools;
 
-pub use render::{env, recognise, render};
+pub use render::{env, recognise, render, to_native};
 pub use respond::{Answer, respond};
 pub use settings::{ForeignFile, ForeignHook, read_settings};
 pub use sources::{ForeignSource, foreign_sources};

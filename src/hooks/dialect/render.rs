@@ -265,6 +265,16 @@ pub fn env(d: Dialect, project: &Path) -> Vec<(String, String)> {
     }
 }
 
+/// `v` as a native payload object: another agent's payload (told by [`recognise`]) turned
+/// into native fields, a native one unchanged. What `run --payload` and `serve`'s `fire`
+/// accept.
+pub fn to_native(v: Value) -> Value {
+    match recognise(&v) {
+        Some((_, _, fields)) => Value::Object(fields),
+        None => v,
+    }
+}
+
 /// A payload of any dialect, told by its shape, as native fields: `(dialect, event, fields)`.
 /// `hook_event_name` means Claude Code, Codex (with `turn_id`) or Gemini CLI (its event
 /// names, or a `timestamp`); `toolCall`, or `event` without `toolName`, means ling; anything

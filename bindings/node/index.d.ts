@@ -1,0 +1,124 @@
+import { EventEmitter } from "node:events";
+
+export type EventName =
+  | "SessionStart"
+  | "UserPromptSubmit"
+  | "PreToolUse"
+  | "PostToolUse"
+  | "PreCompact"
+  | "Stop"
+  | "SubagentStop"
+  | "SessionEnd";
+
+export type Decision = "pass" | "block" | "force";
+
+/** One hook's run, as `hookhost run --json` reports it. */
+export interface HookRecord {
+  hook: string;
+  source: string;
+  command: string;
+  kind: "shell" | "wasm" | "http" | "fn";
+  outcome: "pass" | "block" | "force" | "warn" | "timeout" | "error";
+  exitCode: number | null;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  async: boolean;
+  message: string | null;
+}
+
+/** What firing one event decided. `raw` is the whole `run --json` object. */
+export interface Report {
+  event: EventName;
+  decision: Decision;
+  blocked: boolean;
+  forced: boolean;
+  reason: string | null;
+  updatedArgs: Record<string, unknown> | null;
+  ask: boolean;
+  additionalContext: string[];
+  systemMessages: string[];
+  feedback: string[];
+  hooks: HookRecord[];
+  raw: Record<string, unknown>;
+}
+
+/** What a JavaScript hook answers (null/undefined: pass). */
+export interface Answer {
+  decision?: Decision;
+  reason?: string;
+  updatedInput?: Record<string, unknown>;
+  additionalContext?: string;
+  systemMessage?: string;
+}
+
+/** The payload a hook receives (camelCase, DESIGN §2). */
+export interface Payload {
+  event: EventName;
+  cwd: string;
+  sessionId: string;
+  toolName?: string;
+  toolArgs?: Record<string, any>;
+  toolResult?: unknown;
+  toolError?: boolean;
+  prompt?: string;
+  stopHookActive?: boolean;
+  [key: string]: unknown;
+}
+
+export type Hook = (payload: Payload) => Answer | null | undefined | void | Promise<Answer | null | undefined | void>;
+
+export interface FireFields {
+  payload?: Record<string, unknown>;
+  tool?: string;
+  args?: Record<string, unknown>;
+  result?: unknown;
+  prompt?: string;
+  session?: string;
+}
+
+export interface StartOptions {
+  binary?: string;
+  trust?: "all" | "skip" | "block";
+  env?: NodeJS.ProcessEnv;
+  session?: string;
+}
+
+export interface RegisterOptions {
+  name?: string;
+  timeoutMs?: number;
+  onError?: "warn" | "block";
+}
+
+export declare function binary(): string;
+export declare function block(reason: string): Answer;
+export declare function force(reason: string): Answer;
+export declare function pass(opts?: Omit<Answer, "decision" | "reason">): Answer;
+
+export declare class ServeError extends Error {
+  code: number;
+}
+
+export declare class Runner extends EventEmitter {
+  session?: string;
+  static start(project?: string, opts?: StartOptions): Promise<Runner>;
+  static connect(socketPath: string, opts?: { session?: string }): Promise<Runner>;
+  call(method: string, params?: Record<string, unknown>): Promise<any>;
+  register(event: EventName, match: string | null, fn: Hook, opts?: RegisterOptions): Promise<string>;
+  unregister(id: string): Promise<boolean>;
+  fire(event: EventName | string, fields?: FireFields): Promise<Report>;
+  sessionStart(source?: string): Promise<Report>;
+  userPromptSubmit(prompt: string): Promise<Report>;
+  preToolUse(name: string, args?: Record<string, unknown>): Promise<Report>;
+  postToolUse(name: string, args?: Record<string, unknown>, result?: unknown, error?: boolean): Promise<Report>;
+  preCompact(trigger?: "auto" | "manual"): Promise<Report>;
+  stop(stopHookActive?: boolean): Promise<Report>;
+  subagentStop(stopHookActive?: boolean): Promise<Report>;
+  sessionEnd(reason?: string): Promise<Report>;
+  list(): Promise<Record<string, unknown>[]>;
+  check(): Promise<{ errors: unknown[]; warnings: unknown[]; hooks: number; files: string[] }>;
+  reload(): Promise<{ generation: number }>;
+  shutdown(): Promise<void>;
+  close(): Promise<void>;
+}
