@@ -332,6 +332,19 @@ impl TrustStore {
         let Some((key, pin)) = &assessment.pin else {
             return Ok(());
         };
+        self.update(|file| {
+            file.projects.insert(key.clone(), pin.clone());
+            for (digest, grant) in &assessment.packages {
+                approve(file, digest, grant);
+            }
+        })
+    }
+
+    /// Applies `change` to the file on disk and saves it: under an exclusive lock,
+    /// re-reading the file inside it (so concurrent writers are all kept), written to a
+    /// private temporary file and renamed into place (mode 0600; a symlink at the path is
+    /// refused on read and replaced, never followed, on write).
+    fn update(&mut self, change: impl FnOnce(&mut TrustFile)) -> Result<(), TrustError> {
         let Some(path) = self.path.clone() else {
             return Err(TrustError::NoHome);
         };
@@ -344,10 +357,7 @@ impl TrustStore {
         let _lock = FileLock::exclusive(&path.with_extension("json.lock"))?;
         let mut file = read_trust_file(&path)?;
         file.version = 1;
-        file.projects.insert(key.clone(), pin.clone());
-        for (digest, grant) in &assessment.packages {
-            approve(&mut file, digest, grant);
-        }
+        change(&mut file);
         let text = serde_json::to_string_pretty(&file).unwrap_or_default();
         write_private(&path, (text + "\n").as_bytes()).map_err(|source| TrustError::Write {
             path: path.clone(),
@@ -367,26 +377,7 @@ impl TrustStore {
         digest: &str,
         grant: &PackageGrant,
     ) -> Result<(), TrustError> {
-        let Some(path) = self.path.clone() else {
-            return Err(TrustError::NoHome);
-        };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|source| TrustError::Write {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
-        let _lock = FileLock::exclusive(&path.with_extension("json.lock"))?;
-        let mut file = read_trust_file(&path)?;
-        file.version = 1;
-        approve(&mut file, digest, grant);
-        let text = serde_json::to_string_pretty(&file).unwrap_or_default();
-        write_private(&path, (text + "\n").as_bytes()).map_err(|source| TrustError::Write {
-            path: path.clone(),
-            source,
-        })?;
-        self.file = file;
-        Ok(())
+        self.update(|file| approve(file, digest, grant))
     }
 
     /// Whether the package with `digest` (hex) was approved with grants covering these.
