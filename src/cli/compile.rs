@@ -67,9 +67,7 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
     for module in modules {
         let started = Instant::now();
         let before = spawner.stats().compiled.load(Ordering::Relaxed);
-        if !a.json {
-            eprintln!("hookhost: compiling {} ...", module.display());
-        }
+        // A compile past a second announces itself (the spawner's notice); one line a module.
         let error = spawner.prepare_file(&module).await.err();
         let cached = error.is_none() && spawner.stats().compiled.load(Ordering::Relaxed) == before;
         results.push(Compiled {
