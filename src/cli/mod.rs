@@ -24,7 +24,7 @@ use std::process::ExitCode;
     version,
     about,
     long_about = None,
-    after_help = "Hooks live in <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours); project hooks run first. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
+    after_help = "Hooks live in /etc/coding-agent/hooks.json (managed, run first), <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours), then other agents' files (.claude/settings.json, .gemini/settings.json, .codex/hooks.json, .ling/hooks.json); `hookhost list` shows the order. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
 )]
 struct Cli {
     /// More logging on stderr (-v: info, -vv: debug). RUST_LOG overrides.
@@ -44,7 +44,7 @@ enum Command {
     /// ~/.gemini/settings.json, .codex/hooks.json, ~/.codex/hooks.json), the trust pins in ~/.coding-agent/trusted.json, and the compiled-code
     /// cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), which it writes.
     Run(run::RunArgs),
-    /// Validate both config files, compile every wasm module, find commands that will not run.
+    /// Validate every config file, compile every wasm module, find commands that will not run.
     ///
     /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json, other agents'
     /// hook files (listing what hookhost accepts but does not implement as warnings) and
