@@ -254,12 +254,13 @@ fn ling_shape(p: &Payload) -> Value {
 /// `HOOK_PROJECT_DIR`: `CLAUDE_PROJECT_DIR` for Claude Code and Codex hooks, and
 /// `GEMINI_PROJECT_DIR` plus `CLAUDE_PROJECT_DIR` for Gemini CLI's.
 pub fn env(d: Dialect, project: &Path) -> Vec<(String, String)> {
-    let dir = project.to_string_lossy().into_owned();
+    // Per hook and event: a native hook allocates nothing.
+    let dir = || project.to_string_lossy().into_owned();
     match d {
-        Dialect::Claude | Dialect::Codex => vec![("CLAUDE_PROJECT_DIR".into(), dir)],
+        Dialect::Claude | Dialect::Codex => vec![("CLAUDE_PROJECT_DIR".into(), dir())],
         Dialect::Gemini => vec![
-            ("GEMINI_PROJECT_DIR".into(), dir.clone()),
-            ("CLAUDE_PROJECT_DIR".into(), dir),
+            ("GEMINI_PROJECT_DIR".into(), dir()),
+            ("CLAUDE_PROJECT_DIR".into(), dir()),
         ],
         Dialect::Native | Dialect::Ling => Vec::new(),
     }

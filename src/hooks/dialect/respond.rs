@@ -50,6 +50,11 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         let tool = tool.unwrap_or_default();
         tools::to_dialect(d, tool, args).1
     });
+    let ends_turn = matches!(
+        (e, report.decision),
+        (Event::UserPromptSubmit, Decision::Block)
+            | (Event::Stop | Event::SubagentStop, Decision::Force)
+    );
     match (d, e) {
         (Dialect::Gemini, Event::PreToolUse) => {
             if report.decision == Decision::Block {
@@ -93,18 +98,8 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
                 }
             }
         }
-        (_, Event::UserPromptSubmit) if report.decision == Decision::Block => {
-            out.insert(
-                "decision".into(),
-                json!(if d == Dialect::Gemini {
-                    "deny"
-                } else {
-                    "block"
-                }),
-            );
-            out.insert("reason".into(), json!(reason));
-        }
-        (_, Event::Stop | Event::SubagentStop) if report.decision == Decision::Force => {
+        // A blocked prompt and a forced Stop are the same answer in these protocols.
+        _ if ends_turn => {
             out.insert(
                 "decision".into(),
                 json!(if d == Dialect::Gemini {
