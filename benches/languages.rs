@@ -100,22 +100,48 @@ fn languages(c: &mut Criterion) {
     let mut group = c.benchmark_group("languages");
     group.sample_size(10);
     for (name, runner) in &cases {
-        let payload = || {
-            Payload::pre_tool_use(
-                runner.project_dir(),
-                "bench",
-                "bash",
-                json!({"command": "rm -rf /"}),
-            )
-        };
         // Warm: compile (or load from the cache) once, outside the measurement.
-        let r = rt.block_on(runner.fire(payload()));
+        let r = rt.block_on(runner.fire(payload(runner)));
         assert_eq!(r.decision, Decision::Block, "{name}: {r:?}");
         group.bench_function(*name, |bench| {
-            bench.iter(|| rt.block_on(runner.fire(payload())));
+            bench.iter(|| rt.block_on(runner.fire(payload(runner))));
         });
     }
     group.finish();
+    // What an agent sees: its events come apart (a model turn, a tool call between them),
+    // and a long-lived runner makes each wasm hook's next instance in the meantime. Only the
+    // event is timed, not the gap.
+    let mut group = c.benchmark_group("languages, events 10 ms apart");
+    group.sample_size(10);
+    group.measurement_time(std::time::Duration::from_secs(1));
+    for (name, runner) in &cases {
+        group.bench_function(*name, |bench| {
+            bench.iter_custom(|iters| {
+                let mut timed = std::time::Duration::ZERO;
+                for _ in 0..iters {
+                    std::thread::sleep(EVENT_GAP);
+                    let start = std::time::Instant::now();
+                    rt.block_on(runner.fire(payload(runner)));
+                    timed += start.elapsed();
+                }
+                timed
+            });
+        });
+    }
+    group.finish();
+}
+
+/// The time between two events in the spaced measurement.
+const EVENT_GAP: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// A blocking PreToolUse payload for `runner`'s project.
+fn payload(runner: &Runner) -> Payload {
+    Payload::pre_tool_use(
+        runner.project_dir(),
+        "bench",
+        "bash",
+        json!({"command": "rm -rf /"}),
+    )
 }
 
 criterion_group!(benches, languages);

@@ -594,3 +594,156 @@ fn default_fuel_is_derived_from_the_timeout() {
         10_000 * hookhost::hooks::spawner::wasm::FUEL_PER_MS
     );
 }
+
+// ---- Instances made ahead of their events (a long-lived runner) ----
+
+/// A runner of `p` and the wasm spawner's counters.
+fn runner_with_spawner(p: &Project) -> (Runner, std::sync::Arc<HookSpawner>) {
+    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(p.wasm_config()).unwrap());
+    let runner = Runner::builder(p.path())
+        .config_paths(p.paths())
+        .spawner(spawner.clone())
+        .build()
+        .unwrap();
+    (runner, spawner)
+}
+
+fn made_ahead(spawner: &HookSpawner) -> u64 {
+    spawner
+        .wasm()
+        .unwrap()
+        .stats()
+        .made_ahead
+        .load(Ordering::Relaxed)
+}
+
+/// A WASI command whose `_start` counts its calls in a global and exits 2 (blocks) unless the
+/// count is 1: any reuse of an instance shows.
+const COUNTS_ITS_CALLS: &str = r#"(module
+  (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+  (memory (export "memory") 1)
+  (global $calls (mut i32) (i32.const 0))
+  (func (export "_start")
+    (global.set $calls (i32.add (global.get $calls) (i32.const 1)))
+    (if (i32.ne (global.get $calls) (i32.const 1)) (then (call $exit (i32.const 2))))))"#;
+
+#[tokio::test]
+async fn every_event_gets_a_fresh_instance_even_one_made_ahead() {
+    let p = project(&[], json!([{"command": "hooks/counts.wasm"}]));
+    std::fs::create_dir_all(p.path().join("hooks")).unwrap();
+    std::fs::write(
+        p.path().join("hooks/counts.wasm"),
+        wat::parse_str(COUNTS_ITS_CALLS).unwrap(),
+    )
+    .unwrap();
+    let (runner, spawner) = runner_with_spawner(&p);
+    for i in 0..5 {
+        let r = fire(&runner, &p).await;
+        assert_eq!(
+            r.decision,
+            Decision::Pass,
+            "event {i}: {}",
+            common::summary(&r)
+        );
+    }
+    // The first event instantiates inline; each later one takes the instance made after the
+    // one before (a run waits for one being made, so this is exact).
+    assert_eq!(made_ahead(&spawner), 4);
+}
+
+#[tokio::test]
+async fn an_instance_made_ahead_reads_its_own_events_payload() {
+    let p = project(
+        &["hostile"],
+        json!([{"command": "hooks/hostile.wasm echo"}]),
+    );
+    let (runner, spawner) = runner_with_spawner(&p);
+    for command in ["ls", "pwd", "rm -rf /"] {
+        let r = runner
+            .fire(pre_tool(&p.path(), "bash", json!({"command": command})))
+            .await;
+        let echoed: Value = serde_json::from_str(&r.hooks[0].stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", common::summary(&r)));
+        assert_eq!(echoed["toolArgs"], json!({"command": command}));
+    }
+    assert_eq!(made_ahead(&spawner), 2);
+}
+
+#[tokio::test]
+async fn a_directory_swapped_in_since_is_not_served_by_an_old_instance() {
+    // The instance made after the first event had `sub` preopened; `sub` is then moved away
+    // and another directory put at its path. The next event must see the new one, not the
+    // moved directory through the old instance's open handle.
+    let p = project(
+        &["hostile"],
+        json!([{"command": "../hooks/hostile.wasm read marker", "cwd": "sub"}]),
+    );
+    p.write("sub/marker", "first");
+    let (runner, spawner) = runner_with_spawner(&p);
+    let r = fire(&runner, &p).await;
+    assert_eq!(
+        r.hooks[0].stdout.trim(),
+        "ok:first",
+        "{}",
+        common::summary(&r)
+    );
+    std::fs::rename(p.path().join("sub"), p.path().join("sub-moved")).unwrap();
+    p.write("sub/marker", "second");
+    let r = fire(&runner, &p).await;
+    assert_eq!(
+        r.hooks[0].stdout.trim(),
+        "ok:second",
+        "{}",
+        common::summary(&r)
+    );
+    assert_eq!(made_ahead(&spawner), 0, "the old instance was not used");
+    let r = fire(&runner, &p).await;
+    assert_eq!(r.hooks[0].stdout.trim(), "ok:second");
+    assert_eq!(made_ahead(&spawner), 1, "instances made ahead resume");
+}
+
+/// A WASI command whose start function (run while instantiating) and `_start` each spin
+/// `$n` times.
+const SPINS_TWICE: &str = r#"(module
+  (memory (export "memory") 1)
+  (func $spin (local $i i32)
+    (local.set $i (i32.const 1000000))
+    (loop $l (local.set $i (i32.sub (local.get $i) (i32.const 1))) (br_if $l (local.get $i))))
+  (start $spin)
+  (func (export "_start") (call $spin)))"#;
+
+#[tokio::test]
+async fn fuel_spent_instantiating_ahead_counts_against_the_event() {
+    let p = project(&[], json!([]));
+    std::fs::create_dir_all(p.path().join("hooks")).unwrap();
+    std::fs::write(
+        p.path().join("hooks/spin.wasm"),
+        wat::parse_str(SPINS_TWICE).unwrap(),
+    )
+    .unwrap();
+    // Enough for one spin but not two: the run times out whether its instance was made at
+    // the event or ahead of it (where the start function spent half the budget already).
+    let hooks = json!({"hooks": {"PreToolUse": [
+        {"command": "hooks/spin.wasm", "fuel": 6_000_000, "match": "short"},
+        {"command": "hooks/spin.wasm", "fuel": 20_000_000, "match": "enough"}
+    ]}});
+    p.write(".coding-agent/hooks.json", &hooks.to_string());
+    let (runner, spawner) = runner_with_spawner(&p);
+    for i in 0..4 {
+        let r = runner.fire(pre_tool(&p.path(), "short", json!({}))).await;
+        assert_eq!(
+            r.hooks[0].outcome,
+            Outcome::Timeout,
+            "event {i}: {}",
+            common::summary(&r)
+        );
+        let r = runner.fire(pre_tool(&p.path(), "enough", json!({}))).await;
+        assert_eq!(
+            r.hooks[0].outcome,
+            Outcome::Pass,
+            "event {i}: {}",
+            common::summary(&r)
+        );
+    }
+    assert_eq!(made_ahead(&spawner), 6, "3 made ahead for each hook");
+}

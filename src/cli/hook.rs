@@ -131,6 +131,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
     let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
+        prewarm: false,
         ..WasmEngineConfig::default()
     })?;
     let paths = ConfigPaths::for_project(&project).native_only();

@@ -117,6 +117,7 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     // saves, so the CLI allocates on demand.
     let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
+        prewarm: false,
         ..WasmEngineConfig::default()
     })?;
     let paths = ConfigPaths::for_project(&project);

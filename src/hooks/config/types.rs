@@ -119,7 +119,7 @@ impl HookKind {
 }
 
 /// Filesystem access of a wasm hook to the project directory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum FsAccess {
     /// No project directory at all.

@@ -29,6 +29,18 @@ pub const FUEL_PER_MS: u64 = 1_000_000;
 /// Pooling allocator slots: instances that can run at once before falling back to errors.
 pub const POOL_SLOTS: u32 = 1000;
 
+/// Bytes of each pooled linear memory kept resident (reset by copying) when its instance is
+/// freed: at most this much per slot stays in memory while the slot is idle.
+const KEEP_RESIDENT: usize = 16 << 20;
+
+/// The same for each pooled table.
+const KEEP_RESIDENT_TABLE: usize = 1 << 20;
+
+/// Idle pool slots that keep their memory resident for their module's next instance; beyond
+/// them, slots are reused least-recently-used. With [`KEEP_RESIDENT`] this bounds what an
+/// idle long-lived engine holds to about (busiest concurrency + 16) x 16 MiB.
+const MAX_UNUSED_WARM_SLOTS: u32 = 16;
+
 /// How long a run waits for a first compile by default: 60 s (the largest example guest, the
 /// 18 MB Python component, compiles in about 11 s on the 2-core development machine).
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -63,6 +75,11 @@ pub struct WasmEngineConfig {
     /// takes (what `check` does). Default [`COMPILE_TIMEOUT`], or
     /// `$HOOKHOST_COMPILE_TIMEOUT_MS`.
     pub compile_timeout: Option<Duration>,
+    /// Make each hook's next instance ahead of its event, in the background, once the hook
+    /// has run (`warm.rs`): the event then only calls it. For long-lived embedders (the
+    /// `Runner` of an agent, `hookhost serve`); a one-event process would make an instance it
+    /// never uses. Every event still gets a fresh instance.
+    pub prewarm: bool,
 }
 
 fn compile_timeout_from_env() -> Option<Duration> {
@@ -83,6 +100,7 @@ impl Default for WasmEngineConfig {
             pooling: true,
             fuel: true,
             compile_timeout: compile_timeout_from_env(),
+            prewarm: true,
         }
     }
 }
@@ -127,7 +145,14 @@ fn wasmtime_config(pooling: bool, fuel: bool) -> Config {
             .total_memories(POOL_SLOTS)
             .total_tables(POOL_SLOTS)
             .total_stacks(POOL_SLOTS)
-            .max_memory_size(crate::hooks::config::MAX_MEMORY_MIB as usize * MIB as usize);
+            .max_memory_size(crate::hooks::config::MAX_MEMORY_MIB as usize * MIB as usize)
+            // A freed memory is reset by copying back what its guest dirtied, up to this much,
+            // instead of unmapping it: the next instance of the same module then does not
+            // fault those pages in again (for an interpreter's heap, most of a warm event).
+            .linear_memory_keep_resident(KEEP_RESIDENT)
+            .table_keep_resident(KEEP_RESIDENT_TABLE)
+            // Which bounds what the pool keeps resident: slots in use plus this many idle ones.
+            .max_unused_warm_slots(MAX_UNUSED_WARM_SLOTS);
         c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
     c

@@ -4,8 +4,9 @@
 //! One [`wasmtime::Engine`] per spawner (fuel metering, epoch interruption, pooling
 //! allocator). Each module is compiled once: kept in memory as a pre-linked `InstancePre`
 //! (re-checked against the file's stat stamp, so an edited `.wasm` is picked up)
-//! and on disk in [`cache::DiskCache`]. Each run gets a fresh `Store` with the sandbox of
-//! `sandbox.rs`, a fuel budget, a memory cap and a wall-clock deadline.
+//! and on disk in [`cache::DiskCache`]. Each run gets a fresh instance in a fresh `Store` with
+//! the sandbox of `sandbox.rs`, a fuel budget, a memory cap and a wall-clock deadline; a
+//! long-lived spawner makes it ahead of the event (`warm.rs`).
 //!
 //! This file is the spawner and the order of a run; each step lives in a file of its own:
 //!
@@ -19,7 +20,8 @@
 //! | `source_index.rs`, `stamp.rs` | a module file's hash by its stat stamp, without reading it |
 //! | `sandbox.rs` | what a guest may reach: the WASI context of one run |
 //! | `state.rs`, `limiter.rs` | a store's data and its one memory budget |
-//! | `run.rs` | one run: store, fuel, deadline, each guest shape, exit status |
+//! | `run.rs` | one instance: store, fuel, deadline, instantiation, the call of each guest shape, exit status |
+//! | `warm.rs` | instances made ahead of their events in a long-lived spawner |
 //! | `pipes.rs`, `hook_world.rs` | guest output into the capture; the typed `hook` world |
 //!
 //! | guest does | [`ExitStatus`](super::ExitStatus) |
@@ -45,6 +47,7 @@ mod source_index;
 mod stamp;
 mod state;
 mod ticker;
+mod warm;
 
 pub use engine::{
     COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV, FUEL_PER_MS, POOL_SLOTS, WasmEngineConfig, WasmError,
@@ -52,31 +55,31 @@ pub use engine::{
 pub use modules::WasmStats;
 pub(crate) use source_index::module_sha256;
 
-use super::{Capture, SpawnOutput, SpawnRequest, Spawner};
+use super::{SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
 use async_trait::async_trait;
 use cache::DiskCache;
 use engine::Linkers;
-use limiter::MemoryBudget;
 use load::Loader;
 use modules::Modules;
-use run::{Run, RunSetup};
+use sandbox::Grants;
 use source_index::SourceIndex;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use ticker::Ticker;
-use wasmtime::Engine;
+use warm::{Warm, WarmKey};
 
 struct Inner {
-    engine: Engine,
     modules: Modules,
     fuel_per_ms: u64,
     /// Whether the engine meters fuel.
     metered: bool,
     compile_timeout: Option<Duration>,
-    /// In-flight instances (the pool's size when pooling).
-    slots: tokio::sync::Semaphore,
+    /// Live instances, running or made ahead (the pool's size when pooling).
+    slots: Arc<tokio::sync::Semaphore>,
+    /// Instances made ahead of their events, when the spawner is long-lived.
+    warm: Option<Arc<Warm>>,
     /// Advances the engine's epoch; stopped and joined when the last clone is dropped.
     _ticker: Ticker,
 }
@@ -93,25 +96,25 @@ impl WasmSpawner {
         let engine = config.engine()?;
         let linkers = Linkers::new(&engine)?;
         let disk = DiskCache::new(config.cache_root.clone(), &engine, config.cache_tag());
-        let slots = tokio::sync::Semaphore::new(if config.pooling {
+        let slots = Arc::new(tokio::sync::Semaphore::new(if config.pooling {
             POOL_SLOTS as usize
         } else {
             tokio::sync::Semaphore::MAX_PERMITS
-        });
+        }));
         Ok(WasmSpawner {
             inner: Arc::new(Inner {
                 _ticker: Ticker::for_engine(engine.clone()),
                 modules: Modules::new(Loader {
-                    engine: engine.clone(),
+                    engine,
                     linkers,
                     disk,
                     index: SourceIndex::new(config.cache_root.as_deref()),
                 }),
-                engine,
                 fuel_per_ms: config.fuel_per_ms,
                 metered: config.fuel,
                 compile_timeout: config.compile_timeout,
                 slots,
+                warm: config.prewarm.then(Arc::default),
             }),
         })
     }
@@ -184,29 +187,51 @@ impl Spawner for WasmSpawner {
                 start.elapsed(),
             );
         }
-        let _slot = self.inner.slots.acquire().await;
+        let key = WarmKey {
+            module: module.clone(),
+            sha256: ready.sha256.clone(),
+            event: req.event,
+            grants: Grants::of(&req, &confined, argv, limits),
+            memory_mib: limits.memory_mib,
+            fuel: self
+                .inner
+                .metered
+                .then(|| limits.fuel.unwrap_or_else(|| self.fuel_for(req.timeout))),
+            timeout: req.timeout,
+        };
         let run_start = Instant::now();
-        let capture = Capture::default();
-        let wasi = match sandbox::wasi_builder(&req, &confined, argv, limits, &capture) {
-            Ok(b) => b,
-            Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
+        let made_ahead = match &self.inner.warm {
+            Some(warm) => warm.take(&key).await,
+            None => None,
         };
-        let run = Run {
-            engine: &self.inner.engine,
-            setup: RunSetup {
-                fuel: self
-                    .inner
-                    .metered
-                    .then(|| limits.fuel.unwrap_or_else(|| self.fuel_for(req.timeout))),
-                deadline: run_start + req.timeout,
-            },
-            memory: MemoryBudget::from_mib(limits.memory_mib),
-            path: module,
-            req: &req,
-            capture: &capture,
+        let mut instance = match made_ahead {
+            Some(instance) => {
+                self.stats()
+                    .made_ahead
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                instance
+            }
+            None => {
+                let Ok(permit) = self.inner.slots.clone().acquire_owned().await else {
+                    return SpawnOutput::spawn_failed(
+                        "the wasm engine is shutting down",
+                        start.elapsed(),
+                    );
+                };
+                match key.instantiate(ready.prepared.clone(), permit).await {
+                    Ok(instance) => instance,
+                    Err((status, capture)) => return capture.finish(status, run_start.elapsed()),
+                }
+            }
         };
-        let status = run.run(ready.prepared, wasi).await;
-        capture.finish(status, run_start.elapsed())
+        let status = instance
+            .call(req.event, &req.stdin, run_start + req.timeout)
+            .await;
+        let output = instance.capture().finish(status, run_start.elapsed());
+        if let Some(warm) = &self.inner.warm {
+            warm.refill(key, ready.prepared, instance, &self.inner.slots);
+        }
+        output
     }
 }
 
@@ -232,7 +257,7 @@ mod tests {
             ..WasmEngineConfig::default()
         })
         .unwrap();
-        let engine = spawner.inner.engine.weak();
+        let engine = spawner.inner.modules.loader().engine.weak();
         let clone = spawner.clone();
         drop(spawner);
         assert!(engine.upgrade().is_some(), "a clone keeps the engine");

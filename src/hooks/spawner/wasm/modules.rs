@@ -30,6 +30,8 @@ pub struct WasmStats {
     pub disk_hits: AtomicU64,
     /// Runs that reused an in-memory pre-linked module.
     pub memory_hits: AtomicU64,
+    /// Runs that called an instance made ahead of their event (`WasmEngineConfig::prewarm`).
+    pub made_ahead: AtomicU64,
 }
 
 /// A module compiled from a file with this stamp, and the SHA-256 of the bytes it was

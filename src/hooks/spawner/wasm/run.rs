@@ -1,8 +1,11 @@
-//! One run of a prepared guest: a fresh `Store` with the run's memory budget, fuel and epoch
-//! deadline, instantiation, the call of each guest shape (`_start` of a p1 module, `run` of a
-//! p2 command, `handle` of a `hook`-world component), the wall-clock backstop, and how the
-//! call ended mapped onto an [`ExitStatus`] ([`classify`], [`classify_instantiation`]: the
-//! table in the `wasm` module docs).
+//! One run of a prepared guest, in two steps. [`Instance::new`] makes a fresh `Store` (on the
+//! engine that compiled the guest) with the run's memory budget, fuel and epoch deadline, and
+//! instantiates the guest in it: at the event, or ahead of it (`warm.rs`). [`Instance::call`]
+//! gives it the payload and calls it (`_start` of a p1 module, `run` of a p2 command, `handle`
+//! of a `hook`-world component) under the event's wall-clock deadline. How either step ended
+//! is mapped onto an [`ExitStatus`] ([`classify`], [`classify_instantiation`]: the table in
+//! the `wasm` module docs). Fuel spent instantiating counts against the call's budget, as if
+//! both happened at the event: the same hook on the same input times out the same way.
 //!
 //! Not here: what the guest may reach (`sandbox.rs` builds the WASI context handed in), how
 //! memory is charged (`limiter.rs`), where the guest came from (`load.rs`).
@@ -10,143 +13,176 @@
 use super::hook_world;
 use super::limiter::MemoryBudget;
 use super::load::Prepared;
+use super::pipes::GuestInput;
 use super::state::{Limited, P1State, P2State};
-use crate::hooks::spawner::{Capture, CapturedStream, ExitStatus, SpawnRequest};
+use crate::hooks::Event;
+use crate::hooks::spawner::{Capture, CapturedStream, ExitStatus};
 use std::path::Path;
 use std::time::Instant;
+use tokio::sync::OwnedSemaphorePermit;
 use wasmtime::component::ResourceTable;
-use wasmtime::{Engine, InstancePre, Store, Trap, UpdateDeadline};
-use wasmtime_wasi::p2::bindings::CommandPre;
+use wasmtime::{Engine, Store, Trap, TypedFunc, UpdateDeadline};
+use wasmtime_wasi::p2::bindings::Command;
 use wasmtime_wasi::{I32Exit, WasiCtxBuilder};
 
-/// Per-run settings shared by every guest shape.
+/// Per-instance settings shared by every guest shape.
 pub(super) struct RunSetup {
     /// `None` when the engine does not meter fuel.
     pub fuel: Option<u64>,
+    /// When instantiating gives up (a start function blocked in a host call).
     pub deadline: Instant,
-}
-
-impl RunSetup {
-    fn apply<T: 'static>(&self, store: &mut Store<T>) -> Result<(), String> {
-        if let Some(fuel) = self.fuel {
-            store.set_fuel(fuel).map_err(|e| e.to_string())?;
-        }
-        store.set_epoch_deadline(1);
-        let deadline = self.deadline;
-        store.epoch_deadline_callback(move |_| {
-            if Instant::now() >= deadline {
-                Ok(UpdateDeadline::Interrupt)
-            } else {
-                Ok(UpdateDeadline::Yield(1))
-            }
-        });
-        Ok(())
-    }
-}
-
-/// What every run needs besides its guest: the engine, limits, the module path (for
-/// messages), the request and the capture buffers the sandbox writes into.
-pub(super) struct Run<'a> {
-    pub engine: &'a Engine,
-    pub setup: RunSetup,
     pub memory: MemoryBudget,
-    pub path: &'a Path,
-    pub req: &'a SpawnRequest,
-    pub capture: &'a Capture,
 }
 
-impl Run<'_> {
-    /// Runs `prepared` with the WASI context of `wasi`, stopped at the deadline even if it is
-    /// blocked in a host call.
-    pub async fn run(&self, prepared: Prepared, mut wasi: WasiCtxBuilder) -> ExitStatus {
+/// Interrupts the store's guest at the next epoch tick past `deadline`.
+fn set_deadline<T: 'static>(store: &mut Store<T>, deadline: Instant) {
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(move |_| {
+        if Instant::now() >= deadline {
+            Ok(UpdateDeadline::Interrupt)
+        } else {
+            Ok(UpdateDeadline::Yield(1))
+        }
+    });
+}
+
+/// A fresh store on `engine` with the memory cap, fuel and deadline of `setup`.
+fn store<T: Limited>(engine: &Engine, data: T, setup: &RunSetup) -> Result<Store<T>, ExitStatus> {
+    let mut store = Store::new(engine, data);
+    store.limiter(|s| s.limits());
+    if let Some(fuel) = setup.fuel {
+        store
+            .set_fuel(fuel)
+            .map_err(|e| ExitStatus::SpawnFailed(e.to_string()))?;
+    }
+    set_deadline(&mut store, setup.deadline);
+    Ok(store)
+}
+
+/// An instantiated guest in its own store, by shape, with what its call needs.
+enum Guest {
+    Module(Store<P1State>, TypedFunc<(), ()>),
+    Command(Store<P2State>, Command),
+    Hook(Store<P2State>, hook_world::Hook),
+}
+
+/// A guest instantiated in a store of its own, not yet called. Dropping it frees the store
+/// (and its pool slot).
+pub(super) struct Instance {
+    guest: Guest,
+    capture: Capture,
+    stdin: GuestInput,
+    /// The instance slot it occupies (the pool's size when pooling).
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Instance {
+    /// Instantiates `prepared` with the WASI context of `wasi` (which writes into `capture`
+    /// and reads `stdin`), stopped at `setup.deadline` even if a start function is blocked in
+    /// a host call.
+    pub async fn new(
+        prepared: Prepared,
+        mut wasi: WasiCtxBuilder,
+        setup: RunSetup,
+        path: &Path,
+        (capture, stdin): (Capture, GuestInput),
+        permit: OwnedSemaphorePermit,
+    ) -> Result<Instance, ExitStatus> {
         let p2 = |ctx| P2State {
             ctx,
             table: ResourceTable::new(),
-            limits: self.memory.clone(),
+            limits: setup.memory.clone(),
         };
-        let running = async {
+        let instantiating = async {
             match prepared {
                 Prepared::Module(pre) => {
                     let state = P1State {
                         wasi: wasi.build_p1(),
-                        limits: self.memory.clone(),
+                        limits: setup.memory.clone(),
                     };
-                    self.module(pre, state).await
+                    let mut store = store(pre.module().engine(), state, &setup)?;
+                    let instance = pre
+                        .instantiate_async(&mut store)
+                        .await
+                        .map_err(|e| classify_instantiation(e, path))?;
+                    let start = instance
+                        .get_typed_func::<(), ()>(&mut store, "_start")
+                        .map_err(|_| ExitStatus::SpawnFailed(format!(
+                            "{} exports no `_start` function: a hook must be a WASI command (a program with `main`), not a library",
+                            path.display()
+                        )))?;
+                    Ok(Guest::Module(store, start))
                 }
-                Prepared::Command(pre) => self.command(pre, p2(wasi.build())).await,
-                Prepared::Hook(pre) => self.hook_world(pre, p2(wasi.build())).await,
+                Prepared::Command(pre) => {
+                    let mut store = store(pre.engine(), p2(wasi.build()), &setup)?;
+                    let command = pre
+                        .instantiate_async(&mut store)
+                        .await
+                        .map_err(|e| classify_instantiation(e, path))?;
+                    Ok(Guest::Command(store, command))
+                }
+                Prepared::Hook(pre) => {
+                    let mut store = store(pre.engine(), p2(wasi.build()), &setup)?;
+                    let hook = pre
+                        .instantiate_async(&mut store)
+                        .await
+                        .map_err(|e| classify_instantiation(e, path))?;
+                    Ok(Guest::Hook(store, hook))
+                }
             }
         };
-        // The backstop for guests blocked in host calls (sleeping, waiting on stdin).
-        tokio::time::timeout_at(self.setup.deadline.into(), running)
+        let guest = tokio::time::timeout_at(setup.deadline.into(), instantiating)
+            .await
+            .unwrap_or(Err(ExitStatus::TimedOut))?;
+        Ok(Instance {
+            guest,
+            capture,
+            stdin,
+            _permit: permit,
+        })
+    }
+
+    /// What the guest wrote, so far.
+    pub fn capture(&self) -> &Capture {
+        &self.capture
+    }
+
+    /// Runs the guest on `payload` for `event`, stopped at `deadline` even if it is blocked in
+    /// a host call (sleeping, waiting on stdin).
+    pub async fn call(&mut self, event: Event, payload: &[u8], deadline: Instant) -> ExitStatus {
+        self.stdin.give(bytes::Bytes::copy_from_slice(payload));
+        let stderr = &self.capture.stderr;
+        let capture = &self.capture;
+        let running = async {
+            match &mut self.guest {
+                Guest::Module(store, start) => {
+                    set_deadline(store, deadline);
+                    classify(start.call_async(&mut *store, ()).await, stderr)
+                }
+                Guest::Command(store, command) => {
+                    set_deadline(store, deadline);
+                    match command.wasi_cli_run().call_run(&mut *store).await {
+                        Ok(Ok(())) => ExitStatus::Exited(0),
+                        Ok(Err(())) => ExitStatus::Exited(1),
+                        Err(e) => classify(Err(e), stderr),
+                    }
+                }
+                Guest::Hook(store, hook) => {
+                    set_deadline(store, deadline);
+                    let payload = hook_world::Payload {
+                        event: event.as_str().to_string(),
+                        json: String::from_utf8_lossy(payload).into_owned(),
+                    };
+                    match hook.call_handle(&mut *store, &payload).await {
+                        Ok(response) => hook_world::as_process(response, capture),
+                        Err(e) => classify(Err(e), stderr),
+                    }
+                }
+            }
+        };
+        tokio::time::timeout_at(deadline.into(), running)
             .await
             .unwrap_or(ExitStatus::TimedOut)
-    }
-
-    /// A fresh store with the run's memory cap, fuel and deadline.
-    fn store<T: Limited>(&self, data: T) -> Result<Store<T>, ExitStatus> {
-        let mut store = Store::new(self.engine, data);
-        store.limiter(|s| s.limits());
-        self.setup
-            .apply(&mut store)
-            .map_err(ExitStatus::SpawnFailed)?;
-        Ok(store)
-    }
-
-    /// A preview 1 command module: `_start`.
-    async fn module(&self, pre: InstancePre<P1State>, state: P1State) -> ExitStatus {
-        let mut store = match self.store(state) {
-            Ok(s) => s,
-            Err(status) => return status,
-        };
-        let instance = match pre.instantiate_async(&mut store).await {
-            Ok(i) => i,
-            Err(e) => return classify_instantiation(e, self.path),
-        };
-        let Ok(start) = instance.get_typed_func::<(), ()>(&mut store, "_start") else {
-            return ExitStatus::SpawnFailed(format!(
-                "{} exports no `_start` function: a hook must be a WASI command (a program with `main`), not a library",
-                self.path.display()
-            ));
-        };
-        classify(start.call_async(&mut store, ()).await, &self.capture.stderr)
-    }
-
-    /// A preview 2 command component: `wasi:cli/run`.
-    async fn command(&self, pre: CommandPre<P2State>, state: P2State) -> ExitStatus {
-        let mut store = match self.store(state) {
-            Ok(s) => s,
-            Err(status) => return status,
-        };
-        let command = match pre.instantiate_async(&mut store).await {
-            Ok(c) => c,
-            Err(e) => return classify_instantiation(e, self.path),
-        };
-        match command.wasi_cli_run().call_run(&mut store).await {
-            Ok(Ok(())) => ExitStatus::Exited(0),
-            Ok(Err(())) => ExitStatus::Exited(1),
-            Err(e) => classify(Err(e), &self.capture.stderr),
-        }
-    }
-
-    /// A `hook`-world component: `handle(payload)`, its response answered like a process.
-    async fn hook_world(&self, pre: hook_world::HookPre<P2State>, state: P2State) -> ExitStatus {
-        let mut store = match self.store(state) {
-            Ok(s) => s,
-            Err(status) => return status,
-        };
-        let hook = match pre.instantiate_async(&mut store).await {
-            Ok(h) => h,
-            Err(e) => return classify_instantiation(e, self.path),
-        };
-        let payload = hook_world::Payload {
-            event: self.req.event.as_str().to_string(),
-            json: String::from_utf8_lossy(&self.req.stdin).into_owned(),
-        };
-        match hook.call_handle(&mut store, &payload).await {
-            Ok(response) => hook_world::as_process(response, self.capture),
-            Err(e) => classify(Err(e), &self.capture.stderr),
-        }
     }
 }
 
