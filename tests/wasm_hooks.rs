@@ -747,3 +747,62 @@ async fn fuel_spent_instantiating_ahead_counts_against_the_event() {
     }
     assert_eq!(made_ahead(&spawner), 6, "3 made ahead for each hook");
 }
+
+/// A WASI command whose start function (run while instantiating) sleeps for a minute if the
+/// file `slow` exists in its cwd, and whose `_start` creates that file.
+const SLOW_AFTER_ITS_FIRST_RUN: &str = r#"(module
+  (import "wasi_snapshot_preview1" "path_open"
+    (func $open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "poll_oneoff" (func $poll (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  ;; One subscription at 0: tag 0 (a clock), clock 1 (monotonic), timeout 60 s (in ns).
+  (data (i32.const 16) "\01\00\00\00")
+  (data (i32.const 24) "\00\58\47\f8\0d\00\00\00")
+  (data (i32.const 200) "slow")
+  (func $starting
+    ;; Opening `slow` for reading (in the preopen `.`, fd 3) succeeds only once it exists.
+    (if (i32.eqz (call $open (i32.const 3) (i32.const 0) (i32.const 200) (i32.const 4)
+                   (i32.const 0) (i64.const 2) (i64.const 0) (i32.const 0) (i32.const 256)))
+      (then (drop (call $poll (i32.const 0) (i32.const 64) (i32.const 1) (i32.const 128))))))
+  (start $starting)
+  (func (export "_start")
+    (drop (call $open (i32.const 3) (i32.const 0) (i32.const 200) (i32.const 4)
+            (i32.const 1) (i64.const 64) (i64.const 0) (i32.const 0) (i32.const 256)))))"#;
+
+#[tokio::test]
+async fn waiting_for_an_instance_made_ahead_counts_against_the_timeout() {
+    // The first event runs quickly and leaves `slow` behind; the instance made after it then
+    // sleeps while starting, past the 3 s timeout. The second event waits for it, and must
+    // end at its one timeout, not wait and then instantiate again for a second one.
+    let p = project(
+        &[],
+        json!([{"command": "hooks/slow.wasm", "timeout": 3000, "fs": "write"}]),
+    );
+    std::fs::create_dir_all(p.path().join("hooks")).unwrap();
+    std::fs::write(
+        p.path().join("hooks/slow.wasm"),
+        wat::parse_str(SLOW_AFTER_ITS_FIRST_RUN).unwrap(),
+    )
+    .unwrap();
+    let runner = p.runner();
+    let r = fire(&runner, &p).await;
+    assert_eq!(r.hooks[0].outcome, Outcome::Pass, "{}", common::summary(&r));
+    assert!(
+        p.path().join("slow").exists(),
+        "the first run made the file"
+    );
+    let start = Instant::now();
+    let r = fire(&runner, &p).await;
+    assert_eq!(
+        r.hooks[0].outcome,
+        Outcome::Timeout,
+        "{}",
+        common::summary(&r)
+    );
+    // An outcome bound, not a benchmark: two timeouts would be 6 s.
+    assert!(
+        start.elapsed() < Duration::from_millis(5000),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -55,7 +55,7 @@ pub use engine::{
 pub use modules::WasmStats;
 pub(crate) use source_index::module_sha256;
 
-use super::{SpawnOutput, SpawnRequest, Spawner};
+use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
 use async_trait::async_trait;
 use cache::DiskCache;
@@ -199,9 +199,16 @@ impl Spawner for WasmSpawner {
                 .then(|| limits.fuel.unwrap_or_else(|| self.fuel_for(req.timeout))),
             timeout: req.timeout,
         };
+        // Waiting for an instance being made ahead, instantiating and running all count
+        // against the hook's one timeout.
         let run_start = Instant::now();
+        let deadline = run_start + req.timeout;
         let made_ahead = match &self.inner.warm {
-            Some(warm) => warm.take(&key).await,
+            Some(warm) => match tokio::time::timeout_at(deadline.into(), warm.take(&key)).await {
+                Ok(made) => made,
+                // Its instance, made ahead, was still starting up at the deadline.
+                Err(_) => return SpawnOutput::bare(ExitStatus::TimedOut, run_start.elapsed()),
+            },
             None => None,
         };
         let mut instance = match made_ahead {
@@ -218,15 +225,16 @@ impl Spawner for WasmSpawner {
                         start.elapsed(),
                     );
                 };
-                match key.instantiate(ready.prepared.clone(), permit).await {
+                match key
+                    .instantiate(ready.prepared.clone(), permit, deadline)
+                    .await
+                {
                     Ok(instance) => instance,
                     Err((status, capture)) => return capture.finish(status, run_start.elapsed()),
                 }
             }
         };
-        let status = instance
-            .call(req.event, &req.stdin, run_start + req.timeout)
-            .await;
+        let status = instance.call(req.event, &req.stdin, deadline).await;
         let output = instance.capture().finish(status, run_start.elapsed());
         if let Some(warm) = &self.inner.warm {
             warm.refill(key, ready.prepared, instance, &self.inner.slots);

@@ -44,20 +44,13 @@ pub(super) struct WarmKey {
 }
 
 impl WarmKey {
-    /// The per-instance settings of a run with this key, instantiating from now.
-    pub fn setup(&self) -> RunSetup {
-        RunSetup {
-            fuel: self.fuel,
-            deadline: Instant::now() + self.timeout,
-            memory: MemoryBudget::from_mib(self.memory_mib),
-        }
-    }
-
-    /// Instantiates `prepared` for a run with this key, holding `permit`.
+    /// Instantiates `prepared` for a run with this key, holding `permit`, giving up at
+    /// `deadline`.
     pub async fn instantiate(
         &self,
         prepared: Prepared,
         permit: tokio::sync::OwnedSemaphorePermit,
+        deadline: Instant,
     ) -> Result<Instance, (crate::hooks::spawner::ExitStatus, Capture)> {
         let capture = Capture::default();
         let stdin = GuestInput::default();
@@ -70,7 +63,11 @@ impl WarmKey {
         Instance::new(
             prepared,
             wasi,
-            self.setup(),
+            RunSetup {
+                fuel: self.fuel,
+                deadline,
+                memory: MemoryBudget::from_mib(self.memory_mib),
+            },
             &self.module,
             (capture.clone(), stdin),
             permit,
@@ -143,7 +140,8 @@ impl Warm {
             let Ok(permit) = slots.try_acquire_owned() else {
                 return;
             };
-            match key.instantiate(prepared, permit).await {
+            let deadline = Instant::now() + key.timeout;
+            match key.instantiate(prepared, permit, deadline).await {
                 Ok(instance) => *guard = Some(instance),
                 // The run will instantiate inline and report the failure itself.
                 Err((status, _)) => {
