@@ -1,5 +1,6 @@
 // Builds guard.ts into {{name}}.wasm, a component of the `hook` world (wit/hook.wit):
-// type-check with the TypeScript compiler (tsconfig.json), strip the types, componentize.
+// type-check with the TypeScript compiler (tsconfig.json; hookhost.d.ts types the SDK), strip
+// the types into guard.js next to the SDK it imports (hookhost.js), componentize that.
 // The disabled features keep WASI interfaces the guard does not use (notably wasi:http,
 // which hookhost does not provide) out of the component, so it links in hookhost.
 import { componentize } from "@bytecodealliance/componentize-js";
@@ -24,7 +25,9 @@ if (diagnostics.length > 0) {
 const source = ts.transpileModule(await readFile(here("./guard.ts"), "utf8"), {
   compilerOptions: { ...config.options, noEmit: false },
 }).outputText;
-const { component } = await componentize(source, {
+await writeFile(here("./guard.js"), source);
+const { component } = await componentize({
+  sourcePath: here("./guard.js"),
   witPath: here("./wit/hook.wit"),
   worldName: "hook",
   disableFeatures: ["random", "stdio", "clocks", "http", "fetch-event"],

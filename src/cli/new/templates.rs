@@ -174,7 +174,7 @@ pub const TEMPLATES: &[Template] = &[
     },
     Template {
         lang: "typescript",
-        title: "TypeScript (a component of the typed `hook` world, tsc + componentize-js)",
+        title: "TypeScript (a component of the typed `hook` world, tsc + the JavaScript SDK + componentize-js)",
         source: "guard.ts",
         toolchain: "Node.js 18+ and npm; the first build runs `npm ci`",
         memory: 64,
@@ -183,6 +183,14 @@ pub const TEMPLATES: &[Template] = &[
             file(
                 "guard.ts",
                 include_str!("../../../templates/typescript/guard.ts"),
+            ),
+            file(
+                "hookhost.js",
+                include_str!("../../../sdk/javascript/hookhost.js"),
+            ),
+            file(
+                "hookhost.d.ts",
+                include_str!("../../../sdk/javascript/hookhost.d.ts"),
             ),
             file(
                 "build.mjs",
