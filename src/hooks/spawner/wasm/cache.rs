@@ -252,6 +252,39 @@ impl DiskCache {
     }
 }
 
+impl DiskCache {
+    /// Takes the exclusive, non-blocking lock named `key` (a hex digest) in the private
+    /// folder: `<key>.lock`, opened without following a symlink, mode 0600. `None` when the
+    /// cache is disabled, the lock is held by another process (or handle), or it cannot be
+    /// taken. Released when the file is dropped (or its process ends, however it ends).
+    pub fn try_lock(&self, key: &str) -> Option<std::fs::File> {
+        if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let path = self.dir.as_ref()?.join(format!("{key}.lock"));
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+        }
+        let file = options
+            .open(&path)
+            .map_err(
+                |e| tracing::debug!(path = %path.display(), error = %e, "cannot open a lock file"),
+            )
+            .ok()?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return None;
+        }
+        file.try_lock().ok()?;
+        Some(file)
+    }
+}
+
 /// Opens an entry without following a symlink and checks that it is the file the seal
 /// describes: a regular file of this user, writable by no one else, with that identity.
 fn open_entry(path: &Path, sealed: EntryId) -> Result<std::fs::File, String> {

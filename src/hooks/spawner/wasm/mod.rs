@@ -47,7 +47,8 @@ mod state;
 mod ticker;
 
 pub use engine::{
-    COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV, FUEL_PER_MS, POOL_SLOTS, WasmEngineConfig, WasmError,
+    BASELINE_MIN_BYTES, COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV, FUEL_PER_MS, POOL_SLOTS, TIERING_ENV,
+    Tiering, WasmEngineConfig, WasmError,
 };
 pub use modules::WasmStats;
 pub(crate) use source_index::module_sha256;
@@ -55,21 +56,16 @@ pub(crate) use source_index::module_sha256;
 use super::{Capture, SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
 use async_trait::async_trait;
-use cache::DiskCache;
-use engine::Linkers;
 use limiter::MemoryBudget;
-use load::Loader;
+use load::{Compiler, Loader};
 use modules::Modules;
 use run::{Run, RunSetup};
-use source_index::SourceIndex;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use ticker::Ticker;
-use wasmtime::Engine;
 
 struct Inner {
-    engine: Engine,
     modules: Modules,
     fuel_per_ms: u64,
     /// Whether the engine meters fuel.
@@ -77,8 +73,15 @@ struct Inner {
     compile_timeout: Option<Duration>,
     /// In-flight instances (the pool's size when pooling).
     slots: tokio::sync::Semaphore,
-    /// Advances the engine's epoch; stopped and joined when the last clone is dropped.
+    /// Advances the engines' epochs; stopped and joined when the last clone is dropped.
     _ticker: Ticker,
+}
+
+/// A claim on optimising one module ([`WasmSpawner::claim_optimisation`]); dropping it
+/// releases the claim.
+#[derive(Debug)]
+pub struct OptimisationClaim {
+    _file: std::fs::File,
 }
 
 /// Runs `.wasm` hooks. Cheap to clone; clones share the engine and caches.
@@ -90,9 +93,12 @@ pub struct WasmSpawner {
 impl WasmSpawner {
     /// Creates the engine as `config` says; fails when wasmtime cannot.
     pub fn new(config: WasmEngineConfig) -> Result<Self, WasmError> {
-        let engine = config.engine()?;
-        let linkers = Linkers::new(&engine)?;
-        let disk = DiskCache::new(config.cache_root.clone(), &engine, config.cache_tag());
+        let optimised = Compiler::new(
+            config.engine()?,
+            config.cache_root.clone(),
+            config.cache_tag(),
+        )?;
+        let loader = Arc::new(Loader::new(optimised, config.clone()));
         let slots = tokio::sync::Semaphore::new(if config.pooling {
             POOL_SLOTS as usize
         } else {
@@ -100,14 +106,8 @@ impl WasmSpawner {
         });
         Ok(WasmSpawner {
             inner: Arc::new(Inner {
-                _ticker: Ticker::for_engine(engine.clone()),
-                modules: Modules::new(Loader {
-                    engine: engine.clone(),
-                    linkers,
-                    disk,
-                    index: SourceIndex::new(config.cache_root.as_deref()),
-                }),
-                engine,
+                _ticker: Ticker::for_loader(loader.clone()),
+                modules: Modules::new(loader),
                 fuel_per_ms: config.fuel_per_ms,
                 metered: config.fuel,
                 compile_timeout: config.compile_timeout,
@@ -123,7 +123,35 @@ impl WasmSpawner {
 
     /// The compiled-code cache directory in use, if any.
     pub fn cache_dir(&self) -> Option<&Path> {
-        self.inner.modules.loader().disk.dir()
+        self.inner.modules.loader().optimised.disk.dir()
+    }
+
+    /// The module files that ran from the baseline tier and whose optimised build this
+    /// spawner left to its caller ([`Tiering::Deferred`]; nothing when the disk cache is
+    /// disabled). Each file is returned once; the list is emptied.
+    pub fn deferred(&self) -> Vec<std::path::PathBuf> {
+        self.inner.modules.take_deferred()
+    }
+
+    /// The compiled-code cache root in use (the folder above [`Self::cache_dir`]), if any: what
+    /// a background `hookhost compile` must be given to fill the same cache.
+    pub fn cache_root(&self) -> Option<&Path> {
+        self.cache_dir().and_then(Path::parent)
+    }
+
+    /// Claims the optimisation of `module` (an absolute path) among processes sharing this
+    /// cache: an exclusive lock file in the private cache folder, keyed by the path, released
+    /// when the claim is dropped or its process ends. `None` when another process holds it or
+    /// the disk cache is disabled: then nobody else should start optimising `module`.
+    pub fn claim_optimisation(&self, module: &Path) -> Option<OptimisationClaim> {
+        let key = cache::sha256_hex(module.as_os_str().as_encoded_bytes());
+        self.inner
+            .modules
+            .loader()
+            .optimised
+            .disk
+            .try_lock(&key)
+            .map(|file| OptimisationClaim { _file: file })
     }
 
     /// The fuel a run gets for `timeout` when the hook sets no `fuel`.
@@ -191,8 +219,9 @@ impl Spawner for WasmSpawner {
             Ok(b) => b,
             Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
         };
+        // A store runs code of its own engine: the tier the module came from.
         let run = Run {
-            engine: &self.inner.engine,
+            engine: &ready.engine,
             setup: RunSetup {
                 fuel: self
                     .inner
@@ -232,7 +261,7 @@ mod tests {
             ..WasmEngineConfig::default()
         })
         .unwrap();
-        let engine = spawner.inner.engine.weak();
+        let engine = spawner.inner.modules.loader().optimised.engine.weak();
         let clone = spawner.clone();
         drop(spawner);
         assert!(engine.upgrade().is_some(), "a clone keeps the engine");
