@@ -14,7 +14,9 @@ pub mod wasm;
 pub use capture::{Capture, CapturedStream, OUTPUT_CAP};
 pub use http::HttpSpawner;
 pub use shell::ShellSpawner;
-pub use wasm::{OptimisationClaim, TIERING_ENV, Tiering, WasmEngineConfig, WasmSpawner};
+pub use wasm::{
+    BASELINE_MIN_BYTES, OptimisationClaim, TIERING_ENV, Tiering, WasmEngineConfig, WasmSpawner,
+};
 
 use super::config::{Handler, HookKind};
 use super::event::Event;

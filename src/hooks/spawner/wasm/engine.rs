@@ -250,3 +250,66 @@ impl Linkers {
         Ok(Linkers { p1, p2 })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasmtime::{Instance, Module, Store, Trap};
+
+    /// Fuel left after `f(n)` of a counted loop in a store of `engine`.
+    fn fuel_used(engine: &Engine, n: i32) -> u64 {
+        let module = Module::new(
+            engine,
+            wat::parse_str(
+                r#"(module (func (export "f") (param i32) (result i32) (local i32)
+                (loop $l
+                  (local.set 1 (i32.add (local.get 1) (i32.mul (local.get 0) (i32.const 3))))
+                  (local.set 0 (i32.sub (local.get 0) (i32.const 1)))
+                  (br_if $l (i32.ne (local.get 0) (i32.const 0))))
+                (local.get 1)))"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let mut store = Store::new(engine, ());
+        store.set_fuel(u64::MAX / 2).unwrap();
+        store.set_epoch_deadline(u64::MAX / 2);
+        let instance = Instance::new(&mut store, &module, &[]).unwrap();
+        let f = instance
+            .get_typed_func::<i32, i32>(&mut store, "f")
+            .unwrap();
+        f.call(&mut store, n).unwrap();
+        u64::MAX / 2 - store.get_fuel().unwrap()
+    }
+
+    #[test]
+    fn both_tiers_burn_the_same_fuel_and_stop_on_epochs() {
+        let config = WasmEngineConfig {
+            pooling: false,
+            ..WasmEngineConfig::default()
+        };
+        let optimised = config.engine().unwrap();
+        let baseline = config.baseline_engine().unwrap();
+        for n in [1, 1000, 100_000] {
+            assert_eq!(fuel_used(&optimised, n), fuel_used(&baseline, n), "n = {n}");
+        }
+        // An endless loop ends at the epoch deadline under winch as under cranelift.
+        for engine in [&optimised, &baseline] {
+            let module = Module::new(
+                engine,
+                wat::parse_str(r#"(module (func (export "spin") (loop $l (br $l))))"#).unwrap(),
+            )
+            .unwrap();
+            let mut store = Store::new(engine, ());
+            store.set_fuel(u64::MAX / 2).unwrap();
+            store.set_epoch_deadline(1);
+            let instance = Instance::new(&mut store, &module, &[]).unwrap();
+            let spin = instance
+                .get_typed_func::<(), ()>(&mut store, "spin")
+                .unwrap();
+            engine.increment_epoch();
+            let err = spin.call(&mut store, ()).unwrap_err();
+            assert_eq!(err.downcast_ref::<Trap>(), Some(&Trap::Interrupt));
+        }
+    }
+}
