@@ -1,6 +1,11 @@
 //! From a `.wasm` file to a [`Prepared`] guest: find the file's hash (by its stamp in the
 //! source index, else by reading it once, bounded), take the compiled code from the disk cache
 //! or compile it (telling a core module from a component by the header, and caching it), link it against WASI and tell the three guest shapes apart.
+//!
+//! Which tier: the optimised (cranelift) cache entry if there is one; else, for a module of at
+//! least `BASELINE_MIN_BYTES` with tiering on, the baseline (winch) cache entry or a winch
+//! compile; else (small modules, tiering off, or a module winch cannot compile) cranelift.
+//! Each tier is a [`Compiler`]: an engine, its linkers and its own cache folder.
 //! Blocking: callers run it off the async runtime.
 //!
 //! Not here: when to load (once per file and edit, one compile at a time: `modules.rs`), the

@@ -1,8 +1,10 @@
 //! [`WasmSpawner`]: runs a hook whose command names a `.wasm` file inside wasmtime, with the
 //! same stdin / exit-code / output semantics as a process (DESIGN §5).
 //!
-//! One [`wasmtime::Engine`] per spawner (fuel metering, epoch interruption, pooling
-//! allocator). Each module is compiled once: kept in memory as a pre-linked `InstancePre`
+//! One optimising [`wasmtime::Engine`] per spawner (cranelift; fuel metering, epoch
+//! interruption, pooling allocator), and a baseline one (winch, same fuel and epochs, on-demand
+//! allocation) made on first use for the first runs of big modules ([`Tiering`]). Each module
+//! is compiled once per tier: kept in memory as a pre-linked `InstancePre`
 //! (re-checked against the file's stat stamp, so an edited `.wasm` is picked up)
 //! and on disk in [`cache::DiskCache`]. Each run gets a fresh `Store` with the sandbox of
 //! `sandbox.rs`, a fuel budget, a memory cap and a wall-clock deadline.
@@ -11,11 +13,11 @@
 //!
 //! | file | owns |
 //! |---|---|
-//! | `engine.rs` | [`WasmEngineConfig`], the constants, the wasmtime `Config` and WASI linkers |
-//! | `ticker.rs` | the epoch ticker thread, stopped and joined when the spawner is dropped |
-//! | `modules.rs` | the in-memory modules by file: one compile per edit, the compile bound |
-//! | `load.rs` | file to guest: bounded read, compile or disk cache, link, guest shape |
-//! | `cache.rs` | the on-disk compiled-code cache and its safety checks |
+//! | `engine.rs` | [`WasmEngineConfig`], [`Tiering`], the constants, both engines' wasmtime `Config`s and the WASI linkers |
+//! | `ticker.rs` | the epoch ticker thread (both engines), stopped and joined when the spawner is dropped |
+//! | `modules.rs` | the in-memory modules by file: one compile per edit, the compile bound, the in-process tier-up or the deferred list |
+//! | `load.rs` | file to guest: bounded read, which tier, compile or disk cache, link, guest shape |
+//! | `cache.rs` | the on-disk compiled-code cache (one folder per engine), its safety checks, the optimisation lock |
 //! | `source_index.rs`, `stamp.rs` | a module file's hash by its stat stamp, without reading it |
 //! | `sandbox.rs` | what a guest may reach: the WASI context of one run |
 //! | `state.rs`, `limiter.rs` | a store's data and its one memory budget |
