@@ -85,19 +85,29 @@ fn load(counter: &AtomicU64) -> u64 {
 
 /// Cache folders (one per engine) holding a sealed entry.
 fn sealed_folders(cache: &Path) -> usize {
+    folders(cache).filter(|d| holds(d, "seal")).count()
+}
+
+/// Whether the optimised folder (the one holding the optimisation locks) has a sealed entry.
+fn optimised_entry(cache: &Path) -> bool {
+    folders(cache).any(|d| holds(&d, "lock") && holds(&d, "seal"))
+}
+
+fn folders(cache: &Path) -> impl Iterator<Item = PathBuf> {
     std::fs::read_dir(cache)
         .unwrap()
         .flatten()
         .filter(|d| d.file_name() != "index")
-        .filter(|d| {
-            std::fs::read_dir(d.path())
-                .map(|es| {
-                    es.flatten()
-                        .any(|e| e.path().extension().is_some_and(|x| x == "seal"))
-                })
-                .unwrap_or(false)
+        .map(|d| d.path())
+}
+
+fn holds(folder: &Path, extension: &str) -> bool {
+    std::fs::read_dir(folder)
+        .map(|es| {
+            es.flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == extension))
         })
-        .count()
+        .unwrap_or(false)
 }
 
 async fn fire_guard(runner: &Runner, p: &Project) -> (Decision, Outcome, String) {
@@ -137,6 +147,11 @@ async fn a_big_module_runs_from_the_baseline_tier_then_from_the_optimised_build(
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(load(&stats.compiled), 1, "one optimised compile");
+    assert_eq!(
+        sealed_folders(p.cache.path()),
+        1,
+        "the optimised entry superseded the baseline one"
+    );
     let (decision, outcome, _) = fire_guard(&runner, &p).await;
     assert_eq!((decision, outcome), (Decision::Block, Outcome::Block));
     assert_eq!(
@@ -190,10 +205,11 @@ async fn the_cli_answers_from_the_baseline_tier_and_a_background_compile_caches_
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("decision: block"));
-    // The baseline entry is written before the answer; the optimised one by the background
-    // compile, into a second engine folder.
+    // The baseline entry is written before the answer (and removed once the optimised one
+    // is there); the optimised one by the background compile, into its own engine folder.
+    assert!(sealed_folders(p.cache.path()) >= 1);
     let started = Instant::now();
-    while sealed_folders(p.cache.path()) < 2 {
+    while !optimised_entry(p.cache.path()) {
         assert!(
             started.elapsed() < BACKGROUND_BOUND,
             "the optimised entry never landed"
@@ -215,6 +231,11 @@ async fn the_cli_answers_from_the_baseline_tier_and_a_background_compile_caches_
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    assert_eq!(
+        sealed_folders(p.cache.path()),
+        1,
+        "the optimised entry superseded the baseline one"
+    );
     let out = p.cli(&args, &env);
     assert_eq!(out.status.code(), Some(2));
     // `compile` finds the optimised entry: nothing left to compile.

@@ -253,6 +253,23 @@ impl DiskCache {
 }
 
 impl DiskCache {
+    /// Removes the entry (either kind) and seal for the module whose bytes hash to `hash`, if
+    /// any: the seal first, so no reader trusts a half-removed entry. A process that has the
+    /// entry mapped keeps its mapping. Failures only cost disk space.
+    pub fn remove(&self, hash: &str) {
+        let Some(seal) = self.seal_path(hash) else {
+            return;
+        };
+        if std::fs::remove_file(&seal).is_err() {
+            return;
+        }
+        for kind in [Kind::Module, Kind::Component] {
+            if let Some(entry) = self.entry_path(hash, kind) {
+                let _ = std::fs::remove_file(entry);
+            }
+        }
+    }
+
     /// Takes the exclusive, non-blocking lock named `key` (a hex digest) in the private
     /// folder: `<key>.lock`, opened without following a symlink, mode 0600. `None` when the
     /// cache is disabled, the lock is held by another process (or handle), or it cannot be

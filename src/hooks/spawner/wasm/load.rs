@@ -204,6 +204,13 @@ impl Loader {
         let artifact = opt.compile(path, &bytes, component)?;
         stats.compiled.fetch_add(1, Ordering::Relaxed);
         opt.disk.store(&source.sha256, &artifact);
+        // The optimised entry supersedes a baseline one (tens of MB): drop it.
+        if size >= BASELINE_MIN_BYTES
+            && opt.disk.dir().is_some()
+            && let Some(base) = self.baseline()
+        {
+            base.disk.remove(&source.sha256);
+        }
         self.loaded(path, opt, artifact, source.sha256, Tier::Optimised)
     }
 
