@@ -24,6 +24,10 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, Linker, PoolingAlloca
 /// machine up to ~6x slower the fuel budget, not the wall clock, ends it: the same hook on the
 /// same input times out the same way. The default 10 s timeout gives 1e10 units. The
 /// wall-clock deadline (the timeout itself) backs this up for guests blocked in host calls.
+/// Code from the baseline tier (winch, a big module's first runs) burns the same fuel for the
+/// same work but more slowly: 2.5x slower than cranelift code in a register-only loop (4.2e9
+/// units in 551 ms vs 219 ms), which still leaves the fuel, not the wall clock, ending a
+/// compute-bound guest on this machine with a wide margin.
 pub const FUEL_PER_MS: u64 = 1_000_000;
 
 /// Pooling allocator slots: instances that can run at once before falling back to errors.
