@@ -369,3 +369,55 @@ async fn fuel_runs_out_on_the_same_budget_under_both_tiers() {
         );
     }
 }
+
+#[test]
+fn the_agent_adapter_answers_from_the_baseline_tier_and_hands_the_optimisation_off() {
+    use std::io::Write;
+    let Some(guest) = big_guest() else { return };
+    let p = project_with(
+        &std::fs::read(guest).unwrap(),
+        json!([{"command": "hooks/guard.wasm", "match": "bash", "timeout": 60000}]),
+    );
+    let payload = json!({
+        "session_id": "abc123",
+        "cwd": p.path(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf /"},
+    });
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["hook", "--for", "claude", "--project"])
+        .arg(p.path())
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .env("HOOKHOST_TIERING", "deferred")
+        .env_remove("HOOKHOST_TRUST")
+        .env_remove("HOOKHOST_ADAPTER")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    // Reads the agent's pipes to their end: the background compile does not hold them.
+    let out = child.wait_with_output().unwrap();
+    let answer = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(answer.contains("destructive"), "{answer}");
+    let started = Instant::now();
+    while !optimised_entry(p.cache.path()) {
+        assert!(
+            started.elapsed() < BACKGROUND_BOUND,
+            "the optimised entry never landed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
