@@ -421,3 +421,46 @@ fn the_agent_adapter_answers_from_the_baseline_tier_and_hands_the_optimisation_o
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_module_whose_optimisation_failed_is_not_handed_off_again_until_it_changes() {
+    let Some(guest) = big_guest() else { return };
+    let p = project_with(
+        &std::fs::read(guest).unwrap(),
+        json!([{"command": "hooks/guard.wasm", "match": "bash", "timeout": 60000}]),
+    );
+    let module = p.path().join("hooks/guard.wasm");
+    let spawner = WasmSpawner::new(WasmEngineConfig {
+        pooling: false,
+        ..p.wasm_config()
+    })
+    .unwrap();
+    assert!(!spawner.optimisation_failed(&module));
+    spawner.mark_optimisation_failed(&module);
+    assert!(spawner.optimisation_failed(&module));
+    let args = [
+        "run",
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"rm -rf /"}"#,
+    ];
+    let out = p.cli(&args, &[("HOOKHOST_TIERING", "deferred")]);
+    assert_eq!(out.status.code(), Some(2));
+    // No background compile was started: nothing claims the module, and with the claim taken
+    // here none can start later either; the optimised folder has no entry.
+    let claim = spawner.claim_optimisation(&module);
+    assert!(claim.is_some(), "a background compile holds the claim");
+    assert!(!optimised_entry(p.cache.path()));
+    drop(claim);
+    // An edited module is tried again.
+    let later = std::time::SystemTime::now() + Duration::from_secs(5);
+    std::fs::File::options()
+        .write(true)
+        .open(&module)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    assert!(!spawner.optimisation_failed(&module));
+}

@@ -82,7 +82,14 @@ async fn background(modules: &[PathBuf]) -> anyhow::Result<u8> {
     let Some(_claim) = spawner.claim_optimisation(module) else {
         return Ok(0);
     };
-    Ok(u8::from(spawner.prepare_file(module).await.is_err()))
+    // Marked failed until it succeeds: a compile killed at the CPU limit stays marked, and
+    // runs stop handing the module off until it changes.
+    spawner.mark_optimisation_failed(module);
+    if spawner.prepare_file(module).await.is_err() {
+        return Ok(1);
+    }
+    spawner.clear_optimisation_failed(module);
+    Ok(0)
 }
 
 pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {

@@ -9,7 +9,9 @@
 //! process group of its own (an agent killing the hook's group does not kill it, and it never
 //! writes to the agent's pipes). At most one runs per module: it holds a lock file in the
 //! private cache folder while it works, and a module whose lock is held is not handed off.
-//! Nothing is handed off when the disk cache is disabled (the build would be lost).
+//! Nothing is handed off when the disk cache is disabled (the build would be lost), nor for a
+//! module whose background compile failed since the file last changed (a marker in the cache
+//! folder), so a module cranelift cannot build does not cost a compile on every run.
 //!
 //! Not here: the compile itself (`compile.rs`), the tiers (the library's `wasm` spawner).
 
@@ -41,6 +43,11 @@ pub fn hand_off(spawner: &HookSpawner) {
         return;
     };
     for module in wasm.deferred() {
+        // A module cranelift could not build (or not within the CPU limit) is not retried
+        // on every run: only once the file changes.
+        if wasm.optimisation_failed(&module) {
+            continue;
+        }
         // Probe the claim: held means a compile of this module is already running.
         match wasm.claim_optimisation(&module) {
             Some(claim) => drop(claim),

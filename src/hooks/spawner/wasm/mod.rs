@@ -156,6 +156,43 @@ impl WasmSpawner {
             .map(|file| OptimisationClaim { _file: file })
     }
 
+    /// Records that optimising `module` failed (the background compile could not build it, or
+    /// has not finished: it marks before it starts and clears when done, so a compile killed
+    /// at its CPU limit stays marked), so that runs stop handing it off until the file
+    /// changes. Failures only cost speed.
+    pub fn mark_optimisation_failed(&self, module: &Path) {
+        if let Some(marker) = self.failure_marker(module)
+            && let Err(e) = crate::hooks::files::write_private(&marker, b"")
+        {
+            tracing::debug!(path = %marker.display(), error = %e, "cannot record a failed optimisation");
+        }
+    }
+
+    /// Removes the mark of [`Self::mark_optimisation_failed`].
+    pub fn clear_optimisation_failed(&self, module: &Path) {
+        if let Some(marker) = self.failure_marker(module) {
+            let _ = std::fs::remove_file(marker);
+        }
+    }
+
+    /// Whether optimising `module` failed since it last changed
+    /// ([`Self::mark_optimisation_failed`]).
+    pub fn optimisation_failed(&self, module: &Path) -> bool {
+        let Some(marker) = self.failure_marker(module) else {
+            return false;
+        };
+        let modified = |p: &Path| std::fs::symlink_metadata(p).and_then(|m| m.modified());
+        match (modified(&marker), modified(module)) {
+            (Ok(failed), Ok(changed)) => failed >= changed,
+            _ => false,
+        }
+    }
+
+    fn failure_marker(&self, module: &Path) -> Option<std::path::PathBuf> {
+        let key = cache::sha256_hex(module.as_os_str().as_encoded_bytes());
+        self.cache_dir().map(|d| d.join(format!("{key}.failed")))
+    }
+
     /// The fuel a run gets for `timeout` when the hook sets no `fuel`.
     pub fn fuel_for(&self, timeout: Duration) -> u64 {
         let ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
