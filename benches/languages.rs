@@ -13,7 +13,7 @@ mod guests;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hookhost::hooks::config::{self, ConfigPaths};
-use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::hooks::spawner::{HookSpawner, Tiering, WasmEngineConfig};
 use hookhost::hooks::{Decision, Payload, Runner};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -39,6 +39,8 @@ fn runner(project: &Path, command: &str, files: &[(&Path, &str)]) -> Runner {
     let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
         cache_root: Some(cache),
         compile_timeout: None,
+        // Warm events run optimised code: compile it up front, not via the baseline tier.
+        tiering: Tiering::Off,
         ..WasmEngineConfig::default()
     })
     .unwrap();

@@ -2,10 +2,15 @@
 //! the first event (the named files, else every wasm module the project's and the user's hooks
 //! name), so that no event waits for a compile. `check` does the same as part of its checks;
 //! this is the step for a build script or an installer. Exit 1 if any module fails.
+//!
+//! Always the optimised code (no baseline tier: this is the "ahead" path). `--background` is
+//! the detached compile `run` and `hook` start for a module that ran from the baseline tier
+//! (`tier_up.rs`): one absolute module path, at low priority and with a CPU-time limit, under
+//! the module's claim (exit 0 at once when another process holds it), printing nothing.
 
 use clap::Args;
 use hookhost::hooks::config::{self, ConfigPaths, Handler};
-use hookhost::hooks::spawner::{WasmEngineConfig, WasmSpawner};
+use hookhost::hooks::spawner::{Tiering, WasmEngineConfig, WasmSpawner};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -21,7 +26,13 @@ pub struct CompileArgs {
     /// Print JSON: [{"module": ..., "cached": bool, "ms": N, "error": ...}].
     #[arg(long)]
     json: bool,
+    /// The detached compile after a baseline-tier run: one absolute module path, claimed.
+    #[arg(long, hide = true)]
+    background: bool,
 }
+
+/// CPU seconds a background compile may use (the largest example guest takes about 20).
+const BACKGROUND_CPU_LIMIT: u64 = 600;
 
 #[derive(Serialize)]
 struct Compiled {
@@ -33,7 +44,58 @@ struct Compiled {
     error: Option<String>,
 }
 
+/// The engine `hookhost run` uses (on-demand allocation), so that its cache folder is
+/// warmed, always optimising.
+fn spawner() -> anyhow::Result<WasmSpawner> {
+    Ok(WasmSpawner::new(WasmEngineConfig {
+        pooling: false,
+        compile_timeout: None,
+        tiering: Tiering::Off,
+        ..WasmEngineConfig::default()
+    })?)
+}
+
+/// `--background`: compiles the one module under its claim, quietly.
+async fn background(modules: &[PathBuf]) -> anyhow::Result<u8> {
+    let [module] = modules else {
+        anyhow::bail!("--background takes exactly one module path");
+    };
+    if !module.is_absolute() {
+        anyhow::bail!(
+            "--background takes an absolute module path, got {}",
+            module.display()
+        );
+    }
+    #[cfg(unix)]
+    {
+        // SAFETY: plain system calls on this process, no pointers kept.
+        unsafe {
+            libc::nice(10);
+            let limit = libc::rlimit {
+                rlim_cur: BACKGROUND_CPU_LIMIT,
+                rlim_max: BACKGROUND_CPU_LIMIT,
+            };
+            libc::setrlimit(libc::RLIMIT_CPU, &limit);
+        }
+    }
+    let spawner = spawner()?;
+    let Some(_claim) = spawner.claim_optimisation(module) else {
+        return Ok(0);
+    };
+    // Marked failed until it succeeds: a compile killed at the CPU limit stays marked, and
+    // runs stop handing the module off until it changes.
+    spawner.mark_optimisation_failed(module);
+    if spawner.prepare_file(module).await.is_err() {
+        return Ok(1);
+    }
+    spawner.clear_optimisation_failed(module);
+    Ok(0)
+}
+
 pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
+    if a.background {
+        return background(&a.modules).await;
+    }
     let modules = if a.modules.is_empty() {
         let project = super::project_dir(a.project)?;
         let (set, errors) = config::load_lenient(&ConfigPaths::for_project(&project));
@@ -52,12 +114,7 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
     } else {
         a.modules.clone()
     };
-    // The engine `hookhost run` uses (on-demand allocation), so that its cache folder is warmed.
-    let spawner = WasmSpawner::new(WasmEngineConfig {
-        pooling: false,
-        compile_timeout: None,
-        ..WasmEngineConfig::default()
-    })?;
+    let spawner = spawner()?;
     if spawner.cache_dir().is_none() {
         eprintln!(
             "hookhost: warning: the compiled-code cache is disabled (see the warning above); compiling only checks the modules"

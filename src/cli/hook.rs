@@ -129,11 +129,13 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     // SAFETY of set_var: the runtime is single-threaded here and nothing reads the
     // environment concurrently; every hook spawned from now on inherits the marker.
     unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
-    let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
+    // A big module's optimised build is left to a background `hookhost compile`.
+    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
         prewarm: false,
+        tiering: super::tier_up::tiering_from_env(),
         ..WasmEngineConfig::default()
-    })?;
+    })?);
     let paths = ConfigPaths::for_project(&project).native_only();
     let policy = super::trust_policy(a.trust.as_deref())?;
     let store = match TrustStore::load(paths.home.as_deref()) {
@@ -147,7 +149,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     let runner = Runner::builder(&project)
         .config_paths(paths)
         .lenient()
-        .spawner(std::sync::Arc::new(spawner))
+        .spawner(spawner.clone())
         .trust(policy, store)
         .build()?;
     let tool = payload.tool_name().map(str::to_string);
@@ -161,5 +163,6 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
         let mut out = std::io::stdout().lock();
         writeln!(out, "{}", answer.stdout)?;
     }
+    super::tier_up::hand_off(&spawner);
     Ok(answer.exit_code)
 }

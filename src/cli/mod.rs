@@ -10,6 +10,7 @@ mod new;
 mod package;
 mod run;
 mod serve;
+mod tier_up;
 mod trust;
 
 use clap::{Parser, Subcommand};

@@ -115,11 +115,13 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     let payload = build_payload(&a, event, &project)?;
     // One event per process: the pooling allocator's set-up (~6 ms) would cost more than it
     // saves, so the CLI allocates on demand.
-    let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
+    // A big module's optimised build is left to a background `hookhost compile`.
+    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
         prewarm: false,
+        tiering: super::tier_up::tiering_from_env(),
         ..WasmEngineConfig::default()
-    })?;
+    })?);
     let paths = ConfigPaths::for_project(&project);
     // A broken file does not stop the others (the user's global guards still run); its
     // problems are printed, and on PreToolUse it blocks (fail closed).
@@ -132,7 +134,7 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     }
     // The same engine set-up as `serve` and the language packages.
     let runner = hookhost::serve::runner_builder(paths, policy, store)
-        .spawner(std::sync::Arc::new(spawner))
+        .spawner(spawner.clone())
         .build()?;
     let tool_given = payload.tool_name().is_some_and(|t| !t.is_empty());
     let mut report = runner.fire(payload).await;
@@ -146,6 +148,7 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     } else {
         print_human(&report, tool_given);
     }
+    super::tier_up::hand_off(&spawner);
     Ok(match report.decision {
         Decision::Pass => 0,
         Decision::Block | Decision::Force => 2,

@@ -113,6 +113,8 @@ pub async fn check(
                     // folder `run` reads is the one warmed here.
                     wasm = Some(WasmSpawner::new(WasmEngineConfig {
                         pooling: false,
+                        // `check` compiles ahead: the optimised code, never the baseline tier.
+                        tiering: crate::hooks::spawner::Tiering::Off,
                         ..WasmEngineConfig::default()
                     })?);
                 }

@@ -14,7 +14,9 @@ pub mod wasm;
 pub use capture::{Capture, CapturedStream, OUTPUT_CAP};
 pub use http::HttpSpawner;
 pub use shell::ShellSpawner;
-pub use wasm::{WasmEngineConfig, WasmSpawner};
+pub use wasm::{
+    BASELINE_MIN_BYTES, OptimisationClaim, TIERING_ENV, Tiering, WasmEngineConfig, WasmSpawner,
+};
 
 use super::config::{Handler, HookKind};
 use super::event::Event;
@@ -158,6 +160,11 @@ impl HookSpawner {
             .get_or_init(|| WasmSpawner::new(self.wasm_config.clone()).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| format!("the WebAssembly engine is unavailable: {e}"))
+    }
+
+    /// The wasm spawner if it was created (a wasm hook ran), without creating it.
+    pub fn wasm_started(&self) -> Option<&WasmSpawner> {
+        self.wasm.get()?.as_ref().ok()
     }
 
     fn http(&self) -> &HttpSpawner {

@@ -252,6 +252,56 @@ impl DiskCache {
     }
 }
 
+impl DiskCache {
+    /// Removes the entry (either kind) and seal for the module whose bytes hash to `hash`, if
+    /// any: the seal first, so no reader trusts a half-removed entry. A process that has the
+    /// entry mapped keeps its mapping. Failures only cost disk space.
+    pub fn remove(&self, hash: &str) {
+        let Some(seal) = self.seal_path(hash) else {
+            return;
+        };
+        if std::fs::remove_file(&seal).is_err() {
+            return;
+        }
+        for kind in [Kind::Module, Kind::Component] {
+            if let Some(entry) = self.entry_path(hash, kind) {
+                let _ = std::fs::remove_file(entry);
+            }
+        }
+    }
+
+    /// Takes the exclusive, non-blocking lock named `key` (a hex digest) in the private
+    /// folder: `<key>.lock`, opened without following a symlink, mode 0600. `None` when the
+    /// cache is disabled, the lock is held by another process (or handle), or it cannot be
+    /// taken. Released when the file is dropped (or its process ends, however it ends).
+    pub fn try_lock(&self, key: &str) -> Option<std::fs::File> {
+        if key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let path = self.dir.as_ref()?.join(format!("{key}.lock"));
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+        }
+        let file = options
+            .open(&path)
+            .map_err(
+                |e| tracing::debug!(path = %path.display(), error = %e, "cannot open a lock file"),
+            )
+            .ok()?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return None;
+        }
+        file.try_lock().ok()?;
+        Some(file)
+    }
+}
+
 /// Opens an entry without following a symlink and checks that it is the file the seal
 /// describes: a regular file of this user, writable by no one else, with that identity.
 fn open_entry(path: &Path, sealed: EntryId) -> Result<std::fs::File, String> {

@@ -24,6 +24,10 @@ use wasmtime::{Config, Engine, InstanceAllocationStrategy, Linker, PoolingAlloca
 /// machine up to ~6x slower the fuel budget, not the wall clock, ends it: the same hook on the
 /// same input times out the same way. The default 10 s timeout gives 1e10 units. The
 /// wall-clock deadline (the timeout itself) backs this up for guests blocked in host calls.
+/// Code from the baseline tier (winch, a big module's first runs) burns the same fuel for the
+/// same work but more slowly: 2.5x slower than cranelift code in a register-only loop (4.2e9
+/// units in 551 ms vs 219 ms), which still leaves the fuel, not the wall clock, ending a
+/// compute-bound guest on this machine with a wide margin.
 pub const FUEL_PER_MS: u64 = 1_000_000;
 
 /// Pooling allocator slots: instances that can run at once before falling back to errors.
@@ -47,6 +51,54 @@ pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The environment variable that overrides [`COMPILE_TIMEOUT`] (milliseconds).
 pub const COMPILE_TIMEOUT_ENV: &str = "HOOKHOST_COMPILE_TIMEOUT_MS";
+
+/// Modules at least this big take the baseline tier on a first run (see [`Tiering`]).
+///
+/// Measured on the 2-core development machine (cranelift vs winch, compile only): the 1.6 MB
+/// jco QuickJS component 1.9 s vs 0.5 s, the 4.5 MB Go module 3.2 s vs 0.9 s, the 12 MB
+/// componentize-js component 12.9 s vs 2.6 s, the 18 MB componentize-py component 11.2 s vs
+/// 3.6 s; the Rust, C, Zig and AssemblyScript guests (3-100 KB) compile with cranelift in
+/// 40 ms or less. Cranelift passes about a second from 1 MB, so smaller modules compile
+/// straight with it (their optimised code is worth the few milliseconds).
+pub const BASELINE_MIN_BYTES: u64 = 1 << 20;
+
+/// The environment variable the CLI reads to choose its [`Tiering`]: `off`, `in-process` or
+/// `deferred` (its default).
+pub const TIERING_ENV: &str = "HOOKHOST_TIERING";
+
+/// How a big module's first run gets its code when the optimised build is not cached.
+///
+/// The optimising compiler (cranelift) takes 2-13 s on the big Go, JavaScript and Python
+/// guests; wasmtime's baseline compiler (winch) compiles them 3-5x faster into slower code.
+/// With tiering on, a module of at least [`BASELINE_MIN_BYTES`] whose optimised build is not
+/// in the cache runs from the baseline cache or a winch compile, and the optimised build is
+/// made later, as this says. Both tiers run under the same fuel, epoch deadline, memory cap
+/// and WASI context, and burn the same fuel for the same guest and input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tiering {
+    /// Always the optimising compiler, waiting for it (`hookhost compile`, `check`).
+    Off,
+    /// Baseline first; the optimised build is compiled on a blocking task of this process,
+    /// cached, and replaces the module in memory when done (a long-lived `Runner`, `serve`).
+    #[default]
+    InProcess,
+    /// Baseline first; the optimised build is left to the caller, who finds the modules in
+    /// [`WasmSpawner::deferred`](super::WasmSpawner::deferred) (the one-shot CLI hands them to
+    /// a background `hookhost compile`). Nothing is deferred when the disk cache is disabled.
+    Deferred,
+}
+
+impl Tiering {
+    /// `off`, `in-process` or `deferred`.
+    pub fn parse(s: &str) -> Option<Tiering> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "off" => Some(Tiering::Off),
+            "in-process" => Some(Tiering::InProcess),
+            "deferred" => Some(Tiering::Deferred),
+            _ => None,
+        }
+    }
+}
 
 /// A problem setting up the wasm engine (not a per-hook problem).
 #[derive(Debug, thiserror::Error)]
@@ -80,6 +132,9 @@ pub struct WasmEngineConfig {
     /// `Runner` of an agent, `hookhost serve`); a one-event process would make an instance it
     /// never uses. Every event still gets a fresh instance.
     pub prewarm: bool,
+    /// Whether big modules run from the baseline tier until their optimised build is cached,
+    /// and who makes that build ([`Tiering`]; default in-process).
+    pub tiering: Tiering,
 }
 
 fn compile_timeout_from_env() -> Option<Duration> {
@@ -101,6 +156,7 @@ impl Default for WasmEngineConfig {
             fuel: true,
             compile_timeout: compile_timeout_from_env(),
             prewarm: true,
+            tiering: Tiering::default(),
         }
     }
 }
@@ -117,6 +173,21 @@ impl WasmEngineConfig {
                     .map_err(|e| WasmError(e.to_string()))
             }
             Err(e) => Err(WasmError(e.to_string())),
+        }
+    }
+
+    /// The baseline tier's engine: winch, on-demand allocation, the same fuel and epoch
+    /// interruption, and only the proposals winch implements.
+    pub(super) fn baseline_engine(&self) -> Result<Engine, WasmError> {
+        Engine::new(&baseline_config(self.fuel)).map_err(|e| WasmError(e.to_string()))
+    }
+
+    /// [`Self::cache_tag`] of the baseline engine (its own cache folder).
+    pub(super) fn baseline_cache_tag(&self) -> &'static str {
+        if self.fuel {
+            "winch+fuel+epoch+nobacktrace+cm-async"
+        } else {
+            "winch+epoch+nobacktrace+cm-async"
         }
     }
 
@@ -158,6 +229,21 @@ fn wasmtime_config(pooling: bool, fuel: bool) -> Config {
     c
 }
 
+/// The baseline engine's wasmtime settings: those of the optimising engine without pooling,
+/// compiled by winch, which in wasmtime 48 implements neither exceptions, GC, tail calls,
+/// typed function references nor relaxed SIMD: they are off, so a module that uses them fails
+/// to compile here and is compiled by cranelift instead.
+fn baseline_config(fuel: bool) -> Config {
+    let mut c = wasmtime_config(false, fuel);
+    c.strategy(wasmtime::Strategy::Winch)
+        .wasm_exceptions(false)
+        .wasm_gc(false)
+        .wasm_tail_call(false)
+        .wasm_function_references(false)
+        .wasm_relaxed_simd(false);
+    c
+}
+
 /// The proposals current guest toolchains emit, beyond wasmtime's defaults: the component
 /// model's async ABI and builtins (`jco componentize --backend quickjs` imports `task.cancel`,
 /// `waitable-set.*`, ... even for a synchronous export), stackful async and error contexts;
@@ -191,5 +277,68 @@ impl Linkers {
             .and_then(|()| sandbox::deny_symlinks_p2(&mut p2))
             .map_err(|e| WasmError(format!("linking WASI preview 2: {e}")))?;
         Ok(Linkers { p1, p2 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasmtime::{Instance, Module, Store, Trap};
+
+    /// Fuel left after `f(n)` of a counted loop in a store of `engine`.
+    fn fuel_used(engine: &Engine, n: i32) -> u64 {
+        let module = Module::new(
+            engine,
+            wat::parse_str(
+                r#"(module (func (export "f") (param i32) (result i32) (local i32)
+                (loop $l
+                  (local.set 1 (i32.add (local.get 1) (i32.mul (local.get 0) (i32.const 3))))
+                  (local.set 0 (i32.sub (local.get 0) (i32.const 1)))
+                  (br_if $l (i32.ne (local.get 0) (i32.const 0))))
+                (local.get 1)))"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let mut store = Store::new(engine, ());
+        store.set_fuel(u64::MAX / 2).unwrap();
+        store.set_epoch_deadline(u64::MAX / 2);
+        let instance = Instance::new(&mut store, &module, &[]).unwrap();
+        let f = instance
+            .get_typed_func::<i32, i32>(&mut store, "f")
+            .unwrap();
+        f.call(&mut store, n).unwrap();
+        u64::MAX / 2 - store.get_fuel().unwrap()
+    }
+
+    #[test]
+    fn both_tiers_burn_the_same_fuel_and_stop_on_epochs() {
+        let config = WasmEngineConfig {
+            pooling: false,
+            ..WasmEngineConfig::default()
+        };
+        let optimised = config.engine().unwrap();
+        let baseline = config.baseline_engine().unwrap();
+        for n in [1, 1000, 100_000] {
+            assert_eq!(fuel_used(&optimised, n), fuel_used(&baseline, n), "n = {n}");
+        }
+        // An endless loop ends at the epoch deadline under winch as under cranelift.
+        for engine in [&optimised, &baseline] {
+            let module = Module::new(
+                engine,
+                wat::parse_str(r#"(module (func (export "spin") (loop $l (br $l))))"#).unwrap(),
+            )
+            .unwrap();
+            let mut store = Store::new(engine, ());
+            store.set_fuel(u64::MAX / 2).unwrap();
+            store.set_epoch_deadline(1);
+            let instance = Instance::new(&mut store, &module, &[]).unwrap();
+            let spin = instance
+                .get_typed_func::<(), ()>(&mut store, "spin")
+                .unwrap();
+            engine.increment_epoch();
+            let err = spin.call(&mut store, ()).unwrap_err();
+            assert_eq!(err.downcast_ref::<Trap>(), Some(&Trap::Interrupt));
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! [`WasmSpawner`]: runs a hook whose command names a `.wasm` file inside wasmtime, with the
 //! same stdin / exit-code / output semantics as a process (DESIGN §5).
 //!
-//! One [`wasmtime::Engine`] per spawner (fuel metering, epoch interruption, pooling
-//! allocator). Each module is compiled once: kept in memory as a pre-linked `InstancePre`
+//! One optimising [`wasmtime::Engine`] per spawner (cranelift; fuel metering, epoch
+//! interruption, pooling allocator), and a baseline one (winch, same fuel and epochs, on-demand
+//! allocation) made on first use for the first runs of big modules ([`Tiering`]). Each module
+//! is compiled once per tier: kept in memory as a pre-linked `InstancePre`
 //! (re-checked against the file's stat stamp, so an edited `.wasm` is picked up)
 //! and on disk in [`cache::DiskCache`]. Each run gets a fresh instance in a fresh `Store` with
 //! the sandbox of `sandbox.rs`, a fuel budget, a memory cap and a wall-clock deadline; a
@@ -12,11 +14,11 @@
 //!
 //! | file | owns |
 //! |---|---|
-//! | `engine.rs` | [`WasmEngineConfig`], the constants, the wasmtime `Config` and WASI linkers |
-//! | `ticker.rs` | the epoch ticker thread, stopped and joined when the spawner is dropped |
-//! | `modules.rs` | the in-memory modules by file: one compile per edit, the compile bound |
-//! | `load.rs` | file to guest: bounded read, compile or disk cache, link, guest shape |
-//! | `cache.rs` | the on-disk compiled-code cache and its safety checks |
+//! | `engine.rs` | [`WasmEngineConfig`], [`Tiering`], the constants, both engines' wasmtime `Config`s and the WASI linkers |
+//! | `ticker.rs` | the epoch ticker thread (both engines), stopped and joined when the spawner is dropped |
+//! | `modules.rs` | the in-memory modules by file: one compile per edit, the compile bound, the in-process tier-up or the deferred list |
+//! | `load.rs` | file to guest: bounded read, which tier, compile or disk cache, link, guest shape |
+//! | `cache.rs` | the on-disk compiled-code cache (one folder per engine), its safety checks, the optimisation lock |
 //! | `source_index.rs`, `stamp.rs` | a module file's hash by its stat stamp, without reading it |
 //! | `sandbox.rs` | what a guest may reach: the WASI context of one run |
 //! | `state.rs`, `limiter.rs` | a store's data and its one memory budget |
@@ -50,7 +52,8 @@ mod ticker;
 mod warm;
 
 pub use engine::{
-    COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV, FUEL_PER_MS, POOL_SLOTS, WasmEngineConfig, WasmError,
+    BASELINE_MIN_BYTES, COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV, FUEL_PER_MS, POOL_SLOTS, TIERING_ENV,
+    Tiering, WasmEngineConfig, WasmError,
 };
 pub use modules::WasmStats;
 pub(crate) use source_index::module_sha256;
@@ -58,12 +61,9 @@ pub(crate) use source_index::module_sha256;
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::hooks::config::Handler;
 use async_trait::async_trait;
-use cache::DiskCache;
-use engine::Linkers;
-use load::Loader;
+use load::{Compiler, Loader};
 use modules::Modules;
 use sandbox::Grants;
-use source_index::SourceIndex;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -80,8 +80,15 @@ struct Inner {
     slots: Arc<tokio::sync::Semaphore>,
     /// Instances made ahead of their events, when the spawner is long-lived.
     warm: Option<Arc<Warm>>,
-    /// Advances the engine's epoch; stopped and joined when the last clone is dropped.
+    /// Advances the engines' epochs; stopped and joined when the last clone is dropped.
     _ticker: Ticker,
+}
+
+/// A claim on optimising one module ([`WasmSpawner::claim_optimisation`]); dropping it
+/// releases the claim.
+#[derive(Debug)]
+pub struct OptimisationClaim {
+    _file: std::fs::File,
 }
 
 /// Runs `.wasm` hooks. Cheap to clone; clones share the engine and caches.
@@ -93,9 +100,12 @@ pub struct WasmSpawner {
 impl WasmSpawner {
     /// Creates the engine as `config` says; fails when wasmtime cannot.
     pub fn new(config: WasmEngineConfig) -> Result<Self, WasmError> {
-        let engine = config.engine()?;
-        let linkers = Linkers::new(&engine)?;
-        let disk = DiskCache::new(config.cache_root.clone(), &engine, config.cache_tag());
+        let optimised = Compiler::new(
+            config.engine()?,
+            config.cache_root.clone(),
+            config.cache_tag(),
+        )?;
+        let loader = Arc::new(Loader::new(optimised, config.clone()));
         let slots = Arc::new(tokio::sync::Semaphore::new(if config.pooling {
             POOL_SLOTS as usize
         } else {
@@ -103,13 +113,8 @@ impl WasmSpawner {
         }));
         Ok(WasmSpawner {
             inner: Arc::new(Inner {
-                _ticker: Ticker::for_engine(engine.clone()),
-                modules: Modules::new(Loader {
-                    engine,
-                    linkers,
-                    disk,
-                    index: SourceIndex::new(config.cache_root.as_deref()),
-                }),
+                _ticker: Ticker::for_loader(loader.clone()),
+                modules: Modules::new(loader),
                 fuel_per_ms: config.fuel_per_ms,
                 metered: config.fuel,
                 compile_timeout: config.compile_timeout,
@@ -126,7 +131,72 @@ impl WasmSpawner {
 
     /// The compiled-code cache directory in use, if any.
     pub fn cache_dir(&self) -> Option<&Path> {
-        self.inner.modules.loader().disk.dir()
+        self.inner.modules.loader().optimised.disk.dir()
+    }
+
+    /// The module files that ran from the baseline tier and whose optimised build this
+    /// spawner left to its caller ([`Tiering::Deferred`]; nothing when the disk cache is
+    /// disabled). Each file is returned once; the list is emptied.
+    pub fn deferred(&self) -> Vec<std::path::PathBuf> {
+        self.inner.modules.take_deferred()
+    }
+
+    /// The compiled-code cache root in use (the folder above [`Self::cache_dir`]), if any: what
+    /// a background `hookhost compile` must be given to fill the same cache.
+    pub fn cache_root(&self) -> Option<&Path> {
+        self.cache_dir().and_then(Path::parent)
+    }
+
+    /// Claims the optimisation of `module` (an absolute path) among processes sharing this
+    /// cache: an exclusive lock file in the private cache folder, keyed by the path, released
+    /// when the claim is dropped or its process ends. `None` when another process holds it or
+    /// the disk cache is disabled: then nobody else should start optimising `module`.
+    pub fn claim_optimisation(&self, module: &Path) -> Option<OptimisationClaim> {
+        let key = cache::sha256_hex(module.as_os_str().as_encoded_bytes());
+        self.inner
+            .modules
+            .loader()
+            .optimised
+            .disk
+            .try_lock(&key)
+            .map(|file| OptimisationClaim { _file: file })
+    }
+
+    /// Records that optimising `module` failed (the background compile could not build it, or
+    /// has not finished: it marks before it starts and clears when done, so a compile killed
+    /// at its CPU limit stays marked), so that runs stop handing it off until the file
+    /// changes. Failures only cost speed.
+    pub fn mark_optimisation_failed(&self, module: &Path) {
+        if let Some(marker) = self.failure_marker(module)
+            && let Err(e) = crate::hooks::files::write_private(&marker, b"")
+        {
+            tracing::debug!(path = %marker.display(), error = %e, "cannot record a failed optimisation");
+        }
+    }
+
+    /// Removes the mark of [`Self::mark_optimisation_failed`].
+    pub fn clear_optimisation_failed(&self, module: &Path) {
+        if let Some(marker) = self.failure_marker(module) {
+            let _ = std::fs::remove_file(marker);
+        }
+    }
+
+    /// Whether optimising `module` failed since it last changed
+    /// ([`Self::mark_optimisation_failed`]).
+    pub fn optimisation_failed(&self, module: &Path) -> bool {
+        let Some(marker) = self.failure_marker(module) else {
+            return false;
+        };
+        let modified = |p: &Path| std::fs::symlink_metadata(p).and_then(|m| m.modified());
+        match (modified(&marker), modified(module)) {
+            (Ok(failed), Ok(changed)) => failed >= changed,
+            _ => false,
+        }
+    }
+
+    fn failure_marker(&self, module: &Path) -> Option<std::path::PathBuf> {
+        let key = cache::sha256_hex(module.as_os_str().as_encoded_bytes());
+        self.cache_dir().map(|d| d.join(format!("{key}.failed")))
     }
 
     /// The fuel a run gets for `timeout` when the hook sets no `fuel`.
@@ -265,7 +335,7 @@ mod tests {
             ..WasmEngineConfig::default()
         })
         .unwrap();
-        let engine = spawner.inner.modules.loader().engine.weak();
+        let engine = spawner.inner.modules.loader().optimised.engine.weak();
         let clone = spawner.clone();
         drop(spawner);
         assert!(engine.upgrade().is_some(), "a clone keeps the engine");

@@ -7,10 +7,16 @@
 //! unchanged). A first compile that takes long is announced, since it is not a hang.
 //! [`WasmStats`] counts how modules were obtained.
 //!
+//! Tiering (`Tiering`, `engine.rs`): a big module whose first load came from the baseline tier
+//! is made optimised after the runs waiting for it got their answer: in-process, by the same
+//! blocking task, which compiles it with cranelift, caches it and swaps the slot to the
+//! optimised code (runs already started keep the baseline code they hold); deferred, by
+//! listing the file for the caller ([`Modules::take_deferred`]).
+//!
 //! Not here: turning a file into a guest (`load.rs`), the on-disk cache (`cache.rs`).
 
-use super::engine::COMPILE_TIMEOUT_ENV;
-use super::load::{Loader, Prepared, missing_file};
+use super::engine::{COMPILE_TIMEOUT_ENV, Tiering};
+use super::load::{Loaded, Loader, Prepared, Tier, missing_file};
 use super::stamp::FileStamp;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -32,15 +38,37 @@ pub struct WasmStats {
     pub memory_hits: AtomicU64,
     /// Runs that called an instance made ahead of their event (`WasmEngineConfig::prewarm`).
     pub made_ahead: AtomicU64,
+    /// Big modules compiled by the baseline tier (winch) for a first run.
+    pub baseline_compiled: AtomicU64,
+    /// Big modules loaded from the baseline tier's disk cache (their optimised build was not
+    /// cached yet).
+    pub baseline_disk_hits: AtomicU64,
+    /// Optimised builds made in-process that replaced a baseline module in memory.
+    pub tiered_up: AtomicU64,
+    /// Baseline modules whose optimised build was left to the caller (`Tiering::Deferred`).
+    pub deferred: AtomicU64,
 }
 
-/// A module compiled from a file with this stamp, and the SHA-256 of the bytes it was
-/// compiled from (what a trust pin is compared with).
+/// A module compiled from a file with this stamp (its stores come from the engine its
+/// `prepared` code belongs to), the SHA-256 of the bytes it was compiled from (what a trust
+/// pin is compared with) and its tier.
 #[derive(Clone)]
 pub(super) struct Ready {
     stamp: FileStamp,
     pub prepared: Prepared,
     pub sha256: String,
+    pub tier: Tier,
+}
+
+impl Ready {
+    fn new(stamp: FileStamp, l: Loaded) -> Self {
+        Ready {
+            stamp,
+            prepared: l.prepared,
+            sha256: l.sha256,
+            tier: l.tier,
+        }
+    }
 }
 
 /// What is known of one module file.
@@ -63,14 +91,17 @@ pub(super) struct Modules {
     loader: Arc<Loader>,
     stats: Arc<WasmStats>,
     slots: Mutex<HashMap<PathBuf, Slot>>,
+    /// Files whose optimised build is left to the caller (`Tiering::Deferred`).
+    deferred: Arc<Mutex<Vec<PathBuf>>>,
 }
 
 impl Modules {
-    pub fn new(loader: Loader) -> Self {
+    pub fn new(loader: Arc<Loader>) -> Self {
         Modules {
-            loader: Arc::new(loader),
+            loader,
             stats: Arc::default(),
             slots: Mutex::default(),
+            deferred: Arc::default(),
         }
     }
 
@@ -80,6 +111,12 @@ impl Modules {
 
     pub fn stats(&self) -> &WasmStats {
         &self.stats
+    }
+
+    /// The files that ran from the baseline tier and whose optimised build is the caller's
+    /// to make, each once; empties the list.
+    pub fn take_deferred(&self) -> Vec<PathBuf> {
+        std::mem::take(&mut *self.deferred.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// The pre-linked module for `path` and the SHA-256 of the bytes it came from, compiling
@@ -110,20 +147,44 @@ impl Modules {
                     let stats = self.stats.clone();
                     let slot = slot.clone();
                     let owned = path.to_path_buf();
+                    let deferred = self.deferred.clone();
                     tokio::task::spawn_blocking(move || {
-                        let result = loader.load(&owned, &stats).map(|(prepared, sha256)| Ready {
-                            stamp,
-                            prepared,
-                            sha256,
-                        });
-                        let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
-                        if matches!(&*state, SlotState::Compiling { stamp: s, .. } if *s == stamp) {
-                            *state = match &result {
-                                Ok(r) => SlotState::Ready(r.clone()),
-                                Err(_) => SlotState::Empty,
-                            };
+                        let tiering = loader.tiering();
+                        let result = loader
+                            .load(&owned, stamp.size, tiering != Tiering::Off, &stats)
+                            .map(|l| Ready::new(stamp, l));
+                        {
+                            let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
+                            if matches!(&*state, SlotState::Compiling { stamp: s, .. } if *s == stamp)
+                            {
+                                *state = match &result {
+                                    Ok(r) => SlotState::Ready(r.clone()),
+                                    Err(_) => SlotState::Empty,
+                                };
+                            }
+                        }
+                        let baseline = matches!(&result, Ok(r) if r.tier == Tier::Baseline);
+                        let sha256 = result.as_ref().map(|r| r.sha256.clone()).ok();
+                        // Listed before the run is released: the CLI hands the list off right
+                        // after answering, and a module listed late would never be optimised.
+                        if baseline
+                            && tiering == Tiering::Deferred
+                            && loader.optimised.disk.dir().is_some()
+                        {
+                            stats.deferred.fetch_add(1, Ordering::Relaxed);
+                            let absolute = std::path::absolute(&owned).unwrap_or(owned.clone());
+                            deferred
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .push(absolute);
                         }
                         let _ = tx.send(Some(result));
+                        // The optimised build, after the run was released (not delaying it).
+                        if let (true, Some(sha256), Tiering::InProcess) =
+                            (baseline, sha256, tiering)
+                        {
+                            tier_up(&loader, &stats, &slot, &owned, stamp, &sha256);
+                        }
                     });
                     rx
                 }
@@ -161,5 +222,31 @@ impl Modules {
                 ))
             }),
         }
+    }
+}
+
+/// Compiles `path` with the optimising compiler (caching it) and, if the slot still holds the
+/// baseline build of the same file and the bytes are the same, swaps the optimised code in.
+/// Blocking; a failure leaves the baseline code in place (it is logged).
+fn tier_up(
+    loader: &Loader,
+    stats: &WasmStats,
+    slot: &Slot,
+    path: &Path,
+    stamp: FileStamp,
+    sha256: &str,
+) {
+    let optimised = match loader.load(path, stamp.size, false, stats) {
+        Ok(l) if l.sha256 == sha256 => l,
+        Ok(_) => return,
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %e, "optimising a module that runs from the baseline tier failed; it keeps the baseline code");
+            return;
+        }
+    };
+    let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
+    if matches!(&*state, SlotState::Ready(r) if r.stamp == stamp && r.tier == Tier::Baseline) {
+        *state = SlotState::Ready(Ready::new(stamp, optimised));
+        stats.tiered_up.fetch_add(1, Ordering::Relaxed);
     }
 }

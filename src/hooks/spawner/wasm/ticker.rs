@@ -1,15 +1,17 @@
-//! [`Ticker`]: the thread that advances the engine's epoch every [`EPOCH_TICK`], which is what
-//! makes a running guest yield to the async runtime and check its wall-clock deadline.
+//! [`Ticker`]: the thread that advances the engines' epochs every [`EPOCH_TICK`], which is what
+//! makes a running guest yield to the async runtime and check its wall-clock deadline. One
+//! thread ticks both tiers: the optimising engine, and the baseline engine once it exists.
 //!
 //! The ticker is owned: dropping it (with the spawner that holds it) stops the thread at once,
 //! not a tick later, and joins it, so no thread outlives the engine it ticks.
 //!
 //! Not here: what a guest does on a tick (the deadline callback is `run.rs`).
 
+use super::load::Loader;
+use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use wasmtime::Engine;
 
 /// How often the ticker advances the engine epoch; a running guest yields to the async
 /// runtime and checks its deadline on every tick.
@@ -23,10 +25,16 @@ pub(super) struct Ticker {
 }
 
 impl Ticker {
-    /// Advances `engine`'s epoch every [`EPOCH_TICK`]. If the thread cannot be started, a
-    /// warning says so and wasm deadlines rely on the async timeout only.
-    pub fn for_engine(engine: Engine) -> Self {
-        Self::start(EPOCH_TICK, move || engine.increment_epoch())
+    /// Advances the epoch of `loader`'s optimising engine, and of its baseline engine once it
+    /// was made, every [`EPOCH_TICK`]. If the thread cannot be started, a warning says so and
+    /// wasm deadlines rely on the async timeout only.
+    pub fn for_loader(loader: Arc<Loader>) -> Self {
+        Self::start(EPOCH_TICK, move || {
+            loader.optimised.engine.increment_epoch();
+            if let Some(baseline) = loader.baseline_engine() {
+                baseline.increment_epoch();
+            }
+        })
     }
 
     /// Calls `tick` every `period` on a thread of its own.
@@ -68,7 +76,6 @@ impl Drop for Ticker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Instant;
 
