@@ -597,6 +597,13 @@ fn default_fuel_is_derived_from_the_timeout() {
 
 // ---- Instances made ahead of their events (a long-lived runner) ----
 
+/// Assembles `wat` into the module `rel` of project `p`.
+fn write_wat(p: &Project, rel: &str, wat: &str) {
+    let path = p.path().join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, wat::parse_str(wat).unwrap()).unwrap();
+}
+
 /// A runner of `p` and the wasm spawner's counters.
 fn runner_with_spawner(p: &Project) -> (Runner, std::sync::Arc<HookSpawner>) {
     let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(p.wasm_config()).unwrap());
@@ -630,12 +637,7 @@ const COUNTS_ITS_CALLS: &str = r#"(module
 #[tokio::test]
 async fn every_event_gets_a_fresh_instance_even_one_made_ahead() {
     let p = project(&[], json!([{"command": "hooks/counts.wasm"}]));
-    std::fs::create_dir_all(p.path().join("hooks")).unwrap();
-    std::fs::write(
-        p.path().join("hooks/counts.wasm"),
-        wat::parse_str(COUNTS_ITS_CALLS).unwrap(),
-    )
-    .unwrap();
+    write_wat(&p, "hooks/counts.wasm", COUNTS_ITS_CALLS);
     let (runner, spawner) = runner_with_spawner(&p);
     for i in 0..5 {
         let r = fire(&runner, &p).await;
@@ -715,12 +717,7 @@ const SPINS_TWICE: &str = r#"(module
 #[tokio::test]
 async fn fuel_spent_instantiating_ahead_counts_against_the_event() {
     let p = project(&[], json!([]));
-    std::fs::create_dir_all(p.path().join("hooks")).unwrap();
-    std::fs::write(
-        p.path().join("hooks/spin.wasm"),
-        wat::parse_str(SPINS_TWICE).unwrap(),
-    )
-    .unwrap();
+    write_wat(&p, "hooks/spin.wasm", SPINS_TWICE);
     // Enough for one spin but not two: the run times out whether its instance was made at
     // the event or ahead of it (where the start function spent half the budget already).
     let hooks = json!({"hooks": {"PreToolUse": [
@@ -778,12 +775,7 @@ async fn waiting_for_an_instance_made_ahead_counts_against_the_timeout() {
         &[],
         json!([{"command": "hooks/slow.wasm", "timeout": 3000, "fs": "write"}]),
     );
-    std::fs::create_dir_all(p.path().join("hooks")).unwrap();
-    std::fs::write(
-        p.path().join("hooks/slow.wasm"),
-        wat::parse_str(SLOW_AFTER_ITS_FIRST_RUN).unwrap(),
-    )
-    .unwrap();
+    write_wat(&p, "hooks/slow.wasm", SLOW_AFTER_ITS_FIRST_RUN);
     let runner = p.runner();
     let r = fire(&runner, &p).await;
     assert_eq!(r.hooks[0].outcome, Outcome::Pass, "{}", common::summary(&r));
