@@ -604,9 +604,14 @@ fn write_wat(p: &Project, rel: &str, wat: &str) {
     std::fs::write(path, wat::parse_str(wat).unwrap()).unwrap();
 }
 
-/// A runner of `p` and the wasm spawner's counters.
+/// A runner of `p` that makes every next instance ahead (these guests instantiate faster than
+/// the default threshold), and the wasm spawner's counters.
 fn runner_with_spawner(p: &Project) -> (Runner, std::sync::Arc<HookSpawner>) {
-    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(p.wasm_config()).unwrap());
+    let config = WasmEngineConfig {
+        prewarm: Some(Duration::ZERO),
+        ..p.wasm_config()
+    };
+    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(config).unwrap());
     let runner = Runner::builder(p.path())
         .config_paths(p.paths())
         .spawner(spawner.clone())
@@ -776,7 +781,7 @@ async fn waiting_for_an_instance_made_ahead_counts_against_the_timeout() {
         json!([{"command": "hooks/slow.wasm", "timeout": 3000, "fs": "write"}]),
     );
     write_wat(&p, "hooks/slow.wasm", SLOW_AFTER_ITS_FIRST_RUN);
-    let runner = p.runner();
+    let (runner, _) = runner_with_spawner(&p);
     let r = fire(&runner, &p).await;
     assert_eq!(r.hooks[0].outcome, Outcome::Pass, "{}", common::summary(&r));
     assert!(
@@ -797,4 +802,25 @@ async fn waiting_for_an_instance_made_ahead_counts_against_the_timeout() {
         "{:?}",
         start.elapsed()
     );
+}
+
+#[tokio::test]
+async fn a_guest_that_instantiates_quickly_is_not_made_ahead() {
+    // Handing the work to another thread would cost more than it saves.
+    let p = project(&[], json!([{"command": "hooks/counts.wasm"}]));
+    write_wat(&p, "hooks/counts.wasm", COUNTS_ITS_CALLS);
+    let config = WasmEngineConfig {
+        prewarm: Some(Duration::from_secs(5)),
+        ..p.wasm_config()
+    };
+    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(config).unwrap());
+    let runner = Runner::builder(p.path())
+        .config_paths(p.paths())
+        .spawner(spawner.clone())
+        .build()
+        .unwrap();
+    for _ in 0..3 {
+        assert_eq!(fire(&runner, &p).await.decision, Decision::Pass);
+    }
+    assert_eq!(made_ahead(&spawner), 0);
 }

@@ -132,7 +132,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     // A big module's optimised build is left to a background `hookhost compile`.
     let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
-        prewarm: false,
+        prewarm: None,
         tiering: super::tier_up::tiering_from_env(),
         ..WasmEngineConfig::default()
     })?);

@@ -118,7 +118,7 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     // A big module's optimised build is left to a background `hookhost compile`.
     let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
-        prewarm: false,
+        prewarm: None,
         tiering: super::tier_up::tiering_from_env(),
         ..WasmEngineConfig::default()
     })?);

@@ -45,6 +45,11 @@ const KEEP_RESIDENT_TABLE: usize = 1 << 20;
 /// idle long-lived engine holds to about (busiest concurrency + 16) x 16 MiB.
 const MAX_UNUSED_WARM_SLOTS: u32 = 16;
 
+/// Hooks whose run takes at least this long get their next instance made ahead by default
+/// (a componentize-py guard takes ~1.6 ms to instantiate and call; a Rust guest ~30 us, less
+/// than handing the work to another thread and back).
+pub const MAKE_AHEAD_ABOVE: Duration = Duration::from_micros(250);
+
 /// How long a run waits for a first compile by default: 60 s (the largest example guest, the
 /// 18 MB Python component, compiles in about 11 s on the 2-core development machine).
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -127,11 +132,14 @@ pub struct WasmEngineConfig {
     /// takes (what `check` does). Default [`COMPILE_TIMEOUT`], or
     /// `$HOOKHOST_COMPILE_TIMEOUT_MS`.
     pub compile_timeout: Option<Duration>,
-    /// Make each hook's next instance ahead of its event, in the background, once the hook
-    /// has run (`warm.rs`): the event then only calls it. For long-lived embedders (the
-    /// `Runner` of an agent, `hookhost serve`); a one-event process would make an instance it
-    /// never uses. Every event still gets a fresh instance.
-    pub prewarm: bool,
+    /// Make a hook's next instance ahead of its event, in the background, once the hook has
+    /// run, if its run (instantiating and calling) took at least this long (`warm.rs`): the
+    /// event then only calls it, and the spent instance is freed off the event's path too.
+    /// Every event still gets a fresh instance. A guest quicker than handing work to another
+    /// thread is instantiated at its event (the hand-off would cost more than it saves). For long-lived embedders (the
+    /// `Runner` of an agent, `hookhost serve`); `None` for a one-event process, which would
+    /// make an instance it never uses. Default [`MAKE_AHEAD_ABOVE`].
+    pub prewarm: Option<Duration>,
     /// Whether big modules run from the baseline tier until their optimised build is cached,
     /// and who makes that build ([`Tiering`]; default in-process).
     pub tiering: Tiering,
@@ -155,7 +163,7 @@ impl Default for WasmEngineConfig {
             pooling: true,
             fuel: true,
             compile_timeout: compile_timeout_from_env(),
-            prewarm: true,
+            prewarm: Some(MAKE_AHEAD_ABOVE),
             tiering: Tiering::default(),
         }
     }

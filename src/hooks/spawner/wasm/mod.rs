@@ -52,8 +52,8 @@ mod ticker;
 mod warm;
 
 pub use engine::{
-    BASELINE_MIN_BYTES, COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV, FUEL_PER_MS, POOL_SLOTS, TIERING_ENV,
-    Tiering, WasmEngineConfig, WasmError,
+    BASELINE_MIN_BYTES, COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV, FUEL_PER_MS, MAKE_AHEAD_ABOVE,
+    POOL_SLOTS, TIERING_ENV, Tiering, WasmEngineConfig, WasmError,
 };
 pub use modules::WasmStats;
 pub(crate) use source_index::module_sha256;
@@ -78,8 +78,9 @@ struct Inner {
     compile_timeout: Option<Duration>,
     /// Live instances, running or made ahead (the pool's size when pooling).
     slots: Arc<tokio::sync::Semaphore>,
-    /// Instances made ahead of their events, when the spawner is long-lived.
-    warm: Option<Arc<Warm>>,
+    /// Instances made ahead of their events, when the spawner is long-lived, for guests that
+    /// take at least this long to instantiate.
+    warm: Option<(Arc<Warm>, Duration)>,
     /// Advances the engines' epochs; stopped and joined when the last clone is dropped.
     _ticker: Ticker,
 }
@@ -119,7 +120,7 @@ impl WasmSpawner {
                 metered: config.fuel,
                 compile_timeout: config.compile_timeout,
                 slots,
-                warm: config.prewarm.then(Arc::default),
+                warm: config.prewarm.map(|above| (Arc::default(), above)),
             }),
         })
     }
@@ -274,11 +275,13 @@ impl Spawner for WasmSpawner {
         let run_start = Instant::now();
         let deadline = run_start + req.timeout;
         let made_ahead = match &self.inner.warm {
-            Some(warm) => match tokio::time::timeout_at(deadline.into(), warm.take(&key)).await {
-                Ok(made) => made,
-                // Its instance, made ahead, was still starting up at the deadline.
-                Err(_) => return SpawnOutput::bare(ExitStatus::TimedOut, run_start.elapsed()),
-            },
+            Some((warm, _)) => {
+                match tokio::time::timeout_at(deadline.into(), warm.take(&key)).await {
+                    Ok(made) => made,
+                    // Its instance, made ahead, was still starting up at the deadline.
+                    Err(_) => return SpawnOutput::bare(ExitStatus::TimedOut, run_start.elapsed()),
+                }
+            }
             None => None,
         };
         let mut instance = match made_ahead {
@@ -305,8 +308,13 @@ impl Spawner for WasmSpawner {
             }
         };
         let status = instance.call(req.event, &req.stdin, deadline).await;
-        let output = instance.capture().finish(status, run_start.elapsed());
-        if let Some(warm) = &self.inner.warm {
+        let took = run_start.elapsed();
+        let output = instance.capture().finish(status, took);
+        // A run this quick is cheaper than handing its next instance (and freeing this one)
+        // to another thread: that stays at the event.
+        if let Some((warm, above)) = &self.inner.warm
+            && took >= *above
+        {
             warm.refill(key, ready.prepared, instance, &self.inner.slots);
         }
         output
