@@ -26,7 +26,7 @@
 //! | `warm.rs` | instances made ahead of their events in a long-lived spawner |
 //! | `pipes.rs`, `hook_world.rs` | guest output into the capture; the typed `hook` world |
 //!
-//! | guest does | [`ExitStatus`](super::ExitStatus) |
+//! | guest does | [`ExitStatus`] |
 //! |---|---|
 //! | returns from `_start` / `run` returns ok | `Exited(0)` |
 //! | `proc_exit(n)` / `exit-with-code(n)`, n < 126 | `Exited(n)` |
