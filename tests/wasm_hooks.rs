@@ -604,11 +604,16 @@ fn write_wat(p: &Project, rel: &str, wat: &str) {
     std::fs::write(path, wat::parse_str(wat).unwrap()).unwrap();
 }
 
-/// A runner of `p` that makes every next instance ahead (these guests instantiate faster than
-/// the default threshold), and the wasm spawner's counters.
+/// A runner of `p` that makes every next instance ahead (these guests run faster than the
+/// default threshold), and the wasm spawner's counters.
 fn runner_with_spawner(p: &Project) -> (Runner, std::sync::Arc<HookSpawner>) {
+    runner_making_ahead(p, Duration::ZERO)
+}
+
+/// A runner of `p` that makes the next instance ahead for runs of at least `above`.
+fn runner_making_ahead(p: &Project, above: Duration) -> (Runner, std::sync::Arc<HookSpawner>) {
     let config = WasmEngineConfig {
-        prewarm: Some(Duration::ZERO),
+        prewarm: Some(above),
         ..p.wasm_config()
     };
     let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(config).unwrap());
@@ -809,16 +814,7 @@ async fn a_guest_that_instantiates_quickly_is_not_made_ahead() {
     // Handing the work to another thread would cost more than it saves.
     let p = project(&[], json!([{"command": "hooks/counts.wasm"}]));
     write_wat(&p, "hooks/counts.wasm", COUNTS_ITS_CALLS);
-    let config = WasmEngineConfig {
-        prewarm: Some(Duration::from_secs(5)),
-        ..p.wasm_config()
-    };
-    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(config).unwrap());
-    let runner = Runner::builder(p.path())
-        .config_paths(p.paths())
-        .spawner(spawner.clone())
-        .build()
-        .unwrap();
+    let (runner, spawner) = runner_making_ahead(&p, Duration::from_secs(5));
     for _ in 0..3 {
         assert_eq!(fire(&runner, &p).await.decision, Decision::Pass);
     }

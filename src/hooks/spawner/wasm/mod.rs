@@ -78,8 +78,8 @@ struct Inner {
     compile_timeout: Option<Duration>,
     /// Live instances, running or made ahead (the pool's size when pooling).
     slots: Arc<tokio::sync::Semaphore>,
-    /// Instances made ahead of their events, when the spawner is long-lived, for guests that
-    /// take at least this long to instantiate.
+    /// Instances made ahead of their events, when the spawner is long-lived, for hooks whose
+    /// run takes at least this long (`WasmEngineConfig::prewarm`).
     warm: Option<(Arc<Warm>, Duration)>,
     /// Advances the engines' epochs; stopped and joined when the last clone is dropped.
     _ticker: Ticker,
@@ -153,13 +153,12 @@ impl WasmSpawner {
     /// when the claim is dropped or its process ends. `None` when another process holds it or
     /// the disk cache is disabled: then nobody else should start optimising `module`.
     pub fn claim_optimisation(&self, module: &Path) -> Option<OptimisationClaim> {
-        let key = cache::sha256_hex(module.as_os_str().as_encoded_bytes());
         self.inner
             .modules
             .loader()
             .optimised
             .disk
-            .try_lock(&key)
+            .try_lock(&module_key(module))
             .map(|file| OptimisationClaim { _file: file })
     }
 
@@ -196,7 +195,7 @@ impl WasmSpawner {
     }
 
     fn failure_marker(&self, module: &Path) -> Option<std::path::PathBuf> {
-        let key = cache::sha256_hex(module.as_os_str().as_encoded_bytes());
+        let key = module_key(module);
         self.cache_dir().map(|d| d.join(format!("{key}.failed")))
     }
 
@@ -319,6 +318,11 @@ impl Spawner for WasmSpawner {
         }
         output
     }
+}
+
+/// The name of a module file's optimisation lock and failure marker: its path, hashed.
+fn module_key(module: &Path) -> String {
+    cache::sha256_hex(module.as_os_str().as_encoded_bytes())
 }
 
 /// How long a run waits for its module to compile: the engine's bound, and for an untrusted
