@@ -2,13 +2,15 @@
 //! for and the entries it will write, and (once the user agrees, or `--yes`) write entries
 //! that pin its digest into the project's (or `--global`, the user's) `hooks.json`.
 
-use super::{Fetched, confirm, describe, hooks_file, obtain, require_manifest, shown};
+use super::{
+    Fetched, HooksFileArgs, confirm, describe, hooks_file, obtain, require_manifest, shown,
+};
 use clap::Args;
 use hookhost::hooks::TrustStore;
 use hookhost::hooks::config::{self, ConfigPaths};
 use hookhost::hooks::trust::PackageGrant;
 use hookhost::package::{Manifest, Store, pins};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[derive(Args, Debug)]
 #[command(
@@ -20,12 +22,8 @@ use std::path::{Path, PathBuf};
 pub struct AddArgs {
     /// oci://registry/repo:tag, oci://registry/repo@sha256:..., https://.../x.wasm#sha256=..., or a packed .wasm file.
     reference: String,
-    /// Project directory (default: the current directory).
-    #[arg(long)]
-    project: Option<PathBuf>,
-    /// Write to ~/.coding-agent/hooks.json instead of the project's.
-    #[arg(long)]
-    global: bool,
+    #[command(flatten)]
+    file: HooksFileArgs,
     /// Do not ask: accept the capabilities and entries shown.
     #[arg(short, long)]
     yes: bool,
@@ -35,7 +33,7 @@ pub struct AddArgs {
 }
 
 pub async fn add(a: AddArgs) -> anyhow::Result<u8> {
-    let (project, file) = hooks_file(a.project, a.global)?;
+    let (project, file) = hooks_file(a.file.project, a.file.global)?;
     let fetched = obtain(&a.reference, a.insecure).await?;
     let manifest = require_manifest(&fetched.bytes, &a.reference)?;
     let store = Store::open_default()?;
@@ -52,7 +50,7 @@ pub async fn add(a: AddArgs) -> anyhow::Result<u8> {
         println!("nothing written");
         return Ok(1);
     }
-    write_entries(&project, &file, a.global, &fetched, &manifest, entries)?;
+    write_entries(&project, &file, a.file.global, &fetched, &manifest, entries)?;
     println!(
         "added {} {} to {} (pinned to {}; runs from the store, never from the network)",
         manifest.name,

@@ -131,6 +131,17 @@ pub fn confirm(question: &str, yes: bool) -> anyhow::Result<bool> {
     Ok(matches!(line.trim(), "y" | "Y" | "yes"))
 }
 
+/// Which hooks.json a package command edits: the project's, or with `--global` the user's.
+#[derive(clap::Args, Debug)]
+pub struct HooksFileArgs {
+    /// Project directory (default: the current directory).
+    #[arg(long)]
+    pub project: Option<PathBuf>,
+    /// The user's ~/.coding-agent/hooks.json instead of the project's.
+    #[arg(long)]
+    pub global: bool,
+}
+
 /// The `hooks.json` a command edits: the project's, or with `--global` the user's.
 pub fn hooks_file(project: Option<PathBuf>, global: bool) -> anyhow::Result<(PathBuf, PathBuf)> {
     let project = super::project_dir(project)?;

@@ -4,7 +4,9 @@
 //! pinned digests the store lacks (or holds damaged), exactly those digests.
 
 use super::add::{all_trusted, approve};
-use super::{Fetched, confirm, credentials_for, hooks_file, obtain, require_manifest, shown};
+use super::{
+    Fetched, HooksFileArgs, confirm, credentials_for, hooks_file, obtain, require_manifest, shown,
+};
 use anyhow::bail;
 use clap::Args;
 use hookhost::package::{Capabilities, Digest, PackageRef, Store, pins, registry};
@@ -18,11 +20,8 @@ use std::path::PathBuf;
 pub struct UpdateArgs {
     /// Only the entries pinned from this reference (as in hooks.json) or package name.
     reference: Option<String>,
-    #[arg(long)]
-    project: Option<PathBuf>,
-    /// The user's ~/.coding-agent/hooks.json.
-    #[arg(long)]
-    global: bool,
+    #[command(flatten)]
+    file: HooksFileArgs,
     /// Do not ask.
     #[arg(short, long)]
     yes: bool,
@@ -38,11 +37,8 @@ pub struct UpdateArgs {
 pub struct RemoveArgs {
     /// The reference (as in hooks.json) or the package's name (the last part of its repository).
     reference: String,
-    #[arg(long)]
-    project: Option<PathBuf>,
-    /// The user's ~/.coding-agent/hooks.json.
-    #[arg(long)]
-    global: bool,
+    #[command(flatten)]
+    file: HooksFileArgs,
 }
 
 #[derive(Args, Debug)]
@@ -73,7 +69,7 @@ fn names(which: &str, reference: &str) -> bool {
 }
 
 pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
-    let (project, file) = hooks_file(a.project, a.global)?;
+    let (project, file) = hooks_file(a.file.project, a.file.global)?;
     let mut doc = pins::read_doc(&file)?;
     let store = Store::open_default()?;
     let mut refs: Vec<(String, Digest)> = Vec::new();
@@ -95,7 +91,7 @@ pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
                 .unwrap_or_default()
         );
     }
-    let was_trusted = !a.global && all_trusted(&project);
+    let was_trusted = !a.file.global && all_trusted(&project);
     let mut changed = Vec::new();
     for (reference, old) in refs {
         let movable = match reference.parse::<PackageRef>() {
@@ -186,7 +182,7 @@ pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
 }
 
 pub fn remove(a: RemoveArgs) -> anyhow::Result<u8> {
-    let (_, file) = hooks_file(a.project, a.global)?;
+    let (_, file) = hooks_file(a.file.project, a.file.global)?;
     let mut doc = pins::read_doc(&file)?;
     let n = pins::remove(&mut doc, |r| names(&a.reference, r));
     if n == 0 {
