@@ -140,9 +140,24 @@ proptest! {
         };
         let out_text = if kind == 4 { v.to_string() } else { stdout };
         let out = SpawnOutput { status, stdout: out_text.into_bytes(), stderr: stderr.into_bytes(), truncated: false, duration: Duration::ZERO };
-        let traits = HookFacts { id: HookId { scope: Scope::Project, event, index: 0, source: 0 }, kind: HookKind::Shell, on_error: if block { OnError::Block } else { OnError::Warn }, timeout_ms: 1, dialect: hookhost::hooks::dialect::Dialect::Native };
-        let j = judge(&traits, &out);
-        prop_assert!(j.outcome.is_some());
+        let id = HookId { scope: Scope::Project, event, index: 0, source: 0 };
+        let on_error = if block { OnError::Block } else { OnError::Warn };
+        for dialect in hookhost::hooks::dialect::Dialect::ALL {
+            let rules = hookhost::hooks::dialect::rules(dialect);
+            let trusted = HookFacts::new(id, HookKind::Shell, on_error, 1);
+            let j = judge(rules, &trusted, &out);
+            // A verdict and its outcome agree.
+            match &j.effects.verdict {
+                hookhost::hooks::Verdict::Block(_) => prop_assert!(matches!(j.outcome, hookhost::hooks::Outcome::Block | hookhost::hooks::Outcome::Timeout | hookhost::hooks::Outcome::Error)),
+                hookhost::hooks::Verdict::Force(_) => prop_assert_eq!(j.outcome, hookhost::hooks::Outcome::Force),
+                hookhost::hooks::Verdict::Pass => prop_assert!(!matches!(j.outcome, hookhost::hooks::Outcome::Block | hookhost::hooks::Outcome::Force)),
+            }
+            // Whatever the answer, an untrusted hook keeps at most a block.
+            let untrusted = HookFacts { trust: hookhost::hooks::TrustLevel::Untrusted, ..HookFacts::new(id, HookKind::Shell, on_error, 1) };
+            let u = judge(rules, &untrusted, &out);
+            let allowed = hookhost::hooks::EffectSet::of(&[hookhost::hooks::EffectKind::Block]);
+            prop_assert!(u.effects.kinds().intersect(allowed) == u.effects.kinds(), "{:?}", u.effects);
+        }
     }
 
     #[test]

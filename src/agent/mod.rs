@@ -7,6 +7,7 @@
 //! implementation, such as a recording fake in tests.
 
 mod agent_loop;
+pub mod effects;
 pub mod model;
 pub mod permission;
 mod todo;
@@ -19,4 +20,5 @@ pub use permission::{
     DenyPrompter, Permission, PermissionChecker, Prompter, Rule, TerminalPrompter,
 };
 pub use todo::{TodoGuard, TodoItem, TodoList, TodoStatus};
+pub use effects::{EffectKind, EffectSet, Effects};
 pub use tool_hooks::{HookContext, HookVerdict, NoHooks, SubsetHooks, ToolHooks, Verdict};

@@ -1,5 +1,6 @@
 //! [`ToolHooks`]: what the agent loop calls at each lifecycle event.
 
+pub use super::effects::{HookVerdict, Verdict};
 use async_trait::async_trait;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -14,45 +15,6 @@ pub struct HookContext {
     pub cwd: PathBuf,
     /// Set inside a subagent (`"isSubagent": true` in payloads).
     pub is_subagent: bool,
-}
-
-/// The decision of an event's hooks, as the loop sees it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Verdict {
-    /// Go on.
-    #[default]
-    Pass,
-    /// PreToolUse: do not run the tool; the reason goes to the model as the tool result.
-    Block(String),
-    /// Stop/SubagentStop: do not stop; the message becomes a user turn.
-    Force(String),
-}
-
-/// Everything the hooks of one event returned to the loop.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HookVerdict {
-    /// Pass, block or force.
-    pub verdict: Verdict,
-    /// PreToolUse: the arguments to run the tool with (after every hook's `updatedInput`).
-    pub updated_args: Option<Value>,
-    /// PreToolUse: a hook asked for the permission prompt.
-    pub ask: bool,
-    /// Text to add to the model's context.
-    pub additional_context: Vec<String>,
-    /// Feedback for the model about a tool call (PostToolUse exit 2 stderr).
-    pub feedback: Vec<String>,
-    /// Text to show the user.
-    pub system_messages: Vec<String>,
-    /// A hook stopped the agent (`continue: false`): the loop ends with this reason, shown
-    /// to the user.
-    pub stop: Option<String>,
-}
-
-impl HookVerdict {
-    /// Pass, with nothing added.
-    pub fn pass() -> Self {
-        Self::default()
-    }
 }
 
 /// The hooks the agent loop fires. Every method defaults to "pass", so an implementation

@@ -1,39 +1,46 @@
-//! The decision table of DESIGN §4, as one table in code.
+//! The decision table of DESIGN §4, and [`judge`], the one place a hook's result is decided.
 //!
-//! [`judge`] turns one hook's [`SpawnOutput`] into a [`Judgement`]: first the row (exit 0,
-//! exit 2, other exit or crash, timeout, spawn failure), then the cell of [`TABLE`] for the
-//! event's column, then the JSON protocol refines an exit 0. A hook written for Claude Code,
-//! Gemini CLI or Codex is judged by [`CLAUDE_TABLE`] instead (their shared rules: exit 2
-//! means stderr, it blocks a prompt and keeps a Stop going, failures never block unless
-//! `onError: "block"`), and its JSON by that agent's output rules. Folding the judgements of an
-//! event's hooks into its decision (and short-circuiting) is `runner.rs`'s job.
+//! [`judge`] turns one hook's [`SpawnOutput`] into a complete [`Judgement`]: first the row
+//! (exit 0, exit 2, other exit or crash, timeout, spawn failure), then the [`Cell`] of the
+//! dialect's table for the event's column, then the JSON protocol refines an exit 0, and
+//! last the hook's trust level keeps only the effects it allows (`trust::keeps`). Each
+//! dialect's rules are a value ([`Rules`], from `dialect/rules.rs`). Nothing edits a
+//! judgement afterwards; folding the judgements of an event's hooks into its decision (and
+//! short-circuiting) is `runner.rs`'s job.
 
 use super::config::{HookId, HookKind, OnError};
-use super::dialect::Dialect;
+use super::dialect::{self, PlainStdout, Rules};
 use super::event::{Event, EventClass};
 use super::output::{HookResponse, JsonDecision, parse_stdout};
 use super::spawner::{ExitStatus, SpawnOutput};
-pub use crate::agent::Verdict;
+use super::trust::{self, TrustLevel};
+pub use crate::agent::{EffectKind, EffectSet, Effects, Verdict};
 use serde::Serialize;
 use serde_json::Value;
 
 /// The rows of DESIGN §4: how a hook ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Condition {
+    /// Exit 0 (the JSON protocol may refine it).
     Exit0,
+    /// Exit 2.
     Exit2,
     /// Any other non-zero exit, or a crash (signal, wasm trap).
     OtherExit,
+    /// Timed out.
     Timeout,
     /// Missing file, bad module, cwd gone, shell exit 126/127, refused connection.
     SpawnFailure,
 }
 
-/// A cell of DESIGN §4: what a row means in a column.
+/// A cell of a decision table: what a row means in a column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Effect {
+pub enum Cell {
+    /// Pass (exit 0: the JSON answer is read).
     Pass,
+    /// Block, with stderr, else stdout, else a default as the reason (a failure: its message).
     Block,
+    /// Warn: logged, no decision.
     Warn,
     /// Stop/SubagentStop exit 2: force when stdout is non-empty, else warn.
     ForceIfStdout,
@@ -49,70 +56,28 @@ pub enum Effect {
     ForceStderr,
 }
 
-/// DESIGN §4, row by row; columns: PreToolUse, the observing events, Stop/SubagentStop.
-pub const TABLE: [(Condition, [Effect; 3]); 5] = {
-    use Effect::*;
-    [
-        (Condition::Exit0, [Pass, Pass, Pass]),
-        (Condition::Exit2, [Block, Warn, ForceIfStdout]),
-        (Condition::OtherExit, [WarnOrBlock, Warn, Warn]),
-        (Condition::Timeout, [Block, Warn, Warn]),
-        (Condition::SpawnFailure, [Block, Warn, Warn]),
-    ]
-};
+/// A decision table: row by row; columns PreToolUse, UserPromptSubmit, PostToolUse, the other
+/// observing events, Stop/SubagentStop.
+pub type Table = [(Condition, [Cell; 5]); 5];
 
-/// Claude Code's rules, shared by Gemini CLI and Codex, row by row; columns: PreToolUse,
-/// UserPromptSubmit, PostToolUse, the other observing events, Stop/SubagentStop. A failure
-/// (other exit, crash, timeout, a command that cannot start) is a non-blocking error there;
-/// `onError: "block"` makes it fail closed on PreToolUse.
-pub const CLAUDE_TABLE: [(Condition, [Effect; 5]); 5] = {
-    use Effect::*;
-    [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
-        (
-            Condition::Exit2,
-            [BlockStderr, BlockPrompt, Feedback, Warn, ForceStderr],
-        ),
-        (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
-        (Condition::Timeout, [WarnOrBlock, Warn, Warn, Warn, Warn]),
-        (
-            Condition::SpawnFailure,
-            [WarnOrBlock, Warn, Warn, Warn, Warn],
-        ),
-    ]
-};
-
-/// The cell of `dialect`'s table for `condition` at `event`.
-pub fn dialect_effect(dialect: Dialect, condition: Condition, event: Event) -> Effect {
-    if !dialect.is_claude_family() {
-        return effect(condition, event.class());
-    }
-    let column = match event {
+/// The column of `event` in a [`Table`].
+pub fn column(event: Event) -> usize {
+    match event {
         Event::PreToolUse => 0,
         Event::UserPromptSubmit => 1,
         Event::PostToolUse => 2,
         Event::Stop | Event::SubagentStop => 4,
         _ => 3,
-    };
-    CLAUDE_TABLE
-        .iter()
-        .find(|(row, _)| *row == condition)
-        .map(|(_, cells)| cells[column])
-        .unwrap_or(Effect::Warn)
+    }
 }
 
-/// The cell for `condition` in `class`'s column.
-pub fn effect(condition: Condition, class: EventClass) -> Effect {
-    let column = match class {
-        EventClass::Blocking => 0,
-        EventClass::Observing => 1,
-        EventClass::Forcing => 2,
-    };
-    TABLE
+/// The cell of `table` for `condition` at `event`.
+pub fn cell(table: &Table, condition: Condition, event: Event) -> Cell {
+    table
         .iter()
         .find(|(row, _)| *row == condition)
-        .map(|(_, cells)| cells[column])
-        .unwrap_or(Effect::Warn)
+        .map(|(_, cells)| cells[column(event)])
+        .unwrap_or(Cell::Warn)
 }
 
 /// The outcome of one hook, as `run --json` reports it (DESIGN §8).
@@ -151,35 +116,42 @@ impl Outcome {
     }
 }
 
-/// What one hook's result means for its event.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// What one hook's result means for its event: complete when [`judge`] returns it.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Judgement {
-    /// How the hook is reported; always `Some` from [`judge`].
-    pub outcome: Option<Outcome>,
-    /// The event decision this hook makes (`Pass` when it makes none).
-    pub verdict: Verdict,
-    /// New tool arguments (PreToolUse).
-    pub updated_input: Option<Value>,
-    /// The hook asked for the permission prompt (PreToolUse).
-    pub ask: bool,
-    /// The hook's `additionalContext`, for the model.
-    pub additional_context: Option<String>,
-    /// The hook's `systemMessage`, for the user.
-    pub system_message: Option<String>,
-    /// Text for the model about a warning (PostToolUse exit 2 stderr, a JSON block elsewhere).
-    pub feedback: Option<String>,
+    /// How the hook is reported.
+    pub outcome: Outcome,
+    /// What the hook does to the event, already reduced to what its trust level keeps.
+    pub effects: Effects,
     /// Why the hook did not simply pass, for logs and `run --json` (`message`).
     pub message: Option<String>,
-    /// `continue: false`: stop the agent, with this reason.
-    pub stop: Option<String>,
-    /// `updated_input` is a patch to merge into the arguments (Gemini CLI's `tool_input`),
-    /// not a replacement.
-    pub merge_input: bool,
 }
 
-/// The facts about a hook that the table needs besides its output.
+impl Judgement {
+    fn new(outcome: Outcome, message: Option<String>) -> Self {
+        Judgement {
+            outcome,
+            effects: Effects::pass(),
+            message,
+        }
+    }
+
+    /// A hook that was not run, with this outcome and verdict.
+    pub(crate) fn not_run(outcome: Outcome, verdict: Verdict, message: String) -> Self {
+        Judgement {
+            outcome,
+            effects: Effects {
+                verdict,
+                ..Effects::pass()
+            },
+            message: Some(message),
+        }
+    }
+}
+
+/// The facts about a hook that judging needs besides its output.
 #[derive(Debug, Clone)]
-pub struct HookFacts {
+pub struct HookFacts<'a> {
     /// The hook (its event picks the column of the table; shown as `PreToolUse[0]` in
     /// default reasons). `Copy`: judging allocates no label.
     pub id: HookId,
@@ -189,8 +161,33 @@ pub struct HookFacts {
     pub on_error: OnError,
     /// The hook's timeout in ms, for the timeout message.
     pub timeout_ms: u128,
-    /// Whose rules judge it.
-    pub dialect: Dialect,
+    /// The event's tool (a rewrite is mapped back to the event's argument keys).
+    pub tool: Option<&'a str>,
+    /// The tool arguments the hook saw (a Gemini CLI patch is merged into them).
+    pub args: Option<&'a Value>,
+    /// Why a shell could not run the command, when the runner found out (exit 126/127).
+    pub hint: Option<String>,
+    /// What the hook's answer may do (`trust::keeps`).
+    pub trust: TrustLevel,
+    /// A second run on the final arguments of a rewritten call: only a block counts.
+    pub rejudge: bool,
+}
+
+impl HookFacts<'_> {
+    /// Facts of a trusted hook with no tool, no hint.
+    pub fn new(id: HookId, kind: HookKind, on_error: OnError, timeout_ms: u128) -> Self {
+        HookFacts {
+            id,
+            kind,
+            on_error,
+            timeout_ms,
+            tool: None,
+            args: None,
+            hint: None,
+            trust: TrustLevel::Trusted,
+            rejudge: false,
+        }
+    }
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -201,25 +198,27 @@ fn non_empty(s: String) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
 
-/// Classifies one hook's output by DESIGN §4.
-pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
-    let stderr = text(&out.stderr);
-    let stdout = text(&out.stdout);
-    let (condition, message) = match &out.status {
+/// The row a hook's end falls in, and the message saying how it ended.
+fn condition(t: &HookFacts, out: &SpawnOutput) -> (Condition, Option<String>) {
+    match &out.status {
         ExitStatus::Exited(0) => (Condition::Exit0, None),
         ExitStatus::Exited(2) => (Condition::Exit2, Some("exited with code 2".to_string())),
         // The shell's "cannot execute" / "command not found": the hook never ran.
-        ExitStatus::Exited(c @ (126 | 127)) if t.kind == HookKind::Shell => (
-            Condition::SpawnFailure,
-            Some(format!(
+        ExitStatus::Exited(c @ (126 | 127)) if t.kind == HookKind::Shell => {
+            let mut m = format!(
                 "the shell could not run the command (exit {c}: {}); check the path and that the file is executable",
                 if *c == 127 {
                     "not found"
                 } else {
                     "not executable"
                 }
-            )),
-        ),
+            );
+            if let Some(why) = &t.hint {
+                m.push_str(": ");
+                m.push_str(why);
+            }
+            (Condition::SpawnFailure, Some(m))
+        }
         ExitStatus::Exited(c) => (Condition::OtherExit, Some(format!("exited with code {c}"))),
         ExitStatus::Crashed(why) => (Condition::OtherExit, Some(format!("crashed: {why}"))),
         ExitStatus::TimedOut => (
@@ -227,13 +226,22 @@ pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
             Some(format!("timed out after {} ms", t.timeout_ms)),
         ),
         ExitStatus::SpawnFailed(why) => (Condition::SpawnFailure, Some(why.clone())),
-    };
+    }
+}
 
-    let mut j = Judgement {
-        message: message.clone(),
-        ..Judgement::default()
-    };
-    let detail = message.unwrap_or_default();
+/// Judges one hook's output under `rules` (DESIGN §4), then keeps what its trust allows.
+pub fn judge(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
+    let draft = by_table(rules, t, out);
+    let draft = stop_blocks_the_call(t, draft);
+    trust::keep(t, draft)
+}
+
+/// The cell of the table, and for exit 0 the JSON protocol.
+fn by_table(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
+    let stderr = text(&out.stderr);
+    let stdout = text(&out.stdout);
+    let (condition, message) = condition(t, out);
+    let detail = message.clone().unwrap_or_default();
     let failure_reason = || {
         let mut r = format!("hook {} {detail}", t.id);
         if !stderr.is_empty() {
@@ -247,56 +255,65 @@ pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
         Condition::SpawnFailure => Outcome::Error,
         _ => Outcome::Warn,
     };
-
-    match dialect_effect(t.dialect, condition, t.id.event) {
-        Effect::Pass => return refine_exit0(t, &out.stdout, out.truncated, j),
-        Effect::BlockStderr | Effect::BlockPrompt
-            if t.dialect == Dialect::Codex && stderr.is_empty() =>
-        {
-            // Codex ignores an exit 2 that gives no reason on stderr.
-            j.outcome = Some(Outcome::Warn);
-            j.message = Some("exited with code 2 without a reason on stderr, which Codex does not count as a block".into());
+    let mut j = Judgement::new(failed_outcome, message.clone());
+    let cell = cell(&rules.table, condition, t.id.event);
+    match cell {
+        Cell::Pass => return refine_exit0(rules, t, &out.stdout, out.truncated),
+        Cell::BlockStderr | Cell::BlockPrompt if rules.exit2_needs_stderr && stderr.is_empty() => {
+            j.outcome = Outcome::Warn;
+            j.message = Some(format!(
+                "exited with code 2 without a reason on stderr, which {} does not count as a block",
+                rules.dialect
+            ));
         }
-        Effect::BlockStderr | Effect::BlockPrompt => {
-            j.verdict = Verdict::Block(
+        Cell::BlockStderr | Cell::BlockPrompt => {
+            j.effects.verdict = Verdict::Block(
                 non_empty(stderr).unwrap_or_else(|| format!("blocked by hook {} (exit 2)", t.id)),
             );
-            j.outcome = Some(Outcome::Block);
+            j.outcome = Outcome::Block;
         }
-        Effect::Feedback => {
-            j.outcome = Some(Outcome::Warn);
-            j.feedback = non_empty(stderr);
+        Cell::Feedback => {
+            j.outcome = Outcome::Warn;
+            j.effects.feedback.extend(non_empty(stderr));
         }
-        Effect::ForceStderr if !stderr.is_empty() => {
-            j.verdict = Verdict::Force(stderr);
-            j.outcome = Some(Outcome::Force);
+        Cell::ForceStderr if !stderr.is_empty() => {
+            j.effects.verdict = Verdict::Force(stderr);
+            j.outcome = Outcome::Force;
         }
-        Effect::Block => {
-            j.verdict = Verdict::Block(match condition {
+        Cell::Block => {
+            j.effects.verdict = Verdict::Block(match condition {
                 Condition::Exit2 => non_empty(stderr.clone())
                     .or_else(|| non_empty(stdout.clone()))
                     .unwrap_or_else(|| format!("blocked by hook {} (exit 2)", t.id)),
                 _ => failure_reason(),
             });
-            j.outcome = Some(match condition {
-                Condition::Exit2 => Outcome::Block,
-                _ => failed_outcome,
-            });
-        }
-        Effect::WarnOrBlock if t.on_error == OnError::Block => {
-            j.verdict = Verdict::Block(format!("{} (onError: block)", failure_reason()));
-            j.outcome = Some(Outcome::Block);
-        }
-        Effect::ForceIfStdout if !stdout.is_empty() => {
-            j.verdict = Verdict::Force(stdout);
-            j.outcome = Some(Outcome::Force);
-        }
-        Effect::Warn | Effect::WarnOrBlock | Effect::ForceIfStdout | Effect::ForceStderr => {
-            j.outcome = Some(failed_outcome);
-            if condition == Condition::Exit2 && t.id.event == Event::PostToolUse {
-                j.feedback = non_empty(stderr);
+            if condition == Condition::Exit2 {
+                j.outcome = Outcome::Block;
             }
         }
+        Cell::WarnOrBlock if t.on_error == OnError::Block => {
+            j.effects.verdict = Verdict::Block(format!("{} (onError: block)", failure_reason()));
+            j.outcome = Outcome::Block;
+        }
+        Cell::ForceIfStdout if !stdout.is_empty() => {
+            j.effects.verdict = Verdict::Force(stdout);
+            j.outcome = Outcome::Force;
+        }
+        Cell::Warn | Cell::WarnOrBlock | Cell::ForceIfStdout | Cell::ForceStderr => {}
+    }
+    j
+}
+
+/// `continue: false` on PreToolUse blocks the call too (first the deny, then the stop): an
+/// agent that reads only the permission decision must not run a call a hook stopped.
+fn stop_blocks_the_call(t: &HookFacts, mut j: Judgement) -> Judgement {
+    if t.id.event == Event::PreToolUse
+        && j.effects.verdict == Verdict::Pass
+        && let Some(reason) = &j.effects.stop
+    {
+        j.effects.verdict = Verdict::Block(reason.clone());
+        j.effects.updated_args = None;
+        j.outcome = Outcome::Block;
     }
     j
 }
@@ -307,41 +324,46 @@ pub fn judge(t: &HookFacts, out: &SpawnOutput) -> Judgement {
 /// text, a duplicate key, a known field of the wrong type) fails closed where the hook can
 /// block: on PreToolUse it blocks (outcome `error`) whatever `onError` says, because a guard
 /// whose answer is unreadable must never count as a pass. Elsewhere it is a warning.
-fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement) -> Judgement {
-    j.outcome = Some(Outcome::Pass);
+fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) -> Judgement {
+    let mut j = Judgement::new(Outcome::Pass, None);
+    let event = t.id.event;
     let r: HookResponse = match parse_stdout(stdout, truncated) {
         Ok(Some(r)) => r,
         Ok(None) => {
-            // Claude Code and Codex add plain stdout of these events to the model's context.
             let text = text(stdout);
-            if matches!(t.dialect, Dialect::Claude | Dialect::Codex)
-                && matches!(t.id.event, Event::SessionStart | Event::UserPromptSubmit)
-                && !text.is_empty()
-            {
-                j.additional_context = Some(text);
-            } else if t.dialect == Dialect::Gemini && !text.is_empty() {
+            if text.is_empty() {
+                return j;
+            }
+            match rules.plain_stdout {
+                // Claude Code and Codex add plain stdout of these events to the model's context.
+                PlainStdout::ContextAtStart
+                    if matches!(event, Event::SessionStart | Event::UserPromptSubmit) =>
+                {
+                    j.effects.additional_context.push(text)
+                }
                 // Gemini CLI: stdout that is not JSON is a message for the user.
-                j.system_message = Some(text);
+                PlainStdout::UserMessage => j.effects.system_messages.push(text),
+                _ => {}
             }
             return j;
         }
         Err(problem) => {
             let msg = format!("its JSON answer cannot be read: {problem}");
-            j.message = Some(msg.clone());
-            if t.id.event.class() == EventClass::Blocking {
-                j.verdict = Verdict::Block(format!(
+            if event.class() == EventClass::Blocking {
+                j.effects.verdict = Verdict::Block(format!(
                     "hook {} {msg}; blocking to fail closed (fix the hook's output)",
                     t.id
                 ));
-                j.outcome = Some(Outcome::Error);
+                j.outcome = Outcome::Error;
             } else {
-                j.outcome = Some(Outcome::Warn);
+                j.outcome = Outcome::Warn;
             }
+            j.message = Some(msg);
             return j;
         }
     };
     if !r.unrecognized.is_empty() {
-        j.outcome = Some(Outcome::Warn);
+        j.outcome = Outcome::Warn;
         j.message = Some(format!(
             "its JSON answer has no field hookhost understands (it has: {}); hookhost reads {} — is the hook written for another agent's protocol?",
             r.unrecognized.join(", "),
@@ -349,41 +371,43 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
         ));
         return j;
     }
-    if t.dialect == Dialect::Codex
-        && t.id.event == Event::PreToolUse
-        && let Some(problem) = codex_unsupported(&r)
+    if event == Event::PreToolUse
+        && let Some(problem) = (rules.refuses)(&r)
     {
-        j.outcome = Some(Outcome::Warn);
-        j.message = Some(format!("{problem} (Codex's rule; the answer is ignored)"));
+        j.outcome = Outcome::Warn;
+        j.message = Some(format!(
+            "{problem} ({}'s rule; the answer is ignored)",
+            rules.dialect
+        ));
         return j;
     }
-    j.additional_context = r.additional_context;
-    j.system_message = r.system_message;
-    j.stop = r.stop;
+    j.effects.additional_context.extend(r.additional_context);
+    j.effects.system_messages.extend(r.system_message);
+    j.effects.stop = r.stop;
     let reason = r.reason;
-    if t.dialect.is_claude_family()
-        && t.id.event == Event::UserPromptSubmit
+    if rules.json_block_blocks_prompt
+        && event == Event::UserPromptSubmit
         && r.decision == Some(JsonDecision::Block)
     {
         // Claude Code: `decision: "block"` on UserPromptSubmit erases the prompt.
-        j.verdict =
+        j.effects.verdict =
             Verdict::Block(reason.unwrap_or_else(|| format!("prompt blocked by hook {}", t.id)));
-        j.outcome = Some(Outcome::Block);
+        j.outcome = Outcome::Block;
         return j;
     }
-    match (t.id.event.class(), r.decision) {
+    match (event.class(), r.decision) {
         (EventClass::Blocking, Some(JsonDecision::Block)) => {
-            j.verdict =
+            j.effects.verdict =
                 Verdict::Block(reason.unwrap_or_else(|| format!("blocked by hook {}", t.id)));
-            j.outcome = Some(Outcome::Block);
+            j.outcome = Outcome::Block;
         }
         (EventClass::Forcing, Some(JsonDecision::Block)) => match reason {
             Some(msg) if !msg.trim().is_empty() => {
-                j.verdict = Verdict::Force(msg);
-                j.outcome = Some(Outcome::Force);
+                j.effects.verdict = Verdict::Force(msg);
+                j.outcome = Outcome::Force;
             }
             _ => {
-                j.outcome = Some(Outcome::Warn);
+                j.outcome = Outcome::Warn;
                 j.message = Some(
                     "asked to continue (decision: block) without a `reason` to give the model"
                         .into(),
@@ -391,38 +415,39 @@ fn refine_exit0(t: &HookFacts, stdout: &[u8], truncated: bool, mut j: Judgement)
             }
         },
         (EventClass::Observing, Some(JsonDecision::Block)) => {
-            j.outcome = Some(Outcome::Warn);
-            j.feedback = reason;
+            j.outcome = Outcome::Warn;
+            j.effects.feedback.extend(reason);
         }
-        (EventClass::Blocking, Some(JsonDecision::Ask)) => j.ask = true,
+        (EventClass::Blocking, Some(JsonDecision::Ask)) => j.effects.ask = true,
         _ => {}
     }
-    if t.id.event.class() == EventClass::Blocking && j.verdict == Verdict::Pass {
-        j.updated_input = r.updated_input;
-        if j.updated_input.is_none() && t.dialect == Dialect::Gemini {
-            j.updated_input = r.tool_input_patch;
-            j.merge_input = j.updated_input.is_some();
-        }
+    if event.class() == EventClass::Blocking && j.effects.verdict == Verdict::Pass {
+        j.effects.updated_args = match (r.updated_input, r.tool_input_patch) {
+            (Some(u), _) => Some(in_event_terms(rules, t, u, false)),
+            (None, Some(patch)) if rules.merges_tool_input => {
+                Some(in_event_terms(rules, t, patch, true))
+            }
+            _ => None,
+        };
     }
     j
 }
 
-/// What Codex refuses in a PreToolUse answer: `permissionDecision` "allow" or "ask", an
-/// `updatedInput`, a deny without a reason.
-fn codex_unsupported(r: &HookResponse) -> Option<String> {
-    match r.permission_decision {
-        Some(JsonDecision::Allow) => {
-            return Some("unsupported permissionDecision:allow".into());
-        }
-        Some(JsonDecision::Ask) => return Some("unsupported permissionDecision:ask".into()),
-        Some(JsonDecision::Block) if r.reason.as_deref().is_none_or(|s| s.trim().is_empty()) => {
-            return Some(
-                "permissionDecision:deny without a non-empty permissionDecisionReason".into(),
-            );
-        }
-        _ => {}
+/// A rewrite from a hook of another dialect, in the event's terms: its argument keys mapped
+/// back to the core's when the event carries a core tool name (`file_path` -> `path`), and
+/// Gemini CLI's `tool_input` merged into the arguments the hook saw.
+fn in_event_terms(rules: &Rules, t: &HookFacts, updated: Value, merge: bool) -> Value {
+    if rules.dialect == dialect::Dialect::Native {
+        return updated;
     }
-    r.updated_input
-        .as_ref()
-        .map(|_| "unsupported updatedInput".to_string())
+    let tool = t.tool.unwrap_or_default();
+    let updated = dialect::tools::input_to_event(rules.dialect, tool, &updated);
+    match (merge, t.args, updated) {
+        (true, Some(Value::Object(current)), Value::Object(patch)) => {
+            let mut merged = current.clone();
+            merged.extend(patch);
+            Value::Object(merged)
+        }
+        (_, _, updated) => updated,
+    }
 }

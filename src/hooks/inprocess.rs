@@ -157,14 +157,13 @@ impl FnHookEntry {
     }
 
     /// What the decision table needs to know of it.
-    pub fn facts(&self) -> HookFacts {
-        HookFacts {
-            id: self.id(),
-            kind: super::config::HookKind::Fn,
-            on_error: self.on_error,
-            timeout_ms: self.timeout.as_millis(),
-            dialect: super::dialect::Dialect::Native,
-        }
+    pub fn facts(&self) -> HookFacts<'static> {
+        HookFacts::new(
+            self.id(),
+            super::config::HookKind::Fn,
+            self.on_error,
+            self.timeout.as_millis(),
+        )
     }
 
     /// Calls the function and returns what a process answering the same would have

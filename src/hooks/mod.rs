@@ -20,6 +20,7 @@ mod answer;
 pub mod config;
 mod confine;
 mod decision;
+pub mod display;
 pub mod dialect;
 mod event;
 pub mod files;
@@ -34,7 +35,9 @@ pub mod trust;
 
 pub use answer::TypedAnswer;
 pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
-pub use decision::{HookFacts, Judgement, Outcome, Verdict, judge};
+pub use decision::{
+    Cell, Condition, EffectKind, EffectSet, Effects, HookFacts, Judgement, Outcome, Verdict, judge,
+};
 pub use dialect::Dialect;
 pub use event::{Event, EventClass, UnknownEvent};
 pub use inprocess::{FnHook, FnResponse};
@@ -43,4 +46,4 @@ pub use payload::{Payload, json_type_name};
 pub use report::{Decision, EventReport, HookRecord, StopRequest};
 pub use runner::{FnOptions, ReportObserver, Runner, RunnerBuilder, RunnerError};
 pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
-pub use trust::{TrustError, TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};
+pub use trust::{TrustError, TrustLevel, TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};

@@ -8,7 +8,7 @@ use super::dialect::Dialect;
 use super::event::Event;
 use super::inprocess::FnHookEntry;
 use super::spawner::{ExitStatus, SpawnOutput};
-use crate::agent::{self, HookVerdict};
+use crate::agent::{Effects, HookVerdict, Verdict};
 use serde::Serialize;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -67,6 +67,10 @@ pub struct HookRecord {
     pub is_async: bool,
     /// Why the hook did not simply pass (exit code, timeout, spawn error, malformed JSON).
     pub message: Option<String>,
+    /// A second run on the final arguments of a call another hook rewrote (only its block
+    /// counts); printed only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rejudged: bool,
 }
 
 /// Everything that firing one event produced.
@@ -122,14 +126,39 @@ impl EventReport {
         }
     }
 
-    /// The agent-side view of this report.
+    /// Takes the event's folded effects: its decision and reason from the verdict, the rest
+    /// as they are (`updated_args` only when the call was rewritten and not blocked).
+    pub(crate) fn settle(&mut self, e: Effects) {
+        let Effects {
+            verdict,
+            stop,
+            updated_args,
+            ask,
+            additional_context,
+            feedback,
+            system_messages,
+        } = e;
+        (self.decision, self.reason) = match verdict {
+            Verdict::Pass => (Decision::Pass, None),
+            Verdict::Block(r) => (Decision::Block, Some(r)),
+            Verdict::Force(m) => (Decision::Force, Some(m)),
+        };
+        self.stop = stop.map(|reason| StopRequest { reason });
+        self.updated_args = updated_args;
+        self.ask = ask;
+        self.additional_context = additional_context;
+        self.feedback = feedback;
+        self.system_messages = system_messages;
+    }
+
+    /// The agent-side view of this report: the event's effects.
     pub fn to_verdict(&self) -> HookVerdict {
         let reason = self.reason.clone().unwrap_or_default();
-        HookVerdict {
+        Effects {
             verdict: match self.decision {
-                Decision::Pass => agent::Verdict::Pass,
-                Decision::Block => agent::Verdict::Block(reason),
-                Decision::Force => agent::Verdict::Force(reason),
+                Decision::Pass => Verdict::Pass,
+                Decision::Block => Verdict::Block(reason),
+                Decision::Force => Verdict::Force(reason),
             },
             updated_args: self.updated_args.clone(),
             ask: self.ask,
@@ -176,7 +205,7 @@ fn record_of(
         dialect: Dialect::Native,
         file: None,
         kind,
-        outcome: j.outcome.unwrap_or(Outcome::Pass),
+        outcome: j.outcome,
         exit_code: match out.status {
             ExitStatus::Exited(c) => Some(c),
             _ => None,
@@ -187,6 +216,7 @@ fn record_of(
         truncated: out.truncated,
         is_async,
         message: j.message.clone(),
+        rejudged: false,
     }
 }
 

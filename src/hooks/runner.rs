@@ -14,16 +14,14 @@
 //! [`Runner::reload`], which swaps the config snapshot whole.
 
 use super::config::{self, ConfigError, ConfigErrors, ConfigPaths, Handler, Hook, HookSet, Scope};
-use super::decision::{HookFacts, Judgement, Verdict, judge};
+use super::decision::{Effects, HookFacts, Judgement, Outcome, Verdict, judge};
 use super::dialect::{self, Dialect};
 use super::event::{Event, EventClass};
 use super::inprocess::{FnHook, FnHookEntry};
 use super::payload::Payload;
-use super::report::{
-    Decision, EventReport, HookRecord, StopRequest, log_record, record, record_fn,
-};
+use super::report::{Decision, EventReport, HookRecord, log_record, record, record_fn};
 use super::spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
-use super::trust::{self, Gate, TrustChange, TrustPolicy, TrustStore};
+use super::trust::{self, Gate, ScriptPins, TrustChange, TrustLevel, TrustPolicy, TrustStore};
 use crate::agent::{HookContext, HookVerdict, ToolHooks};
 use async_trait::async_trait;
 use serde_json::Value;
@@ -62,6 +60,8 @@ struct Snapshot {
     changes: Vec<TrustChange>,
     /// Trusted modules and the SHA-256 their bytes must have when they run.
     module_pins: BTreeMap<PathBuf, String>,
+    /// Trusted scripts and their SHA-256, re-checked before each run.
+    script_pins: ScriptPins,
     /// Problems of the files this snapshot was loaded from (lenient loading only).
     config_errors: Vec<ConfigError>,
 }
@@ -373,6 +373,7 @@ impl Runner {
             untrusted: a.untrusted,
             changes: a.changes,
             module_pins: a.module_pins,
+            script_pins: a.script_pins,
             config_errors: Vec::new(),
         }
     }
@@ -385,88 +386,165 @@ impl Runner {
     }
 
     /// Fires one event: runs its matching hooks in order and returns the decision.
+    ///
+    /// Hooks run by rank (managed, the user's, the project's; in-process last), each seeing
+    /// the arguments earlier hooks left. On PreToolUse, when a hook rewrote the call, every
+    /// hook that judged other arguments before the last rewrite runs once more on the final
+    /// ones, and only a block counts then: no hook of a lower rank can get a call past a
+    /// guard of a higher rank, and no hook runs more than twice per event.
     pub async fn fire(&self, mut payload: Payload) -> EventReport {
         let event = payload.event();
         let class = event.class();
         let mut report = EventReport::new(event);
         let original_args = payload.tool_args().cloned();
         let snapshot = self.current();
-
-        for step in self.select(&snapshot, &payload) {
-            let (record, judgement) = match step {
-                Step::Configured(hook) => {
-                    let untrusted = is_untrusted(&snapshot, &hook);
-                    if untrusted {
-                        report.untrusted.push(hook.id());
-                    }
-                    match trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event) {
-                        gate @ (Gate::Skip | Gate::Block) => {
-                            tracing::warn!(hook = %hook.label(), command = hook.handler.display(), "untrusted project hook not run; review it and run `hookhost trust`");
-                            if hook.is_async {
-                                continue;
-                            }
-                            let judgement = trust::not_run(&hook, gate == Gate::Block);
-                            let out = SpawnOutput::bare(
-                                ExitStatus::SpawnFailed(String::new()),
-                                Duration::ZERO,
-                            );
-                            (record(&hook, &out, &judgement, false), judgement)
-                        }
-                        gate => {
-                            let reduced = gate == Gate::RunReduced;
-                            let request = self.request(&hook, &payload, &snapshot, reduced);
-                            if hook.is_async {
-                                self.start_async(hook, request, reduced);
-                                continue;
-                            }
-                            let (output, mut judgement) =
-                                spawn_and_judge(&*self.spawner, &hook, request, reduced).await;
-                            in_event_terms(hook.dialect, &payload, &mut judgement);
-                            (record(&hook, &output, &judgement, false), judgement)
-                        }
-                    }
-                }
-                Step::InProcess(entry) => {
-                    let output = entry.call(&payload).await;
-                    let judgement = judge(&entry.facts(), &output);
-                    (record_fn(entry, &output, &judgement), judgement)
-                }
+        let steps = self.select(&snapshot, &payload);
+        let mut effects = Effects::pass();
+        // Blocking events: each synchronous hook that ran, with the arguments it judged.
+        let mut judged: Vec<(usize, Option<Value>)> = Vec::new();
+        let mut last_rewrite = None;
+        let mut decided = false;
+        for (i, step) in steps.iter().enumerate() {
+            let seen = match class {
+                EventClass::Blocking => payload.tool_args().cloned(),
+                _ => None,
             };
+            let Some((record, judgement)) =
+                self.run_step(step, &payload, &snapshot, &mut report, false).await
+            else {
+                continue;
+            };
+            if record.outcome != Outcome::Skipped && class == EventClass::Blocking {
+                judged.push((i, seen));
+            }
+            if judgement.effects.updated_args.is_some() {
+                last_rewrite = Some(i);
+            }
             log_record(event, &record);
-            let verdict = judgement.verdict.clone();
-            let stop = judgement.stop.clone();
-            fold(&mut report, &mut payload, judgement);
             report.hooks.push(record);
-            if let Some(reason) = stop {
-                // `continue: false`: the agent stops; no later hook runs.
-                report.stop = Some(StopRequest { reason });
+            decided = fold(event, &mut effects, &mut payload, judgement.effects);
+            if decided {
                 break;
             }
-            match verdict {
-                // Another agent's hook can block a prompt (exit 2 / `decision: "block"`).
-                Verdict::Block(reason)
-                    if class == EventClass::Blocking || event == Event::UserPromptSubmit =>
-                {
-                    report.decision = Decision::Block;
-                    report.reason = Some(reason);
+        }
+        if !decided
+            && let Some(last) = last_rewrite
+            && payload.tool_args() != original_args.as_ref()
+        {
+            // The second pass: the final call, judged by every hook that judged another.
+            for (i, seen) in judged.into_iter().filter(|(i, _)| *i <= last) {
+                if seen.as_ref() == payload.tool_args() {
+                    continue;
+                }
+                let Some((record, judgement)) =
+                    self.run_step(&steps[i], &payload, &snapshot, &mut report, true).await
+                else {
+                    continue;
+                };
+                log_record(event, &record);
+                report.hooks.push(record);
+                if fold(event, &mut effects, &mut payload, judgement.effects) {
                     break;
                 }
-                Verdict::Force(message) if class == EventClass::Forcing => {
-                    report.decision = Decision::Force;
-                    report.reason = Some(message);
-                    break;
-                }
-                _ => {}
             }
         }
-        self.fail_closed_on_config_errors(&snapshot, &mut report);
-        if report.decision != Decision::Block && payload.tool_args().cloned() != original_args {
-            report.updated_args = payload.tool_args().cloned();
+        if effects.verdict != Verdict::Pass || payload.tool_args() == original_args.as_ref() {
+            effects.updated_args = None;
+        } else {
+            effects.updated_args = payload.tool_args().cloned();
         }
+        report.settle(effects);
+        self.fail_closed_on_config_errors(&snapshot, &mut report);
         if let Some(observe) = &self.observer {
             observe(&report);
         }
         report
+    }
+
+    /// Gates, runs and judges one hook (`rejudge`: the second pass on a rewritten call).
+    /// `None`: an async hook was started, which takes no part in the decision.
+    async fn run_step(
+        &self,
+        step: &Step<'_>,
+        payload: &Payload,
+        snapshot: &Snapshot,
+        report: &mut EventReport,
+        rejudge: bool,
+    ) -> Option<(HookRecord, Judgement)> {
+        let event = payload.event();
+        let hook = match step {
+            Step::InProcess(entry) => {
+                let output = entry.call(payload).await;
+                let facts = HookFacts {
+                    tool: payload.tool_name(),
+                    args: payload.tool_args(),
+                    rejudge,
+                    ..entry.facts()
+                };
+                let judgement = judge(dialect::rules(Dialect::Native), &facts, &output);
+                return Some((record_fn(entry, &output, &judgement), judgement));
+            }
+            Step::Configured(hook) => hook,
+        };
+        let untrusted = self.untrusted_now(snapshot, hook);
+        if untrusted && !rejudge {
+            report.untrusted.push(hook.id());
+        }
+        match trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event) {
+            gate @ (Gate::Skip | Gate::Block) => {
+                tracing::warn!(hook = %hook.label(), command = hook.handler.display(), "untrusted project hook not run; review it and run `hookhost trust`");
+                if hook.is_async {
+                    return None;
+                }
+                let judgement = trust::not_run(hook, gate == Gate::Block);
+                let out =
+                    SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
+                Some((record(hook, &out, &judgement, false), judgement))
+            }
+            gate => {
+                let level = match gate {
+                    Gate::RunReduced => TrustLevel::Untrusted,
+                    _ => TrustLevel::Trusted,
+                };
+                let request = self.request(hook, payload, snapshot, level);
+                if hook.is_async {
+                    self.start_async(hook.clone(), request, level);
+                    return None;
+                }
+                let facts = HookFacts {
+                    tool: payload.tool_name(),
+                    args: payload.tool_args(),
+                    rejudge,
+                    ..facts(hook, request.timeout, level)
+                };
+                let (output, judgement) = spawn_and_judge(&*self.spawner, hook, request, facts).await;
+                let mut r = record(hook, &output, &judgement, false);
+                r.rejudged = rejudge;
+                Some((r, judgement))
+            }
+        }
+    }
+
+    /// Whether `hook` is an untrusted project hook now: untrusted when the runner was built
+    /// (or last reloaded), or a trusted shell hook whose script changed since `hookhost
+    /// trust` (re-checked at every run: long-lived runners see the edit too).
+    fn untrusted_now(&self, snapshot: &Snapshot, hook: &Hook) -> bool {
+        if hook.scope != Scope::Project || self.trust_store.is_none() {
+            return false;
+        }
+        if snapshot.untrusted.contains(&hook.id()) {
+            return true;
+        }
+        match &hook.handler {
+            Handler::Shell { command } => match snapshot.script_pins.still_hold(command, &hook.cwd) {
+                Ok(()) => false,
+                Err(script) => {
+                    tracing::warn!(hook = %hook.label(), script = %script.display(), "a script of a trusted project hook changed since `hookhost trust`; the hook is untrusted until it is reviewed again");
+                    true
+                }
+            },
+            _ => false,
+        }
     }
 
     /// The hooks of the payload's event that match its tool: configured ones in run order,
@@ -549,14 +627,14 @@ impl Runner {
     }
 
     /// What the spawner gets for `hook`: a trusted project module is pinned to the hash it
-    /// was trusted with; an untrusted one under a containing policy (`reduced`) gets the
-    /// minimum grants (`trust::reduce_request`).
+    /// was trusted with; an untrusted one under a containing policy gets the minimum grants
+    /// (`trust::reduce_request`).
     fn request(
         &self,
         hook: &Hook,
         payload: &Payload,
         snapshot: &Snapshot,
-        reduced: bool,
+        level: TrustLevel,
     ) -> SpawnRequest {
         let module_sha256 = match &hook.handler {
             Handler::Wasm { module, .. } if hook.scope == Scope::Project => {
@@ -576,7 +654,7 @@ impl Runner {
             module_sha256,
             untrusted: false,
         };
-        if reduced {
+        if level == TrustLevel::Untrusted {
             trust::reduce_request(&mut request);
         }
         // A hook package runs from the store, whoever configured it and however trusted:
@@ -590,7 +668,7 @@ impl Runner {
     }
 
     /// Fire-and-forget: never delays or changes the decision; failures are logged.
-    fn start_async(&self, hook: Arc<Hook>, request: SpawnRequest, reduced: bool) {
+    fn start_async(&self, hook: Arc<Hook>, request: SpawnRequest, level: TrustLevel) {
         let spawner = self.spawner.clone();
         let event = hook.event;
         let mut set = self.background.lock().unwrap_or_else(|p| p.into_inner());
@@ -600,7 +678,8 @@ impl Runner {
             while set.try_join_next().is_some() {}
         }
         set.spawn(async move {
-            let (output, judgement) = spawn_and_judge(&*spawner, &hook, request, reduced).await;
+            let facts = facts(&hook, request.timeout, level);
+            let (output, judgement) = spawn_and_judge(&*spawner, &hook, request, facts).await;
             let record = record(&hook, &output, &judgement, true);
             log_record(event, &record);
             record
@@ -608,21 +687,17 @@ impl Runner {
     }
 }
 
-/// Spawns one configured hook and judges what it did (the trust reduction applied).
+/// Spawns one configured hook and judges what it did (under the trust level in `facts`).
 async fn spawn_and_judge(
     spawner: &dyn Spawner,
     hook: &Hook,
     request: SpawnRequest,
-    reduced: bool,
+    mut facts: HookFacts<'_>,
 ) -> (SpawnOutput, Judgement) {
-    let facts = facts(hook, request.timeout);
     let mut output = spawner.spawn(request).await;
     explain_package_failure(hook, &mut output);
-    let mut judgement = judge(&facts, &output);
-    explain_shell_failure(hook, &output, &mut judgement);
-    if reduced {
-        trust::reduce_judgement(&hook.label(), &mut judgement);
-    }
+    facts.hint = shell_failure_hint(hook, &output);
+    let judgement = judge(dialect::rules(hook.dialect), &facts, &output);
     (output, judgement)
 }
 
@@ -633,43 +708,12 @@ enum Step<'a> {
 }
 
 /// What the decision table needs to know of `hook`, run with `timeout` (its own, or the
-/// shorter one trust imposed).
-fn facts(hook: &Hook, timeout: Duration) -> HookFacts {
+/// shorter one trust imposed) at trust `level`.
+fn facts(hook: &Hook, timeout: Duration, level: TrustLevel) -> HookFacts<'static> {
     HookFacts {
-        id: hook.id(),
-        kind: hook.handler.kind(),
-        on_error: hook.on_error,
-        timeout_ms: timeout.as_millis(),
-        dialect: hook.dialect,
+        trust: level,
+        ..HookFacts::new(hook.id(), hook.handler.kind(), hook.on_error, timeout.as_millis())
     }
-}
-
-/// A rewrite from a hook of another dialect, in the event's terms: its argument keys mapped
-/// back to the core's when the event carries a core tool name (`file_path` -> `path`), and
-/// Gemini CLI's `tool_input` merged into the current arguments.
-fn in_event_terms(d: Dialect, payload: &Payload, j: &mut Judgement) {
-    if d == Dialect::Native {
-        return;
-    }
-    let Some(updated) = j.updated_input.take() else {
-        return;
-    };
-    let tool = payload.tool_name().unwrap_or_default();
-    let mut updated = dialect::tools::input_to_event(d, tool, &updated);
-    if std::mem::take(&mut j.merge_input)
-        && let (Some(Value::Object(current)), Value::Object(patch)) =
-            (payload.tool_args(), &updated)
-    {
-        let mut merged = current.clone();
-        merged.extend(patch.clone());
-        updated = Value::Object(merged);
-    }
-    j.updated_input = Some(updated);
-}
-
-/// Whether `hook` is an untrusted project hook.
-fn is_untrusted(snapshot: &Snapshot, hook: &Hook) -> bool {
-    hook.scope == Scope::Project && snapshot.untrusted.contains(&hook.id())
 }
 
 /// A hook package that could not start because its store copy is missing or damaged: say
@@ -697,35 +741,54 @@ fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
     }
 }
 
-/// A shell hook that exited 126/127 (the shell could not run it): say why and how to fix
-/// it, as `hookhost check` would.
-fn explain_shell_failure(hook: &Hook, out: &SpawnOutput, j: &mut Judgement) {
-    let (Handler::Shell { command }, ExitStatus::Exited(126 | 127)) = (&hook.handler, &out.status)
-    else {
-        return;
-    };
-    if let Some(why) = super::preflight::shell_program_problem(command, &hook.cwd) {
-        if let Some(m) = &mut j.message {
-            m.push_str(": ");
-            m.push_str(&why);
+/// Why a shell hook exited 126/127 (the shell could not run it) and how to fix it, as
+/// `hookhost check` would say.
+fn shell_failure_hint(hook: &Hook, out: &SpawnOutput) -> Option<String> {
+    match (&hook.handler, &out.status) {
+        (Handler::Shell { command }, ExitStatus::Exited(126 | 127)) => {
+            super::preflight::shell_program_problem(command, &hook.cwd)
         }
-        if let Verdict::Block(reason) = &mut j.verdict {
-            reason.push_str(" (");
-            reason.push_str(&why);
-            reason.push(')');
-        }
+        _ => None,
     }
 }
 
-/// Folds one hook's judgement into the event report and the payload later hooks see.
-fn fold(report: &mut EventReport, payload: &mut Payload, j: Judgement) {
-    if let Some(args) = j.updated_input {
+/// Folds one hook's effects into the event's and the payload later hooks see; `true` when
+/// they decide the event (a block on PreToolUse or a prompt, a force on Stop, a stop), and
+/// no later hook runs.
+fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> bool {
+    let Effects {
+        verdict,
+        stop,
+        updated_args,
+        ask,
+        additional_context,
+        feedback,
+        system_messages,
+    } = e;
+    if let Some(args) = updated_args {
         payload.set_tool_args(args);
     }
-    report.ask |= j.ask;
-    report.additional_context.extend(j.additional_context);
-    report.system_messages.extend(j.system_message);
-    report.feedback.extend(j.feedback);
+    acc.ask |= ask;
+    acc.additional_context.extend(additional_context);
+    acc.system_messages.extend(system_messages);
+    acc.feedback.extend(feedback);
+    let decides = match &verdict {
+        // Another agent's hook can block a prompt (exit 2 / `decision: "block"`).
+        Verdict::Block(_) => {
+            event.class() == EventClass::Blocking || event == Event::UserPromptSubmit
+        }
+        Verdict::Force(_) => event.class() == EventClass::Forcing,
+        Verdict::Pass => false,
+    };
+    if decides {
+        acc.verdict = verdict;
+    }
+    if stop.is_some() {
+        // `continue: false`: the agent stops; no later hook runs.
+        acc.stop = stop;
+        return true;
+    }
+    decides
 }
 
 fn payload_for(cx: &HookContext, mut p: Payload) -> Payload {

@@ -3,7 +3,7 @@
 use super::*;
 use crate::agent;
 use crate::hooks::config::{Handler, OnError, WasmLimits};
-use crate::hooks::decision::{self, Condition, Effect, TABLE};
+use crate::hooks::decision::{self, Condition};
 use crate::hooks::dialect::Dialect;
 use crate::hooks::report::{Decision, EventReport};
 use crate::hooks::{HookKind, Outcome};
@@ -159,35 +159,25 @@ const FORCING: [Event; 2] = [Event::Stop, Event::SubagentStop];
 
 #[test]
 fn the_table_matches_design_section_4() {
-    use EventClass::*;
+    use crate::hooks::decision::Cell::*;
+    // Columns: PreToolUse, UserPromptSubmit, PostToolUse, the other observing events, Stop.
     let expect = [
-        (Condition::Exit0, [Effect::Pass, Effect::Pass, Effect::Pass]),
-        (
-            Condition::Exit2,
-            [Effect::Block, Effect::Warn, Effect::ForceIfStdout],
-        ),
-        (
-            Condition::OtherExit,
-            [Effect::WarnOrBlock, Effect::Warn, Effect::Warn],
-        ),
-        (
-            Condition::Timeout,
-            [Effect::Block, Effect::Warn, Effect::Warn],
-        ),
-        (
-            Condition::SpawnFailure,
-            [Effect::Block, Effect::Warn, Effect::Warn],
-        ),
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
+        (Condition::Exit2, [Block, Warn, Feedback, Warn, ForceIfStdout]),
+        (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
+        (Condition::Timeout, [Block, Warn, Warn, Warn, Warn]),
+        (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn]),
     ];
-    assert_eq!(TABLE, expect);
-    assert_eq!(decision::effect(Condition::Exit2, Blocking), Effect::Block);
+    assert_eq!(crate::hooks::dialect::NATIVE_TABLE, expect);
+    let table = &crate::hooks::dialect::rules(Dialect::Native).table;
+    assert_eq!(decision::cell(table, Condition::Exit2, Event::PreToolUse), Block);
     assert_eq!(
-        decision::effect(Condition::Exit2, Forcing),
-        Effect::ForceIfStdout
+        decision::cell(table, Condition::Exit2, Event::SubagentStop),
+        ForceIfStdout
     );
     assert_eq!(
-        decision::effect(Condition::Timeout, Observing),
-        Effect::Warn
+        decision::cell(table, Condition::Timeout, Event::SessionEnd),
+        Warn
     );
 }
 

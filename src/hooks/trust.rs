@@ -9,16 +9,23 @@
 //!
 //! | policy | untrusted shell / http hook | untrusted wasm hook |
 //! |---|---|---|
-//! | `all` (CLI default) | runs (the CLI warns once per hook) | runs |
-//! | `skip` | skipped, with a warning | runs sandboxed; only a block counts |
+//! | `skip` (the default) | not run (`skipped`), named with the command that reviews it | runs sandboxed; only a block counts |
+//! | `all` (explicit) | runs (the CLI warns once per hook) | runs, its answer used in full |
 //! | `block` | PreToolUse: blocks the call; elsewhere skipped | runs sandboxed; only a block counts |
 //!
 //! Why wasm hooks still run: the sandbox keeps them from touching anything outside the
-//! project or the network, and under `skip`/`block` their output is reduced to "pass or
-//! block", so an untrusted module can neither rewrite a tool call, nor inject text into the
-//! model's context, nor force the agent on. Blocking is the conservative direction.
+//! project or the network, and under `skip`/`block` their answer keeps only what
+//! [`keeps`] allows for [`TrustLevel::Untrusted`] (an allowlist: pass, or block with a fixed
+//! reason), so an untrusted module can neither rewrite a tool call, nor stop the agent, nor
+//! inject text into the model's context, nor force the agent on. Blocking is the
+//! conservative direction.
+//!
+//! Pins are checked at every event, not only when a runner is built: a trusted shell hook
+//! whose script changed since `hookhost trust` is untrusted from its next event on
+//! ([`ScriptPins::still_hold`]), in long-lived runners too.
 
 use super::config::{ConfigPaths, Handler, HookId, HookSet, Scope};
+use super::decision::{EffectKind, EffectSet, HookFacts, Judgement, Outcome, Verdict};
 use super::files::{
     SCRIPT_LIMIT, TRUST_FILE_LIMIT, read_bounded, read_bounded_nofollow, sha256_hex, write_private,
 };
@@ -31,10 +38,11 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TrustPolicy {
-    /// Run them (existing setups keep working).
-    #[default]
+    /// Run them, answers in full (an explicit choice: a cloned repository's hooks then run
+    /// as you).
     All,
-    /// Do not run untrusted shell/http hooks.
+    /// Do not run untrusted shell/http hooks; run untrusted wasm hooks reduced (the default).
+    #[default]
     Skip,
     /// Fail closed: an untrusted shell/http PreToolUse hook blocks the call.
     Block,
@@ -181,9 +189,34 @@ pub struct TrustAssessment {
     /// Trusted wasm modules and the SHA-256 they were trusted with: the spawner refuses to
     /// run a module whose bytes, read once at run time, hash to anything else.
     pub module_pins: BTreeMap<PathBuf, String>,
+    /// Trusted scripts and their SHA-256, re-checked before each run of a shell hook.
+    pub script_pins: ScriptPins,
     pin: Option<(PathBuf, ProjectPin)>,
     /// The hook packages (digest hex, grants) that trusting the project approves.
     packages: Vec<(String, PackageGrant)>,
+}
+
+/// The scripts trusted shell hooks run, with the SHA-256 they were trusted with.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScriptPins {
+    project: PathBuf,
+    files: BTreeMap<PathBuf, String>,
+}
+
+impl ScriptPins {
+    /// Whether the scripts `command` runs from `cwd` are, now, the ones trusted: every file
+    /// it names is pinned and still has its pinned hash (read bounded). `Err` names the
+    /// first file that is not. Called before every run of a trusted project shell hook, so
+    /// an edit after `hookhost trust` is seen at the next event by long-lived runners too.
+    pub fn still_hold(&self, command: &str, cwd: &Path) -> Result<(), PathBuf> {
+        for script in scripts_named(command, cwd, &self.project) {
+            match self.files.get(&script) {
+                Some(hash) if *hash == hash_file(&script, SCRIPT_LIMIT) => {}
+                _ => return Err(script),
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `~/.coding-agent/trusted.json`.
@@ -231,6 +264,7 @@ impl TrustStore {
             config_hash.push_str(&format!(";{}={hash}", file.display()));
         }
         let key = paths.project_dir.clone();
+        a.script_pins.project = key.clone();
         let pinned = self.file.projects.get(&key);
         let mut pin = ProjectPin {
             config: config_hash.clone(),
@@ -313,6 +347,8 @@ impl TrustStore {
                         // must never match: it would stay "trusted" whatever it becomes.
                         if recorded != Some(&hash) || hash.is_empty() {
                             note(&mut a, &script, recorded.is_some(), h.id());
+                        } else if config_ok {
+                            a.script_pins.files.insert(script.clone(), hash.clone());
                         }
                         pin.scripts.insert(script, hash);
                     }
@@ -771,53 +807,81 @@ pub(crate) fn reduce_request(request: &mut super::spawner::SpawnRequest) {
     request.untrusted = true;
 }
 
-/// An untrusted wasm hook may only pass or block: no rewritten input, no text for the model
-/// or the user, no forced continuation, and a block carries a fixed reason (its own text
-/// stays in the record for the user; neither it nor the hook's command line, both the
-/// untrusted author's words, reach the model).
-pub(crate) fn reduce_judgement(label: &str, j: &mut super::decision::Judgement) {
-    use super::decision::{Outcome, Verdict};
-    if let Verdict::Block(_) = j.verdict {
-        j.verdict = Verdict::Block(format!(
-            "blocked by the untrusted project wasm hook {label}; its own reason is withheld until you review it and run `hookhost trust`"
-        ));
-    }
-    let dropped = j.updated_input.take().is_some()
-        | j.additional_context.take().is_some()
-        | j.system_message.take().is_some()
-        | j.feedback.take().is_some()
-        | std::mem::take(&mut j.ask);
-    if let Verdict::Force(_) = j.verdict {
-        j.verdict = Verdict::Pass;
-        j.outcome = Some(Outcome::Warn);
-        j.message = Some("untrusted hook: its forced continuation was ignored".into());
-    } else if dropped {
-        j.message = Some("untrusted hook: only its block/pass decision was used".into());
+/// How far a hook's answer is trusted: what [`keeps`] lets its effects do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrustLevel {
+    /// A managed, user, in-process or trusted project hook: every effect is kept.
+    Trusted,
+    /// An untrusted project wasm hook, run reduced: it can pass, or block with a fixed reason.
+    Untrusted,
+}
+
+/// The effects a trust level keeps: an allowlist, so an effect added to
+/// [`Effects`](crate::agent::Effects) is dropped for untrusted hooks until it is named here.
+pub const fn keeps(level: TrustLevel) -> EffectSet {
+    match level {
+        TrustLevel::Trusted => EffectSet::ALL,
+        TrustLevel::Untrusted => EffectSet::of(&[EffectKind::Block]),
     }
 }
 
+/// The effects a re-run on a rewritten call keeps (`Runner::fire`'s second pass): a block.
+pub const REJUDGE_KEEPS: EffectSet = EffectSet::of(&[EffectKind::Block]);
+
+/// Keeps what the hook's trust level (and a re-run) allows of a judgement, the last step of
+/// `decision::judge`. An untrusted hook's block carries a fixed reason: its own text stays in
+/// the record for the user; neither it nor the hook's command line, both the untrusted
+/// author's words, reach the model.
+pub(crate) fn keep(t: &HookFacts, mut j: Judgement) -> Judgement {
+    let mut allowed = keeps(t.trust);
+    if t.rejudge {
+        allowed = allowed.intersect(REJUDGE_KEEPS);
+    }
+    let decided = matches!(j.outcome, Outcome::Block | Outcome::Force);
+    let (mut effects, dropped) = j.effects.keep(allowed);
+    if t.trust == TrustLevel::Untrusted
+        && let Verdict::Block(_) = effects.verdict
+    {
+        effects.verdict = Verdict::Block(format!(
+            "blocked by the untrusted project wasm hook {}; its own reason is withheld until you review it and run `hookhost trust`",
+            t.id
+        ));
+    }
+    if !dropped.is_empty() {
+        let whose = if t.rejudge {
+            "re-run on the rewritten call: only a block counts"
+        } else {
+            "untrusted hook: only its pass/block decision is used"
+        };
+        let note = format!("{whose} (ignored: {dropped})");
+        j.message = Some(match j.message.take() {
+            Some(m) => format!("{m}; {note}"),
+            None => note,
+        });
+        if decided && effects.verdict == Verdict::Pass {
+            j.outcome = Outcome::Warn;
+        }
+    }
+    j.effects = effects;
+    j
+}
+
+#[cfg(test)]
+#[path = "trust_keep_tests.rs"]
+mod keep_tests;
+
 /// The judgement of an untrusted hook that was not run: skipped, or (under `block`, on
 /// PreToolUse) blocking the call.
-pub(crate) fn not_run(hook: &super::config::Hook, block: bool) -> super::decision::Judgement {
-    use super::decision::{Judgement, Outcome, Verdict};
+pub(crate) fn not_run(hook: &super::config::Hook, block: bool) -> Judgement {
     let why = format!(
         "untrusted project hook {} ({}) was not run: review {} and run `hookhost trust`",
         hook.label(),
         hook.handler.display(),
         hook.file.display()
     );
-    Judgement {
-        outcome: Some(if block {
-            Outcome::Block
-        } else {
-            Outcome::Skipped
-        }),
-        verdict: if block {
-            Verdict::Block(why.clone())
-        } else {
-            Verdict::Pass
-        },
-        message: Some(why),
-        ..Judgement::default()
+    if block {
+        Judgement::not_run(Outcome::Block, Verdict::Block(why.clone()), why)
+    } else {
+        Judgement::not_run(Outcome::Skipped, Verdict::Pass, why)
     }
 }

@@ -36,14 +36,15 @@ fn managed_hooks_run_before_project_and_user_hooks() {
     p.write_managed(json!({"hooks": {"PreToolUse": [recorder(&p, "managed")]}}));
     let out = hookhost(&p, &LS, &[("HOOKHOST_TRUST", "all")]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert_eq!(ran(&p), ["managed", "project", "user"]);
+    // By rank: the user's hooks judge before the project's (and again after its rewrites).
+    assert_eq!(ran(&p), ["managed", "user", "project"]);
     let sources: Vec<_> = json_of(&out)["hooks"]
         .as_array()
         .unwrap()
         .iter()
         .map(|h| h["source"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(sources, ["managed", "project", "global"]);
+    assert_eq!(sources, ["managed", "global", "project"]);
 
     let list = hookhost(&p, &["list", "--json"], &[]);
     assert_eq!(list.status.code(), Some(0), "{list:?}");

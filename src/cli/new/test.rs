@@ -13,7 +13,7 @@ use clap::Args;
 use hookhost::hooks::config::{self, ConfigPaths};
 use hookhost::hooks::spawner::WasmEngineConfig;
 use hookhost::hooks::{
-    Event, Hook, HookSet, HookSpawner, Outcome, Payload, Runner, Scope, SpawnRequest, Spawner,
+    Event, Hook, HookSet, HookSpawner, Payload, Runner, Scope, SpawnRequest, Spawner,
 };
 use hookhost::hooks::{HookFacts, judge};
 use serde::Serialize;
@@ -246,16 +246,16 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                     })
                     .await;
                 let j = judge(
-                    &HookFacts {
-                        id: hook.id(),
-                        kind: hook.handler.kind(),
-                        on_error: hook.on_error,
-                        timeout_ms: hook.timeout.as_millis(),
-                        dialect: hook.dialect,
-                    },
+                    hookhost::hooks::dialect::rules(hook.dialect),
+                    &HookFacts::new(
+                        hook.id(),
+                        hook.handler.kind(),
+                        hook.on_error,
+                        hook.timeout.as_millis(),
+                    ),
                     &out,
                 );
-                let reason = match &j.verdict {
+                let reason = match &j.effects.verdict {
                     hookhost::hooks::Verdict::Block(r) | hookhost::hooks::Verdict::Force(r) => {
                         Some(r.clone())
                     }
@@ -264,7 +264,7 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                 SampleResult {
                     name: sample.name.clone(),
                     expect: sample.expect.clone(),
-                    actual: j.outcome.unwrap_or(Outcome::Pass).as_str().to_string(),
+                    actual: j.outcome.as_str().to_string(),
                     ok: false,
                     duration_ms: out.duration.as_secs_f64() * 1e3,
                     reason,

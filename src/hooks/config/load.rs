@@ -1,8 +1,8 @@
 //! Which config files are read, in which order, and how their hooks are merged into one
 //! [`HookSet`]; [`parse_file`] runs both phases over one file's text.
 //!
-//! The machine-wide managed file first, then the project's file, then the user's global one;
-//! a missing file is empty; a project at the home directory reads its one file once, as
+//! The machine-wide managed file first, then the project's file, then the user's global one
+//! (hooks then run by rank: managed, the user's, the project's); a missing file is empty; a project at the home directory reads its one file once, as
 //! global. A managed file that says `"allowManagedHooksOnly": true` (or that exists but
 //! //! cannot be read, which fails closed) turns the project's and the user's files off. Other
 //! agents' files (Claude Code, Gemini CLI, Codex, ling) load after hookhost's own, and
@@ -203,17 +203,11 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
         hashes,
         files,
     } = loaded;
-    // Run order: by event; managed first; then project before global; other agents' files
-    // after the native ones, in their load order (`source`); declared order within a file (a
-    // stable sort keeps it).
-    hooks.sort_by_key(|h: &Hook| {
-        (
-            h.event,
-            h.scope != Scope::Managed,
-            h.source,
-            h.scope == Scope::Global,
-        )
-    });
+    // Run order: by event, then by rank (managed, the user's, the project's: a guard of a
+    // higher rank judges first, and judges again any call a lower rank rewrites); within a
+    // rank hookhost's own file first, then other agents' files in their load order
+    // (`source`); declared order within a file (a stable sort keeps it).
+    hooks.sort_by_key(|h: &Hook| (h.event, h.scope.rank(), h.source));
     let mut set = HookSet::from_hooks(hooks);
     set.files = files;
     set.file_hashes = hashes;

@@ -40,6 +40,18 @@ pub enum Scope {
     InProcess,
 }
 
+impl Scope {
+    /// The rank hooks run in (0 first): managed, the user's, the project's, in-process.
+    pub fn rank(self) -> u8 {
+        match self {
+            Scope::Managed => 0,
+            Scope::Global => 1,
+            Scope::Project => 2,
+            Scope::InProcess => 3,
+        }
+    }
+}
+
 /// A hook's identity: where it comes from, its event, and its position in that source's list
 /// for the event. `Copy`, hashable, compared without allocating; shown (and serialised) as
 /// `PreToolUse[0]`, or `PreToolUse[fn 0]` for an in-process hook.

@@ -15,17 +15,19 @@
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`).
 //!
-//! What a dialect's exit codes and JSON mean is decided with everything else in
-//! `decision.rs` (its table per dialect family); nothing here decides.
+//! - `rules`: what a dialect's exit codes and JSON mean, as a value ([`Rules`]) that
+//!   `decision::judge` applies; nothing here decides.
 
 mod render;
 mod respond;
+mod rules;
 mod settings;
 mod sources;
 pub mod tools;
 
 pub use render::{env, recognise, render, to_native};
 pub use respond::{Answer, respond};
+pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
 pub use settings::{ForeignFile, ForeignHook, read_settings};
 pub use sources::{ForeignSource, foreign_sources};
 

@@ -11,6 +11,7 @@
 
 use super::{Dialect, render::gemini_event, tools};
 use crate::hooks::event::Event;
+use crate::hooks::decision::Outcome;
 use crate::hooks::report::{Decision, EventReport};
 use serde_json::{Map, Value, json};
 
@@ -41,7 +42,9 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         out.insert("continue".into(), json!(false));
         out.insert("stopReason".into(), json!(stop.reason));
     }
-    if let Some(m) = joined(&report.system_messages) {
+    let mut messages = report.system_messages.clone();
+    messages.extend(untrusted_notice(report));
+    if let Some(m) = joined(&messages) {
         out.insert("systemMessage".into(), json!(m));
     }
     let context = joined(&report.additional_context);
@@ -55,9 +58,17 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         (Event::UserPromptSubmit, Decision::Block)
             | (Event::Stop | Event::SubagentStop, Decision::Force)
     );
+    // `continue: false` on PreToolUse: deny first, then stop (an agent that reads only the
+    // permission decision must not run the call).
+    let blocked = report.decision == Decision::Block
+        || (e == Event::PreToolUse && report.stop.is_some());
+    let reason = match (&report.stop, reason.is_empty()) {
+        (Some(stop), true) if blocked => stop.reason.clone(),
+        _ => reason,
+    };
     match (d, e) {
         (Dialect::Gemini, Event::PreToolUse) => {
-            if report.decision == Decision::Block {
+            if blocked {
                 out.insert("decision".into(), json!("deny"));
                 out.insert("reason".into(), json!(reason));
             } else {
@@ -70,7 +81,7 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
             }
         }
         (Dialect::Codex, Event::PreToolUse) => {
-            let deny = if report.decision == Decision::Block {
+            let deny = if blocked {
                 Some(if reason.trim().is_empty() {
                     "blocked by a hookhost hook".to_string()
                 } else {
@@ -88,7 +99,7 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
             }
         }
         (_, Event::PreToolUse) => {
-            if report.decision == Decision::Block {
+            if blocked {
                 hso.insert("permissionDecision".into(), json!("deny"));
                 hso.insert("permissionDecisionReason".into(), json!(reason));
             } else if report.ask || updated.is_some() {
@@ -145,6 +156,38 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         },
         exit_code: 0,
     }
+}
+
+/// One line for the user when untrusted project hooks did not run at this event (the
+/// default policy skips them): which, and what reviews them. Never silent: the agent shows
+/// it in its own channel.
+fn untrusted_notice(report: &EventReport) -> Option<String> {
+    let skipped: Vec<_> = report
+        .hooks
+        .iter()
+        .filter(|h| h.outcome == Outcome::Skipped && report.untrusted.contains(&h.hook))
+        .collect();
+    let first = skipped.first()?;
+    let names: Vec<String> = skipped
+        .iter()
+        .take(3)
+        .map(|h| format!("{} `{}`", h.hook, crate::hooks::display::terminal_safe(&h.command)))
+        .collect();
+    let more = match skipped.len() {
+        n if n > 3 => format!(" and {} more", n - 3),
+        _ => String::new(),
+    };
+    let file = first
+        .file
+        .as_deref()
+        .map(|f| f.display().to_string())
+        .unwrap_or_default();
+    Some(format!(
+        "hookhost: {} untrusted project hook{} did not run ({}{more}); review {file}, then run `hookhost trust` in that project",
+        skipped.len(),
+        if skipped.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    ))
 }
 
 #[cfg(test)]

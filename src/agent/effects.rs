@@ -1,0 +1,273 @@
+//! [`Effects`]: everything a hook can do to the agent, as one closed type.
+//!
+//! A hook's answer, once judged, is an `Effects` value; the effects of an event's hooks fold
+//! into one `Effects` that the loop obeys. Every kind of effect has an [`EffectKind`], so a
+//! trust level can say which kinds it *keeps* ([`EffectSet`], an allowlist): a kind added here
+//! is dropped for untrusted hooks until someone allows it, because [`Effects::keep`] names
+//! every field and copies only the allowed ones.
+//!
+//! This module is the core's vocabulary: it knows nothing of config files, processes or trust.
+
+use serde_json::Value;
+
+/// The decision of an event's hooks, as the loop sees it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Verdict {
+    /// Go on.
+    #[default]
+    Pass,
+    /// PreToolUse: do not run the tool; the reason goes to the model as the tool result.
+    /// UserPromptSubmit (another agent's hook): the prompt is dropped.
+    Block(String),
+    /// Stop/SubagentStop: do not stop; the message becomes a user turn.
+    Force(String),
+}
+
+/// Everything hooks asked for: of one hook (after its judgement), or of one event (folded
+/// from its hooks, in order).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Effects {
+    /// Pass, block (with a reason) or force (with a message).
+    pub verdict: Verdict,
+    /// `continue: false`: the loop ends with this reason, shown to the user. On PreToolUse
+    /// the call is blocked as well.
+    pub stop: Option<String>,
+    /// PreToolUse: the arguments to run the tool with (after every hook's `updatedInput`).
+    pub updated_args: Option<Value>,
+    /// PreToolUse: a hook asked for the permission prompt.
+    pub ask: bool,
+    /// Text to add to the model's context.
+    pub additional_context: Vec<String>,
+    /// Feedback for the model about a tool call (PostToolUse exit 2 stderr).
+    pub feedback: Vec<String>,
+    /// Text to show the user.
+    pub system_messages: Vec<String>,
+}
+
+/// What the hooks of one event returned to the loop: the event's folded [`Effects`].
+pub type HookVerdict = Effects;
+
+/// One kind of effect: a field of [`Effects`] (the verdict counts as two kinds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum EffectKind {
+    /// Block the call (or the prompt).
+    Block,
+    /// Keep the agent going.
+    Force,
+    /// Stop the agent.
+    Stop,
+    /// Rewrite the tool arguments.
+    Rewrite,
+    /// Hand the call to the permission prompt.
+    Ask,
+    /// Add text to the model's context.
+    AdditionalContext,
+    /// Give the model feedback about a tool call.
+    Feedback,
+    /// Show the user a message.
+    SystemMessage,
+}
+
+impl EffectKind {
+    /// Every kind.
+    pub const ALL: [EffectKind; 8] = [
+        EffectKind::Block,
+        EffectKind::Force,
+        EffectKind::Stop,
+        EffectKind::Rewrite,
+        EffectKind::Ask,
+        EffectKind::AdditionalContext,
+        EffectKind::Feedback,
+        EffectKind::SystemMessage,
+    ];
+
+    /// The name used in messages: `block`, `rewrite`, `additionalContext`, ...
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EffectKind::Block => "block",
+            EffectKind::Force => "force",
+            EffectKind::Stop => "stop",
+            EffectKind::Rewrite => "rewrite",
+            EffectKind::Ask => "ask",
+            EffectKind::AdditionalContext => "additionalContext",
+            EffectKind::Feedback => "feedback",
+            EffectKind::SystemMessage => "systemMessage",
+        }
+    }
+}
+
+/// A set of [`EffectKind`]s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EffectSet(u16);
+
+impl EffectSet {
+    /// No kind.
+    pub const NONE: EffectSet = EffectSet(0);
+    /// Every kind.
+    pub const ALL: EffectSet = EffectSet((1 << EffectKind::ALL.len()) - 1);
+
+    /// The set of `kinds`.
+    pub const fn of(kinds: &[EffectKind]) -> EffectSet {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < kinds.len() {
+            bits |= 1 << kinds[i] as u8;
+            i += 1;
+        }
+        EffectSet(bits)
+    }
+
+    /// Whether `kind` is in the set.
+    pub const fn contains(self, kind: EffectKind) -> bool {
+        self.0 & (1 << kind as u8) != 0
+    }
+
+    /// The kinds in both sets.
+    pub const fn intersect(self, other: EffectSet) -> EffectSet {
+        EffectSet(self.0 & other.0)
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The kinds in the set, in [`EffectKind::ALL`] order.
+    pub fn kinds(self) -> impl Iterator<Item = EffectKind> {
+        EffectKind::ALL.into_iter().filter(move |k| self.contains(*k))
+    }
+
+    fn with(self, kind: EffectKind, present: bool) -> EffectSet {
+        if present {
+            EffectSet(self.0 | 1 << kind as u8)
+        } else {
+            self
+        }
+    }
+}
+
+impl std::fmt::Display for EffectSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<_> = self.kinds().map(EffectKind::as_str).collect();
+        f.write_str(&names.join(", "))
+    }
+}
+
+impl Effects {
+    /// Pass, with nothing added.
+    pub fn pass() -> Self {
+        Self::default()
+    }
+
+    /// The kinds of effect present.
+    pub fn kinds(&self) -> EffectSet {
+        let Effects {
+            verdict,
+            stop,
+            updated_args,
+            ask,
+            additional_context,
+            feedback,
+            system_messages,
+        } = self;
+        EffectSet::NONE
+            .with(EffectKind::Block, matches!(verdict, Verdict::Block(_)))
+            .with(EffectKind::Force, matches!(verdict, Verdict::Force(_)))
+            .with(EffectKind::Stop, stop.is_some())
+            .with(EffectKind::Rewrite, updated_args.is_some())
+            .with(EffectKind::Ask, *ask)
+            .with(EffectKind::AdditionalContext, !additional_context.is_empty())
+            .with(EffectKind::Feedback, !feedback.is_empty())
+            .with(EffectKind::SystemMessage, !system_messages.is_empty())
+    }
+
+    /// Only the effects whose kind is in `allowed`, and the kinds that were dropped. Every
+    /// field is named here: a field added to [`Effects`] does not compile until it is given a
+    /// kind, and a kind is kept only where an allowlist names it.
+    pub fn keep(self, allowed: EffectSet) -> (Effects, EffectSet) {
+        let dropped = EffectSet(self.kinds().0 & !allowed.0);
+        let Effects {
+            verdict,
+            stop,
+            updated_args,
+            ask,
+            additional_context,
+            feedback,
+            system_messages,
+        } = self;
+        let verdict = match verdict {
+            Verdict::Block(r) if allowed.contains(EffectKind::Block) => Verdict::Block(r),
+            Verdict::Force(m) if allowed.contains(EffectKind::Force) => Verdict::Force(m),
+            _ => Verdict::Pass,
+        };
+        let kept = Effects {
+            verdict,
+            stop: stop.filter(|_| allowed.contains(EffectKind::Stop)),
+            updated_args: updated_args.filter(|_| allowed.contains(EffectKind::Rewrite)),
+            ask: ask && allowed.contains(EffectKind::Ask),
+            additional_context: if allowed.contains(EffectKind::AdditionalContext) {
+                additional_context
+            } else {
+                Vec::new()
+            },
+            feedback: if allowed.contains(EffectKind::Feedback) {
+                feedback
+            } else {
+                Vec::new()
+            },
+            system_messages: if allowed.contains(EffectKind::SystemMessage) {
+                system_messages
+            } else {
+                Vec::new()
+            },
+        };
+        (kept, dropped)
+    }
+
+    /// One effect of `kind` (with placeholder text), for tests of allowlists.
+    pub fn only(kind: EffectKind) -> Effects {
+        let text = || format!("{} effect", kind.as_str());
+        let mut e = Effects::default();
+        match kind {
+            EffectKind::Block => e.verdict = Verdict::Block(text()),
+            EffectKind::Force => e.verdict = Verdict::Force(text()),
+            EffectKind::Stop => e.stop = Some(text()),
+            EffectKind::Rewrite => e.updated_args = Some(Value::Object(Default::default())),
+            EffectKind::Ask => e.ask = true,
+            EffectKind::AdditionalContext => e.additional_context.push(text()),
+            EffectKind::Feedback => e.feedback.push(text()),
+            EffectKind::SystemMessage => e.system_messages.push(text()),
+        }
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_seen_and_kept_only_when_allowed() {
+        for kind in EffectKind::ALL {
+            let e = Effects::only(kind);
+            assert_eq!(e.kinds(), EffectSet::of(&[kind]), "{kind:?}");
+            let (kept, dropped) = e.clone().keep(EffectSet::ALL);
+            assert_eq!((kept, dropped), (e.clone(), EffectSet::NONE), "{kind:?}");
+            let (kept, dropped) = e.keep(EffectSet::NONE);
+            assert_eq!(kept, Effects::pass(), "{kind:?}");
+            assert_eq!(dropped, EffectSet::of(&[kind]));
+        }
+        assert_eq!(EffectSet::ALL, EffectSet::of(&EffectKind::ALL));
+    }
+
+    #[test]
+    fn keep_drops_what_is_not_listed() {
+        let mut e = Effects::only(EffectKind::Block);
+        e.updated_args = Some(serde_json::json!({"command": "rm -rf ~"}));
+        e.stop = Some("halt".into());
+        let (kept, dropped) = e.keep(EffectSet::of(&[EffectKind::Block]));
+        assert_eq!(kept, Effects::only(EffectKind::Block));
+        assert_eq!(dropped.to_string(), "stop, rewrite");
+    }
+}
