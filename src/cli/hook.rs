@@ -37,7 +37,7 @@ pub struct HookArgs {
     #[arg(long)]
     project: Option<PathBuf>,
     /// What to do with untrusted project hooks: all, skip or block. Default:
-    /// $HOOKHOST_TRUST, else all.
+    /// $HOOKHOST_TRUST, else skip (untrusted shell and HTTP hooks do not run; untrusted wasm hooks can only pass or block).
     #[arg(long, value_name = "all|skip|block")]
     trust: Option<String>,
 }
@@ -137,7 +137,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
         ..WasmEngineConfig::default()
     })?);
     let paths = ConfigPaths::for_project(&project).native_only();
-    let policy = super::trust_policy(a.trust.as_deref())?;
+    let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
     let store = match TrustStore::load(paths.home.as_deref()) {
         Ok(store) => store,
         Err(e) if policy == TrustPolicy::All => {

@@ -128,15 +128,38 @@ pub(crate) fn project_dir(arg: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     })
 }
 
-/// The trust policy from `--trust`, else `$HOOKHOST_TRUST`, else `all`.
+/// The trust policy from `--trust`, else `$HOOKHOST_TRUST`, else `skip`.
 pub(crate) fn trust_policy(flag: Option<&str>) -> anyhow::Result<hookhost::hooks::TrustPolicy> {
     use hookhost::hooks::trust::TRUST_ENV;
     let from_env = std::env::var(TRUST_ENV).ok().filter(|v| !v.is_empty());
     match flag.map(str::to_string).or(from_env) {
-        None => Ok(hookhost::hooks::TrustPolicy::All),
+        None => Ok(hookhost::hooks::TrustPolicy::Skip),
         Some(v) => v
             .parse()
             .map_err(|e: String| anyhow::anyhow!("--trust / {TRUST_ENV}: {e}")),
+    }
+}
+
+/// The trust policy of a process whose environment a project can set (the outbound adapter
+/// runs with the `env` of the agent's project settings): `--trust` as given, but
+/// `$HOOKHOST_TRUST` may only make the default stricter (`block`); an `all` there is ignored
+/// with a warning (a cloned repository must not switch its own hooks on).
+pub(crate) fn trust_policy_env_stricter_only(
+    flag: Option<&str>,
+) -> anyhow::Result<hookhost::hooks::TrustPolicy> {
+    use hookhost::hooks::TrustPolicy;
+    use hookhost::hooks::trust::TRUST_ENV;
+    if flag.is_some() {
+        return trust_policy(flag);
+    }
+    match trust_policy(None)? {
+        TrustPolicy::All => {
+            eprintln!(
+                "hookhost: warning: ignoring {TRUST_ENV}=all here (a project's agent settings can set it); untrusted project hooks are skipped: pass --trust all on the hook command line to run them"
+            );
+            Ok(TrustPolicy::Skip)
+        }
+        policy => Ok(policy),
     }
 }
 

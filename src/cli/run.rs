@@ -40,7 +40,7 @@ pub struct RunArgs {
     #[arg(long)]
     json: bool,
     /// What to do with untrusted project hooks: all (run them, warn), skip, or block (fail
-    /// closed on PreToolUse). Default: $HOOKHOST_TRUST, else all.
+    /// closed on PreToolUse). Default: $HOOKHOST_TRUST, else skip (untrusted shell and HTTP hooks do not run; untrusted wasm hooks can only pass or block).
     #[arg(long, value_name = "all|skip|block")]
     trust: Option<String>,
 }
@@ -155,25 +155,44 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     })
 }
 
-/// One line per untrusted project hook that ran under the permissive `all` policy (of any
-/// kind: a shell or HTTP hook runs as the user, a wasm hook's answer is used in full), named
-/// from this event's report, so only hooks that matched are listed.
+/// One line per untrusted project hook this event met (named from its report, so only
+/// hooks that matched are listed): under the default `skip` (and `block`) the ones that did
+/// not run or ran reduced, under the explicit `all` the ones that ran as they are; each with
+/// the command that reviews it.
 fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
-    if policy != TrustPolicy::All || report.untrusted.is_empty() {
+    use hookhost::hooks::Outcome;
+    use hookhost::hooks::display::terminal_safe;
+    if report.untrusted.is_empty() {
         return;
     }
     let untrusted: std::collections::HashSet<_> = report.untrusted.iter().collect();
-    for h in report.hooks.iter().filter(|h| untrusted.contains(&h.hook)) {
-        let what = match h.kind {
-            HookKind::Wasm => "sandboxed, but its answer (rewrites, context) is used in full",
-            HookKind::Http => "it receives the payload",
-            _ => "it runs as you, unsandboxed",
+    for h in report
+        .hooks
+        .iter()
+        .filter(|h| untrusted.contains(&h.hook) && !h.rejudged)
+    {
+        let what = match (policy, h.kind, h.outcome) {
+            (TrustPolicy::All, HookKind::Wasm, _) => {
+                "ran untrusted: sandboxed, but its answer (rewrites, context) is used in full"
+            }
+            (TrustPolicy::All, HookKind::Http, _) => "ran untrusted: it receives the payload",
+            (TrustPolicy::All, _, _) => "ran untrusted: it runs as you, unsandboxed",
+            (_, _, Outcome::Skipped) => "did not run: it is not trusted",
+            (_, HookKind::Wasm, _) => {
+                "ran sandboxed and reduced (it can only pass or block): it is not trusted"
+            }
+            (_, _, _) => "did not run and blocks this call: it is not trusted (--trust block)",
         };
+        let file = h
+            .file
+            .as_deref()
+            .map(|f| format!(" in {}", terminal_safe(&f.display().to_string())))
+            .unwrap_or_default();
         eprintln!(
-            "hookhost: warning: ran untrusted project {} hook {} ({}): {what}; review it and run `hookhost trust`",
+            "hookhost: warning: untrusted project {} hook {} ({}){file} {what}; review it and run `hookhost trust`",
             h.kind.as_str(),
             h.hook,
-            h.command
+            terminal_safe(&h.command),
         );
     }
 }

@@ -17,7 +17,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PATH")]
     socket: Option<PathBuf>,
     /// What to do with untrusted project hooks: all (run them, warn), skip, or block (fail
-    /// closed on PreToolUse). Default: $HOOKHOST_TRUST, else all.
+    /// closed on PreToolUse). Default: $HOOKHOST_TRUST, else skip (untrusted shell and HTTP hooks do not run; untrusted wasm hooks can only pass or block).
     #[arg(long, value_name = "all|skip|block")]
     trust: Option<String>,
     /// Longest message line in bytes; longer ones are skipped with an error answer.

@@ -19,7 +19,9 @@ fn a_hooks_json_symlinked_to_dev_zero_is_refused() {
         &["list"],
         &["trust", "--dry-run"],
     ] {
-        let out = hookhost(&p, args, &[]);
+        // Under `all`: the broken file is the project's only one, and fails closed (the default
+        // `skip` only warns about an untrusted project file, whose hooks it would not run).
+        let out = hookhost(&p, args, &[("HOOKHOST_TRUST", "all")]);
         let all = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),

@@ -2,7 +2,7 @@
 //! cloned repository (its `.claude/`, `.gemini/`, `.codex/`, `.ling/` files, its symlinks),
 //! by a hook's answer, and by the payload the agent hands the adapter.
 
-use super::{hookhost, json_of};
+use super::{hookhost, json_of, trust_all};
 use crate::common::Project;
 use serde_json::{Value, json};
 use std::process::{Command, Output, Stdio};
@@ -71,6 +71,7 @@ fn claude_blocks(out: &Output) -> bool {
 #[test]
 fn a_tool_input_nested_past_the_parsers_limit_does_not_slip_past_the_adapter() {
     let p = Project::new(blocker("no"));
+    trust_all(&p);
     let mut deep = json!("rm -rf /");
     for _ in 0..200 {
         deep = json!([deep]);
@@ -93,6 +94,7 @@ fn a_tool_input_nested_past_the_parsers_limit_does_not_slip_past_the_adapter() {
 #[test]
 fn a_payload_the_adapter_cannot_read_blocks_rather_than_passes() {
     let p = Project::new(blocker("no"));
+    trust_all(&p);
     for bad in [
         &b"{\"hook_event_name\":\"PreToolUse\",\"tool_input\":"[..],
         b"",
@@ -112,6 +114,7 @@ fn a_project_env_setting_the_recursion_marker_cannot_switch_the_adapter_off() {
     // Claude Code's project settings may set `env` for every hook: a cloned repository can set
     // HOOKHOST_ADAPTER. The refusal must block a PreToolUse, not let it through.
     let p = Project::new(blocker("no"));
+    trust_all(&p);
     let payload = claude_pre(&p, json!({"command": "ls"}));
     let out = adapter(
         &p,
@@ -377,6 +380,7 @@ fn a_dialect_answer_with_a_duplicate_key_or_odd_type_blocks_pre_tool_use() {
 fn the_adapter_never_answers_allow_whatever_a_native_hook_says() {
     let p = Project::new(json!({"hooks": {"PreToolUse": [{"command":
         r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"decision":"approve","continue":true}'"#}]}}));
+    trust_all(&p);
     for agent in ["claude", "gemini", "codex"] {
         let payload = claude_pre(&p, json!({"command": "ls"}));
         let out = adapter(&p, agent, payload.to_string().as_bytes(), &[]);
@@ -396,6 +400,7 @@ fn a_stray_core_key_in_an_agents_tool_input_does_not_hide_the_real_path_from_a_g
     let guard = "python3 -c \"import json,sys; a=json.load(sys.stdin)['toolArgs']; sys.exit(2 if '.ssh' in a.get('path','') or '.ssh' in a.get('old','') else 0)\"";
     let p = Project::new(json!({"hooks": {"PreToolUse": [
         {"match": "write_file|edit_file", "command": guard}]}}));
+    trust_all(&p);
     for (tool, input) in [
         // Without a decoy, the guard blocks (what the test relies on).
         (
@@ -520,6 +525,7 @@ fn a_cd_into_a_subdirectory_does_not_leave_the_projects_guards_behind() {
     // was started in (`CLAUDE_PROJECT_DIR`), or its guards vanish after `cd src`.
     use std::io::Write;
     let p = Project::new(blocker("project-guard"));
+    trust_all(&p);
     std::fs::create_dir_all(p.path().join("src")).unwrap();
     let mut payload = claude_pre(&p, json!({"command": "rm -rf ."}));
     payload["cwd"] = json!(p.path().join("src"));

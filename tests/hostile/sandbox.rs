@@ -183,6 +183,8 @@ fn a_guest_blocked_on_a_fifo_does_not_keep_the_cli_alive() {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(["run", "PreToolUse", "--tool", "bash", "--json", "--project"])
         .arg(p.path())
+        // Trusted: an untrusted module's first compile is bounded by its short timeout.
+        .args(["--trust", "all"])
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .stdout(std::process::Stdio::piped())

@@ -48,8 +48,8 @@ fn untrusted_wasm_under_skip_sees_no_host_variable() {
         assert!(!stdout.contains("hunter2"), "{policy}: {stdout}");
         assert!(stdout.contains("HOOK_EVENT"), "{policy}: {stdout}");
     }
-    // Under `all` (no containment claimed) the grant stands.
-    let out = hookhost(&p, &run, &secret);
+    // Under `all` (an explicit choice; no containment claimed) the grant stands.
+    let out = hookhost(&p, &[&run[..], &["--trust", "all"]].concat(), &secret);
     assert!(
         json_of(&out)["hooks"][0]["stdout"]
             .to_string()
@@ -133,7 +133,9 @@ fn a_broken_project_config_does_not_silence_the_users_global_guard() {
     let v = json_of(&out);
     assert_eq!(v["reason"], "global guard: no rm -rf", "{v}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown key `comand`"));
-    // A call the global guard lets through is still blocked: the broken file fails closed.
+    // A call the global guard lets through is still blocked under `all` and `block`: the
+    // broken file fails closed. (Under the default `skip` it only warns: a broken project
+    // file is never trusted, and its hooks would not run as guards.)
     let ls = [
         "run",
         "PreToolUse",
@@ -143,7 +145,7 @@ fn a_broken_project_config_does_not_silence_the_users_global_guard() {
         r#"{"command":"ls"}"#,
         "--json",
     ];
-    let out = hookhost(&p, &ls, &[]);
+    let out = hookhost(&p, &ls, &[("HOOKHOST_TRUST", "all")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         json_of(&out)["reason"]

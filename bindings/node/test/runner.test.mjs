@@ -21,8 +21,9 @@ function project(hooks) {
   mkdirSync(join(dir, ".coding-agent"), { recursive: true });
   mkdirSync(home);
   writeFileSync(join(dir, ".coding-agent", "hooks.json"), JSON.stringify({ hooks }));
-  const env = { ...process.env, HOME: home, HOOKHOST_CACHE_DIR: join(root, "cache") };
-  delete env.HOOKHOST_TRUST;
+  // These tests exercise hooks, not trust: the project's hooks run as written (the default
+  // policy would skip its untrusted shell hooks).
+  const env = { ...process.env, HOME: home, HOOKHOST_CACHE_DIR: join(root, "cache"), HOOKHOST_TRUST: "all" };
   return { root, dir, env };
 }
 

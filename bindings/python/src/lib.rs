@@ -61,9 +61,9 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 
 #[pymethods]
 impl Engine_ {
-    /// `Engine(project, trust="all", home=None, cache_dir=None)`.
+    /// `Engine(project, trust="skip", home=None, cache_dir=None)`.
     #[new]
-    #[pyo3(signature = (project, trust = "all", home = None, cache_dir = None))]
+    #[pyo3(signature = (project, trust = "skip", home = None, cache_dir = None))]
     fn new(
         project: PathBuf,
         trust: &str,

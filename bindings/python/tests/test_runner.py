@@ -158,3 +158,15 @@ def test_the_list_and_the_cli_in_the_wheel(project):
     out = subprocess.run(["hookhost", "list", "--project", str(project.path), "--json"],
                          capture_output=True, env=project.env(), check=True)
     assert b'"wasm"' in out.stdout
+
+
+def test_the_default_policy_skips_an_untrusted_project_shell_hook(project, tmp_path):
+    import hookhost
+
+    marker = tmp_path / "ran-as-you"
+    project.hooks({"PreToolUse": [{"command": f"cat >/dev/null; touch '{marker}'"}]})
+    r = hookhost.Runner(str(project.path), home=str(project.home), cache_dir=str(project.cache))
+    report = r.pre_tool_use("bash", {"command": "ls"})
+    assert not marker.exists(), "a cloned repository's shell hook ran as the user"
+    assert report.hooks[0].outcome == "skipped"
+    assert report.raw["untrusted"] == ["PreToolUse[0]"]

@@ -104,8 +104,9 @@ def _params(event: str, fields: Dict[str, Any]) -> Dict[str, Any]:
 class Runner(_EventMethods):
     """The hooks of one project, run in this process.
 
-    ``trust``: what to do with project hooks not pinned by ``hookhost trust``: "all" (run
-    them), "skip" or "block". ``home``: the home directory whose ``.coding-agent/`` to read
+    ``trust``: what to do with project hooks not pinned by ``hookhost trust``: "skip" (the
+    default: untrusted shell and HTTP hooks do not run, untrusted wasm hooks can only pass or
+    block), "block" (also fail closed on PreToolUse) or "all" (run them, answers in full). ``home``: the home directory whose ``.coding-agent/`` to read
     (default: the user's). ``cache_dir``: the compiled-wasm cache (default: the user's).
     """
 
@@ -113,7 +114,7 @@ class Runner(_EventMethods):
         self,
         project: str = ".",
         *,
-        trust: str = "all",
+        trust: str = "skip",
         home: Optional[str] = None,
         cache_dir: Optional[str] = None,
         session: Optional[str] = None,
