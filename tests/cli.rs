@@ -298,9 +298,11 @@ fn list_shows_run_order_and_sources() {
         .filter(|h| h["event"] == "PreToolUse")
         .collect();
     assert_eq!(pre.len(), 3);
-    assert_eq!(pre[2]["source"], "global");
-    assert_eq!(pre[2]["description"], "from home");
-    assert_eq!(pre[0]["match"], "bash");
+    // By rank: the user's hooks run (and judge) before the project's.
+    assert_eq!(pre[0]["source"], "global");
+    assert_eq!(pre[0]["description"], "from home");
+    assert_eq!(pre[1]["source"], "project");
+    assert_eq!(pre[1]["match"], "bash");
     let human = String::from_utf8_lossy(&hookhost(&p, &["list"]).stdout).to_string();
     assert!(
         human.contains("PreToolUse[0]") && human.contains("(global)"),

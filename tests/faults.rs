@@ -223,7 +223,16 @@ async fn the_config_is_a_snapshot_until_reload() {
 fn home_unset_still_works() {
     let p = with_hooks("PreToolUse", json!([{"command": "exit 2"}]));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(["run", "PreToolUse", "--tool", "bash", "--json", "--project"])
+        .args([
+            "run",
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--json",
+            "--trust",
+            "all",
+            "--project",
+        ])
         .arg(p.path())
         .env_remove("HOME")
         .env("HOOKHOST_CACHE_DIR", p.cache.path())

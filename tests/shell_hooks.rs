@@ -263,7 +263,7 @@ async fn hooks_get_their_env_and_cwd() {
 }
 
 #[tokio::test]
-async fn project_hooks_run_before_global_hooks() {
+async fn global_hooks_run_before_project_hooks() {
     let p = Project::new(json!({"hooks": {"PostToolUse": [
         {"command": "echo project-0 >> order.txt"},
         {"command": "echo project-1 >> order.txt"}
@@ -275,9 +275,10 @@ async fn project_hooks_run_before_global_hooks() {
         .runner()
         .fire(Payload::neutral(Event::PostToolUse, &p.path(), "s"))
         .await;
-    assert_eq!(p.read("order.txt"), "project-0\nproject-1\nglobal-0\n");
+    // By rank: the user's hooks judge first (and again after a project's rewrite).
+    assert_eq!(p.read("order.txt"), "global-0\nproject-0\nproject-1\n");
     let sources: Vec<_> = r.hooks.iter().map(|h| format!("{:?}", h.source)).collect();
-    assert_eq!(sources, ["Project", "Project", "Global"]);
+    assert_eq!(sources, ["Global", "Project", "Project"]);
 }
 
 #[tokio::test]

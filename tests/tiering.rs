@@ -386,7 +386,7 @@ fn the_agent_adapter_answers_from_the_baseline_tier_and_hands_the_optimisation_o
         "tool_input": {"command": "rm -rf /"},
     });
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(["hook", "--for", "claude", "--project"])
+        .args(["hook", "--for", "claude", "--trust", "all", "--project"])
         .arg(p.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())

@@ -194,13 +194,22 @@ fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Output {
 fn the_cli_warns_lists_and_trusts() {
     let p = project();
     let run = ["run", "PreToolUse", "--tool", "bash", "--json"];
-    // Default policy `all`: runs, one warning line for the untrusted shell hook.
-    let out = hookhost(&p, &run, &[]);
+    // The default policy (`skip`): not run, one warning line naming it and `hookhost trust`.
+    let out = hookhost(&p, &run, &[("HOOKHOST_TRUST", "")]);
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.matches("untrusted project").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("did not run") && stderr.contains("hookhost trust"),
+        "{stderr}"
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["untrusted"], json!(["PreToolUse[0]"]));
+    assert_eq!(v["hooks"][0]["outcome"], "skipped");
+    // `all`, explicitly: runs, one warning line.
+    let out = hookhost(&p, &run, &[("HOOKHOST_TRUST", "all")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("ran untrusted").count(), 1, "{stderr}");
 
     // --trust block and HOOKHOST_TRUST=block fail closed.
     assert_eq!(
@@ -251,7 +260,7 @@ fn the_cli_warns_lists_and_trusts() {
 }
 
 #[test]
-fn a_broken_trust_file_warns_under_all_and_fails_under_block() {
+fn a_broken_trust_file_warns_under_all_and_fails_under_skip_and_block() {
     let p = project();
     let file = p.home.path().join(".coding-agent/trusted.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
@@ -260,7 +269,11 @@ fn a_broken_trust_file_warns_under_all_and_fails_under_block() {
     let out = hookhost(&p, &run, &[]);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a valid trust file"));
-    let out = hookhost(&p, &[&run[..], &["--trust", "block"]].concat(), &[]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("trusted.json"));
+    // Under `skip` (the default) and `block` it is an error: treating the project's trusted
+    // guards as untrusted would skip them.
+    for policy in ["", "block"] {
+        let out = hookhost(&p, &run, &[("HOOKHOST_TRUST", policy)]);
+        assert_eq!(out.status.code(), Some(1), "{policy:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("trusted.json"));
+    }
 }

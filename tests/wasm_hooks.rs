@@ -322,7 +322,16 @@ fn no_host_environment_leaks() {
         json!([{ "command": "hooks/hostile.wasm env", "env": ["HOOKHOST_TEST_ALLOWED"] }]),
     );
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(["run", "PreToolUse", "--tool", "bash", "--json", "--project"])
+        .args([
+            "run",
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--json",
+            "--trust",
+            "all",
+        ])
+        .arg("--project")
         .arg(p.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())

@@ -135,7 +135,9 @@ impl EffectSet {
 
     /// The kinds in the set, in [`EffectKind::ALL`] order.
     pub fn kinds(self) -> impl Iterator<Item = EffectKind> {
-        EffectKind::ALL.into_iter().filter(move |k| self.contains(*k))
+        EffectKind::ALL
+            .into_iter()
+            .filter(move |k| self.contains(*k))
     }
 
     fn with(self, kind: EffectKind, present: bool) -> EffectSet {
@@ -177,7 +179,10 @@ impl Effects {
             .with(EffectKind::Stop, stop.is_some())
             .with(EffectKind::Rewrite, updated_args.is_some())
             .with(EffectKind::Ask, *ask)
-            .with(EffectKind::AdditionalContext, !additional_context.is_empty())
+            .with(
+                EffectKind::AdditionalContext,
+                !additional_context.is_empty(),
+            )
             .with(EffectKind::Feedback, !feedback.is_empty())
             .with(EffectKind::SystemMessage, !system_messages.is_empty())
     }

@@ -15,10 +15,10 @@ mod tool_hooks;
 pub mod tools;
 
 pub use agent_loop::{Agent, AgentConfig, AgentEvent, Observer, Silent};
+pub use effects::{EffectKind, EffectSet, Effects};
 pub use model::{Message, Model, ModelTurn, Role, ScriptedModel, ToolCall, Transcript};
 pub use permission::{
     DenyPrompter, Permission, PermissionChecker, Prompter, Rule, TerminalPrompter,
 };
 pub use todo::{TodoGuard, TodoItem, TodoList, TodoStatus};
-pub use effects::{EffectKind, EffectSet, Effects};
 pub use tool_hooks::{HookContext, HookVerdict, NoHooks, SubsetHooks, ToolHooks, Verdict};

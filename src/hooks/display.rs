@@ -4,9 +4,8 @@ use std::borrow::Cow;
 
 /// `s` with control characters and bidi overrides escaped (`\x1b`, `\r`, `\u{202e}`).
 pub fn terminal_safe(s: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| {
-        c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
+    let unsafe_char =
+        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
     if !s.chars().any(unsafe_char) {
         return Cow::Borrowed(s);
     }

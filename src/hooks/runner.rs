@@ -409,8 +409,9 @@ impl Runner {
                 EventClass::Blocking => payload.tool_args().cloned(),
                 _ => None,
             };
-            let Some((record, judgement)) =
-                self.run_step(step, &payload, &snapshot, &mut report, false).await
+            let Some((record, judgement)) = self
+                .run_step(step, &payload, &snapshot, &mut report, false)
+                .await
             else {
                 continue;
             };
@@ -436,8 +437,9 @@ impl Runner {
                 if seen.as_ref() == payload.tool_args() {
                     continue;
                 }
-                let Some((record, judgement)) =
-                    self.run_step(&steps[i], &payload, &snapshot, &mut report, true).await
+                let Some((record, judgement)) = self
+                    .run_step(&steps[i], &payload, &snapshot, &mut report, true)
+                    .await
                 else {
                     continue;
                 };
@@ -497,8 +499,7 @@ impl Runner {
                     return None;
                 }
                 let judgement = trust::not_run(hook, gate == Gate::Block);
-                let out =
-                    SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
+                let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
                 Some((record(hook, &out, &judgement, false), judgement))
             }
             gate => {
@@ -517,7 +518,8 @@ impl Runner {
                     rejudge,
                     ..facts(hook, request.timeout, level)
                 };
-                let (output, judgement) = spawn_and_judge(&*self.spawner, hook, request, facts).await;
+                let (output, judgement) =
+                    spawn_and_judge(&*self.spawner, hook, request, facts).await;
                 let mut r = record(hook, &output, &judgement, false);
                 r.rejudged = rejudge;
                 Some((r, judgement))
@@ -536,7 +538,8 @@ impl Runner {
             return true;
         }
         match &hook.handler {
-            Handler::Shell { command } => match snapshot.script_pins.still_hold(command, &hook.cwd) {
+            Handler::Shell { command } => match snapshot.script_pins.still_hold(command, &hook.cwd)
+            {
                 Ok(()) => false,
                 Err(script) => {
                     tracing::warn!(hook = %hook.label(), script = %script.display(), "a script of a trusted project hook changed since `hookhost trust`; the hook is untrusted until it is reviewed again");
@@ -712,7 +715,12 @@ enum Step<'a> {
 fn facts(hook: &Hook, timeout: Duration, level: TrustLevel) -> HookFacts<'static> {
     HookFacts {
         trust: level,
-        ..HookFacts::new(hook.id(), hook.handler.kind(), hook.on_error, timeout.as_millis())
+        ..HookFacts::new(
+            hook.id(),
+            hook.handler.kind(),
+            hook.on_error,
+            timeout.as_millis(),
+        )
     }
 }
 

@@ -163,14 +163,20 @@ fn the_table_matches_design_section_4() {
     // Columns: PreToolUse, UserPromptSubmit, PostToolUse, the other observing events, Stop.
     let expect = [
         (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
-        (Condition::Exit2, [Block, Warn, Feedback, Warn, ForceIfStdout]),
+        (
+            Condition::Exit2,
+            [Block, Warn, Feedback, Warn, ForceIfStdout],
+        ),
         (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
         (Condition::Timeout, [Block, Warn, Warn, Warn, Warn]),
         (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn]),
     ];
     assert_eq!(crate::hooks::dialect::NATIVE_TABLE, expect);
     let table = &crate::hooks::dialect::rules(Dialect::Native).table;
-    assert_eq!(decision::cell(table, Condition::Exit2, Event::PreToolUse), Block);
+    assert_eq!(
+        decision::cell(table, Condition::Exit2, Event::PreToolUse),
+        Block
+    );
     assert_eq!(
         decision::cell(table, Condition::Exit2, Event::SubagentStop),
         ForceIfStdout

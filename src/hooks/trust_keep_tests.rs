@@ -50,7 +50,10 @@ fn an_untrusted_hook_keeps_only_a_block_with_a_fixed_reason() {
                 panic!("the block was dropped");
             };
             assert!(reason.contains("untrusted"), "{reason}");
-            assert!(!reason.contains("block effect"), "its own words reached the model");
+            assert!(
+                !reason.contains("block effect"),
+                "its own words reached the model"
+            );
             assert_eq!(j.effects.kinds(), EffectSet::of(&[EffectKind::Block]));
         } else {
             assert_eq!(j.effects, Effects::pass(), "{kind:?} was kept");

@@ -84,7 +84,10 @@ impl Project {
     }
 
     /// Runs the real `hookhost` binary on this project with its own HOME and cache, none of
-    /// the caller's hookhost settings, no stdin, and `env` added.
+    /// the caller's hookhost settings, no stdin, and `env` added. The project's hooks are the
+    /// subject of these tests, so they run as written (`HOOKHOST_TRUST=all`); the hostile
+    /// suite, which tests trust, runs under the real default (`HOOKHOST_TRUST` empty), and a
+    /// test passes its own value in `env` to choose.
     pub fn cli(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
         c.args(args)
@@ -100,7 +103,7 @@ impl Project {
                     .path()
                     .join("etc-claude-code/managed-settings.json"),
             )
-            .env_remove("HOOKHOST_TRUST")
+            .env("HOOKHOST_TRUST", "all")
             .env_remove("HOOKHOST_COMPILE_TIMEOUT_MS")
             .env_remove("RUST_LOG")
             .stdin(std::process::Stdio::null());

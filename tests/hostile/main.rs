@@ -22,9 +22,14 @@ use hookhost::hooks::{Runner, TrustPolicy, TrustStore};
 use serde_json::Value;
 use std::process::Output;
 
-/// Runs the real binary against `p` with its own HOME and cache.
+/// Runs the real binary against `p` with its own HOME and cache, under the default trust
+/// policy unless `env` sets `HOOKHOST_TRUST`.
 pub fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Output {
-    p.cli(args, env)
+    let env: Vec<_> = [("HOOKHOST_TRUST", "")]
+        .into_iter()
+        .chain(env.iter().copied())
+        .collect();
+    p.cli(args, &env)
 }
 
 /// The `run --json` object of an output.

@@ -174,7 +174,8 @@ pub fn run_json(p: &Project, args: &[&str]) -> (i32, Value) {
 pub fn adapter(p: &Project, agent: &str, payload: &Value) -> (i32, Value, String) {
     use std::io::Write;
     let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
-    c.args(["hook", "--for", agent, "--project"])
+    // These tests are about each agent's protocol, not trust: the project's hooks run.
+    c.args(["hook", "--for", agent, "--trust", "all", "--project"])
         .arg(p.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())

@@ -10,8 +10,8 @@
 //! says so: a guard's rewrite is never silently dropped.
 
 use super::{Dialect, render::gemini_event, tools};
-use crate::hooks::event::Event;
 use crate::hooks::decision::Outcome;
+use crate::hooks::event::Event;
 use crate::hooks::report::{Decision, EventReport};
 use serde_json::{Map, Value, json};
 
@@ -60,8 +60,8 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
     );
     // `continue: false` on PreToolUse: deny first, then stop (an agent that reads only the
     // permission decision must not run the call).
-    let blocked = report.decision == Decision::Block
-        || (e == Event::PreToolUse && report.stop.is_some());
+    let blocked =
+        report.decision == Decision::Block || (e == Event::PreToolUse && report.stop.is_some());
     let reason = match (&report.stop, reason.is_empty()) {
         (Some(stop), true) if blocked => stop.reason.clone(),
         _ => reason,
@@ -171,7 +171,13 @@ fn untrusted_notice(report: &EventReport) -> Option<String> {
     let names: Vec<String> = skipped
         .iter()
         .take(3)
-        .map(|h| format!("{} `{}`", h.hook, crate::hooks::display::terminal_safe(&h.command)))
+        .map(|h| {
+            format!(
+                "{} `{}`",
+                h.hook,
+                crate::hooks::display::terminal_safe(&h.command)
+            )
+        })
         .collect();
     let more = match skipped.len() {
         n if n > 3 => format!(" and {} more", n - 3),

@@ -51,7 +51,10 @@ pub const NATIVE_TABLE: Table = {
     use Cell::*;
     [
         (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
-        (Condition::Exit2, [Block, Warn, Feedback, Warn, ForceIfStdout]),
+        (
+            Condition::Exit2,
+            [Block, Warn, Feedback, Warn, ForceIfStdout],
+        ),
         (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
         (Condition::Timeout, [Block, Warn, Warn, Warn, Warn]),
         (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn]),
