@@ -400,15 +400,12 @@ impl Runner {
         let snapshot = self.current();
         let steps = self.select(&snapshot, &payload);
         let mut effects = Effects::pass();
-        // Blocking events: each synchronous hook that ran, with the arguments it judged.
-        let mut judged: Vec<(usize, Option<Value>)> = Vec::new();
-        let mut last_rewrite = None;
+        // Blocking events: each synchronous hook that ran, with how many rewrites it had seen
+        // (its arguments are the final ones when that is every rewrite).
+        let mut judged: Vec<(usize, usize)> = Vec::new();
+        let mut rewrites = 0;
         let mut decided = false;
         for (i, step) in steps.iter().enumerate() {
-            let seen = match class {
-                EventClass::Blocking => payload.tool_args().cloned(),
-                _ => None,
-            };
             let Some((record, judgement)) = self
                 .run_step(step, &payload, &snapshot, &mut report, false)
                 .await
@@ -416,27 +413,20 @@ impl Runner {
                 continue;
             };
             if record.outcome != Outcome::Skipped && class == EventClass::Blocking {
-                judged.push((i, seen));
-            }
-            if judgement.effects.updated_args.is_some() {
-                last_rewrite = Some(i);
+                judged.push((i, rewrites));
             }
             log_record(event, &record);
             report.hooks.push(record);
-            decided = fold(event, &mut effects, &mut payload, judgement.effects);
+            let folded = fold(event, &mut effects, &mut payload, judgement.effects);
+            rewrites += usize::from(folded.rewrote);
+            decided = folded.decides;
             if decided {
                 break;
             }
         }
-        if !decided
-            && let Some(last) = last_rewrite
-            && payload.tool_args() != original_args.as_ref()
-        {
+        if !decided && rewrites > 0 {
             // The second pass: the final call, judged by every hook that judged another.
-            for (i, seen) in judged.into_iter().filter(|(i, _)| *i <= last) {
-                if seen.as_ref() == payload.tool_args() {
-                    continue;
-                }
+            for (i, _) in judged.into_iter().filter(|(_, seen)| *seen < rewrites) {
                 let Some((record, judgement)) = self
                     .run_step(&steps[i], &payload, &snapshot, &mut report, true)
                     .await
@@ -445,7 +435,7 @@ impl Runner {
                 };
                 log_record(event, &record);
                 report.hooks.push(record);
-                if fold(event, &mut effects, &mut payload, judgement.effects) {
+                if fold(event, &mut effects, &mut payload, judgement.effects).decides {
                     break;
                 }
             }
@@ -760,10 +750,17 @@ fn shell_failure_hint(hook: &Hook, out: &SpawnOutput) -> Option<String> {
     }
 }
 
-/// Folds one hook's effects into the event's and the payload later hooks see; `true` when
-/// they decide the event (a block on PreToolUse or a prompt, a force on Stop, a stop), and
-/// no later hook runs.
-fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> bool {
+/// What folding one hook's effects did.
+struct Folded {
+    /// They decide the event (a block on PreToolUse or a prompt, a force on Stop, a stop):
+    /// no later hook runs.
+    decides: bool,
+    /// They changed the tool arguments.
+    rewrote: bool,
+}
+
+/// Folds one hook's effects into the event's and the payload later hooks see.
+fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> Folded {
     let Effects {
         verdict,
         stop,
@@ -773,8 +770,12 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> b
         feedback,
         system_messages,
     } = e;
-    if let Some(args) = updated_args {
+    let mut rewrote = false;
+    if let Some(args) = updated_args
+        && payload.tool_args() != Some(&args)
+    {
         payload.set_tool_args(args);
+        rewrote = true;
     }
     acc.ask |= ask;
     acc.additional_context.extend(additional_context);
@@ -791,12 +792,15 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> b
     if decides {
         acc.verdict = verdict;
     }
-    if stop.is_some() {
-        // `continue: false`: the agent stops; no later hook runs.
+    // `continue: false`: the agent stops; no later hook runs.
+    let stops = stop.is_some();
+    if stops {
         acc.stop = stop;
-        return true;
     }
-    decides
+    Folded {
+        decides: decides || stops,
+        rewrote,
+    }
 }
 
 fn payload_for(cx: &HookContext, mut p: Payload) -> Payload {
