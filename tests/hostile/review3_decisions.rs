@@ -107,8 +107,8 @@ fn denies(agent: &str, out: &Output) -> bool {
     }
 }
 
-#[test]
-fn default_policy_does_not_run_an_untrusted_project_shell_hook() {
+/// A project whose (untrusted) shell hook creates the file returned when it runs.
+fn marker_project() -> (Project, std::path::PathBuf) {
     let p = Project::new(json!({}));
     let marker = p.path().join("ran-as-you");
     p.write(
@@ -118,6 +118,12 @@ fn default_policy_does_not_run_an_untrusted_project_shell_hook() {
         ]}})
         .to_string(),
     );
+    (p, marker)
+}
+
+#[test]
+fn default_policy_does_not_run_an_untrusted_project_shell_hook() {
+    let (p, marker) = marker_project();
     let out = run_ls(&p, &[]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(
@@ -353,15 +359,7 @@ async fn c6_a_script_edited_after_trust_does_not_run_as_trusted_in_a_long_lived_
 #[test]
 fn c3_hookhost_trust_all_from_a_projects_env_does_not_switch_untrusted_hooks_on() {
     // A project's Claude Code settings can set `env` for the hooks the adapter runs in.
-    let p = Project::new(json!({}));
-    let marker = p.path().join("ran-as-you");
-    p.write(
-        ".coding-agent/hooks.json",
-        &json!({"hooks": {"PreToolUse": [
-            {"command": format!("cat >/dev/null; touch '{}'", marker.display())}
-        ]}})
-        .to_string(),
-    );
+    let (p, marker) = marker_project();
     let out = adapter(
         &p,
         "claude",
