@@ -283,7 +283,8 @@ class Run:
         self.requests = len(server.main_requests())
 
     def summary(self) -> str:
-        tail = (self.stderr.strip().splitlines() or [""])[-1][:300]
+        lines = [ln for ln in self.stderr.strip().splitlines() if not ln.strip().isdigit()]
+        tail = (lines or [""])[-1][:300]
         return (f"exit {self.rc}{' (timed out)' if self.timed_out else ''} after {self.seconds:.0f}s, "
                 f"{self.requests} model requests; last stderr line: {tail!r}")
 
