@@ -222,7 +222,14 @@ fn c1_continue_false_on_pre_tool_use_denies_in_every_outbound_answer() {
         let out = adapter(&p, agent, &agent_pre(&p, agent, "rm -rf victim"), &[]);
         assert!(denies(agent, &out), "{agent} would run the call: {out:?}");
         let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(answer["continue"], false, "{agent}: {answer}");
+        // Codex 0.171 drops a PreToolUse answer with `continue` or `stopReason` ("unsupported
+        // continue:false") and runs the call: it gets the deny alone.
+        let stops = if agent == "codex" {
+            Value::Null
+        } else {
+            json!(false)
+        };
+        assert_eq!(answer["continue"], stops, "{agent}: {answer}");
     }
     // The native report: blocked, and stopped.
     let out = run_ls(&p, &[]);

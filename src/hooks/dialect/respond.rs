@@ -97,6 +97,11 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
                 hso.insert("permissionDecision".into(), json!("deny"));
                 hso.insert("permissionDecisionReason".into(), json!(why));
             }
+            // Codex 0.171 rejects `continue`/`stopReason` on PreToolUse ("unsupported
+            // continue:false"), marks the hook Failed, drops the whole answer and runs the
+            // call: the deny alone carries the stop (its reason is the stop reason).
+            out.remove("continue");
+            out.remove("stopReason");
         }
         (_, Event::PreToolUse) => {
             if blocked {
@@ -263,6 +268,24 @@ mod tests {
         assert_eq!(
             (a["continue"].as_bool(), a["stopReason"].as_str()),
             (Some(false), Some("halt"))
+        );
+    }
+
+    #[test]
+    fn a_stop_on_pretooluse_is_a_deny_codex_accepts() {
+        let mut r = report(Event::PreToolUse);
+        r.stop = Some(StopRequest {
+            reason: "halt".into(),
+        });
+        let claude = parsed(&respond(Dialect::Claude, &r, Some("bash")));
+        assert_eq!(claude["continue"], false);
+        assert_eq!(claude["hookSpecificOutput"]["permissionDecision"], "deny");
+        // Codex drops an answer with `continue` or `stopReason` on PreToolUse and runs the call.
+        let codex = parsed(&respond(Dialect::Codex, &r, Some("bash")));
+        assert_eq!(
+            codex,
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "permissionDecision": "deny", "permissionDecisionReason": "halt"}})
         );
     }
 }

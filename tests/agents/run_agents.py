@@ -1,0 +1,404 @@
+#!/usr/bin/env python3
+"""The real-agents tier: the real Claude Code, Codex and Gemini CLI, run headless and offline
+against the scripted model server (model_server.py), with `hookhost hook --for <agent>` as
+their hook command. Each scenario gets a fresh HOME and project; each check prints one line;
+the run closes with `N passed, N failed in Xs`. Exit status 1 on any failure.
+
+Usage: run_agents.py --hookhost /abs/hookhost --bin DIR [--agents claude,codex,gemini] [--keep]
+(DIR holds the agents' executables: `npm install --prefix CACHE` puts them in CACHE/node_modules/.bin).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from model_server import Server  # noqa: E402
+
+AGENT_TIMEOUT_S = 150  # one agent run; a cold node start on a loaded 2-core machine takes ~20 s
+REASON = "hookhost-guard: rm -rf is not allowed in this project"
+STOP_REASON = "hookhost-stop: a native hook ended this session"
+NOTICE = "untrusted project hook"  # from the adapter's systemMessage (respond.rs untrusted_notice)
+PROMPT = "Run the command the test asks for."
+
+
+class Results:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+        self.unsupported: list[str] = []
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print(f"{'PASS' if ok else 'FAIL'} {name}{': ' + detail if detail and not ok else ''}", flush=True)
+        return ok
+
+    def unsupported_check(self, name: str, why: str) -> None:
+        self.unsupported.append(f"{name}: {why}")
+        print(f"UNSUPPORTED {name}: {why}", flush=True)
+
+
+# ---------------------------------------------------------------- what the model was sent
+
+
+def tool_results(body: dict) -> str:
+    """Every tool result in one recorded request, as text (all three APIs)."""
+    out = []
+    for m in body.get("messages") or []:  # Anthropic
+        if isinstance(m.get("content"), list):
+            out += [c.get("content") for c in m["content"] if isinstance(c, dict) and c.get("type") == "tool_result"]
+    if isinstance(body.get("input"), list):  # Responses
+        out += [i.get("output") for i in body["input"]
+                if isinstance(i, dict) and i.get("type") in ("function_call_output", "custom_tool_call_output")]
+    for c in body.get("contents") or []:  # Gemini
+        out += [p["functionResponse"] for p in (c or {}).get("parts") or [] if isinstance(p, dict) and "functionResponse" in p]
+    return json.dumps(out)
+
+
+def after_first_call(server: Server) -> dict | None:
+    """The first main request that carries a tool result (the model's next request)."""
+    return next((r["body"] for r in server.main_requests() if r["turn"] and r["turn"] >= 1), None)
+
+
+# ---------------------------------------------------------------- the agents
+
+
+class Agent:
+    name = ""
+    exe = ""
+
+    def __init__(self, bindir: Path, hookhost: Path, home_flag: bool, url: str):
+        self.path = bindir / self.exe
+        self.hookhost = hookhost
+        self.home_flag = home_flag
+        self.url = url
+        self.home: Path | None = None
+
+    def hook(self) -> dict:
+        """The adapter as this agent's hook command: the binary's absolute path, and
+        `--home` when this hookhost has it (the home then comes from the password database)."""
+        cmd = f"{shlex.quote(str(self.hookhost))} hook --for {self.name}"
+        if self.home_flag:
+            cmd += f" --home {shlex.quote(str(self.home))}"
+        return {"type": "command", "command": cmd, "timeout": self.hook_timeout}
+
+    hook_timeout = 60  # seconds (Claude Code, Codex)
+
+    def setup(self, home: Path, project: Path) -> None:
+        raise NotImplementedError
+
+    def command(self, project: Path) -> list[str]:
+        raise NotImplementedError
+
+    def env(self, home: Path) -> dict:
+        return {}
+
+    # Whether the agent shows a hook's systemMessage to a headless user at all.
+    shows_hook_messages = True
+    # Whether `continue: false` on PreToolUse ends the session (else only the deny holds).
+    stops_on_pretooluse = True
+
+    def shown(self, run: "Run") -> str:
+        """What the user sees of a run: its stdout and stderr."""
+        return run.stdout + run.stderr
+
+
+class Claude(Agent):
+    name, exe = "claude", "claude"
+
+    def setup(self, home, project):
+        events = {e: [{"hooks": [self.hook()]}] for e in ("UserPromptSubmit", "Stop")}
+        events["PreToolUse"] = [{"matcher": "*", "hooks": [self.hook()]}]
+        write_json(home / ".claude" / "settings.json", {"hooks": events})
+
+    def command(self, project):
+        # stream-json shows every message and hook event, the closing line is the result.
+        return [str(self.path), "-p", PROMPT, "--output-format", "stream-json", "--verbose",
+                "--allowedTools", "Bash"]
+
+    def env(self, home):
+        return {"ANTHROPIC_BASE_URL": self.url, "ANTHROPIC_API_KEY": "sk-ant-fake-key",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
+                "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1"}
+
+
+    def shown(self, run):
+        """The stream-json messages a headless user gets: system notices (a hook's
+        systemMessage is `{"type":"system","subtype":"informational"}`), tool results, the result."""
+        out = []
+        for line in run.stdout.splitlines():
+            try:
+                m = json.loads(line)
+            except ValueError:
+                continue
+            if m.get("type") == "system" and m.get("subtype") != "init":
+                out.append(str(m.get("content", "")))
+            elif m.get("type") == "user":
+                out.append(json.dumps(m.get("tool_use_result", "")))
+            elif m.get("type") == "result":
+                out.append(str(m.get("result", "")))
+        return "\n".join(out) + run.stderr
+
+
+class Codex(Agent):
+    name, exe = "codex", "codex"
+    # `codex exec` prints `hook: PreToolUse Completed|Blocked|Failed` but no hook
+    # systemMessage, neither in its human output, nor in --json events, nor in the rollout.
+    shows_hook_messages = False
+    # "PreToolUse hook returned unsupported continue:false": Codex cannot stop from there.
+    stops_on_pretooluse = False
+
+    def setup(self, home, project):
+        codex_home = home / ".codex"
+        codex_home.mkdir(parents=True, exist_ok=True)
+        (codex_home / "config.toml").write_text(
+            'model = "gpt-scripted"\n'
+            'model_provider = "scripted"\n'
+            "[model_providers.scripted]\n"
+            'name = "scripted"\n'
+            f'base_url = "{self.url}/v1"\n'
+            'env_key = "SCRIPTED_API_KEY"\n'
+            'wire_api = "responses"\n'
+            "request_max_retries = 0\n"
+            "stream_max_retries = 0\n"
+        )
+        events = {e: [{"hooks": [self.hook()]}] for e in ("PreToolUse", "UserPromptSubmit", "Stop")}
+        write_json(codex_home / "hooks.json", {"hooks": events})
+
+    def command(self, project):
+        # User hooks still need Codex's own review (/hooks in its TUI); this flag is its
+        # documented way for automation that vets its hook sources itself.
+        # The human output (on stderr) names each hook run's status; --json events do not.
+        return [str(self.path), "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust",
+                "--dangerously-bypass-approvals-and-sandbox", "-C", str(project), PROMPT]
+
+    def env(self, home):
+        return {"CODEX_HOME": str(home / ".codex"), "SCRIPTED_API_KEY": "fake-key"}
+
+
+
+class Gemini(Agent):
+    name, exe = "gemini", "gemini"
+    hook_timeout = 60000  # milliseconds; a hook past it is a warning and the call runs
+
+    def setup(self, home, project):
+        hooks = {e: [{"hooks": [self.hook()]}] for e in ("BeforeAgent", "AfterAgent")}
+        hooks["BeforeTool"] = [{"matcher": ".*", "hooks": [self.hook()]}]
+        write_json(home / ".gemini" / "settings.json", {
+            # GOOGLE_GEMINI_BASE_URL alone selects the "gateway" auth type, which -p refuses.
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            "hooks": hooks,
+        })
+        # --yolo is overridden to "default" approval in an untrusted folder.
+        write_json(home / ".gemini" / "trustedFolders.json", {str(project): "TRUST_FOLDER"})
+
+    def command(self, project):
+        return [str(self.path), "-p", PROMPT, "--yolo", "--output-format", "stream-json"]
+
+    def env(self, home):
+        return {"GOOGLE_GEMINI_BASE_URL": self.url, "GEMINI_API_KEY": "fake-key",
+                "GEMINI_CLI_NO_RELAUNCH": "true"}
+
+
+
+AGENTS = {a.name: a for a in (Claude, Codex, Gemini)}
+
+
+# ---------------------------------------------------------------- one scenario
+
+
+def write_json(path: Path, value) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=1) + "\n")
+
+
+def write_script(path: Path, body: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return shlex.quote(str(path))
+
+
+class Run:
+    """One agent run in a fresh HOME and project, bounded by AGENT_TIMEOUT_S."""
+
+    def __init__(self, agent: Agent, server: Server, root: Path, turns: list[dict], native: dict,
+                 project_hooks: dict | None = None):
+        self.home, self.project = root / "home", root / "project"
+        (self.project / "victim").mkdir(parents=True)
+        (self.project / "victim" / "keep.txt").write_text("still here\n")
+        (self.project / "canary.txt").write_text("canary\n")
+        agent.home = self.home
+        agent.setup(self.home, self.project)
+        write_json(self.home / ".coding-agent" / "hooks.json", {"hooks": native})
+        if project_hooks is not None:
+            write_json(self.project / ".coding-agent" / "hooks.json", {"hooks": project_hooks})
+        server.set_script(turns)
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(self.home),
+            "USER": os.environ.get("USER", "root"),
+            "LANG": "C.UTF-8",
+            "TERM": "dumb",
+            "NO_COLOR": "1",
+            "TMPDIR": str(root / "tmp"),
+        }
+        (root / "tmp").mkdir()
+        env.update(agent.env(self.home))
+        start = time.monotonic()
+        self.timed_out = False
+        with open(root / "stdout", "wb") as out, open(root / "stderr", "wb") as err:
+            p = subprocess.Popen(agent.command(self.project), cwd=self.project, env=env, stdin=subprocess.DEVNULL,
+                                 stdout=out, stderr=err, start_new_session=True)
+            try:
+                self.rc = p.wait(timeout=AGENT_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                self.timed_out = True
+                os.killpg(p.pid, signal.SIGKILL)
+                self.rc = p.wait(timeout=10)
+        # Leftover children (a background shell the agent started) go with the group.
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.seconds = time.monotonic() - start
+        self.stdout = (root / "stdout").read_text(errors="replace")
+        self.stderr = (root / "stderr").read_text(errors="replace")
+        self.next_request = after_first_call(server)
+        self.requests = len(server.main_requests())
+
+    def summary(self) -> str:
+        lines = [ln for ln in self.stderr.strip().splitlines() if not ln.strip().isdigit()]
+        tail = (lines or [""])[-1][:300]
+        return (f"exit {self.rc}{' (timed out)' if self.timed_out else ''} after {self.seconds:.0f}s, "
+                f"{self.requests} model requests; last stderr line: {tail!r}")
+
+
+def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
+    a = agent.name
+    log = work / f"{a}-pre.log"
+    guard = write_script(work / "bin" / f"{a}-guard.sh",
+                         f'payload=$(cat)\nprintf "%s\\n" "$payload" >> {shlex.quote(str(log))}\n'
+                         f'case "$payload" in *"rm -rf"*) echo {shlex.quote(REASON)} >&2; exit 2;; esac\nexit 0\n')
+    events_log = work / f"{a}-events.log"
+    logger = write_script(work / "bin" / f"{a}-events.sh",
+                          f"cat >> {shlex.quote(str(events_log))}\necho >> {shlex.quote(str(events_log))}\n")
+    stopper = write_script(work / "bin" / f"{a}-stop.sh", "cat > /dev/null\n"
+                           f"echo {shlex.quote(json.dumps({'continue': False, 'stopReason': STOP_REASON}))}\n")
+
+    def run(name: str, turns, native, project_hooks=None) -> Run:
+        root = Path(tempfile.mkdtemp(prefix=f"{a}-{name}-", dir=work))
+        res = Run(agent, server, root, turns, native, project_hooks)
+        print(f"     {a} {name}: {res.summary()} [{root.name}]", flush=True)
+        if a == "codex":  # Codex marks a hook whose answer it cannot read as Failed and goes on
+            failed = [ln for ln in res.stderr.splitlines() if ln.startswith("hook: ") and ln.endswith(" Failed")]
+            r.check(f"{a} {name}: Codex accepted every hookhost answer (no `hook: ... Failed`)", not failed,
+                    "; ".join(failed))
+        return res
+
+    def kept(x: Run) -> bool:
+        return (x.project / "victim" / "keep.txt").is_file()
+
+    # 1. A native guard blocks `rm -rf` with exit 2 and a reason.
+    x = run("guard", [{"shell": "rm -rf victim"}, {"text": "The hook blocked it."}],
+            {"PreToolUse": [{"command": guard, "match": "bash"}]})
+    r.check(f"{a} guard: the native guard saw the call through the adapter",
+            log.is_file() and "rm -rf victim" in log.read_text(), x.summary())
+    r.check(f"{a} guard: victim/ still exists after `rm -rf victim`", kept(x), x.summary())
+    seen = x.next_request is not None and REASON in tool_results(x.next_request)
+    r.check(f"{a} guard: the model's next request has the block reason as the tool result", seen,
+            "no next request" if x.next_request is None else tool_results(x.next_request)[:300])
+
+    # 2. `{"continue": false}` on PreToolUse must deny the call too. `rm -r`, not `rm -rf`:
+    # Codex's own exec policy rejects `rm -f` style commands, which would hide the hook's part.
+    x = run("stop", [{"shell": "rm -r victim"}, {"text": "Should not get here."}],
+            {"PreToolUse": [{"command": stopper}]})
+    r.check(f"{a} stop: victim/ still exists after continue:false", kept(x), x.summary())
+    r.check(f"{a} stop: the stop reason is shown to the user", STOP_REASON in agent.shown(x), x.summary())
+    if agent.stops_on_pretooluse:
+        r.check(f"{a} stop: the session ended (no model request after the stopped call)", x.next_request is None,
+                x.summary())
+    else:
+        r.unsupported_check(f"{a} stop: ending the session from PreToolUse",
+                            "Codex rejects continue:false on PreToolUse; hookhost answers the deny alone")
+
+    # 3. An untrusted project shell hook does not run, and the user is told.
+    marker = "untrusted-hook-ran"
+    x = run("untrusted", [{"shell": "ls"}, {"text": "Listed."}], {},
+            {"PreToolUse": [{"command": f"touch {marker}"}]})
+    r.check(f"{a} untrusted: the project's shell hook did not run", not (x.project / marker).exists(), x.summary())
+    r.check(f"{a} untrusted: the call itself still ran",
+            x.next_request is not None and "canary.txt" in tool_results(x.next_request), x.summary())
+    if agent.shows_hook_messages:
+        r.check(f"{a} untrusted: the user is shown hookhost's systemMessage", NOTICE in agent.shown(x), x.summary())
+    else:
+        r.unsupported_check(f"{a} untrusted: showing hookhost's systemMessage",
+                            "codex exec shows no hook systemMessage (human output, --json events and rollout "
+                            "checked); Codex accepted the answer that carries it (see above)")
+
+    # 4. A harmless call passes the guard and runs; the prompt and stop events reach the native hooks.
+    log.unlink(missing_ok=True)
+    x = run("harmless", [{"shell": "ls"}, {"text": "Listed."}],
+            {"PreToolUse": [{"command": guard, "match": "bash"}],
+             "UserPromptSubmit": [{"command": logger}], "Stop": [{"command": logger}]})
+    r.check(f"{a} harmless: the guard saw `ls`", log.is_file() and '"ls"' in log.read_text(), x.summary())
+    seen = x.next_request is not None and "canary.txt" in tool_results(x.next_request)
+    r.check(f"{a} harmless: `ls` ran (its output is the tool result)", seen,
+            "no next request" if x.next_request is None else tool_results(x.next_request)[:300])
+    ev = events_log.read_text() if events_log.is_file() else ""
+    r.check(f"{a} harmless: UserPromptSubmit and Stop reached the native hooks",
+            '"UserPromptSubmit"' in ev and '"Stop"' in ev, ev[:300] or "no event logged")
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--hookhost", required=True, help="absolute path of the hookhost binary")
+    p.add_argument("--bin", required=True, help="directory with the agents' executables")
+    p.add_argument("--agents", default="claude,codex,gemini")
+    p.add_argument("--keep", action="store_true", help="keep the scenario directories")
+    a = p.parse_args(argv)
+    start = time.monotonic()
+    r = Results()
+    hookhost = Path(a.hookhost).resolve()
+    helptext = subprocess.run([str(hookhost), "hook", "--help"], capture_output=True, text=True, timeout=30).stdout
+    # Every run of every agent at its timeout, and then some: the server stops by itself.
+    server = Server(deadline_s=AGENT_TIMEOUT_S * 4 * len(AGENTS) + 120).start()
+    work = Path(tempfile.mkdtemp(prefix="hookhost-agents-"))
+    try:
+        for name in a.agents.split(","):
+            cls = AGENTS[name]
+            agent = cls(Path(a.bin), hookhost, "--home" in helptext, server.url)
+            if not agent.path.exists():
+                r.check(f"{name}: installed", False, f"{agent.path} is missing")
+                continue
+            try:
+                scenarios(agent, server, work, r)
+            except Exception as e:  # an agent that cannot be run at all fails loudly, the others go on
+                r.check(f"{name}: its scenarios ran", False, f"{type(e).__name__}: {e}")
+    finally:
+        server.stop()
+        if not a.keep and r.failed == 0:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"     scenario directories kept in {work}", flush=True)
+    print(f"{r.passed} passed, {r.failed} failed in {time.monotonic() - start:.1f}s", flush=True)
+    return 1 if r.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
