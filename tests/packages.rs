@@ -180,6 +180,8 @@ impl User {
             .env_remove("HOOKHOST_TRUST")
             .env_remove("HOOKHOST_REGISTRY_USERNAME")
             .env_remove("HOOKHOST_REGISTRY_PASSWORD")
+            .env_remove("HOOKHOST_REGISTRY_HOST")
+            .env_remove("HOOKHOST_REGISTRY_REALM")
             .env_remove("RUST_LOG")
             .stdin(Stdio::null());
         c
@@ -728,10 +730,25 @@ fn basic_auth_credentials_come_from_the_environment_or_docker_config_and_are_nev
         show(&["publish"], &out)
     );
 
+    // The variables are bound to the registry they are for: without HOOKHOST_REGISTRY_HOST
+    // they are refused (they used to go to every registry), with it they are used.
+    let out = user
+        .cmd(d.path(), &["publish", "guard.wasm", &tag])
+        .env("HOOKHOST_REGISTRY_USERNAME", "hooker")
+        .env("HOOKHOST_REGISTRY_PASSWORD", "s3cret-pa55")
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success()
+            && String::from_utf8_lossy(&out.stderr).contains("HOOKHOST_REGISTRY_HOST"),
+        "{}",
+        show(&["publish"], &out)
+    );
     let out = user
         .cmd(d.path(), &["-vv", "publish", "guard.wasm", &tag])
         .env("HOOKHOST_REGISTRY_USERNAME", "hooker")
         .env("HOOKHOST_REGISTRY_PASSWORD", "s3cret-pa55")
+        .env("HOOKHOST_REGISTRY_HOST", reg.host())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", show(&["publish"], &out));

@@ -89,18 +89,43 @@ struct TrustFile {
 }
 
 /// The grants a hook package was approved with.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PackageGrant {
     /// The widest filesystem access approved.
     pub fs: super::config::FsAccess,
     /// The environment variables approved.
     #[serde(default)]
     pub env: Vec<String>,
+    /// The argument lists (`package.args`) approved, each exactly: a package's arguments
+    /// steer what it does with its grants (`write .git/config`), so a digest approved with
+    /// one list does not cover another. `hookhost add` approves none (`[]`); `hookhost
+    /// trust` approves the ones the project's entries pass. Absent in files written before
+    /// this field: none.
+    #[serde(default = "no_args")]
+    pub args: Vec<Vec<String>>,
+}
+
+fn no_args() -> Vec<Vec<String>> {
+    vec![Vec::new()]
+}
+
+impl Default for PackageGrant {
+    fn default() -> Self {
+        PackageGrant {
+            fs: super::config::FsAccess::default(),
+            env: Vec::new(),
+            args: no_args(),
+        }
+    }
 }
 
 impl PackageGrant {
-    /// Whether `fs` and `env` stay within this grant.
-    fn covers(&self, fs: super::config::FsAccess, env: &[String]) -> bool {
+    /// Whether `fs` and `env` stay within this grant and `args` is an approved list.
+    fn covers(&self, fs: super::config::FsAccess, env: &[String], args: &[String]) -> bool {
+        self.covers_grants(fs, env) && self.args.iter().any(|a| a == args)
+    }
+
+    fn covers_grants(&self, fs: super::config::FsAccess, env: &[String]) -> bool {
         use super::config::FsAccess::{None as NoFs, Read, Write};
         let rank = |f| match f {
             NoFs => 0,
@@ -114,15 +139,29 @@ impl PackageGrant {
     fn union(&self, other: &PackageGrant) -> PackageGrant {
         let mut env = self.env.clone();
         env.extend(other.env.iter().filter(|e| !self.env.contains(e)).cloned());
+        let mut args = self.args.clone();
+        args.extend(
+            other
+                .args
+                .iter()
+                .filter(|a| !self.args.contains(a))
+                .cloned(),
+        );
         PackageGrant {
-            fs: if self.covers(other.fs, &[]) {
+            fs: if self.covers_grants(other.fs, &[]) {
                 self.fs
             } else {
                 other.fs
             },
             env,
+            args,
         }
     }
+}
+
+/// A package hook's arguments: its argv past argv[0] (the reference).
+fn package_args(argv: &[String]) -> &[String] {
+    argv.get(1..).unwrap_or_default()
 }
 
 /// One thing that is not (or no longer) trusted.
@@ -273,10 +312,16 @@ impl TrustStore {
         let config_ok = pinned.is_some_and(|p| p.config == config_hash);
         // A hook package's identity is its digest: approved once (with these grants or
         // wider), it needs no approval in any project, whatever else the config says.
+        // Its arguments are part of what was approved (`PackageGrant::args`).
         let approved_package = |h: &super::config::Hook| match &h.handler {
-            Handler::Wasm { module, limits, .. } => crate::package::store::digest_of_path(module)
+            Handler::Wasm {
+                module,
+                limits,
+                argv,
+                ..
+            } => crate::package::store::digest_of_path(module)
                 .and_then(|d| self.file.packages.get(d.hex()))
-                .is_some_and(|g| g.covers(limits.fs, &limits.env)),
+                .is_some_and(|g| g.covers(limits.fs, &limits.env, package_args(argv))),
             _ => false,
         };
         if !config_ok {
@@ -308,9 +353,12 @@ impl TrustStore {
         };
         for h in &project_hooks {
             match &h.handler {
-                Handler::Wasm { module, limits, .. }
-                    if crate::package::store::digest_of_path(module).is_some() =>
-                {
+                Handler::Wasm {
+                    module,
+                    limits,
+                    argv,
+                    ..
+                } if crate::package::store::digest_of_path(module).is_some() => {
                     let Some(digest) = crate::package::store::digest_of_path(module) else {
                         continue;
                     };
@@ -318,6 +366,7 @@ impl TrustStore {
                     let grant = PackageGrant {
                         fs: limits.fs,
                         env: limits.env.clone(),
+                        args: vec![package_args(argv).to_vec()],
                     };
                     if !approved_package(h) {
                         let known = self.file.packages.contains_key(digest.hex());
@@ -416,7 +465,8 @@ impl TrustStore {
         self.update(|file| approve(file, digest, grant))
     }
 
-    /// Whether the package with `digest` (hex) was approved with grants covering these.
+    /// Whether the package with `digest` (hex) was approved with grants covering these,
+    /// run without arguments.
     pub fn package_approved(
         &self,
         digest: &str,
@@ -426,7 +476,7 @@ impl TrustStore {
         self.file
             .packages
             .get(digest)
-            .is_some_and(|g| g.covers(fs, env))
+            .is_some_and(|g| g.covers(fs, env, &[]))
     }
 }
 

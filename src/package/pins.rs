@@ -11,7 +11,7 @@
 use super::manifest::{Manifest, fs_name};
 use super::store::Digest;
 use crate::hooks::Event;
-use crate::hooks::files::{CONFIG_LIMIT, read_bounded};
+use crate::hooks::files::{CONFIG_LIMIT, read_bounded, read_bounded_nofollow};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 
@@ -96,7 +96,15 @@ pub fn read_doc(file: &Path) -> Result<Value, PinsError> {
         Err(e) if e.is_not_found() => return Ok(json!({"hooks": {}})),
         Err(e) => return Err(err(e.to_string())),
     };
-    let doc: Value = serde_json::from_slice(&bytes).map_err(|e| {
+    parse_doc(file, &bytes)
+}
+
+fn parse_doc(file: &Path, bytes: &[u8]) -> Result<Value, PinsError> {
+    let err = |message: String| PinsError {
+        file: file.to_path_buf(),
+        message,
+    };
+    let doc: Value = serde_json::from_slice(bytes).map_err(|e| {
         err(format!(
             "not valid JSON ({e}); fix it first (`hookhost check` says where)"
         ))
@@ -136,6 +144,216 @@ pub fn write_doc(file: &Path, doc: &Value) -> Result<(), PinsError> {
     }
     tmp.persist(file).map_err(|e| err(e.error.to_string()))?;
     Ok(())
+}
+
+/// The project's `.coding-agent` directory name and the file in it.
+const PROJECT_DIR: &str = ".coding-agent";
+const PROJECT_FILE: &str = "hooks.json";
+
+/// Refuses a symlink at `path` (the project's `.coding-agent` or its `hooks.json`): a
+/// cloned repository can ship one leading to the user's own `~/.coding-agent`, and writing
+/// through it would turn the project's entries into the user's global, trusted ones.
+fn refuse_symlink(path: &Path) -> Result<(), PinsError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            let target = std::fs::read_link(path)
+                .map(|t| format!(" (to {})", t.display()))
+                .unwrap_or_default();
+            let fix = if path.ends_with(PROJECT_DIR) {
+                "replace it with a real directory (`rm .coding-agent && mkdir .coding-agent`), or edit your own file with --global"
+            } else {
+                "replace it with a real file (`rm .coding-agent/hooks.json`), or edit your own file with --global"
+            };
+            Err(PinsError {
+                file: path.to_path_buf(),
+                message: format!(
+                    "is a symlink{target}; refusing to read or write the project's hooks through it: it may lead out of the project, e.g. into your own ~/.coding-agent. {fix}"
+                ),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Reads the project's `.coding-agent/hooks.json` like [`read_doc`], refusing a symlink at
+/// `.coding-agent` or at `hooks.json` (`project` is canonical: nothing above them is one).
+pub fn read_project_doc(project: &Path) -> Result<Value, PinsError> {
+    let dir = project.join(PROJECT_DIR);
+    let file = dir.join(PROJECT_FILE);
+    refuse_symlink(&dir)?;
+    refuse_symlink(&file)?;
+    let bytes = match read_bounded_nofollow(&file, CONFIG_LIMIT) {
+        Ok(b) => b,
+        Err(e) if e.is_not_found() => return Ok(json!({"hooks": {}})),
+        Err(e) => {
+            return Err(PinsError {
+                file,
+                message: e.to_string(),
+            });
+        }
+    };
+    parse_doc(&file, &bytes)
+}
+
+/// Writes `doc` to the project's `.coding-agent/hooks.json` without following a symlink
+/// anywhere inside the project: the directory is opened relative to the project with
+/// `O_NOFOLLOW` (created if missing), the text written to a fresh temporary file in that
+/// very directory (`O_EXCL|O_NOFOLLOW`) and renamed over `hooks.json` there, so a symlink
+/// planted after the check is never written through. Keeps the old file's permissions.
+#[cfg(unix)]
+pub fn write_project_doc(project: &Path, doc: &Value) -> Result<(), PinsError> {
+    use std::ffi::CString;
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::unix::ffi::OsStrExt;
+    let dir_path = project.join(PROJECT_DIR);
+    let file_path = dir_path.join(PROJECT_FILE);
+    refuse_symlink(&dir_path)?;
+    refuse_symlink(&file_path)?;
+    let err = |path: &Path, message: String| PinsError {
+        file: path.to_path_buf(),
+        message,
+    };
+    let os = std::io::Error::last_os_error;
+    let c = |s: &str| CString::new(s).expect("no NUL");
+    let text = serde_json::to_string_pretty(doc).unwrap_or_default() + "\n";
+    let root_c = CString::new(project.as_os_str().as_bytes())
+        .map_err(|_| err(project, "the project path has a NUL byte".into()))?;
+    // SAFETY: plain libc calls on valid C strings; every fd is owned at once.
+    let root = unsafe {
+        let fd = libc::open(
+            root_c.as_ptr(),
+            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        );
+        if fd < 0 {
+            return Err(err(project, format!("cannot open the project: {}", os())));
+        }
+        OwnedFd::from_raw_fd(fd)
+    };
+    let dir_c = c(PROJECT_DIR);
+    // SAFETY: as above.
+    let dir = unsafe {
+        if libc::mkdirat(root.as_raw_fd(), dir_c.as_ptr(), 0o755) != 0
+            && std::io::Error::last_os_error().raw_os_error() != Some(libc::EEXIST)
+        {
+            return Err(err(&dir_path, format!("cannot create it: {}", os())));
+        }
+        let fd = libc::openat(
+            root.as_raw_fd(),
+            dir_c.as_ptr(),
+            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        );
+        if fd < 0 {
+            let e = os();
+            if matches!(e.raw_os_error(), Some(libc::ELOOP) | Some(libc::ENOTDIR)) {
+                refuse_symlink(&dir_path)?;
+                return Err(err(&dir_path, "is not a directory; make it one".into()));
+            }
+            return Err(err(&dir_path, format!("cannot open it: {e}")));
+        }
+        OwnedFd::from_raw_fd(fd)
+    };
+    let file_c = c(PROJECT_FILE);
+    // The old file's mode (never a symlink's: it is looked at, not followed).
+    let mode = unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        if libc::fstatat(
+            dir.as_raw_fd(),
+            file_c.as_ptr(),
+            &mut st,
+            libc::AT_SYMLINK_NOFOLLOW,
+        ) == 0
+        {
+            if st.st_mode & libc::S_IFMT == libc::S_IFLNK {
+                refuse_symlink(&file_path)?;
+                return Err(err(
+                    &file_path,
+                    "is a symlink; refusing to write through it".into(),
+                ));
+            }
+            if st.st_mode & libc::S_IFMT != libc::S_IFREG {
+                return Err(err(
+                    &file_path,
+                    "is not a regular file; refusing to replace it".into(),
+                ));
+            }
+            st.st_mode & 0o7777
+        } else {
+            0o644
+        }
+    };
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    let mut made = None;
+    for attempt in 0..16u32 {
+        let name = format!(".hooks-{}-{stamp:x}-{attempt}.tmp", std::process::id());
+        let name_c = c(&name);
+        // SAFETY: as above.
+        let fd = unsafe {
+            libc::openat(
+                dir.as_raw_fd(),
+                name_c.as_ptr(),
+                libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+                mode as libc::c_uint,
+            )
+        };
+        if fd >= 0 {
+            // SAFETY: a fresh fd we own.
+            made = Some((name_c, unsafe { std::fs::File::from_raw_fd(fd) }));
+            break;
+        }
+        if std::io::Error::last_os_error().raw_os_error() != Some(libc::EEXIST) {
+            return Err(err(
+                &dir_path,
+                format!("cannot create a temporary file in it: {}", os()),
+            ));
+        }
+    }
+    let Some((tmp_c, mut tmp)) = made else {
+        return Err(err(
+            &dir_path,
+            "cannot create a temporary file in it".into(),
+        ));
+    };
+    let cleanup = |dir: &OwnedFd| unsafe {
+        libc::unlinkat(dir.as_raw_fd(), tmp_c.as_ptr(), 0);
+    };
+    let written = std::io::Write::write_all(&mut tmp, text.as_bytes())
+        .and_then(|()| {
+            use std::os::unix::fs::PermissionsExt;
+            tmp.set_permissions(std::fs::Permissions::from_mode(mode))
+        })
+        .and_then(|()| tmp.sync_all());
+    if let Err(e) = written {
+        cleanup(&dir);
+        return Err(err(&file_path, format!("cannot write it: {e}")));
+    }
+    drop(tmp);
+    // SAFETY: as above; both names are relative to the directory we opened.
+    if unsafe {
+        libc::renameat(
+            dir.as_raw_fd(),
+            tmp_c.as_ptr(),
+            dir.as_raw_fd(),
+            file_c.as_ptr(),
+        )
+    } != 0
+    {
+        let e = os();
+        cleanup(&dir);
+        return Err(err(&file_path, format!("cannot replace it: {e}")));
+    }
+    Ok(())
+}
+
+/// Elsewhere: the checks, then the ordinary atomic write.
+#[cfg(not(unix))]
+pub fn write_project_doc(project: &Path, doc: &Value) -> Result<(), PinsError> {
+    let dir = project.join(PROJECT_DIR);
+    refuse_symlink(&dir)?;
+    refuse_symlink(&dir.join(PROJECT_FILE))?;
+    write_doc(&dir.join(PROJECT_FILE), doc)
 }
 
 fn hooks_mut(doc: &mut Value) -> &mut Map<String, Value> {
@@ -292,6 +510,47 @@ mod tests {
         );
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(hooks.len(), 3);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn project_writes_never_follow_a_symlink() {
+        let project = tempfile::TempDir::new().unwrap();
+        let project = project.path().canonicalize().unwrap();
+        let elsewhere = tempfile::TempDir::new().unwrap();
+        let doc = json!({"hooks": {"Stop": []}});
+        // A missing directory is created; the file is written and read back.
+        write_project_doc(&project, &doc).unwrap();
+        assert_eq!(read_project_doc(&project).unwrap(), doc);
+        let file = project.join(".coding-agent/hooks.json");
+        std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+            .unwrap();
+        write_project_doc(&project, &json!({"hooks": {}})).unwrap();
+        let mode = std::os::unix::fs::PermissionsExt::mode(
+            &std::fs::metadata(&file).unwrap().permissions(),
+        );
+        assert_eq!(mode & 0o777, 0o600);
+        // A symlinked hooks.json.
+        let victim = elsewhere.path().join("hooks.json");
+        std::fs::write(&victim, "{}").unwrap();
+        std::fs::remove_file(&file).unwrap();
+        std::os::unix::fs::symlink(&victim, &file).unwrap();
+        let e = write_project_doc(&project, &doc).unwrap_err().to_string();
+        assert!(e.contains("symlink") && e.contains("hooks.json"), "{e}");
+        assert!(
+            read_project_doc(&project)
+                .unwrap_err()
+                .to_string()
+                .contains("symlink")
+        );
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "{}");
+        // A symlinked .coding-agent.
+        std::fs::remove_dir_all(project.join(".coding-agent")).unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), project.join(".coding-agent")).unwrap();
+        let e = write_project_doc(&project, &doc).unwrap_err().to_string();
+        assert!(e.contains("symlink") && e.contains(".coding-agent"), "{e}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "{}");
+        assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 1);
     }
 
     #[test]

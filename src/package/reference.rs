@@ -121,47 +121,37 @@ impl std::str::FromStr for PackageRef {
     }
 }
 
+/// A valid reference, shown in every error about one.
+pub const OCI_EXAMPLE: &str = "oci://registry.example.com/team/guard:1.0";
+
+/// The longest repository name accepted (what registries and clients commonly enforce).
+const REPOSITORY_MAX: usize = 255;
+
 fn parse_oci(rest: &str) -> Result<OciRef, RefError> {
     let bad = |why: &str| {
         RefError(format!(
-            "oci://{rest}: {why}; write oci://registry/repo:tag or oci://registry/repo@sha256:<hex>"
+            "oci://{rest}: {why}; write oci://registry/repository:tag or oci://registry/repository@sha256:<64 hex digits>, e.g. {OCI_EXAMPLE}"
         ))
     };
-    let (name, digest) = match rest.split_once('@') {
-        Some((n, d)) => (n, Some(Digest::parse(d).map_err(|e| bad(&e.to_string()))?)),
-        None => (rest, None),
-    };
-    let (registry, path) = name
+    let (registry, path) = rest
         .split_once('/')
         .ok_or_else(|| bad("no repository after the registry"))?;
-    if registry.is_empty() || registry.contains(|c: char| c.is_whitespace() || c == '#' || c == '?')
-    {
-        return Err(bad("no registry host"));
-    }
-    let (repository, tag) = match path.rsplit_once(':') {
-        Some((r, t)) if !t.contains('/') => (r, Some(t.to_string())),
-        _ => (path, None),
+    check_registry(registry).map_err(|why| bad(&why))?;
+    let (name, digest) = match path.split_once('@') {
+        Some((n, d)) => (n, Some(Digest::parse(d).map_err(|e| bad(&e.to_string()))?)),
+        None => (path, None),
     };
-    let repo_ok = !repository.is_empty()
-        && repository.split('/').all(|part| {
-            !part.is_empty()
-                && part.chars().all(|c| {
-                    c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-')
-                })
-        });
-    if !repo_ok {
-        return Err(bad(
-            "the repository must be lowercase letters, digits, `.`, `_`, `-` and `/`",
-        ));
-    }
-    if let Some(t) = &tag {
-        let ok = !t.is_empty()
-            && t.len() <= 128
-            && t.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
-        if !ok {
-            return Err(bad("a tag is up to 128 letters, digits, `.`, `_` or `-`"));
-        }
+    let (repository, tag) = match name.rsplit_once(':') {
+        Some((r, t)) if !t.contains('/') => (r, Some(t.to_string())),
+        _ => (name, None),
+    };
+    check_repository(repository).map_err(|why| bad(&why))?;
+    if let Some(t) = &tag
+        && !tag_ok(t)
+    {
+        return Err(bad(&format!(
+            "the tag {t:?} is not a tag: up to 128 letters, digits, `_`, `.` and `-`, not starting with `.` or `-`"
+        )));
     }
     if tag.is_none() && digest.is_none() {
         return Err(bad("no tag and no digest"));
@@ -172,6 +162,149 @@ fn parse_oci(rest: &str) -> Result<OciRef, RefError> {
         tag,
         digest,
     })
+}
+
+/// `host[:port]`: DNS labels or an IPv4 address, or an IPv6 literal in brackets, and a port
+/// of 1 to 65535. Nothing else: no user name, no path, no percent-encoding.
+fn check_registry(registry: &str) -> Result<(), String> {
+    if registry.is_empty() {
+        return Err("no registry host".into());
+    }
+    if registry.contains('@') {
+        return Err(
+            "a registry is host[:port]; credentials never go in a reference (`docker login`, or HOOKHOST_REGISTRY_HOST with HOOKHOST_REGISTRY_USERNAME/PASSWORD)"
+                .into(),
+        );
+    }
+    let (host, port) = if let Some(inner) = registry.strip_prefix('[') {
+        let (ip, after) = inner
+            .split_once(']')
+            .ok_or_else(|| format!("the registry {registry:?} opens `[` without closing it"))?;
+        if ip.parse::<std::net::Ipv6Addr>().is_err() {
+            return Err(format!(
+                "the registry {registry:?} is not an IPv6 address in brackets"
+            ));
+        }
+        match after {
+            "" => (ip, None),
+            a => match a.strip_prefix(':') {
+                Some(p) => (ip, Some(p)),
+                None => return Err(format!("the registry {registry:?} is not host[:port]")),
+            },
+        }
+    } else {
+        match registry.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (registry, None),
+        }
+    };
+    if !registry.starts_with('[') {
+        let label_ok = |l: &str| {
+            !l.is_empty()
+                && l.len() <= 63
+                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+        };
+        if host.len() > 253 || !host.split('.').all(label_ok) {
+            return Err(format!(
+                "the registry host {host:?} is not a host name: DNS labels of letters, digits and `-` joined by `.`"
+            ));
+        }
+    }
+    if let Some(p) = port {
+        let ok = !p.is_empty()
+            && p.len() <= 5
+            && p.bytes().all(|b| b.is_ascii_digit())
+            && p.parse::<u32>().is_ok_and(|n| (1..=65535).contains(&n));
+        if !ok {
+            return Err(format!(
+                "the registry port {p:?} is not a port (1 to 65535)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The OCI distribution grammar for repository names:
+/// `[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(\/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*`, at most 255
+/// characters.
+fn check_repository(repository: &str) -> Result<(), String> {
+    if repository.is_empty() {
+        return Err("no repository after the registry".into());
+    }
+    if repository.len() > REPOSITORY_MAX {
+        return Err(format!(
+            "the repository is {} characters, over the {REPOSITORY_MAX} registries accept",
+            repository.len()
+        ));
+    }
+    if repository.contains('%') {
+        return Err(
+            "percent-encoded characters (`%2e`, `%2f`, ...) are not part of a repository name"
+                .into(),
+        );
+    }
+    for part in repository.split('/') {
+        match part {
+            "" => {
+                return Err(
+                    "the repository has an empty path component (`//`, or a `/` at its start or end)"
+                        .into(),
+                );
+            }
+            "." | ".." => {
+                return Err(format!(
+                    "`{part}` is not a repository path component: a repository is lowercase names joined by `/`, never a relative path"
+                ));
+            }
+            _ if !component_ok(part) => {
+                return Err(format!(
+                    "the repository component {part:?} is not an OCI name: lowercase letters and digits, separated inside by one `.`, one or two `_`, or `-`s, never starting or ending with one"
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// One `/`-separated component: `[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*`.
+fn component_ok(part: &str) -> bool {
+    let b = part.as_bytes();
+    let alnum = |x: u8| x.is_ascii_lowercase() || x.is_ascii_digit();
+    let mut i = 0;
+    loop {
+        let start = i;
+        while i < b.len() && alnum(b[i]) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+        if i == b.len() {
+            return true;
+        }
+        let sep_start = i;
+        while i < b.len() && !alnum(b[i]) {
+            i += 1;
+        }
+        let sep = &part[sep_start..i];
+        let ok = matches!(sep, "." | "_" | "__") || sep.bytes().all(|x| x == b'-');
+        if !ok {
+            return false;
+        }
+    }
+}
+
+/// The OCI distribution grammar for tags: `[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}`.
+fn tag_ok(tag: &str) -> bool {
+    let b = tag.as_bytes();
+    !b.is_empty()
+        && b.len() <= 128
+        && (b[0].is_ascii_alphanumeric() || b[0] == b'_')
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'))
 }
 
 #[cfg(test)]
@@ -214,5 +347,62 @@ mod tests {
         }
         assert_eq!(host_of("[::1]:5000"), "::1");
         assert!(is_loopback_host(host_of("[::1]:5000")));
+    }
+
+    #[test]
+    fn repository_names_follow_the_oci_grammar() {
+        for good in [
+            "oci://ghcr.io/a/b:1",
+            "oci://ghcr.io/a-b/c.d/e_f/g__h/i---j:v1.0_rc-2",
+            "oci://127.0.0.1:5000/hooks/guard:_x",
+            "oci://[::1]:5000/hooks/guard:1",
+            "oci://localhost/hooks/guard:1",
+            "oci://Registry.Example.COM/x:1",
+        ] {
+            assert!(good.parse::<PackageRef>().is_ok(), "{good}");
+        }
+        for (bad, says) in [
+            ("oci://h/../../etc:1.0", "`..`"),
+            ("oci://h/a/./b:1", "`.`"),
+            ("oci://h/a/%2e%2e/b:1", "percent"),
+            ("oci://h/a%2fb:1", "percent"),
+            ("oci://h/a//b:1", "empty path component"),
+            ("oci://h//a:1", "empty path component"),
+            ("oci://h/a/:1", "empty path component"),
+            ("oci://h/a./b:1", "not an OCI name"),
+            ("oci://h/a..b:1", "not an OCI name"),
+            ("oci://h/a___b:1", "not an OCI name"),
+            ("oci://h/a._b:1", "not an OCI name"),
+            ("oci://h/-a:1", "not an OCI name"),
+            ("oci://h/A:1", "not an OCI name"),
+            ("oci://h/a:.1", "not a tag"),
+            ("oci://h/a:-1", "not a tag"),
+            ("oci://h/a:1?x", "not a tag"),
+            ("oci://h/a:1#x", "not a tag"),
+            ("oci://h/a:", "not a tag"),
+            ("oci://me@h/a:1", "credentials"),
+            ("oci://h:/a:1", "port"),
+            ("oci://h:0/a:1", "port"),
+            ("oci://h:99999/a:1", "port"),
+            ("oci://h:5x/a:1", "port"),
+            ("oci://../a:1", "host name"),
+            ("oci://-h/a:1", "host name"),
+            ("oci://h_x/a:1", "host name"),
+            ("oci://[::1/a:1", "`[`"),
+            ("oci://[nope]/a:1", "IPv6"),
+        ] {
+            let e = bad.parse::<PackageRef>().unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+            assert!(e.contains(OCI_EXAMPLE), "{bad}: no example in {e}");
+        }
+        let long = format!("oci://h/{}:1", "a".repeat(256));
+        assert!(
+            long.parse::<PackageRef>()
+                .unwrap_err()
+                .to_string()
+                .contains("255")
+        );
+        let tag = format!("oci://h/a:{}", "t".repeat(129));
+        assert!(tag.parse::<PackageRef>().is_err());
     }
 }

@@ -13,6 +13,7 @@ mod managed;
 mod protocol;
 mod review2;
 mod review3_decisions;
+mod review3_packages;
 mod sandbox;
 mod sdk;
 mod trust;

@@ -3,7 +3,8 @@
 //! that pin its digest into the project's (or `--global`, the user's) `hooks.json`.
 
 use super::{
-    Fetched, HooksFileArgs, confirm, describe, hooks_file, obtain, require_manifest, shown,
+    Fetched, HooksFile, HooksFileArgs, confirm, describe, hooks_file, obtain, require_manifest,
+    shown,
 };
 use clap::Args;
 use hookhost::hooks::TrustStore;
@@ -33,7 +34,10 @@ pub struct AddArgs {
 }
 
 pub async fn add(a: AddArgs) -> anyhow::Result<u8> {
-    let (project, file) = hooks_file(a.file.project, a.file.global)?;
+    let target = hooks_file(a.file.project, a.file.global)?;
+    // Refuses a symlinked `.coding-agent` before anything is fetched or asked.
+    target.read()?;
+    let file = target.file.clone();
     let fetched = obtain(&a.reference, a.insecure).await?;
     let manifest = require_manifest(&fetched.bytes, &a.reference)?;
     let store = Store::open_default()?;
@@ -50,7 +54,7 @@ pub async fn add(a: AddArgs) -> anyhow::Result<u8> {
         println!("nothing written");
         return Ok(1);
     }
-    write_entries(&project, &file, a.file.global, &fetched, &manifest, entries)?;
+    write_entries(&target, &fetched, &manifest, entries)?;
     println!(
         "added {} {} to {} (pinned to {}; runs from the store, never from the network)",
         manifest.name,
@@ -64,15 +68,14 @@ pub async fn add(a: AddArgs) -> anyhow::Result<u8> {
 /// Writes `entries` and records the approval; a project whose hooks were all trusted before
 /// stays trusted (the only change is the entries the user just approved).
 fn write_entries(
-    project: &Path,
-    file: &Path,
-    global: bool,
+    target: &HooksFile,
     fetched: &Fetched,
     manifest: &Manifest,
     entries: Vec<(String, serde_json::Value)>,
 ) -> anyhow::Result<()> {
-    let mut doc = pins::read_doc(file)?;
-    let was_trusted = !global && all_trusted(project);
+    let mut doc = target.read()?;
+    let project = &target.project;
+    let was_trusted = !target.global && all_trusted(project);
     let replaced = pins::add(&mut doc, &fetched.recorded_ref, entries);
     if replaced > 0 {
         println!(
@@ -80,7 +83,7 @@ fn write_entries(
             if replaced == 1 { "y" } else { "ies" }
         );
     }
-    pins::write_doc(file, &doc)?;
+    target.write(&doc)?;
     approve(manifest, fetched, was_trusted, project)
 }
 
@@ -106,9 +109,11 @@ pub fn approve(
 ) -> anyhow::Result<()> {
     let paths = ConfigPaths::for_project(project);
     let mut store = TrustStore::load(paths.home.as_deref())?;
+    // The package as `add` writes it: without arguments (`PackageGrant::args`).
     let grant = PackageGrant {
         fs: manifest.capabilities.fs,
         env: manifest.capabilities.env.clone(),
+        args: vec![Vec::new()],
     };
     store.approve_package(fetched.digest.hex(), &grant)?;
     if was_trusted && let Ok(set) = config::load(&paths) {

@@ -10,7 +10,8 @@ use hookhost::package::{Digest, Store};
 #[derive(Args, Debug)]
 #[command(
     after_help = "Reads: FILE, the hook store (for sha256:...), or the registry/URL REF names \
-    (credentials from HOOKHOST_REGISTRY_USERNAME/PASSWORD or docker's config.json). Writes nothing."
+    (credentials for that registry only: HOOKHOST_REGISTRY_USERNAME/PASSWORD with \
+    HOOKHOST_REGISTRY_HOST naming it, or its entry in docker's config.json). Writes nothing."
 )]
 pub struct InspectArgs {
     /// A .wasm file, sha256:DIGEST (from the store), oci://registry/repo:tag, oci://...@sha256:..., or https://.../x.wasm#sha256=...

@@ -12,7 +12,7 @@ pub mod update;
 use anyhow::{Context, bail};
 use hookhost::package::registry::{self, Credentials};
 use hookhost::package::{
-    Digest, Manifest, OciRef, PACKAGE_LIMIT, PackageRef, credentials, download,
+    Digest, Manifest, OciRef, PACKAGE_LIMIT, PackageRef, credentials, download, pins,
 };
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -143,14 +143,54 @@ pub struct HooksFileArgs {
 }
 
 /// The `hooks.json` a command edits: the project's, or with `--global` the user's.
-pub fn hooks_file(project: Option<PathBuf>, global: bool) -> anyhow::Result<(PathBuf, PathBuf)> {
+pub struct HooksFile {
+    /// The project (canonical).
+    pub project: PathBuf,
+    /// The file.
+    pub file: PathBuf,
+    /// Whether it is the user's own `~/.coding-agent/hooks.json`.
+    pub global: bool,
+}
+
+impl HooksFile {
+    /// Reads it. The project's is refused when `.coding-agent` or `hooks.json` is a symlink
+    /// (a cloned repository may point them at the user's own `~/.coding-agent`).
+    pub fn read(&self) -> anyhow::Result<serde_json::Value> {
+        Ok(if self.global {
+            pins::read_doc(&self.file)?
+        } else {
+            pins::read_project_doc(&self.project)?
+        })
+    }
+
+    /// Writes it atomically; the project's without following a symlink inside the project.
+    pub fn write(&self, doc: &serde_json::Value) -> anyhow::Result<()> {
+        if self.global {
+            pins::write_doc(&self.file, doc)?;
+        } else {
+            pins::write_project_doc(&self.project, doc)?;
+        }
+        Ok(())
+    }
+}
+
+/// The `hooks.json` a command edits: the project's, or with `--global` the user's.
+pub fn hooks_file(project: Option<PathBuf>, global: bool) -> anyhow::Result<HooksFile> {
     let project = super::project_dir(project)?;
     if global {
         let home = dirs::home_dir().context("no home directory for ~/.coding-agent/hooks.json")?;
-        Ok((project, home.join(".coding-agent/hooks.json")))
+        Ok(HooksFile {
+            project,
+            file: home.join(".coding-agent/hooks.json"),
+            global: true,
+        })
     } else {
         let file = project.join(hookhost::hooks::config::PROJECT_CONFIG);
-        Ok((project, file))
+        Ok(HooksFile {
+            project,
+            file,
+            global: false,
+        })
     }
 }
 

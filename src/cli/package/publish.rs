@@ -9,10 +9,12 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Reads: FILE (packed with `hookhost pack`) and the registry credentials \
-    (HOOKHOST_REGISTRY_USERNAME and HOOKHOST_REGISTRY_PASSWORD, else the registry's entry in \
-    $DOCKER_CONFIG/config.json or ~/.docker/config.json). Plain HTTP only for registries on this \
-    machine, unless --insecure. Prints the pinned reference (REF@sha256:...)."
+    after_help = "Reads: FILE (packed with `hookhost pack`) and the registry's credentials \
+    (HOOKHOST_REGISTRY_USERNAME and HOOKHOST_REGISTRY_PASSWORD when HOOKHOST_REGISTRY_HOST names \
+    this registry, else its entry in $DOCKER_CONFIG/config.json or ~/.docker/config.json); they \
+    go to that registry only (a token service elsewhere only if HOOKHOST_REGISTRY_REALM names it). \
+    Plain HTTP only for registries on this machine, unless --insecure. Prints the pinned \
+    reference (REF@sha256:...)."
 )]
 pub struct PublishArgs {
     /// The packed .wasm.

@@ -69,8 +69,9 @@ fn names(which: &str, reference: &str) -> bool {
 }
 
 pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
-    let (project, file) = hooks_file(a.file.project, a.file.global)?;
-    let mut doc = pins::read_doc(&file)?;
+    let target = hooks_file(a.file.project, a.file.global)?;
+    let mut doc = target.read()?;
+    let (project, file) = (target.project.clone(), target.file.clone());
     let store = Store::open_default()?;
     let mut refs: Vec<(String, Digest)> = Vec::new();
     for p in pins::pinned(&doc) {
@@ -168,7 +169,7 @@ pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
     if changed.is_empty() {
         return Ok(0);
     }
-    pins::write_doc(&file, &doc)?;
+    target.write(&doc)?;
     for (manifest, fetched) in &changed {
         approve(manifest, fetched, was_trusted, &project)?;
     }
@@ -182,8 +183,9 @@ pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
 }
 
 pub fn remove(a: RemoveArgs) -> anyhow::Result<u8> {
-    let (_, file) = hooks_file(a.file.project, a.file.global)?;
-    let mut doc = pins::read_doc(&file)?;
+    let target = hooks_file(a.file.project, a.file.global)?;
+    let file = target.file.clone();
+    let mut doc = target.read()?;
     let n = pins::remove(&mut doc, |r| names(&a.reference, r));
     if n == 0 {
         bail!(
@@ -192,7 +194,7 @@ pub fn remove(a: RemoveArgs) -> anyhow::Result<u8> {
             a.reference
         );
     }
-    pins::write_doc(&file, &doc)?;
+    target.write(&doc)?;
     println!(
         "removed {n} entr{} from {} (the store keeps the bytes)",
         if n == 1 { "y" } else { "ies" },
@@ -202,18 +204,19 @@ pub fn remove(a: RemoveArgs) -> anyhow::Result<u8> {
 }
 
 pub async fn fetch(a: FetchArgs) -> anyhow::Result<u8> {
-    let (project, project_file) = hooks_file(a.project.clone(), false)?;
-    let mut files = vec![project_file];
+    let target = hooks_file(a.project.clone(), false)?;
+    // (file, whether it is the project's: its references are the project's say, and get
+    // credentials only for a registry the user's own settings name.)
+    let mut files = vec![(target.file.clone(), true)];
     if let Some(home) = dirs::home_dir() {
         let global = home.join(".coding-agent/hooks.json");
-        if !files.contains(&global) {
-            files.push(global);
+        if files[0].0 != global {
+            files.push((global, false));
         }
     }
-    let _ = project;
     let store = Store::open_default()?;
     let (mut fetched, mut failed) = (0, 0);
-    for file in files {
+    for (file, from_project) in files {
         let doc = match pins::read_doc(&file) {
             Ok(d) => d,
             Err(e) => {
@@ -228,7 +231,8 @@ pub async fn fetch(a: FetchArgs) -> anyhow::Result<u8> {
                 continue;
             }
             done.push(p.digest.clone());
-            match fetch_one(&p.reference, &p.digest, a.insecure).await {
+            let note = from_project.then(|| shown(&file));
+            match fetch_one(&p.reference, &p.digest, a.insecure, note.as_deref()).await {
                 Ok(f) => {
                     store.put(&f.bytes, Some(&p.digest))?;
                     println!("fetched {} ({})", p.digest, p.reference);
@@ -246,10 +250,24 @@ pub async fn fetch(a: FetchArgs) -> anyhow::Result<u8> {
 }
 
 /// Downloads exactly `digest` from where `reference` points: a registry blob by digest (the
-/// tag may have moved since), a URL or a file, checked.
-async fn fetch_one(reference: &str, digest: &Digest, insecure: bool) -> anyhow::Result<Fetched> {
+/// tag may have moved since), a URL or a file, checked. `project_file` names the project
+/// file the reference comes from: credentials go with it only when the user's own settings
+/// name its registry (`credentials.rs`), and the user is told when they do.
+async fn fetch_one(
+    reference: &str,
+    digest: &Digest,
+    insecure: bool,
+    project_file: Option<&str>,
+) -> anyhow::Result<Fetched> {
     if let Ok(PackageRef::Oci(o)) = reference.parse::<PackageRef>() {
         let creds = credentials_for(&o)?;
+        if let (Some(file), false) = (project_file, creds.is_anonymous()) {
+            eprintln!(
+                "note: {reference} (named by {file}) is fetched with your credentials for {} (from {})",
+                o.registry,
+                creds.source()
+            );
+        }
         let bytes = registry::pull_blob(&o, digest, &creds, insecure).await?;
         return Ok(Fetched {
             bytes,
