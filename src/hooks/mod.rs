@@ -24,6 +24,7 @@ pub mod dialect;
 mod event;
 pub mod files;
 mod inprocess;
+pub mod locations;
 mod output;
 mod payload;
 pub mod preflight;

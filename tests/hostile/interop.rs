@@ -28,6 +28,8 @@ fn adapter(p: &Project, agent: &str, stdin: &[u8], env: &[(&str, &str)]) -> Outp
     let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
     c.args(["hook", "--for", agent, "--project"])
         .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
@@ -524,7 +526,8 @@ fn a_cd_into_a_subdirectory_does_not_leave_the_projects_guards_behind() {
     let mut payload = claude_pre(&p, json!({"command": "rm -rf ."}));
     payload["cwd"] = json!(p.path().join("src"));
     let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
-    c.args(["hook", "--for", "claude"])
+    c.args(["hook", "--for", "claude", "--home"])
+        .arg(p.home.path())
         .current_dir(p.path().join("src"))
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())

@@ -176,6 +176,8 @@ pub fn adapter(p: &Project, agent: &str, payload: &Value) -> (i32, Value, String
     let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
     c.args(["hook", "--for", agent, "--project"])
         .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .env_remove("HOOKHOST_TRUST")

@@ -106,7 +106,8 @@ class Runner(_EventMethods):
 
     ``trust``: what to do with project hooks not pinned by ``hookhost trust``: "all" (run
     them), "skip" or "block". ``home``: the home directory whose ``.coding-agent/`` to read
-    (default: the user's). ``cache_dir``: the compiled-wasm cache (default: the user's).
+    (default: the account's, from the password database; never ``$HOME``, which a project's
+    settings can set). ``cache_dir``: the compiled-wasm cache (default: the user's).
     """
 
     def __init__(
