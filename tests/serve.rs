@@ -17,6 +17,8 @@ fn server(p: &Project, extra: &[&str]) -> Command {
     c.arg("serve")
         .arg("--project")
         .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
         .args(["--poll-ms", "50"])
         .args(extra)
         .env("HOME", p.home.path())

@@ -388,6 +388,8 @@ fn the_agent_adapter_answers_from_the_baseline_tier_and_hands_the_optimisation_o
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(["hook", "--for", "claude", "--trust", "all", "--project"])
         .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .env("HOOKHOST_TIERING", "deferred")

@@ -59,7 +59,8 @@ def main():
         fn = timed(lambda: fn_runner.pre_tool_use("bash", args), 5000)
 
         sock = str(d / "h.sock")
-        server = subprocess.Popen([exe, "serve", "--project", str(proj), "--socket", sock], env=env)
+        server = subprocess.Popen([exe, "serve", "--project", str(proj), "--socket", sock,
+                                   "--home", str(home)], env=env)
         try:
             for _ in range(1000):
                 try:

@@ -5,7 +5,6 @@
 //! warnings do not change the exit status.
 
 use clap::Args;
-use hookhost::hooks::config::ConfigPaths;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -21,7 +20,7 @@ pub struct CheckArgs {
 pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
     // The same report `serve` answers `check` with.
-    let report = hookhost::serve::check(&ConfigPaths::for_project(&project)).await?;
+    let report = hookhost::serve::check(&super::env::user_paths(&project)).await?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

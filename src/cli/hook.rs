@@ -12,17 +12,23 @@
 //! ignore, the recursion guard, whose variable a project's settings `env` can set), it exits
 //! 2 with the reason on stderr, which blocks the call in every agent's rules. Elsewhere such
 //! an error exits 1, a non-blocking error (an exit 2 on Stop would keep the agent going).
+//!
+//! Nothing a project's settings `env` sets moves what it reads: the home directory is the
+//! account's (password database) or `--home`, never `$HOME`; the cache and store variables
+//! are vetted against the project (`hookhost::hooks::locations`); `$HOOKHOST_COMPILE_TIMEOUT_MS`
+//! and `$HOOKHOST_TIERING` are ignored here (a first compile cut short would skip a wasm hook
+//! on a non-blocking event).
 
 use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::hooks::Event;
-use hookhost::hooks::config::ConfigPaths;
 use hookhost::hooks::dialect::{self, Dialect};
 use hookhost::hooks::files::{PAYLOAD_LIMIT, read_stream_bounded};
-use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::hooks::spawner::wasm::{COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV};
+use hookhost::hooks::spawner::{HookSpawner, TIERING_ENV, Tiering, WasmEngineConfig};
 use hookhost::hooks::{Payload, Runner, TrustPolicy, TrustStore};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Set in the environment of the hooks the adapter runs.
 pub const ADAPTER_ENV: &str = "HOOKHOST_ADAPTER";
@@ -33,9 +39,16 @@ pub struct HookArgs {
     #[arg(long = "for", value_name = "claude|gemini|codex")]
     agent: String,
     /// Project directory (default: the agent's `$CLAUDE_PROJECT_DIR` / `$GEMINI_PROJECT_DIR`,
-    /// else the payload's `cwd`, else the current directory).
+    /// else the nearest directory at or above the payload's `cwd` (then the current
+    /// directory) holding .coding-agent/, .git, .claude/, .codex/ or .gemini/, below the home
+    /// directory; else the payload's `cwd`, else the current directory).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// The user's home directory, for ~/.coding-agent/hooks.json and trusted.json (default:
+    /// the account's, from the password database; never $HOME, which a project's settings
+    /// `env` can set).
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
     /// What to do with untrusted project hooks: all, skip or block. Default:
     /// $HOOKHOST_TRUST, else skip (untrusted shell and HTTP hooks do not run; untrusted wasm hooks can only pass or block).
     #[arg(long, value_name = "all|skip|block")]
@@ -94,6 +107,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
         // An event hookhost does not fire (Notification, BeforeModel, ...): nothing to say.
         return Ok(0);
     };
+    let home = super::env::runner_home(a.home.clone());
     let project = match a.project {
         Some(p) => super::project_dir(Some(p))?,
         None => {
@@ -114,7 +128,15 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
                 .and_then(|c| c.as_str())
                 .map(PathBuf::from)
                 .filter(|p| p.is_dir());
-            super::project_dir(started_in.or(cwd))?
+            // Codex names no directory: the payload's `cwd` may be a subdirectory of the
+            // project (a session started in `repo/src`), whose guards are at the root.
+            let found = || {
+                cwd.iter()
+                    .cloned()
+                    .chain(std::env::current_dir().ok())
+                    .find_map(|start| find_project(&start, home.as_deref()))
+            };
+            super::project_dir(started_in.or_else(found).or(cwd))?
         }
     };
     let session = fields
@@ -129,14 +151,32 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     // SAFETY of set_var: the runtime is single-threaded here and nothing reads the
     // environment concurrently; every hook spawned from now on inherits the marker.
     unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
+    let paths = super::env::runner_paths(&project, home).native_only();
+    // Numbers and modes a project's `env` could set to cut a first compile short (a spawn
+    // failure only warns on a non-blocking event: the user's wasm hook would not run) are
+    // not read here: the defaults hold.
+    let timeout_default = COMPILE_TIMEOUT.as_millis().to_string();
+    for (var, default) in [
+        (COMPILE_TIMEOUT_ENV, timeout_default.as_str()),
+        (TIERING_ENV, "deferred"),
+    ] {
+        if let Ok(v) = std::env::var(var)
+            && !v.is_empty()
+            && v.trim() != default
+        {
+            eprintln!(
+                "hookhost: note: the adapter ignores ${var}={v:?} (a project's settings `env` can set it); the default ({default}) holds"
+            );
+        }
+    }
     // A big module's optimised build is left to a background `hookhost compile`.
     let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
         prewarm: None,
-        tiering: super::tier_up::tiering_from_env(),
+        tiering: Tiering::Deferred,
+        compile_timeout: Some(COMPILE_TIMEOUT),
         ..WasmEngineConfig::default()
     })?);
-    let paths = ConfigPaths::for_project(&project).native_only();
     let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
     let store = match TrustStore::load(paths.home.as_deref()) {
         Ok(store) => store,
@@ -165,4 +205,73 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     }
     super::tier_up::hand_off(&spawner);
     Ok(answer.exit_code)
+}
+
+/// What makes a directory a project root for [`find_project`]: hookhost's own directory, a
+/// git checkout (`.git` is a file in a worktree or submodule), or an agent's project
+/// settings.
+const PROJECT_MARKERS: [&str; 5] = [".coding-agent", ".git", ".claude", ".codex", ".gemini"];
+
+/// The nearest directory at or above `start` that holds one of [`PROJECT_MARKERS`]
+/// (`.git` a directory or a file, the others directories). The search stops below the home
+/// directory (whose `~/.claude/` and `~/.coding-agent/` are the user's own files, not a
+/// project's) and below `/`: `None` when it reaches either first.
+fn find_project(start: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    let start = std::fs::canonicalize(start).ok()?;
+    let home = home.and_then(|h| std::fs::canonicalize(h).ok());
+    for dir in start.ancestors() {
+        if Some(dir) == home.as_deref() || dir.parent().is_none() {
+            return None;
+        }
+        let marked = PROJECT_MARKERS.iter().any(|m| {
+            let p = dir.join(m);
+            if *m == ".git" {
+                p.symlink_metadata().is_ok()
+            } else {
+                p.is_dir()
+            }
+        });
+        if marked {
+            return Some(dir.to_path_buf());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_marked_directory_below_home_is_the_project() {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let repo = home.join("repo");
+        std::fs::create_dir_all(repo.join("src/deep")).unwrap();
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        // Nothing marked below home: none (home and what is above it are not searched).
+        assert_eq!(find_project(&repo.join("src/deep"), Some(&home)), None);
+        // Without a home in the way, the search goes on up to the nearest marker (here the
+        // directory's `.claude/`, then the `.git` above it).
+        assert_eq!(find_project(&repo.join("src"), None), Some(home.clone()));
+        assert_eq!(find_project(&root, None), Some(root.clone()));
+        std::fs::write(repo.join(".git"), "gitdir: elsewhere\n").unwrap();
+        assert_eq!(
+            find_project(&repo.join("src/deep"), Some(&home)),
+            Some(repo.clone())
+        );
+        std::fs::create_dir_all(repo.join("src/.codex")).unwrap();
+        assert_eq!(
+            find_project(&repo.join("src/deep"), Some(&home)),
+            Some(repo.join("src"))
+        );
+        // A file named like a settings directory is no marker.
+        std::fs::write(repo.join("src/deep/.claude"), "").unwrap();
+        assert_eq!(
+            find_project(&repo.join("src/deep"), Some(&home)),
+            Some(repo.join("src"))
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! `hookhost list`: the effective hooks in run order, with the file each came from.
 
 use clap::Args;
-use hookhost::hooks::config::{self, ConfigPaths};
+use hookhost::hooks::config;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -18,7 +18,7 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
     // A broken file does not hide the others' hooks (they still run): list what loads, and
     // report the problems on stderr with exit 1.
-    let (set, errors) = config::load_lenient(&ConfigPaths::for_project(&project));
+    let (set, errors) = config::load_lenient(&super::env::user_paths(&project));
     for e in &errors {
         eprintln!("hookhost: error: {e}");
     }

@@ -3,6 +3,7 @@
 mod check;
 mod compile;
 mod demo;
+mod env;
 mod hook;
 mod import;
 mod list;

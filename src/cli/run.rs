@@ -3,7 +3,6 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
-use hookhost::hooks::config::ConfigPaths;
 use hookhost::hooks::files::{PAYLOAD_LIMIT, read_bounded, read_stream_bounded};
 use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
 use hookhost::hooks::{Decision, Event, EventReport, HookKind, HookRecord, Payload, TrustPolicy};
@@ -113,6 +112,8 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     let event = Event::parse_loose(&a.event)?;
     let project = super::project_dir(a.project.clone())?;
     let payload = build_payload(&a, event, &project)?;
+    // First: it settles the cache root the spawner's defaults read.
+    let paths = super::env::user_paths(&project);
     // One event per process: the pooling allocator's set-up (~6 ms) would cost more than it
     // saves, so the CLI allocates on demand.
     // A big module's optimised build is left to a background `hookhost compile`.
@@ -122,7 +123,6 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
         tiering: super::tier_up::tiering_from_env(),
         ..WasmEngineConfig::default()
     })?);
-    let paths = ConfigPaths::for_project(&project);
     // A broken file does not stop the others (the user's global guards still run); its
     // problems are printed, and on PreToolUse it blocks (fail closed).
     let policy = super::trust_policy(a.trust.as_deref())?;

@@ -3,7 +3,6 @@
 //! the flags.
 
 use clap::Args;
-use hookhost::hooks::config::ConfigPaths;
 use hookhost::serve::{Engine, Limits, Server};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,6 +12,10 @@ pub struct ServeArgs {
     /// Project directory (default: the current directory).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// The user's home directory, for ~/.coding-agent/hooks.json and trusted.json (default:
+    /// the account's, from the password database; never $HOME).
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
     /// Listen on this Unix socket (created 0600; a stale one is replaced) instead of stdio.
     #[arg(long, value_name = "PATH")]
     socket: Option<PathBuf>,
@@ -31,7 +34,11 @@ pub struct ServeArgs {
 pub async fn serve(a: ServeArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
     let policy = super::trust_policy(a.trust.as_deref())?;
-    let engine = Arc::new(Engine::new(ConfigPaths::for_project(&project), policy)?);
+    let home = super::env::runner_home(a.home);
+    let engine = Arc::new(Engine::new(
+        super::env::runner_paths(&project, home),
+        policy,
+    )?);
     let limits = Limits {
         max_message: a.max_message_bytes.max(1024),
         poll: std::time::Duration::from_millis(a.poll_ms.max(10)),

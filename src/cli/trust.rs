@@ -3,7 +3,7 @@
 
 use clap::Args;
 use hookhost::hooks::TrustStore;
-use hookhost::hooks::config::{self, ConfigPaths};
+use hookhost::hooks::config;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -21,7 +21,7 @@ pub struct TrustArgs {
 
 pub fn trust(a: TrustArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
-    let paths = ConfigPaths::for_project(&project);
+    let paths = super::env::user_paths(&project);
     let set = config::load(&paths)?;
     let mut store = TrustStore::load(paths.home.as_deref())?;
     let assessment = store.assess(&paths, &set);

@@ -55,6 +55,13 @@ pub fn private_dir(dir: &Path) -> Result<(), String> {
         Err(e) => return Err(format!("cannot inspect {}: {e}", dir.display())),
         Ok(_) => {}
     }
+    check_private_dir(dir)
+}
+
+/// Whether the existing `dir` is private to this user (what [`private_dir`] requires, without
+/// creating anything): a real directory (not a symlink), owned by the current user, writable
+/// by no one else. `Err` says why not and how to fix it.
+pub fn check_private_dir(dir: &Path) -> Result<(), String> {
     let meta = std::fs::symlink_metadata(dir)
         .map_err(|e| format!("cannot inspect {}: {e}", dir.display()))?;
     if meta.file_type().is_symlink() {

@@ -25,6 +25,7 @@ pub mod display;
 mod event;
 pub mod files;
 mod inprocess;
+pub mod locations;
 mod output;
 mod payload;
 pub mod preflight;

@@ -108,9 +108,13 @@ pub struct Store {
 }
 
 impl Store {
-    /// The store at `$HOOKHOST_STORE_DIR`, else `<user cache>/hookhost/store`; `None` when
-    /// there is neither (no home directory).
+    /// The store root this process settled on ([`crate::hooks::locations::settle`]), else
+    /// `$HOOKHOST_STORE_DIR`, else `<user cache>/hookhost/store`; `None` when there is neither
+    /// (no home directory).
     pub fn default_root() -> Option<PathBuf> {
+        if let Some(roots) = crate::hooks::locations::settled() {
+            return roots.store.clone();
+        }
         match std::env::var_os(STORE_ENV).filter(|v| !v.is_empty()) {
             Some(dir) => Some(PathBuf::from(dir)),
             None => dirs::cache_dir().map(|c| c.join("hookhost").join("store")),

@@ -87,13 +87,15 @@ impl Project {
     /// the caller's hookhost settings, no stdin, and `env` added. The project's hooks are the
     /// subject of these tests, so they run as written (`HOOKHOST_TRUST=all`); the hostile
     /// suite, which tests trust, runs under the real default (`HOOKHOST_TRUST` empty), and a
-    /// test passes its own value in `env` to choose.
+    /// test passes its own value in `env` to choose. `hook` and `serve` take the home from
+    /// the password database, not `$HOME`: they are given `--home` too.
     pub fn cli(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
-        c.args(args)
-            .arg("--project")
-            .arg(self.path())
-            .env("HOME", self.home.path())
+        c.args(args).arg("--project").arg(self.path());
+        if matches!(args.first(), Some(&"hook") | Some(&"serve")) {
+            c.arg("--home").arg(self.home.path());
+        }
+        c.env("HOME", self.home.path())
             .env("HOOKHOST_CACHE_DIR", self.cache.path())
             // The machine's managed file never leaks into a test; `write_managed` fills this.
             .env("HOOKHOST_MANAGED_CONFIG", self.managed_file())

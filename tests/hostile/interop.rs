@@ -2,7 +2,7 @@
 //! cloned repository (its `.claude/`, `.gemini/`, `.codex/`, `.ling/` files, its symlinks),
 //! by a hook's answer, and by the payload the agent hands the adapter.
 
-use super::{hookhost, json_of, trust_all};
+use super::{adapter, hookhost, json_of, trust_all};
 use crate::common::Project;
 use serde_json::{Value, json};
 use std::process::{Command, Output, Stdio};
@@ -20,31 +20,6 @@ const LS: [&str; 7] = [
 /// A native guard that blocks every PreToolUse.
 fn blocker(tag: &str) -> Value {
     json!({"hooks": {"PreToolUse": [{"command": format!("cat >/dev/null; echo {tag} >&2; exit 2")}]}})
-}
-
-/// `hookhost hook --for AGENT` with `stdin` bytes, `env` added.
-fn adapter(p: &Project, agent: &str, stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    use std::io::Write;
-    let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
-    c.args(["hook", "--for", agent, "--project"])
-        .arg(p.path())
-        .env("HOME", p.home.path())
-        .env("HOOKHOST_CACHE_DIR", p.cache.path())
-        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
-        .env_remove("HOOKHOST_TRUST")
-        .env_remove("HOOKHOST_ADAPTER")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let mut child = c.spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    // The adapter may refuse before reading everything: a broken pipe is fine.
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().unwrap()
 }
 
 fn claude_pre(p: &Project, tool_input: Value) -> Value {
@@ -530,7 +505,8 @@ fn a_cd_into_a_subdirectory_does_not_leave_the_projects_guards_behind() {
     let mut payload = claude_pre(&p, json!({"command": "rm -rf ."}));
     payload["cwd"] = json!(p.path().join("src"));
     let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
-    c.args(["hook", "--for", "claude"])
+    c.args(["hook", "--for", "claude", "--home"])
+        .arg(p.home.path())
         .current_dir(p.path().join("src"))
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())

@@ -13,6 +13,7 @@ mod managed;
 mod protocol;
 mod review2;
 mod review3_decisions;
+mod review3_env;
 mod review3_packages;
 mod sandbox;
 mod sdk;
@@ -31,6 +32,35 @@ pub fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Output {
         .chain(env.iter().copied())
         .collect();
     p.cli(args, &env)
+}
+
+/// `hookhost hook --for AGENT` on `p` (its own home, cache and managed file, the default
+/// trust policy) with `stdin` bytes, `env` added.
+pub fn adapter(p: &Project, agent: &str, stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
+    c.args(["hook", "--for", agent, "--project"])
+        .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+        .env_remove("HOOKHOST_TRUST")
+        .env_remove("HOOKHOST_ADAPTER")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    // The adapter may refuse before reading everything: a broken pipe is fine.
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait_with_output().unwrap()
 }
 
 /// The `run --json` object of an output.

@@ -113,15 +113,17 @@ fn a_broken_managed_file_fails_closed() {
     );
     std::fs::create_dir_all(p.managed_file().parent().unwrap()).unwrap();
     std::fs::write(p.managed_file(), "{ \"allowManagedHooksOnly\": tru").unwrap();
-    // It might have said "managed hooks only": the project's hooks stay off ...
-    let out = hookhost(
-        &p,
-        &["run", "UserPromptSubmit", "--prompt", "hi", "--json"],
-        &[("HOOKHOST_TRUST", "all")],
-    );
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert!(ran(&p).is_empty(), "{:?}", ran(&p));
-    // ... and a tool call is blocked, naming the file.
+    // The machine's managed file (the standard path, or one an embedder names in code) might
+    // have said "managed hooks only": the project's hooks stay off ...
+    let paths = p.paths().with_managed(Some(p.managed_file()));
+    let (set, errors) = hookhost::hooks::config::load_lenient(&paths);
+    assert_eq!(set.managed_only.as_ref(), Some(&p.managed_file()));
+    assert_eq!(set.len(), 0, "the project's hook loaded");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    // ... and a tool call is blocked, naming the file. (Through the CLI a variable names it,
+    // which a project's `env` can set: then its breakage does not turn the other files off,
+    // `review3_env::c3_managed_override_naming_a_system_file_does_not_silence_the_global_audit`,
+    // but it still blocks.)
     let out = hookhost(&p, &LS, &[]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);

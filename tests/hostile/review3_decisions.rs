@@ -8,7 +8,7 @@ use super::{hookhost, json_of, runner_under, trust_all};
 use crate::common::{Project, pre_tool};
 use hookhost::hooks::{Decision, Outcome, TrustPolicy};
 use serde_json::{Value, json};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 /// A p1 module that answers `answer` on stdout and exits 0.
 fn answer_module(answer: &str) -> Vec<u8> {
@@ -55,29 +55,7 @@ fn run_ls(p: &Project, env: &[(&str, &str)]) -> Output {
 
 /// `hookhost hook --for AGENT` with `payload` on stdin.
 fn adapter(p: &Project, agent: &str, payload: &Value, env: &[(&str, &str)]) -> Output {
-    use std::io::Write;
-    let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
-    c.args(["hook", "--for", agent, "--project"])
-        .arg(p.path())
-        .env("HOME", p.home.path())
-        .env("HOOKHOST_CACHE_DIR", p.cache.path())
-        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
-        .env_remove("HOOKHOST_TRUST")
-        .env_remove("HOOKHOST_ADAPTER")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let mut child = c.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(payload.to_string().as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    super::adapter(p, agent, payload.to_string().as_bytes(), env)
 }
 
 /// A PreToolUse payload of `agent` for a shell command.

@@ -399,6 +399,8 @@ fn the_adapter_refuses_to_run_inside_itself() {
     let out = c
         .args(["hook", "--for", "claude", "--project"])
         .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_ADAPTER", "claude")
         .stdin(std::process::Stdio::null())

@@ -177,6 +177,8 @@ pub fn adapter(p: &Project, agent: &str, payload: &Value) -> (i32, Value, String
     // These tests are about each agent's protocol, not trust: the project's hooks run.
     c.args(["hook", "--for", agent, "--trust", "all", "--project"])
         .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .env_remove("HOOKHOST_TRUST")

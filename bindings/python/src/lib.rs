@@ -7,6 +7,7 @@
 //! threads run meanwhile; a Python hook takes the GIL back only for its own call.
 
 use hookhost::hooks::config::ConfigPaths;
+use hookhost::hooks::locations;
 use hookhost::hooks::spawner::WasmEngineConfig;
 use hookhost::hooks::{Event, FnHook, FnResponse, Payload, TrustPolicy};
 use hookhost::serve::{ClientHook, Engine, HookTable, payload_of, report_json, typed_answer};
@@ -77,17 +78,25 @@ impl Engine_ {
             ))
         })?;
         let policy: TrustPolicy = trust.parse().map_err(value_error)?;
+        // An explicit `home` isolates (no managed file: tests, embedders). Without one, the
+        // account's home from the password database, never `$HOME`: the process may run
+        // with an environment a project's settings chose.
         let paths = match home {
             Some(h) => ConfigPaths::with_home(&project, Some(h)),
-            None => ConfigPaths::for_project(&project),
+            None => ConfigPaths::for_project_with_home(&project, locations::account_home()),
         };
-        let mut wasm = WasmEngineConfig {
+        // The cache and store variables, vetted against this project (the first Runner of
+        // the process settles the defaults the library reads).
+        let (_, warnings) = locations::settle(&project, paths.home.as_deref());
+        for w in warnings {
+            eprintln!("{w}");
+        }
+        let (roots, _) = locations::choose(&project, paths.home.as_deref());
+        let wasm = WasmEngineConfig {
             pooling: true,
+            cache_root: cache_dir.or(roots.cache),
             ..WasmEngineConfig::default()
         };
-        if let Some(dir) = cache_dir {
-            wasm.cache_root = Some(dir);
-        }
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()

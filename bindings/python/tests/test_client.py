@@ -12,7 +12,7 @@ from hookhost._cli import binary
 def test_client_over_stdio_with_python_hooks(project):
     project.hooks({"PreToolUse": [{"command": ".coding-agent/g.wasm", "match": "bash"}]})
     project.guest("bash-guard", ".coding-agent/g.wasm")
-    c = Client(project=str(project.path), env=project.env())
+    c = Client(project=str(project.path), home=str(project.home), env=project.env())
     assert c.pre_tool_use("bash", {"command": "rm -rf /"}).blocked
     c.register("PreToolUse", "write_file", lambda p: block("no") if p["toolArgs"]["path"] == ".env" else None)
     assert c.pre_tool_use("write_file", {"path": ".env"}).reason == "no"
@@ -27,7 +27,8 @@ def test_client_over_stdio_with_python_hooks(project):
 def test_clients_share_a_socket_server(project, tmp_path):
     project.hooks({"PreToolUse": [{"command": "grep -q sudo && exit 2; exit 0"}]})
     sock = str(tmp_path / "h.sock")
-    server = subprocess.Popen([binary(), "serve", "--project", str(project.path), "--socket", sock],
+    server = subprocess.Popen([binary(), "serve", "--project", str(project.path), "--socket", sock,
+                               "--home", str(project.home)],
                               env=project.env())
     try:
         for _ in range(500):

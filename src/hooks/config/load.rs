@@ -17,6 +17,7 @@ use super::types::{Hook, HookSet, Scope};
 use crate::hooks::confine::{canonical_or_same, same_file};
 use crate::hooks::dialect::{self, Dialect};
 use crate::hooks::files::{CONFIG_LIMIT, read_bounded, sha256_hex};
+use crate::hooks::locations::check_root_owned;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -28,9 +29,11 @@ pub const PROJECT_CONFIG: &str = ".coding-agent/hooks.json";
 pub const MANAGED_CONFIG: &str = "/etc/coding-agent/hooks.json";
 
 /// Environment variable naming another managed file (packaging, tests), honoured only when
-/// the machine has none at [`MANAGED_CONFIG`]; a file it names inside the project is refused
-/// (fails closed). It does not make the file optional for project or user files: those can
-/// never turn it off.
+/// the machine has none at [`MANAGED_CONFIG`], and only when the file it names is root's (the
+/// file and its directory owned by root, writable by no one else) and not inside the project:
+/// a file it names that is refused is a config error (PreToolUse fails closed), and the
+/// project's and the user's files still load. It does not make the file optional for
+/// project or user files: those can never turn it off.
 pub const MANAGED_CONFIG_ENV: &str = "HOOKHOST_MANAGED_CONFIG";
 
 /// Claude Code's managed settings file on this platform; its `hooks` load as managed hooks in
@@ -66,19 +69,40 @@ pub struct ConfigPaths {
     /// Also read other agents' hook files (Claude Code, Gemini CLI, Codex, ling; DESIGN §10).
     /// On by default; the outbound adapter turns it off (it runs inside those agents).
     pub foreign: bool,
+    /// The managed files above that a variable named (`$HOOKHOST_MANAGED_CONFIG`,
+    /// `$HOOKHOST_CLAUDE_MANAGED_SETTINGS`), with the variable: a project's settings `env`
+    /// can set those, so such a file must be root's, and one that is present but cannot be
+    /// read does not turn the other files off (it is an error, which blocks PreToolUse).
+    pub managed_from_env: Vec<(PathBuf, &'static str)>,
 }
 
 impl ConfigPaths {
     /// The standard locations for `project_dir`: the managed files, the project's, and the
-    /// user's with the home directory from `dirs` (which honours `$HOME`).
+    /// user's with the home directory from `dirs` (which honours `$HOME`: what the commands a
+    /// user runs use; the adapter and the long-lived runners use
+    /// [`for_project_with_home`](Self::for_project_with_home)).
     pub fn for_project(project_dir: &Path) -> Self {
-        let mut paths = Self::with_home(project_dir, dirs::home_dir()).with_managed(Some(
-            managed_location(std::env::var_os(MANAGED_CONFIG_ENV), MANAGED_CONFIG),
-        ));
-        paths.claude_managed_file = Some(managed_location(
-            std::env::var_os(CLAUDE_MANAGED_SETTINGS_ENV),
-            CLAUDE_MANAGED_SETTINGS,
-        ));
+        Self::for_project_with_home(project_dir, dirs::home_dir())
+    }
+
+    /// The standard locations for `project_dir` with the user's files under `home` (see
+    /// [`crate::hooks::locations::runner_home`]), and the managed files.
+    pub fn for_project_with_home(project_dir: &Path, home: Option<PathBuf>) -> Self {
+        let mut paths = Self::with_home(project_dir, home);
+        for (var, default) in [
+            (MANAGED_CONFIG_ENV, MANAGED_CONFIG),
+            (CLAUDE_MANAGED_SETTINGS_ENV, CLAUDE_MANAGED_SETTINGS),
+        ] {
+            let file = managed_location(std::env::var_os(var), default);
+            if file != Path::new(default) {
+                paths.managed_from_env.push((file.clone(), var));
+            }
+            if var == MANAGED_CONFIG_ENV {
+                paths.managed_file = Some(file);
+            } else {
+                paths.claude_managed_file = Some(file);
+            }
+        }
         paths
     }
 
@@ -95,6 +119,7 @@ impl ConfigPaths {
             managed_file: None,
             claude_managed_file: None,
             foreign: true,
+            managed_from_env: Vec::new(),
         }
     }
 
@@ -147,21 +172,21 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
     let managed = paths.managed_file.as_ref().map(|f| (f, None));
     for (file, dialect) in managed.into_iter().chain(claude_managed) {
         loaded.files.push(file.clone());
-        let standard = [MANAGED_CONFIG, CLAUDE_MANAGED_SETTINGS].map(Path::new);
-        if !standard.contains(&file.as_path())
-            && canonical_or_same(file).starts_with(&paths.project_dir)
-        {
-            // Named by a variable the project could set: its bytes are the project's. Fail
-            // closed, as for a managed file that cannot be read.
+        let from_env = paths
+            .managed_from_env
+            .iter()
+            .find(|(f, _)| f == file)
+            .map(|(_, var)| *var);
+        if let Some(why) = refused_managed(file, from_env, paths) {
+            // Named by a variable a project's settings `env` can set, and not the
+            // administrator's: not read. An error, so PreToolUse fails closed, and never "no
+            // managed policy" silently; the project's and the user's files still load (a
+            // refused file is no policy that could have said "managed hooks only").
             loaded.errors.push(ConfigError {
                 file: file.clone(),
                 hook: None,
-                message: format!(
-                    "a managed file must not lie inside the project {} (a project cannot supply managed hooks); unset {MANAGED_CONFIG_ENV} / {CLAUDE_MANAGED_SETTINGS_ENV}",
-                    paths.project_dir.display()
-                ),
+                message: why,
             });
-            managed_only.get_or_insert_with(|| file.clone());
             continue;
         }
         let read = match dialect {
@@ -178,10 +203,14 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
                 managed_only: false,
             } => {}
             // Present but unreadable: it may have said "managed hooks only", so the other
-            // files stay off (fail closed); its error blocks PreToolUse.
-            Read::Broken => {
+            // files stay off (fail closed); its error blocks PreToolUse. Not so for a file
+            // only a variable names: a project's `env` can point it at any file of root's
+            // that is no hooks file (`/etc/hostname`) to switch the user's hooks off; its
+            // error still blocks PreToolUse.
+            Read::Broken if from_env.is_none() => {
                 managed_only.get_or_insert_with(|| file.clone());
             }
+            Read::Broken => {}
         }
     }
     if managed_only.is_none() {
@@ -214,6 +243,36 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
     set.warnings = warnings;
     set.managed_only = managed_only;
     (set, errors)
+}
+
+/// Why the managed file `file` is not read, if it is not: named by the variable `from_env` (or
+/// by code: `None`) and not at the machine's standard path, it lies inside the project; named
+/// by a variable, it is not root's ([`check_root_owned`]).
+fn refused_managed(
+    file: &Path,
+    from_env: Option<&'static str>,
+    paths: &ConfigPaths,
+) -> Option<String> {
+    let standard = [MANAGED_CONFIG, CLAUDE_MANAGED_SETTINGS].map(Path::new);
+    if standard.contains(&file) {
+        return None;
+    }
+    let unset = from_env.map_or_else(
+        || format!("unset {MANAGED_CONFIG_ENV} / {CLAUDE_MANAGED_SETTINGS_ENV}"),
+        |var| format!("unset {var}"),
+    );
+    if canonical_or_same(file).starts_with(&paths.project_dir) {
+        return Some(format!(
+            "a managed file must not lie inside the project {} (a project cannot supply managed hooks); {unset}",
+            paths.project_dir.display()
+        ));
+    }
+    let var = from_env?;
+    check_root_owned(file).err().map(|why| {
+        format!(
+            "not used as the managed file named by {var}: {why}; a managed file is the administrator's (owned by root, in a directory of root's, writable by no one else), and a project's settings `env` can set {var}; {unset}, or `chown root` and `chmod go-w` the file and its directory"
+        )
+    })
 }
 
 /// The project's file and the user's, in that order. A project at the home directory: its
@@ -467,5 +526,34 @@ mod tests {
         );
         std::fs::write(standard, "{}").unwrap();
         assert_eq!(managed_location(moved(), standard), PathBuf::from(standard));
+    }
+
+    #[test]
+    fn a_broken_managed_file_turns_the_others_off_only_when_no_variable_named_it() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let project = dir.path().join("p");
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".coding-agent")).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(
+            home.join(".coding-agent/hooks.json"),
+            r#"{"hooks": {"Stop": [{"command": "true"}]}}"#,
+        )
+        .unwrap();
+        let managed = dir.path().join("hostname");
+        std::fs::write(&managed, "buildhost\n").unwrap();
+        let by_code = ConfigPaths::with_home(&project, Some(home.clone()))
+            .with_managed(Some(managed.clone()));
+        let (set, errors) = load_lenient(&by_code);
+        assert_eq!((set.len(), errors.len()), (0, 1), "by code: fails closed");
+        assert!(set.managed_only.is_some());
+        let mut by_var = by_code.clone();
+        by_var.managed_from_env = vec![(managed.clone(), MANAGED_CONFIG_ENV)];
+        let (set, errors) = load_lenient(&by_var);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        // Root's file (when the test is root): read, broken; else refused (not root's).
+        // Either way the user's hook still loads.
+        assert_eq!(set.len(), 1, "{errors:?}");
+        assert!(set.managed_only.is_none());
     }
 }

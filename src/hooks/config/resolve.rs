@@ -265,8 +265,10 @@ impl Resolver<'_> {
         })
     }
 
-    /// A wasm module's path: relative to the hook's cwd, `~/` expanded for global hooks. A
-    /// project hook's module must lie inside the project (what trust pins is what runs).
+    /// A wasm module's path. A project hook's module: relative to the hook's cwd, and it must
+    /// lie inside the project (what trust pins is what runs). A global hook's: absolute or
+    /// `~/...`; a managed hook's: absolute (both run trusted, so never a module the project
+    /// supplies).
     fn resolve_module(&self, word: &str, cwd: &Path) -> Result<PathBuf, String> {
         if self.scope == Scope::Managed {
             // Relative to the project (or `~/`) would let a project or user supply the
@@ -280,10 +282,18 @@ impl Resolver<'_> {
             };
         }
         if self.scope == Scope::Global {
-            if let (Some(rest), Some(home)) = (word.strip_prefix("~/"), &self.paths.home) {
-                return Ok(home.join(rest));
-            }
-            return Ok(cwd.join(word));
+            return match (word.strip_prefix("~/"), &self.paths.home) {
+                (Some(rest), Some(home)) => Ok(home.join(rest)),
+                (Some(_), None) => Err(format!(
+                    "wasm module {word:?} uses `~/`, but there is no home directory; write an absolute path"
+                )),
+                (None, _) if Path::new(word).is_absolute() => Ok(PathBuf::from(word)),
+                // Relative to the hook's cwd, which is in the project: every project would
+                // supply the module this trusted hook runs.
+                (None, _) => Err(format!(
+                    "wasm module {word:?} is a relative path; write an absolute path or ~/...: a relative path is looked up in each project, which the project controls (a user's hook runs trusted)"
+                )),
+            };
         }
         resolve_inside(&self.paths.project_dir, cwd, Path::new(word)).map_err(|escape| {
             let why = match escape {

@@ -106,8 +106,10 @@ class Runner(_EventMethods):
 
     ``trust``: what to do with project hooks not pinned by ``hookhost trust``: "skip" (the
     default: untrusted shell and HTTP hooks do not run, untrusted wasm hooks can only pass or
-    block), "block" (also fail closed on PreToolUse) or "all" (run them, answers in full). ``home``: the home directory whose ``.coding-agent/`` to read
-    (default: the user's). ``cache_dir``: the compiled-wasm cache (default: the user's).
+    block), "block" (also fail closed on PreToolUse) or "all" (run them, answers in full).
+    ``home``: the home directory whose ``.coding-agent/`` to read (default: the account's, from
+    the password database; never ``$HOME``, which a project's settings can set).
+    ``cache_dir``: the compiled-wasm cache (default: the user's).
     """
 
     def __init__(

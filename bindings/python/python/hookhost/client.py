@@ -33,6 +33,7 @@ class Client:
         *,
         project: Optional[str] = None,
         trust: Optional[str] = None,
+        home: Optional[str] = None,
         env: Optional[Dict[str, str]] = None,
         session: Optional[str] = None,
     ) -> None:
@@ -47,6 +48,9 @@ class Client:
             args = [binary(), "serve", "--project", project or "."]
             if trust:
                 args += ["--trust", trust]
+            if home:
+                # The server takes the account's home, never $HOME, unless told.
+                args += ["--home", home]
             self._proc = subprocess.Popen(
                 args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
             )

@@ -106,9 +106,14 @@ pub struct DiskCache {
 
 pub use crate::hooks::files::sha256_hex;
 
-/// Where the cache lives when not configured: `$HOOKHOST_CACHE_DIR`, else the user's cache
-/// directory (`~/.cache/hookhost/wasm` on Linux). `None` disables the disk cache.
+/// Where the cache lives when not configured: the root this process settled on
+/// ([`crate::hooks::locations::settle`]: `$HOOKHOST_CACHE_DIR` when it is not inside the
+/// project, ...), else `$HOOKHOST_CACHE_DIR`, else the user's cache directory
+/// (`~/.cache/hookhost/wasm` on Linux). `None` disables the disk cache.
 pub fn default_cache_root() -> Option<PathBuf> {
+    if let Some(roots) = crate::hooks::locations::settled() {
+        return roots.cache.clone();
+    }
     if let Some(dir) = std::env::var_os("HOOKHOST_CACHE_DIR") {
         return Some(PathBuf::from(dir));
     }
