@@ -12,6 +12,7 @@ mod interop;
 mod managed;
 mod protocol;
 mod review2;
+mod review3_surfaces;
 mod sandbox;
 mod sdk;
 mod trust;
