@@ -96,6 +96,9 @@ export declare function block(reason: string): Answer;
 export declare function force(reason: string): Answer;
 export declare function pass(opts?: Omit<Answer, "decision" | "reason">): Answer;
 
+/** Throws unless the socket at `path` is this user's and no other user can replace it; returns the path to connect to. */
+export declare function checkSocketOwner(path: string): string;
+
 export declare class ServeError extends Error {
   code: number;
 }
@@ -103,6 +106,7 @@ export declare class ServeError extends Error {
 export declare class Runner extends EventEmitter {
   session?: string;
   static start(project?: string, opts?: StartOptions): Promise<Runner>;
+  /** Connects to a `hookhost serve --socket` of this user; rejects (ServeError) a socket another user owns or could replace. */
   static connect(socketPath: string, opts?: { session?: string }): Promise<Runner>;
   call(method: string, params?: Record<string, unknown>): Promise<any>;
   register(event: EventName, match: string | null, fn: Hook, opts?: RegisterOptions): Promise<string>;

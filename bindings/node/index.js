@@ -4,9 +4,9 @@
 // called back over the connection and go through the same decision table.
 
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { connect } from "node:net";
-import { dirname, join } from "node:path";
+import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { EventEmitter } from "node:events";
@@ -24,6 +24,39 @@ export class ServeError extends Error {
     super(`${message} (code ${code})`);
     this.name = "ServeError";
     this.code = code;
+  }
+}
+
+/**
+ * Makes sure the socket at `path` is this user's server before anything is sent to it: a
+ * server of another user that bound the path first would see every payload and answer every
+ * hook. Node cannot ask the kernel for the peer's uid (SO_PEERCRED), so the socket file must
+ * be this user's, and no other user may be able to replace it: every directory from its own
+ * up to / is this user's or root's and writable by no one else unless sticky (like /tmp,
+ * where only a file's owner may remove or rename it). Returns the path to connect to (its
+ * directories resolved, so the checked file is the one connected to).
+ */
+export function checkSocketOwner(path) {
+  const me = process.getuid?.();
+  if (me === undefined) return path; // Windows: no Unix sockets of other users to fear
+  const real = join(realpathSync(dirname(resolvePath(path))), basename(path));
+  const st = lstatSync(real);
+  if (!st.isSocket() || st.uid !== me) {
+    throw new ServeError(
+      -32000,
+      `${path} is not a socket of this user (it belongs to uid ${st.uid}): another user may have bound it first; refusing to connect`,
+    );
+  }
+  for (let d = dirname(real); ; d = dirname(d)) {
+    const ds = statSync(d);
+    const othersWrite = (ds.mode & 0o022) !== 0 && (ds.mode & 0o1000) === 0;
+    if ((ds.uid !== me && ds.uid !== 0) || othersWrite) {
+      throw new ServeError(
+        -32000,
+        `${d} is owned by another user or others can write it: the socket ${path} in it could be replaced; refusing to connect`,
+      );
+    }
+    if (dirname(d) === d) return real;
   }
 }
 
@@ -98,9 +131,13 @@ export class Runner extends EventEmitter {
     return new Runner(child.stdout, (s) => child.stdin.write(s), { child, session: opts.session });
   }
 
-  /** Connects to `hookhost serve --socket PATH`. */
+  /**
+   * Connects to `hookhost serve --socket PATH` of this user (see `checkSocketOwner`: a socket
+   * another user bound, or one in a directory others can write, is refused before anything
+   * is sent).
+   */
   static async connect(path, opts = {}) {
-    const socket = connect(path);
+    const socket = connect(checkSocketOwner(path));
     await new Promise((resolve, reject) => {
       socket.once("connect", resolve);
       socket.once("error", reject);

@@ -5,6 +5,7 @@
 //! warnings do not change the exit status.
 
 use clap::Args;
+use hookhost::hooks::terminal_safe_lines;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -24,11 +25,12 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
+        // Errors and warnings quote the config (commands, paths): escaped for the terminal.
         for e in &report.errors {
-            println!("error: {e}");
+            println!("error: {}", terminal_safe_lines(&e.to_string()));
         }
         for w in &report.warnings {
-            println!("warning: {w}");
+            println!("warning: {}", terminal_safe_lines(&w.to_string()));
         }
         println!(
             "checked {} hook{} in {}: {} error{}, {} warning{}",
@@ -37,7 +39,7 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
             report
                 .files
                 .iter()
-                .map(|f| f.display().to_string())
+                .map(|f| terminal_safe_lines(&f.display().to_string()).into_owned())
                 .collect::<Vec<_>>()
                 .join(" and "),
             report.errors.len(),

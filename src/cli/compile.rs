@@ -100,7 +100,10 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
         let project = super::project_dir(a.project)?;
         let (set, errors) = config::load_lenient(&ConfigPaths::for_project(&project));
         for e in &errors {
-            eprintln!("hookhost: error: {e}");
+            eprintln!(
+                "hookhost: error: {}",
+                hookhost::hooks::terminal_safe_lines(&e.to_string())
+            );
         }
         let mut modules: Vec<PathBuf> = set
             .all()
@@ -140,11 +143,14 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
     } else {
         for r in &results {
             match &r.error {
-                Some(e) => println!("error: {e}"),
-                None if r.cached => println!("{}: already compiled", r.module.display()),
+                Some(e) => println!(
+                    "error: {}",
+                    hookhost::hooks::terminal_safe_lines(&e.to_string())
+                ),
+                None if r.cached => println!("{}: already compiled", shown(&r.module)),
                 None => println!(
                     "{}: compiled in {:.1} s",
-                    r.module.display(),
+                    shown(&r.module),
                     r.ms as f64 / 1000.0
                 ),
             }
@@ -154,4 +160,9 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(u8::from(failed))
+}
+
+/// A module path (from a config) as the terminal may show it.
+fn shown(path: &std::path::Path) -> String {
+    hookhost::hooks::terminal_safe(&path.display().to_string()).into_owned()
 }

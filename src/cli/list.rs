@@ -2,6 +2,7 @@
 
 use clap::Args;
 use hookhost::hooks::config;
+use hookhost::hooks::{terminal_safe, terminal_safe_lines};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -20,12 +21,12 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
     // report the problems on stderr with exit 1.
     let (set, errors) = config::load_lenient(&super::env::user_paths(&project));
     for e in &errors {
-        eprintln!("hookhost: error: {e}");
+        eprintln!("hookhost: error: {}", terminal_safe_lines(&e.to_string()));
     }
     if let Some(managed) = &set.managed_only {
         eprintln!(
             "hookhost: note: {}: {}",
-            managed.display(),
+            terminal_safe(&managed.display().to_string()),
             hookhost::serve::managed_only_note()
         );
     }
@@ -40,11 +41,13 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
     if set.is_empty() {
         println!("no hooks configured (looked in:");
         for f in &set.files {
-            println!("  {}", f.display());
+            println!("  {}", terminal_safe(&f.display().to_string()));
         }
         println!(")");
         return Ok(status);
     }
+    // Human output: everything a config says is shown with its control characters escaped
+    // (an ESC or CR in a command could show a reviewer another command).
     let mut current = None;
     for h in set.all() {
         if current != Some(h.event) {
@@ -53,7 +56,7 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
         }
         let mut extras = Vec::new();
         if let Some(m) = &h.match_source {
-            extras.push(format!("match {m:?}"));
+            extras.push(format!("match \"{}\"", terminal_safe(m)));
         }
         if h.is_async {
             extras.push("async".into());
@@ -61,20 +64,21 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
         extras.push(format!("timeout {} ms", h.timeout.as_millis()));
         println!(
             "  {:<16} {:<5} {}  [{}]",
-            h.label(),
+            terminal_safe(&h.label()),
             h.handler.kind().as_str(),
-            h.handler.display(),
+            terminal_safe(h.handler.display()),
             extras.join(", ")
         );
         if let Some(d) = &h.description {
-            println!("      {d}");
+            println!("      {}", terminal_safe(d));
         }
         let scope = scope_name(h.scope);
+        let file = terminal_safe(&h.file.display().to_string()).into_owned();
         match h.dialect {
             hookhost::hooks::Dialect::Native => {
-                println!("      from {} ({scope})", h.file.display())
+                println!("      from {file} ({scope})")
             }
-            d => println!("      from {} ({scope}, {d} dialect)", h.file.display()),
+            d => println!("      from {file} ({scope}, {d} dialect)"),
         }
     }
     Ok(status)

@@ -5,7 +5,10 @@ use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::hooks::files::{PAYLOAD_LIMIT, read_bounded, read_stream_bounded};
 use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{Decision, Event, EventReport, HookKind, HookRecord, Payload, TrustPolicy};
+use hookhost::hooks::{
+    Decision, Event, EventReport, HookKind, HookRecord, Payload, TrustPolicy, terminal_safe,
+    terminal_safe_lines,
+};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -140,7 +143,7 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     let mut report = runner.fire(payload).await;
     report.hooks.extend(runner.wait_async().await);
     for e in &report.config_errors {
-        eprintln!("hookhost: error: {e}");
+        eprintln!("hookhost: error: {}", terminal_safe_lines(&e.to_string()));
     }
     warn_untrusted(&report, policy);
     if a.json {
@@ -161,7 +164,7 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
 /// the command that reviews it.
 fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
     use hookhost::hooks::Outcome;
-    use hookhost::hooks::display::terminal_safe;
+    use hookhost::hooks::terminal_safe;
     if report.untrusted.is_empty() {
         return;
     }
@@ -216,14 +219,15 @@ fn print_human(r: &EventReport, tool_given: bool) {
     for h in &r.hooks {
         print_hook(h);
     }
+    // What hooks answered and what configs say reach the terminal escaped.
     for c in &r.additional_context {
-        println!("context: {c}");
+        println!("context: {}", terminal_safe_lines(c));
     }
     for m in &r.system_messages {
-        println!("message: {m}");
+        println!("message: {}", terminal_safe_lines(m));
     }
     for f in &r.feedback {
-        println!("feedback: {f}");
+        println!("feedback: {}", terminal_safe_lines(f));
     }
     if let Some(args) = &r.updated_args {
         println!("updated args: {args}");
@@ -232,7 +236,10 @@ fn print_human(r: &EventReport, tool_given: bool) {
         println!("a hook asked for the permission prompt");
     }
     if let Some(stop) = &r.stop {
-        println!("a hook stopped the agent: {}", stop.reason);
+        println!(
+            "a hook stopped the agent: {}",
+            terminal_safe_lines(&stop.reason)
+        );
     }
     match (&r.decision, &r.reason) {
         (Decision::Pass, _) => println!("decision: pass"),
@@ -242,7 +249,7 @@ fn print_human(r: &EventReport, tool_given: bool) {
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default(),
-            reason.as_deref().unwrap_or("")
+            terminal_safe_lines(reason.as_deref().unwrap_or(""))
         ),
     }
 }
@@ -256,16 +263,16 @@ fn print_hook(h: &HookRecord) {
         h.outcome.as_str(),
         h.duration_ms,
         code,
-        h.command,
+        terminal_safe(&h.command),
         if h.is_async { "  (async)" } else { "" }
     );
     if let Some(m) = &h.message {
-        println!("      {m}");
+        println!("      {}", terminal_safe_lines(m));
     }
     let stderr = h.stderr.trim();
     if !stderr.is_empty() && h.outcome != hookhost::hooks::Outcome::Pass {
         for line in stderr.lines().take(5) {
-            println!("      stderr: {line}");
+            println!("      stderr: {}", terminal_safe(line));
         }
     }
     if h.truncated {

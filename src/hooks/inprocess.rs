@@ -167,13 +167,20 @@ impl FnHookEntry {
     }
 
     /// Calls the function and returns what a process answering the same would have
-    /// produced: a panic is a crash, running past `timeout` a timeout.
+    /// produced: a panic is a crash, running past `timeout` a timeout (also when the function
+    /// blocked its thread and answered after the timeout: the answer is not used).
     pub async fn call(&self, payload: &Payload) -> SpawnOutput {
         let start = Instant::now();
         // Polled inline (no task hop: an in-process hook costs what its code costs); a panic
         // is caught at each poll and becomes a crash.
         let call = CatchPanic(self.hook.call(payload));
         let status = match tokio::time::timeout(self.timeout, call).await {
+            // A hook that blocks its thread instead of awaiting (a Python function, a
+            // closure that sleeps) is polled once and answers whenever it returns: the
+            // timer never got a chance to fire. Past its timeout it is a timeout whatever it
+            // answered (or panicked), as a process answering that late would have been
+            // killed first.
+            Ok(_) if start.elapsed() > self.timeout => ExitStatus::TimedOut,
             Ok(Ok(answer)) => {
                 let (status, stdout, stderr) = answer.as_process();
                 return SpawnOutput {

@@ -21,7 +21,7 @@ pub mod config;
 mod confine;
 mod decision;
 pub mod dialect;
-pub mod display;
+mod display;
 mod event;
 pub mod files;
 mod inprocess;
@@ -40,6 +40,7 @@ pub use decision::{
     Cell, Condition, EffectKind, EffectSet, Effects, HookFacts, Judgement, Outcome, Verdict, judge,
 };
 pub use dialect::Dialect;
+pub use display::{terminal_safe, terminal_safe_lines};
 pub use event::{Event, EventClass, UnknownEvent};
 pub use inprocess::{FnHook, FnResponse};
 pub use output::{HookResponse, JsonDecision, KNOWN_ANSWER_KEYS, parse_stdout};

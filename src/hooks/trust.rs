@@ -553,10 +553,16 @@ const INTERPRETERS: &[&str] = &[
 /// `sh -c '...'`), past `NAME=value` assignments and wrappers (`env`, `exec`, `nice`,
 /// `timeout`, `command`, `nohup`, `builtin`), the program when it is a path (`./guard.sh`),
 /// the file `.`/`source` reads, and for an interpreter (`python3`, `bash`, `node`, ...) every
-/// later word that names a file and the file fed with `<`. Files written with `>`/`>>` and
-/// other programs' arguments are data, not pinned (a hook's own log would untrust it on
-/// every run); files the scripts source or import in turn are not followed. A relative path
-/// is pinned at its real target, even when a symlink in the project leads out of it.
+/// later word that names a file and the file fed with `<`. Programs that run a file no word
+/// names have it pinned too: `make`'s makefile (`-f`, `-C`, else `GNUmakefile`, `makefile`,
+/// `Makefile`), the module of `python -m pkg.mod` (and its packages' `__init__.py`), the
+/// `package.json` (and `.npmrc`, yarn's and pnpm's config) of `npm`, `npx`, `yarn`, `pnpm`,
+/// `bun`, and `just`'s justfile; every candidate that exists is pinned, so one added later
+/// (a `GNUmakefile` before the trusted `Makefile`) is untrusted. Files written with `>`/`>>`
+/// and other programs' arguments are data, not pinned (a hook's own log would untrust it on
+/// every run); files the scripts source, include or import in turn are not followed (see
+/// [`unpinned_programs`] for programs whose whole tree is code). A relative path is pinned
+/// at its real target, even when a symlink in the project leads out of it.
 fn scripts_named(command: &str, cwd: &Path, project: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut base = cwd.to_path_buf();
@@ -671,10 +677,27 @@ fn scan_command(
                 pin(file, base, project, found);
             }
         }
-        _ if INTERPRETERS.contains(&name.as_str()) => {
+        "make" | "gmake" | "bmake" => pin_makefiles(&name, rest, base, project, found),
+        "just" => pin_justfile(rest, base, project, found),
+        _ if is_interpreter(&name) => {
+            if JS_RUNNERS.contains(&name.as_str()) {
+                pin_js_manifests(base, project, found);
+            }
+            let python = is_python(&name);
             let mut k = 0;
             while k < rest.len() {
                 match &rest[k] {
+                    // `python -m pkg.mod` (or `-mpkg.mod`): the module it runs.
+                    Token::Word(w) if python && w.starts_with("-m") => {
+                        let module = match &w[2..] {
+                            "" => {
+                                k += 1;
+                                word_at(i + 1 + k).unwrap_or_default()
+                            }
+                            joined => joined,
+                        };
+                        pin_python_module(module, base, project, found);
+                    }
                     // The file after `>` or `>>` is data the hook writes.
                     Token::Redirect(true) => k += 1,
                     Token::Redirect(false) => {
@@ -695,7 +718,368 @@ fn scan_command(
                 k += 1;
             }
         }
+        _ if JS_RUNNERS.contains(&name.as_str()) => {
+            pin_js_manifests(base, project, found);
+            // `npx eslint`: the project's own copy of the program, when it has one.
+            if name == "npx"
+                && let Some(Token::Word(bin)) = rest
+                    .iter()
+                    .find(|t| matches!(t, Token::Word(w) if !w.starts_with('-')))
+                && !bin.contains('/')
+            {
+                pin(&format!("node_modules/.bin/{bin}"), base, project, found);
+            }
+        }
         _ => pin(program, base, project, found),
+    }
+}
+
+/// Interpreters and their versioned names (`python3.12`, `pypy3`).
+fn is_interpreter(name: &str) -> bool {
+    INTERPRETERS.contains(&name) || is_python(name)
+}
+
+/// `python`, `python3`, `python3.12`, `pypy`, `pypy3`.
+fn is_python(name: &str) -> bool {
+    ["python", "pypy"].iter().any(|p| {
+        name.strip_prefix(p)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    })
+}
+
+/// Programs that run what a `package.json` (or their own config) says.
+const JS_RUNNERS: &[&str] = &[
+    "npm", "npx", "yarn", "pnpm", "pnpx", "corepack", "bun", "bunx", "deno",
+];
+
+/// The directories from `base` up to the project root (just `base` when it lies outside).
+fn dirs_up_to_project(base: &Path, project: &Path) -> Vec<PathBuf> {
+    let Ok(real) = base.canonicalize() else {
+        return Vec::new();
+    };
+    if !real.starts_with(project) {
+        return vec![real];
+    }
+    real.ancestors()
+        .take_while(|d| d.starts_with(project))
+        .map(Path::to_path_buf)
+        .collect()
+}
+
+/// A JavaScript package runner's manifests and config, in `base` and each directory above
+/// it in the project (npm, yarn and pnpm look upwards for the package): `package.json`,
+/// `.npmrc` (which can name the shell scripts run in), `.yarnrc`, `.yarnrc.yml` and the
+/// `yarnPath` release it runs, pnpm's `.pnpmfile.cjs` and workspace file, `bunfig.toml`
+/// (preloads), `deno.json`.
+fn pin_js_manifests(base: &Path, project: &Path, found: &mut Vec<PathBuf>) {
+    const FILES: &[&str] = &[
+        "package.json",
+        ".npmrc",
+        ".yarnrc",
+        ".yarnrc.yml",
+        ".pnpmfile.cjs",
+        "pnpm-workspace.yaml",
+        "bunfig.toml",
+        "deno.json",
+        "deno.jsonc",
+    ];
+    for dir in dirs_up_to_project(base, project) {
+        for f in FILES {
+            pin(f, &dir, project, found);
+        }
+        let yarnrc = dir.join(".yarnrc.yml");
+        if let Ok(text) = read_bounded(&yarnrc, 1 << 20) {
+            for line in String::from_utf8_lossy(&text).lines() {
+                if let Some(v) = line.trim().strip_prefix("yarnPath:") {
+                    pin(v.trim().trim_matches(['"', '\'']), &dir, project, found);
+                }
+            }
+        }
+    }
+}
+
+/// The makefiles `make` reads: `-f FILE` (relative to the directory after every `-C DIR`),
+/// else every one of `GNUmakefile`, `makefile`, `Makefile` (`BSDmakefile` for bmake) there.
+fn pin_makefiles(
+    name: &str,
+    rest: &[Token],
+    base: &Path,
+    project: &Path,
+    found: &mut Vec<PathBuf>,
+) {
+    let mut dir = base.to_path_buf();
+    let mut files: Vec<String> = Vec::new();
+    let words: Vec<&str> = rest
+        .iter()
+        .map_while(|t| match t {
+            Token::Word(w) => Some(w.as_str()),
+            Token::Redirect(_) => None,
+        })
+        .collect();
+    let mut k = 0;
+    let value = |k: &mut usize, joined: &str| -> Option<String> {
+        if joined.is_empty() {
+            *k += 1;
+            words.get(*k).map(|s| s.to_string())
+        } else {
+            Some(joined.to_string())
+        }
+    };
+    while k < words.len() {
+        let w = words[k];
+        if let Some(long) = w.strip_prefix("--") {
+            let (opt, joined) = long.split_once('=').unwrap_or((long, ""));
+            match opt {
+                "file" | "makefile" => files.extend(value(&mut k, joined)),
+                "directory" => {
+                    if let Some(d) = value(&mut k, joined) {
+                        dir = dir.join(d);
+                    }
+                }
+                "include-dir" | "what-if" | "new-file" | "assume-new" | "old-file"
+                | "assume-old"
+                    if joined.is_empty() =>
+                {
+                    k += 1
+                }
+                _ => {}
+            }
+        } else if let Some(short) = w.strip_prefix('-').filter(|s| !s.is_empty()) {
+            // Bundled flags (`-sC dir`, `-fbuild.mk`): an option that takes a value takes
+            // the rest of the word, or the next word.
+            for (at, c) in short.char_indices() {
+                let joined = &short[at + c.len_utf8()..];
+                match c {
+                    'f' => {
+                        files.extend(value(&mut k, joined));
+                        break;
+                    }
+                    'C' => {
+                        if let Some(d) = value(&mut k, joined) {
+                            dir = dir.join(d);
+                        }
+                        break;
+                    }
+                    'I' | 'o' | 'W' => {
+                        let _ = value(&mut k, joined);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        k += 1;
+    }
+    if files.is_empty() {
+        let defaults: &[&str] = if name == "bmake" {
+            &["BSDmakefile", "makefile", "Makefile"]
+        } else {
+            &["GNUmakefile", "makefile", "Makefile"]
+        };
+        files.extend(defaults.iter().map(|f| f.to_string()));
+    }
+    for f in files.iter().filter(|f| *f != "-") {
+        pin(f, &dir, project, found);
+    }
+}
+
+/// The files `python -m a.b.c` runs from `base` (the first entry of its module path):
+/// `a/__init__.py`, `a/b/__init__.py`, then `a/b/c.py`, `a/b/c/__init__.py` and
+/// `a/b/c/__main__.py`, and a compiled `a/b/c.pyc` or extension `a/b/c*.so` in its place.
+fn pin_python_module(module: &str, base: &Path, project: &Path, found: &mut Vec<PathBuf>) {
+    let parts: Vec<&str> = module.split('.').collect();
+    if parts
+        .iter()
+        .any(|p| p.is_empty() || !p.chars().all(|c| c.is_alphanumeric() || c == '_'))
+    {
+        return;
+    }
+    let mut dir = String::new();
+    for (n, part) in parts.iter().enumerate() {
+        let path = format!("{dir}{part}");
+        pin(&format!("{path}/__init__.py"), base, project, found);
+        if n + 1 == parts.len() {
+            for suffix in [".py", ".pyc", ".so", "/__main__.py"] {
+                pin(&format!("{path}{suffix}"), base, project, found);
+            }
+            if let Ok(entries) = std::fs::read_dir(base.join(&dir)) {
+                for e in entries.flatten() {
+                    let file = e.file_name().to_string_lossy().into_owned();
+                    if file.starts_with(&format!("{part}.")) && file.ends_with(".so") {
+                        pin(&format!("{dir}{file}"), base, project, found);
+                    }
+                }
+            }
+        }
+        dir = format!("{path}/");
+    }
+}
+
+/// `just`'s justfile: `-f`/`--justfile FILE`, else the first directory from `base` (after
+/// `-d`/`--working-directory`) upwards in the project with a `justfile` (any case) or
+/// `.justfile`; every such file there is pinned.
+fn pin_justfile(rest: &[Token], base: &Path, project: &Path, found: &mut Vec<PathBuf>) {
+    let words: Vec<&str> = rest
+        .iter()
+        .filter_map(|t| match t {
+            Token::Word(w) => Some(w.as_str()),
+            Token::Redirect(_) => None,
+        })
+        .collect();
+    let mut dir = base.to_path_buf();
+    let mut file = None;
+    let mut k = 0;
+    while k < words.len() {
+        let (opt, joined) = words[k].split_once('=').unwrap_or((words[k], ""));
+        let mut value = || {
+            if joined.is_empty() {
+                k += 1;
+                words.get(k).map(|s| s.to_string())
+            } else {
+                Some(joined.to_string())
+            }
+        };
+        match opt {
+            "-f" | "--justfile" => file = value(),
+            "-d" | "--working-directory" => {
+                if let Some(d) = value() {
+                    dir = dir.join(d);
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    if let Some(f) = file {
+        pin(&f, base, project, found);
+        return;
+    }
+    for d in dirs_up_to_project(&dir, project) {
+        let before = found.len();
+        if let Ok(entries) = std::fs::read_dir(&d) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let lower = name.to_ascii_lowercase();
+                if lower == "justfile" || lower == ".justfile" {
+                    pin(&name, &d, project, found);
+                }
+            }
+        }
+        if found.len() > before {
+            return;
+        }
+    }
+}
+
+/// Programs whose command line trust cannot pin what they run: they build or load code from
+/// the whole tree (`cargo run` compiles the crate and its `build.rs`, `pytest` imports every
+/// `conftest.py`, `go run`, `gradle`, `tox`, `pre-commit`, `docker compose`, ...). A change
+/// there does not untrust the hook; `hookhost trust` names them so the reviewer knows.
+const TREE_RUNNERS: &[&str] = &[
+    "cargo",
+    "go",
+    "gradle",
+    "gradlew",
+    "mvn",
+    "mvnw",
+    "ant",
+    "sbt",
+    "bazel",
+    "bazelisk",
+    "buck2",
+    "cmake",
+    "ninja",
+    "meson",
+    "tox",
+    "nox",
+    "pytest",
+    "py.test",
+    "pre-commit",
+    "docker",
+    "docker-compose",
+    "podman",
+    "rake",
+    "bundle",
+    "composer",
+    "mix",
+    "dotnet",
+    "swift",
+    "zig",
+    "uv",
+    "uvx",
+    "poetry",
+    "pipenv",
+    "pdm",
+    "hatch",
+    "rye",
+    "tsc",
+    "jest",
+    "vitest",
+    "eslint",
+    "prettier",
+    "ruff",
+    "mypy",
+    "rustc",
+    "gcc",
+    "cc",
+    "clang",
+    "javac",
+];
+
+/// The programs of `command` (each simple command's, past assignments and wrappers) that run
+/// code trust does not pin ([`TREE_RUNNERS`]), by name, each once.
+pub fn unpinned_programs(command: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    collect_unpinned(command, &mut out, 0);
+    out
+}
+
+fn collect_unpinned(text: &str, out: &mut Vec<String>, depth: u8) {
+    for words in simple_commands(text) {
+        let mut i = 0;
+        let word = |i: usize| match words.get(i) {
+            Some(Token::Word(w)) => Some(w.as_str()),
+            _ => None,
+        };
+        while let Some(w) = word(i) {
+            let name = w.rsplit('/').next().unwrap_or(w);
+            let assignment = w.contains('=') && !w.starts_with('=') && !w.contains('/');
+            let option_or_value =
+                w.starts_with(['-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+            if assignment || WRAPPERS.contains(&name) || option_or_value {
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        let Some(program) = word(i) else { continue };
+        let name = program.rsplit('/').next().unwrap_or(program);
+        if TREE_RUNNERS.contains(&name) && !out.iter().any(|o| o == name) {
+            out.push(name.to_string());
+        }
+        if is_interpreter(name) && depth < 4 {
+            let mut k = i + 1;
+            while let Some(w) = word(k) {
+                if w == "-c"
+                    && let Some(inner) = word(k + 1)
+                {
+                    collect_unpinned(inner, out, depth + 1);
+                }
+                // `python -m pytest`: the module is such a program.
+                if is_python(name) && w.starts_with("-m") {
+                    let module = if w == "-m" {
+                        word(k + 1)
+                    } else {
+                        Some(&w[2..])
+                    };
+                    let top = module.and_then(|m| m.split('.').next()).unwrap_or_default();
+                    if TREE_RUNNERS.contains(&top) && !out.iter().any(|o| o == top) {
+                        out.push(top.to_string());
+                    }
+                }
+                k += 1;
+            }
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! - [`inspect`]: the `list` and `check` objects.
 //! - the server: JSON-RPC 2.0 over newline-delimited JSON on stdio or a Unix socket
 //!   ([`Server`]; protocol in docs/serve-protocol.md): `protocol.rs` reads and writes
-//!   messages, `lines.rs` bounds them, `methods.rs` does each method, `peer.rs` calls the
+//!   messages, `lines.rs` bounds them, `memory.rs` counts what they hold, `methods.rs` does each method, `peer.rs` calls the
 //!   client back for its hooks, `server.rs` owns connections, the config watcher and the
 //!   shutdown.
 //!
@@ -15,6 +15,7 @@
 pub mod engine;
 pub mod inspect;
 mod lines;
+mod memory;
 mod methods;
 mod peer;
 pub mod protocol;

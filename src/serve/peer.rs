@@ -3,6 +3,7 @@
 //! client's answer. [`ClientFn`] is a client hook: an [`FnHook`] whose body is a call to the
 //! client, so the client's function goes through the same decision table as every hook.
 
+use super::memory::Charge;
 use super::protocol::{self, HOOK_FAILED, RpcError};
 use crate::hooks::{FnHook, FnResponse, Payload, Verdict};
 use async_trait::async_trait;
@@ -12,7 +13,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{mpsc, oneshot};
 
-type Waiter = oneshot::Sender<Result<Value, RpcError>>;
+/// Where a call's answer goes, with the memory charge of the parsed answer (held until the
+/// answer has been read).
+type Waiter = oneshot::Sender<(Result<Value, RpcError>, Option<Charge>)>;
 
 /// One connected client.
 pub struct Peer {
@@ -49,8 +52,13 @@ impl Peer {
         self.out.send(message).await.is_ok()
     }
 
-    /// Calls `method` on the client and waits for its answer.
-    pub async fn call(&self, method: &str, params: Value) -> Result<Value, RpcError> {
+    /// Calls `method` on the client and waits for its answer (and the memory charge it
+    /// holds: drop it once the answer is used).
+    pub async fn call(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> (Result<Value, RpcError>, Option<Charge>) {
         let n = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         self.lock().insert(n, tx);
@@ -59,21 +67,28 @@ impl Peer {
             .send(protocol::request(json!(format!("s{n}")), method, params))
             .await
         {
-            return Err(RpcError::new(HOOK_FAILED, "the client disconnected"));
+            return (
+                Err(RpcError::new(HOOK_FAILED, "the client disconnected")),
+                None,
+            );
         }
-        rx.await
-            .unwrap_or_else(|_| Err(RpcError::new(HOOK_FAILED, "the client disconnected")))
+        rx.await.unwrap_or_else(|_| {
+            (
+                Err(RpcError::new(HOOK_FAILED, "the client disconnected")),
+                None,
+            )
+        })
     }
 
     /// Routes the client's answer to the call waiting for it; false when none is (unknown
     /// or late id: dropped).
-    pub fn answer(&self, id: &Value, outcome: Result<Value, RpcError>) -> bool {
+    pub fn answer(&self, id: &Value, outcome: Result<Value, RpcError>, charge: Charge) -> bool {
         let n = id
             .as_str()
             .and_then(|s| s.strip_prefix('s'))
             .and_then(|s| s.parse::<u64>().ok());
         match n.and_then(|n| self.lock().remove(&n)) {
-            Some(waiter) => waiter.send(outcome).is_ok(),
+            Some(waiter) => waiter.send((outcome, Some(charge))).is_ok(),
             None => false,
         }
     }
@@ -157,7 +172,8 @@ impl FnHook for ClientFn {
             crash("the client that registered it disconnected".into());
         };
         let params = json!({"id": self.id, "payload": payload.as_map()});
-        match peer.call("hook", params).await {
+        let (outcome, _held) = peer.call("hook", params).await;
+        match outcome {
             Ok(v) => typed_answer(&v).unwrap_or_else(|e| crash(e)),
             Err(e) => crash(format!("the client hook failed: {}", e.message)),
         }

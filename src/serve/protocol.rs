@@ -18,7 +18,8 @@ pub const INTERNAL_ERROR: i64 = -32603;
 pub const SHUTTING_DOWN: i64 = -32000;
 /// The line was longer than the server's limit; it was skipped.
 pub const TOO_LARGE: i64 = -32001;
-/// Too many requests of this connection are waiting; wait for answers first.
+/// Too many requests of this connection are waiting, or they hold the memory the server
+/// allows; wait for answers first.
 pub const BUSY: i64 = -32003;
 /// A client hook's code failed (its answer was an error).
 pub const HOOK_FAILED: i64 = -32002;
@@ -83,6 +84,11 @@ pub fn parse(line: &[u8]) -> Result<Incoming, (Value, RpcError)> {
             RpcError::new(PARSE_ERROR, format!("not valid JSON: {e}")),
         )
     })?;
+    interpret(value)
+}
+
+/// Reads one parsed message (the server parses with a memory bound first).
+pub fn interpret(value: Value) -> Result<Incoming, (Value, RpcError)> {
     let Value::Object(mut m) = value else {
         let what = if value.is_array() {
             "batches are not supported: send one request object per line"

@@ -6,9 +6,10 @@
 
 use super::engine::{Engine, HookTable};
 use super::lines::{Line, LineReader};
+use super::memory::{Budget, ParseFailure, Pool, id_of, parse_charged};
 use super::methods::{self, Client};
 use super::peer::Peer;
-use super::protocol::{self, BUSY, Incoming, RpcError, SHUTTING_DOWN, TOO_LARGE};
+use super::protocol::{self, BUSY, Incoming, PARSE_ERROR, RpcError, SHUTTING_DOWN, TOO_LARGE};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -28,8 +29,13 @@ pub struct Limits {
     /// Requests of one connection read and not yet answered (running or waiting); more are
     /// refused with an error.
     pub max_queued: usize,
-    /// Bytes of the requests of one connection read and not yet answered; more are refused.
+    /// Memory one connection's messages may hold: the line being read and the requests read
+    /// and not yet answered, each counted at what its parsed value costs (many times its
+    /// bytes for a value of many small parts), charged while it is parsed; a line or request
+    /// past it is refused with an error.
     pub max_queued_bytes: usize,
+    /// The same for all connections together.
+    pub max_held_bytes: usize,
     /// Connections at once on the socket; more are answered with an error and closed.
     pub max_connections: usize,
     /// How often the config files are looked at for changes.
@@ -43,6 +49,7 @@ impl Default for Limits {
             max_in_flight: 64,
             max_queued: 1024,
             max_queued_bytes: 64 << 20,
+            max_held_bytes: 256 << 20,
             max_connections: 128,
             poll: Duration::from_millis(500),
         }
@@ -92,6 +99,8 @@ pub struct Server {
     connections: AtomicUsize,
     /// Set once the shutdown has drained every hook: the response may go out.
     drained: watch::Sender<bool>,
+    /// What all connections' messages may hold ([`Limits::max_held_bytes`]).
+    memory: Arc<Pool>,
 }
 
 impl Server {
@@ -105,6 +114,7 @@ impl Server {
             notes: broadcast::channel(64).0,
             connections: AtomicUsize::new(0),
             drained: watch::channel(false).0,
+            memory: Pool::new(limits.max_held_bytes),
         })
     }
 
@@ -193,9 +203,13 @@ impl Server {
             next_hook: AtomicU64::new(1),
         });
         let permits = Arc::new(Semaphore::new(self.limits.max_in_flight));
-        let mut lines = LineReader::new(BufReader::new(reader), self.limits.max_message);
+        let budget = Budget::new(Pool::new(self.limits.max_queued_bytes), self.memory.clone());
+        let mut lines = LineReader::new(
+            BufReader::new(reader),
+            self.limits.max_message,
+            budget.clone(),
+        );
         let mut jobs = JoinSet::new();
-        let queued_bytes = Arc::new(AtomicUsize::new(0));
         let mut shutdown = self.shutdown.subscribe();
         let mut notes = self.notes.subscribe();
         let mut closing = self.shutting_down();
@@ -205,12 +219,17 @@ impl Server {
             }
             tokio::select! {
                 line = lines.next() => {
-                    let line = match line {
-                        Ok(Line::Message(line)) => line,
+                    let (line, line_charge) = match line {
+                        Ok(Line::Message(line, charge)) => (line, charge),
                         Ok(Line::TooLong(n)) => {
                             let e = RpcError::new(TOO_LARGE, format!(
                                 "a message of {n}+ bytes is over the limit of {} bytes; it was skipped",
                                 self.limits.max_message));
+                            peer.send(protocol::response(Value::Null, Err(e))).await;
+                            continue;
+                        }
+                        Ok(Line::NoRoom(n)) => {
+                            let e = self.no_room(&budget, n as usize, false);
                             peer.send(protocol::response(Value::Null, Err(e))).await;
                             continue;
                         }
@@ -219,9 +238,28 @@ impl Server {
                     if line.iter().all(u8::is_ascii_whitespace) {
                         continue;
                     }
-                    match protocol::parse(&line) {
+                    // Parsed against the memory budget: what the value holds is charged as it
+                    // is built, and the request keeps that charge until it is answered.
+                    let mut charge = budget.charge();
+                    let parsed = parse_charged(&line, &mut charge);
+                    let parsed = match parsed {
+                        Ok(value) => protocol::interpret(value),
+                        Err(ParseFailure::Invalid(e)) => Err((
+                            Value::Null,
+                            RpcError::new(PARSE_ERROR, format!("not valid JSON: {e}")),
+                        )),
+                        Err(ParseFailure::NoRoom { needed }) => {
+                            let never = charge.never_fits(needed);
+                            // What the partial value held is given back before answering.
+                            charge = budget.charge();
+                            let e = self.no_room(&budget, line.len(), never);
+                            Err((id_of(&line), e))
+                        }
+                    };
+                    drop((line, line_charge));
+                    match parsed {
                         Err((id, e)) => { peer.send(protocol::response(id, Err(e))).await; }
-                        Ok(Incoming::Response { id, outcome }) => { peer.answer(&id, outcome); }
+                        Ok(Incoming::Response { id, outcome }) => { peer.answer(&id, outcome, charge); }
                         Ok(Incoming::Notification { method }) => {
                             tracing::debug!(method, "ignored a notification");
                         }
@@ -234,19 +272,15 @@ impl Server {
                             // Requests past the in-flight limit wait for a slot inside
                             // their task, so reading goes on (a running request may be
                             // waiting for this client's answer to a hook call). What waits is
-                            // bounded in count and bytes; beyond, the request is refused.
-                            if jobs.len() >= self.limits.max_queued
-                                || queued_bytes.load(Ordering::Acquire) + line.len() > self.limits.max_queued_bytes
-                            {
+                            // bounded in count and in memory (its charge, above); beyond, the
+                            // request is refused.
+                            if jobs.len() >= self.limits.max_queued {
                                 let e = RpcError::new(BUSY, format!(
-                                    "too many requests waiting on this connection (at most {} requests, {} bytes); wait for answers before sending more",
-                                    self.limits.max_queued, self.limits.max_queued_bytes));
+                                    "too many requests waiting on this connection (at most {}); wait for answers before sending more",
+                                    self.limits.max_queued));
                                 peer.send(protocol::response(id, Err(e))).await;
                                 continue;
                             }
-                            let size = line.len();
-                            queued_bytes.fetch_add(size, Ordering::AcqRel);
-                            let queued = queued_bytes.clone();
                             let permits = permits.clone();
                             let (server, client, peer) = (self.clone(), client.clone(), peer.clone());
                             let guard = (method != "shutdown").then(|| self.in_flight.enter());
@@ -259,9 +293,9 @@ impl Server {
                                 } else {
                                     methods::call(&client, &method, &params).await
                                 };
-                                queued.fetch_sub(size, Ordering::AcqRel);
+                                drop(params);
                                 peer.send(protocol::response(id, outcome)).await;
-                                drop((guard, permit));
+                                drop((guard, permit, charge));
                             });
                         }
                     }
@@ -286,6 +320,31 @@ impl Server {
         drop((client, peer));
         let _ = writer.await;
         self.connections.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Server {
+    /// The error for a line or request the memory budget has no room for.
+    fn no_room(&self, budget: &Budget, bytes: usize, never: bool) -> RpcError {
+        if never {
+            return RpcError::new(
+                TOO_LARGE,
+                format!(
+                    "a message of {bytes} bytes would hold more than the {} bytes of memory a connection may (its JSON is made of many small values); send it in a simpler shape",
+                    self.limits.max_queued_bytes.min(self.limits.max_held_bytes)
+                ),
+            );
+        }
+        RpcError::new(
+            BUSY,
+            format!(
+                "a message of {bytes} bytes was refused: the requests waiting hold the memory the server allows ({} of {} bytes on this connection, {} of {} in all); wait for answers before sending more",
+                budget.connection().used(),
+                budget.connection().cap(),
+                budget.server().used(),
+                budget.server().cap()
+            ),
+        )
     }
 }
 

@@ -15,6 +15,7 @@ mod review2;
 mod review3_decisions;
 mod review3_env;
 mod review3_packages;
+mod review3_surfaces;
 mod sandbox;
 mod sdk;
 mod trust;

@@ -170,3 +170,29 @@ def test_the_default_policy_skips_an_untrusted_project_shell_hook(project, tmp_p
     assert not marker.exists(), "a cloned repository's shell hook ran as the user"
     assert report.hooks[0].outcome == "skipped"
     assert report.raw["untrusted"] == ["PreToolUse[0]"]
+
+
+def test_c7_a_python_hook_answering_after_its_timeout_is_a_timeout(project):
+    import time
+
+    r = project.runner()
+
+    def slow(p):
+        time.sleep(2.5)
+        return pass_()
+
+    # A Python function holds its thread: the timeout is seen when it returns, and then the
+    # late answer must not count (it would be a pass).
+    r.register("PreToolUse", None, slow, timeout_ms=500, on_error="block")
+    pre = r.pre_tool_use("bash", {"command": "ls"})
+    assert pre.hooks[0].outcome == "timeout", pre.raw
+    assert pre.blocked, pre.raw
+    # Whatever it answered: a late block is a timeout too (and still blocks), a late pass
+    # elsewhere is a timeout warning, not a pass.
+    r.register("PostToolUse", None, slow, timeout_ms=500)
+    post = r.post_tool_use("bash", {"command": "ls"}, result="ok")
+    assert post.hooks[0].outcome == "timeout", post.raw
+    # A hook that answers in time is unaffected.
+    quick = project.runner()
+    quick.register("PreToolUse", None, lambda p: block("no"), timeout_ms=60_000)
+    assert quick.pre_tool_use("bash", {}).hooks[0].outcome == "block"

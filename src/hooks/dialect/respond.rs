@@ -176,13 +176,7 @@ fn untrusted_notice(report: &EventReport) -> Option<String> {
     let names: Vec<String> = skipped
         .iter()
         .take(3)
-        .map(|h| {
-            format!(
-                "{} `{}`",
-                h.hook,
-                crate::hooks::display::terminal_safe(&h.command)
-            )
-        })
+        .map(|h| format!("{} `{}`", h.hook, crate::hooks::terminal_safe(&h.command)))
         .collect();
     let more = match skipped.len() {
         n if n > 3 => format!(" and {} more", n - 3),

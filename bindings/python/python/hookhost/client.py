@@ -6,8 +6,12 @@ thread); see docs/serve-protocol.md for the protocol."""
 from __future__ import annotations
 
 import json
+import os
 import socket
+import stat
+import struct
 import subprocess
+import sys
 from typing import Any, Callable, Dict, List, Optional
 
 from ._types import Report, answer_json
@@ -23,9 +27,67 @@ class ServeError(Exception):
         self.message = message
 
 
+def _peer_uid(sock: socket.socket) -> Optional[int]:
+    """The uid of the process at the other end of a connected Unix socket, from the kernel:
+    SO_PEERCRED on Linux, LOCAL_PEERCRED (getpeereid) on macOS and the BSDs; None where
+    neither exists."""
+    if hasattr(socket, "SO_PEERCRED"):
+        cred = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", cred)
+        return uid
+    if sys.platform == "darwin" or "bsd" in sys.platform:
+        # struct xucred { u_int cr_version; uid_t cr_uid; short cr_ngroups; gid_t cr_groups[16]; }
+        sol_local = getattr(socket, "SOL_LOCAL", 0)
+        local_peercred = getattr(socket, "LOCAL_PEERCRED", 1)
+        cred = sock.getsockopt(sol_local, local_peercred, struct.calcsize("IIh16I") + 8)
+        _version, uid = struct.unpack_from("II", cred)
+        return uid
+    return None
+
+
+def _check_path_owner(path: str) -> None:
+    """Where the kernel cannot name the peer: the socket must be ours, and no other user may
+    be able to replace it (every directory up to / ours or root's, and writable by no one
+    else unless sticky)."""
+    me = os.getuid()
+    real = os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(path))), os.path.basename(path))
+    st = os.lstat(real)
+    if not stat.S_ISSOCK(st.st_mode) or st.st_uid != me:
+        raise ServeError(-32000, f"{path} is not a socket of this user (it belongs to uid {st.st_uid}): another user may have bound it first; refusing to connect")
+    d = os.path.dirname(real)
+    while True:
+        ds = os.stat(d)
+        if ds.st_uid not in (me, 0) or (ds.st_mode & 0o022 and not ds.st_mode & stat.S_ISVTX):
+            raise ServeError(-32000, f"{d} is writable by others or owned by another user: the socket {path} in it could be replaced; refusing to connect")
+        parent = os.path.dirname(d)
+        if parent == d:
+            return
+        d = parent
+
+
+def _connect_own(path: str) -> socket.socket:
+    """Connects to `path` and makes sure the server is this user's before anything is sent:
+    a server of another user that bound the path first would see every payload and could
+    answer every hook."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+        uid = _peer_uid(sock)
+        if uid is None:
+            _check_path_owner(path)
+        elif uid != os.getuid():
+            raise ServeError(-32000, f"the server at {path} runs as another user (uid {uid}, not {os.getuid()}): another user may have bound the socket first; refusing to talk to it")
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
 class Client:
     """``Client(socket="/path/hookhost.sock")`` connects to a running ``hookhost serve
-    --socket``; ``Client(project=".")`` starts ``hookhost serve`` on stdio for this client."""
+    --socket`` (of this user only: a server run by another user is refused with a
+    ``ServeError`` before anything is sent); ``Client(project=".")`` starts ``hookhost serve``
+    on stdio for this client."""
 
     def __init__(
         self,
@@ -40,8 +102,8 @@ class Client:
         self._proc: Optional[subprocess.Popen] = None
         self._sock: Optional[socket.socket] = None
         if socket_path is not None:
-            self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self._sock.connect(socket_path)
+            # The peer must be this user (see _connect_own), checked before anything is sent.
+            self._sock = _connect_own(socket_path)
             self._r = self._sock.makefile("rb")
             self._w = self._sock.makefile("wb")
         else:
