@@ -164,6 +164,7 @@ test("x3: connect refuses a socket another user bound first", { skip: process.ge
     assert.ok(!exists(got), "the client sent a request to another user's server");
   } finally {
     fake.kill("SIGKILL");
+    (await import("node:fs")).rmSync(shared, { recursive: true, force: true });
   }
 });
 

@@ -74,8 +74,9 @@ def _foreign_server(sock_path):
                 c.settimeout(5)
                 try:
                     got = c.recv(65536)
-                    with open(sock_path + ".got", "ab") as f:
-                        f.write(got)
+                    if got:
+                        with open(sock_path + ".got", "ab") as f:
+                            f.write(got)
                     c.sendall(b'{"jsonrpc":"2.0","id":1,"result":{"decision":"pass","hooks":[]}}\n')
                 except OSError:
                     pass
@@ -108,6 +109,7 @@ def test_x3_client_refuses_a_server_of_another_user():
     finally:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
+        __import__("shutil").rmtree(shared, ignore_errors=True)
 
 
 def test_x3_client_checks_the_peer_of_a_real_server(project, tmp_path, monkeypatch):
