@@ -484,7 +484,7 @@ impl Runner {
         }
         match trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event) {
             gate @ (Gate::Skip | Gate::Block) => {
-                tracing::warn!(hook = %hook.label(), command = hook.handler.display(), "untrusted project hook not run; review it and run `hookhost trust`");
+                tracing::warn!(hook = %hook.label(), command = %super::terminal_safe(hook.handler.display()), "untrusted project hook not run; review it and run `hookhost trust`");
                 if hook.is_async {
                     return None;
                 }
