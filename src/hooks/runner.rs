@@ -389,8 +389,8 @@ impl Runner {
     ///
     /// Hooks run by rank (managed, the user's, the project's; in-process last), each seeing
     /// the arguments earlier hooks left. On PreToolUse, when a hook rewrote the call, every
-    /// hook that judged other arguments before the last rewrite runs once more on the final
-    /// ones, and only a block counts then: no hook of a lower rank can get a call past a
+    /// hook that judged other arguments before the last rewrite (but the one that made the
+    /// final arguments) runs once more on the final ones, and only a block counts then: no hook of a lower rank can get a call past a
     /// guard of a higher rank, and no hook runs more than twice per event.
     pub async fn fire(&self, mut payload: Payload) -> EventReport {
         let event = payload.event();
@@ -404,6 +404,8 @@ impl Runner {
         // (its arguments are the final ones when that is every rewrite).
         let mut judged: Vec<(usize, usize)> = Vec::new();
         let mut rewrites = 0;
+        // The hook whose rewrite made the final arguments: it is not asked about them again.
+        let mut last_rewriter = None;
         let mut decided = false;
         for (i, step) in steps.iter().enumerate() {
             let Some((record, judgement)) = self
@@ -418,7 +420,10 @@ impl Runner {
             log_record(event, &record);
             report.hooks.push(record);
             let folded = fold(event, &mut effects, &mut payload, judgement.effects);
-            rewrites += usize::from(folded.rewrote);
+            if folded.rewrote {
+                rewrites += 1;
+                last_rewriter = Some(i);
+            }
             decided = folded.decides;
             if decided {
                 break;
@@ -426,7 +431,10 @@ impl Runner {
         }
         if !decided && rewrites > 0 {
             // The second pass: the final call, judged by every hook that judged another.
-            for (i, _) in judged.into_iter().filter(|(_, seen)| *seen < rewrites) {
+            let stale = judged
+                .into_iter()
+                .filter(|&(i, seen)| seen < rewrites && Some(i) != last_rewriter);
+            for (i, _) in stale {
                 let Some((record, judgement)) = self
                     .run_step(&steps[i], &payload, &snapshot, &mut report, true)
                     .await

@@ -1085,21 +1085,30 @@ async fn a_rewritten_call_is_judged_again_by_the_guard_that_ran_before() {
 #[tokio::test]
 async fn each_hook_runs_at_most_twice_and_a_second_rewrite_is_not_obeyed() {
     let (r, calls) = fire_dyn(vec![
-        hook(Event::PreToolUse, 0, "guard"),
+        hook(Event::PreToolUse, 0, "appender"),
         hook(Event::PreToolUse, 1, "appender"),
         hook(Event::PreToolUse, 2, "guard"),
     ])
     .await;
     assert_eq!(r.decision, Decision::Pass);
-    // The call the guards judged: the appender's first rewrite, not its second.
-    assert_eq!(r.updated_args, Some(json!({"command": "ls again"})));
-    // The last guard saw the final call already; the first and the appender run once more.
-    assert_eq!(calls, ["guard", "appender", "guard", "guard", "appender"]);
+    // The call the hooks judged: the second appender's rewrite, not the first one's second.
+    assert_eq!(r.updated_args, Some(json!({"command": "ls again again"})));
+    // The guard saw the final call already and the second appender made it; only the first
+    // appender, which judged `ls`, runs once more.
+    assert_eq!(calls, ["appender", "appender", "guard", "appender"]);
     let last = r.hooks.last().unwrap();
+    assert!(last.rejudged && last.hook.index == 0, "{last:?}");
     assert!(
-        last.rejudged && last.message.as_deref().unwrap().contains("rewrite"),
+        last.message.as_deref().unwrap().contains("rewrite"),
         "{last:?}"
     );
+}
+
+#[tokio::test]
+async fn a_lone_rewriter_is_not_asked_about_its_own_rewrite() {
+    let (r, calls) = fire_dyn(vec![hook(Event::PreToolUse, 0, "appender")]).await;
+    assert_eq!(calls, ["appender"]);
+    assert_eq!(r.updated_args, Some(json!({"command": "ls again"})));
 }
 
 #[tokio::test]
