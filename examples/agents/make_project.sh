@@ -13,3 +13,6 @@ cat > "$dir/.coding-agent/hooks.json" <<'JSON'
   "Stop": [ { "command": "grep -q '\"stopHookActive\":true' || { echo 'read notes.txt before you stop'; exit 2; }" } ]
 } }
 JSON
+# The project's hooks are reviewed and recorded as trusted (without it the default policy,
+# `skip`, would not run its shell hooks, and its wasm guard could only pass or block).
+"${HOOKHOST:-hookhost}" trust --project "$dir" >/dev/null
