@@ -10,9 +10,9 @@
 mod guests;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hookhost::hooks::config::{self, ConfigPaths};
-use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{Event, FnResponse, Payload, Runner, RunnerBuilder};
+use hookhost::config::{self, ConfigPaths};
+use hookhost::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::{Event, FnResponse, Payload, Runner, RunnerBuilder};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,7 +22,7 @@ use std::time::Duration;
 /// Builds the native (host) bash guard from guest-examples/.
 fn native_guard() -> PathBuf {
     let target = guests::guest_target_dir().join("native");
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("guest-examples/Cargo.toml");
+    let manifest = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("guest-examples/Cargo.toml");
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args([
             "build",
@@ -209,7 +209,7 @@ fn latency(c: &mut Criterion) {
         assert!(
             r.hooks
                 .iter()
-                .all(|h| h.outcome == hookhost::hooks::Outcome::Pass),
+                .all(|h| h.outcome == hookhost::Outcome::Pass),
             "{name}: {r:?}"
         );
         group.bench_function(*name, |bench| {
@@ -227,7 +227,7 @@ fn compile_and_cache(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("compile (no cache)", |bench| {
         bench.iter(|| {
-            let w = hookhost::hooks::spawner::WasmSpawner::new(WasmEngineConfig {
+            let w = hookhost::spawner::WasmSpawner::new(WasmEngineConfig {
                 cache_root: None,
                 ..WasmEngineConfig::default()
             })
@@ -240,23 +240,23 @@ fn compile_and_cache(c: &mut Criterion) {
         cache_root: Some(cache.path().to_path_buf()),
         ..WasmEngineConfig::default()
     };
-    let warm = hookhost::hooks::spawner::WasmSpawner::new(config.clone()).unwrap();
+    let warm = hookhost::spawner::WasmSpawner::new(config.clone()).unwrap();
     rt.block_on(warm.prepare_file(&module)).unwrap();
     group.bench_function("disk-cache load (fresh engine)", |bench| {
         bench.iter(|| {
-            let w = hookhost::hooks::spawner::WasmSpawner::new(config.clone()).unwrap();
+            let w = hookhost::spawner::WasmSpawner::new(config.clone()).unwrap();
             rt.block_on(w.prepare_file(&module)).unwrap();
         })
     });
     group.bench_function("engine creation alone", |bench| {
-        bench.iter(|| hookhost::hooks::spawner::WasmSpawner::new(config.clone()).unwrap())
+        bench.iter(|| hookhost::spawner::WasmSpawner::new(config.clone()).unwrap())
     });
     let on_demand = WasmEngineConfig {
         pooling: false,
         ..config.clone()
     };
     group.bench_function("engine creation alone (on-demand allocator)", |bench| {
-        bench.iter(|| hookhost::hooks::spawner::WasmSpawner::new(on_demand.clone()).unwrap())
+        bench.iter(|| hookhost::spawner::WasmSpawner::new(on_demand.clone()).unwrap())
     });
     group.finish();
 }

@@ -12,15 +12,15 @@
 mod guests;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hookhost::hooks::config::{self, ConfigPaths};
-use hookhost::hooks::spawner::{HookSpawner, Tiering, WasmEngineConfig};
-use hookhost::hooks::{Decision, Payload, Runner};
+use hookhost::config::{self, ConfigPaths};
+use hookhost::spawner::{HookSpawner, Tiering, WasmEngineConfig};
+use hookhost::{Decision, Payload, Runner};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).to_path_buf()
 }
 
 /// A runner for one PreToolUse hook `command`, in a project that holds `files`.

@@ -6,9 +6,9 @@
 #[path = "../tests/common/guests.rs"]
 mod guests;
 
-use hookhost::hooks::config::{self, ConfigPaths};
-use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{Outcome, Payload, Runner};
+use hookhost::config::{self, ConfigPaths};
+use hookhost::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::{Outcome, Payload, Runner};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -4,7 +4,7 @@
 //!     cargo run --example embed
 
 use hookhost::agent::{HookContext, ToolHooks, Verdict};
-use hookhost::hooks::{Event, FnResponse, Payload, Runner};
+use hookhost::{Event, FnResponse, Payload, Runner};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -14,7 +14,7 @@ async fn main() -> anyhow::Result<()> {
     let project = tempfile::tempdir()?;
     let root = project.path().canonicalize()?;
     std::fs::create_dir_all(root.join(".coding-agent/hooks"))?;
-    let guard = wat::parse_str(include_str!("../src/cli/demo/guard.wat"))?;
+    let guard = wat::parse_str(include_str!("../crates/cli/src/demo/guard.wat"))?;
     std::fs::write(root.join(".coding-agent/hooks/guard.wasm"), guard)?;
     std::fs::write(
         root.join(".coding-agent/hooks.json"),

@@ -4,7 +4,7 @@
 mod common;
 
 use common::Project;
-use hookhost::hooks::config::{self, ConfigError};
+use hookhost::config::{self, ConfigError};
 use serde_json::json;
 
 fn errors_of(config: serde_json::Value) -> (Project, Vec<ConfigError>) {

@@ -5,9 +5,9 @@ mod common;
 
 use common::guests::guest;
 use common::{Project, pre_tool};
-use hookhost::hooks::config::ConfigPaths;
-use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{Decision, Event, Outcome, Payload, Runner};
+use hookhost::config::ConfigPaths;
+use hookhost::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::{Decision, Event, Outcome, Payload, Runner};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -248,5 +248,5 @@ fn home_unset_still_works() {
     assert_eq!(v["decision"], "block");
     let none = ConfigPaths::with_home(&p.path(), None);
     assert!(none.global_file.is_none());
-    assert_eq!(hookhost::hooks::config::load(&none).unwrap().len(), 1);
+    assert_eq!(hookhost::config::load(&none).unwrap().len(), 1);
 }

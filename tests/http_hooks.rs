@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Project, pre_tool};
-use hookhost::hooks::{Decision, Event, Outcome, Payload};
+use hookhost::{Decision, Event, Outcome, Payload};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -211,7 +211,7 @@ async fn headers_expand_only_allowed_environment_variables() {
     let bad = Project::new(json!({"hooks": {"PostToolUse": [
         {"url": format!("http://{addr}/"), "headers": {"X-Token": "$HOME"}}
     ]}}));
-    let errors = hookhost::hooks::config::load(&bad.paths()).unwrap_err().0;
+    let errors = hookhost::config::load(&bad.paths()).unwrap_err().0;
     assert!(errors[0].message.contains("allowedEnv"), "{}", errors[0]);
     assert!(
         !errors[0]

@@ -6,13 +6,13 @@ mod common;
 
 use common::guests::{guest, guest_p2};
 use common::{Project, pre_tool};
-use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{Decision, Outcome, Runner};
+use hookhost::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::{Decision, Outcome, Runner};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
 fn built(name: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("guest-examples/out")
         .join(name);
     assert!(

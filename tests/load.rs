@@ -6,7 +6,7 @@ mod common;
 
 use common::Project;
 use common::guests::guest;
-use hookhost::hooks::{Decision, Event, Outcome, Payload};
+use hookhost::{Decision, Event, Outcome, Payload};
 use serde_json::json;
 use std::sync::Arc;
 

@@ -237,7 +237,7 @@ fn hooks_json(project: &Path) -> Value {
 }
 
 fn sha256(bytes: &[u8]) -> String {
-    hookhost::hooks::files::sha256_hex(bytes)
+    hookhost::files::sha256_hex(bytes)
 }
 
 // ---------------------------------------------------------------- guests

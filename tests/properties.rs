@@ -3,11 +3,11 @@
 //! hostile inputs that run every time; proptest keeps failing cases in
 //! `proptest-regressions/` (committed) so they are re-run first.
 
-use hookhost::hooks::config::{self, ConfigPaths, HookId, HookKind, OnError, Scope};
-use hookhost::hooks::parse_stdout;
-use hookhost::hooks::spawner::{ExitStatus, SpawnOutput};
-use hookhost::hooks::{Event, Payload};
-use hookhost::hooks::{HookFacts, judge};
+use hookhost::config::{self, ConfigPaths, HookId, HookKind, OnError, Scope};
+use hookhost::parse_stdout;
+use hookhost::spawner::{ExitStatus, SpawnOutput};
+use hookhost::{Event, Payload};
+use hookhost::{HookFacts, judge};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -142,20 +142,20 @@ proptest! {
         let out = SpawnOutput { status, stdout: out_text.into_bytes(), stderr: stderr.into_bytes(), truncated: false, duration: Duration::ZERO };
         let id = HookId { scope: Scope::Project, event, index: 0, source: 0 };
         let on_error = if block { OnError::Block } else { OnError::Warn };
-        for dialect in hookhost::hooks::dialect::Dialect::ALL {
-            let rules = hookhost::hooks::dialect::rules(dialect);
+        for dialect in hookhost::dialect::Dialect::ALL {
+            let rules = hookhost::dialect::rules(dialect);
             let trusted = HookFacts::new(id, HookKind::Shell, on_error, 1);
             let j = judge(rules, &trusted, &out);
             // A verdict and its outcome agree.
             match &j.effects.verdict {
-                hookhost::hooks::Verdict::Block(_) => prop_assert!(matches!(j.outcome, hookhost::hooks::Outcome::Block | hookhost::hooks::Outcome::Timeout | hookhost::hooks::Outcome::Error)),
-                hookhost::hooks::Verdict::Force(_) => prop_assert_eq!(j.outcome, hookhost::hooks::Outcome::Force),
-                hookhost::hooks::Verdict::Pass => prop_assert!(!matches!(j.outcome, hookhost::hooks::Outcome::Block | hookhost::hooks::Outcome::Force)),
+                hookhost::Verdict::Block(_) => prop_assert!(matches!(j.outcome, hookhost::Outcome::Block | hookhost::Outcome::Timeout | hookhost::Outcome::Error)),
+                hookhost::Verdict::Force(_) => prop_assert_eq!(j.outcome, hookhost::Outcome::Force),
+                hookhost::Verdict::Pass => prop_assert!(!matches!(j.outcome, hookhost::Outcome::Block | hookhost::Outcome::Force)),
             }
             // Whatever the answer, an untrusted hook keeps at most a block.
-            let untrusted = HookFacts { trust: hookhost::hooks::TrustLevel::Untrusted, ..HookFacts::new(id, HookKind::Shell, on_error, 1) };
+            let untrusted = HookFacts { trust: hookhost::TrustLevel::Untrusted, ..HookFacts::new(id, HookKind::Shell, on_error, 1) };
             let u = judge(rules, &untrusted, &out);
-            let allowed = hookhost::hooks::EffectSet::of(&[hookhost::hooks::EffectKind::Block]);
+            let allowed = hookhost::EffectSet::of(&[hookhost::EffectKind::Block]);
             prop_assert!(u.effects.kinds().intersect(allowed) == u.effects.kinds(), "{:?}", u.effects);
         }
     }
@@ -179,7 +179,7 @@ proptest! {
 
 #[test]
 fn the_corpus_parses_without_panicking() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/corpus");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap().flatten() {
         let bytes = std::fs::read(entry.path()).unwrap();

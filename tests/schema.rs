@@ -3,8 +3,8 @@
 //! agree on a table of valid and invalid configs, and its keys, events and bounds are the
 //! ones the code uses.
 
-use hookhost::hooks::Event;
-use hookhost::hooks::config::{
+use hookhost::Event;
+use hookhost::config::{
     self, ConfigPaths, DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
     Scope,
 };
@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
 fn schema() -> Value {

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Project, pre_tool};
-use hookhost::hooks::{Decision, Event, Outcome, Payload};
+use hookhost::{Decision, Event, Outcome, Payload};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@ mod common;
 
 use common::guests::guest;
 use common::{Project, pre_tool};
-use hookhost::hooks::{Decision, Event, Outcome, Payload, Runner, TrustPolicy, TrustStore};
+use hookhost::{Decision, Event, Outcome, Payload, Runner, TrustPolicy, TrustStore};
 use serde_json::{Value, json};
 use std::process::Output;
 
@@ -118,7 +118,7 @@ async fn trusting_records_hashes_and_a_changed_module_is_untrusted_again() {
     let p = project();
     let root = p.path();
     let mut store = TrustStore::load(Some(p.home.path())).unwrap();
-    let set = hookhost::hooks::config::load(&p.paths()).unwrap();
+    let set = hookhost::config::load(&p.paths()).unwrap();
     let before = store.assess(&p.paths(), &set);
     let files: Vec<_> = before
         .changes
@@ -166,7 +166,7 @@ async fn trusting_records_hashes_and_a_changed_module_is_untrusted_again() {
         ".coding-agent/hooks.json",
         &json!({"hooks": {"PreToolUse": [{"command": "true"}]}}).to_string(),
     );
-    let set = hookhost::hooks::config::load(&p.paths()).unwrap();
+    let set = hookhost::config::load(&p.paths()).unwrap();
     let edited = TrustStore::load(Some(p.home.path()))
         .unwrap()
         .assess(&p.paths(), &set);

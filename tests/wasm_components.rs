@@ -5,7 +5,7 @@ mod common;
 
 use common::guests::guest_p2;
 use common::{Project, pre_tool};
-use hookhost::hooks::{Decision, Outcome};
+use hookhost::{Decision, Outcome};
 use serde_json::{Value, json};
 
 fn project(hooks: Value) -> Project {
@@ -131,8 +131,8 @@ async fn hook_world_components_answer_with_typed_decisions() {
     assert_eq!(r.updated_args, Some(json!({"command": "ls -la"})));
     assert_eq!(r.additional_context, ["hook-component rewrote ls"]);
     let r = runner
-        .fire(hookhost::hooks::Payload::neutral(
-            hookhost::hooks::Event::Stop,
+        .fire(hookhost::Payload::neutral(
+            hookhost::Event::Stop,
             &p.path(),
             "s",
         ))

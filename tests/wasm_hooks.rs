@@ -6,8 +6,8 @@ mod common;
 
 use common::guests::guest;
 use common::{Project, pre_tool};
-use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig, WasmSpawner};
-use hookhost::hooks::{Decision, Event, EventReport, Outcome, Payload, Runner};
+use hookhost::spawner::{HookSpawner, WasmEngineConfig, WasmSpawner};
+use hookhost::{Decision, Event, EventReport, Outcome, Payload, Runner};
 use serde_json::{Value, json};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -520,7 +520,7 @@ async fn compiled_code_is_cached_on_disk_and_edits_are_picked_up() {
     second.prepare_file(&module).await.unwrap();
     assert_eq!(second.stats().compiled.load(Ordering::Relaxed), 1);
     let runner = Runner::builder(p.path())
-        .hooks(hookhost::hooks::config::load(&p.paths()).unwrap())
+        .hooks(hookhost::config::load(&p.paths()).unwrap())
         .spawner(std::sync::Arc::new(
             HookSpawner::with_wasm_config(p.wasm_config()).unwrap(),
         ))
@@ -600,7 +600,7 @@ fn default_fuel_is_derived_from_the_timeout() {
     .unwrap();
     assert_eq!(
         w.fuel_for(Duration::from_millis(10_000)),
-        10_000 * hookhost::hooks::spawner::wasm::FUEL_PER_MS
+        10_000 * hookhost::spawner::wasm::FUEL_PER_MS
     );
 }
 

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 pub fn guest_target_dir() -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) if Path::new(&dir).is_absolute() => PathBuf::from(dir).join("guests"),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("guest-examples/target"),
+        _ => Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("guest-examples/target"),
     }
 }
 
@@ -30,7 +30,7 @@ fn built(name: &str, triple: &str) -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     let target = BUILT.get_or_init(|| {
         let target = guest_target_dir();
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("guest-examples/Cargo.toml");
+        let manifest = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("guest-examples/Cargo.toml");
         let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
             .args(["build", "--release", "--locked"])
             .args(["--target", "wasm32-wasip1", "--target", "wasm32-wasip2"])

@@ -4,9 +4,9 @@
 
 pub mod guests;
 
-use hookhost::hooks::config::ConfigPaths;
-use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{EventReport, Payload, Runner, RunnerBuilder};
+use hookhost::config::ConfigPaths;
+use hookhost::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::{EventReport, Payload, Runner, RunnerBuilder};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;

@@ -3,9 +3,9 @@
 
 use crate::common::guests::guest;
 use crate::common::{Project, pre_tool, summary};
-use hookhost::hooks::files::sha256_hex;
-use hookhost::hooks::spawner::{HookSpawner, WasmSpawner};
-use hookhost::hooks::{Decision, Runner};
+use hookhost::files::sha256_hex;
+use hookhost::spawner::{HookSpawner, WasmSpawner};
+use hookhost::{Decision, Runner};
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;

@@ -21,7 +21,7 @@ mod sdk;
 mod trust;
 
 use common::Project;
-use hookhost::hooks::{Runner, TrustPolicy, TrustStore};
+use hookhost::{Runner, TrustPolicy, TrustStore};
 use serde_json::Value;
 use std::process::Output;
 
@@ -85,7 +85,7 @@ pub fn runner_under(p: &Project, policy: TrustPolicy) -> Runner {
 
 /// Records the project's current hooks as trusted.
 pub fn trust_all(p: &Project) {
-    let set = hookhost::hooks::config::load(&p.paths()).unwrap();
+    let set = hookhost::config::load(&p.paths()).unwrap();
     let mut store = TrustStore::load(Some(p.home.path())).unwrap();
     let a = store.assess(&p.paths(), &set);
     store.trust(&a).unwrap();

@@ -116,7 +116,7 @@ fn a_broken_managed_file_fails_closed() {
     // The machine's managed file (the standard path, or one an embedder names in code) might
     // have said "managed hooks only": the project's hooks stay off ...
     let paths = p.paths().with_managed(Some(p.managed_file()));
-    let (set, errors) = hookhost::hooks::config::load_lenient(&paths);
+    let (set, errors) = hookhost::config::load_lenient(&paths);
     assert_eq!(set.managed_only.as_ref(), Some(&p.managed_file()));
     assert_eq!(set.len(), 0, "the project's hook loaded");
     assert_eq!(errors.len(), 1, "{errors:?}");

@@ -3,10 +3,10 @@
 //! turn a guard's block into a pass.
 
 use crate::common::{Project, pre_tool, summary};
-use hookhost::hooks::{Decision, Outcome};
+use hookhost::{Decision, Outcome};
 use serde_json::json;
 
-async fn answer(stdout_cmd: &str) -> hookhost::hooks::EventReport {
+async fn answer(stdout_cmd: &str) -> hookhost::EventReport {
     let p = Project::new(json!({"hooks": {"PreToolUse": [{"command": stdout_cmd}]}}));
     p.runner()
         .fire(pre_tool(&p.path(), "bash", json!({})))

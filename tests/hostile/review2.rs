@@ -6,8 +6,8 @@
 
 use crate::common::{Project, pre_tool, summary};
 use crate::{runner_under, trust_all};
-use hookhost::hooks::config::load;
-use hookhost::hooks::{Decision, Outcome, TrustPolicy, TrustStore};
+use hookhost::config::load;
+use hookhost::{Decision, Outcome, TrustPolicy, TrustStore};
 use serde_json::json;
 use std::process::Command;
 

@@ -6,7 +6,7 @@
 
 use super::{hookhost, json_of, runner_under, trust_all};
 use crate::common::{Project, pre_tool};
-use hookhost::hooks::{Decision, Outcome, TrustPolicy};
+use hookhost::{Decision, Outcome, TrustPolicy};
 use serde_json::{Value, json};
 use std::process::Output;
 

@@ -214,7 +214,7 @@ fn show(out: &Output) -> String {
 }
 
 fn sha256(bytes: &[u8]) -> String {
-    hookhost::hooks::files::sha256_hex(bytes)
+    hookhost::files::sha256_hex(bytes)
 }
 
 /// `module` packed (with the real CLI) with a manifest asking for `fs`, in a directory of

@@ -6,8 +6,8 @@
 
 use crate::common::{Project, pre_tool, summary};
 use crate::{hookhost, trust_all};
-use hookhost::hooks::config::load;
-use hookhost::hooks::{Decision, Event, FnOptions, FnResponse, Outcome, Payload, TrustStore};
+use hookhost::config::load;
+use hookhost::{Decision, Event, FnOptions, FnResponse, Outcome, Payload, TrustStore};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};

@@ -4,9 +4,9 @@
 use crate::common::guests::{guest, guest_p2};
 use crate::common::{Project, pre_tool, summary};
 use crate::{hookhost, json_of};
-use hookhost::hooks::config::ConfigPaths;
-use hookhost::hooks::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::hooks::{Decision, Outcome, Runner};
+use hookhost::config::ConfigPaths;
+use hookhost::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::{Decision, Outcome, Runner};
 use serde_json::json;
 use std::time::{Duration, Instant};
 

@@ -17,9 +17,9 @@
 use crate::common::Project;
 use crate::common::guests::{guest, guest_p2, guest_target_dir};
 use async_trait::async_trait;
-use hookhost::hooks::config;
-use hookhost::hooks::spawner::{HookSpawner, SpawnOutput, SpawnRequest, Spawner, WasmEngineConfig};
-use hookhost::hooks::{Decision, Event, EventReport, Outcome, Payload, Runner};
+use hookhost::config;
+use hookhost::spawner::{HookSpawner, SpawnOutput, SpawnRequest, Spawner, WasmEngineConfig};
+use hookhost::{Decision, Event, EventReport, Outcome, Payload, Runner};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
@@ -44,7 +44,7 @@ enum Guard {
 impl Guard {
     fn module(self) -> PathBuf {
         let out = |name: &str| {
-            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
                 .join("guest-examples/out")
                 .join(name);
             assert!(

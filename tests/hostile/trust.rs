@@ -6,7 +6,7 @@
 use crate::common::guests::guest;
 use crate::common::{Project, pre_tool, summary};
 use crate::{hookhost, json_of, runner_under, trust_all};
-use hookhost::hooks::{Decision, Outcome, TrustPolicy, TrustStore};
+use hookhost::{Decision, Outcome, TrustPolicy, TrustStore};
 use serde_json::json;
 
 fn hostile(config: serde_json::Value) -> Project {
@@ -243,8 +243,8 @@ fn concurrent_trust_runs_keep_every_project() {
             let home = home.path();
             s.spawn(move || {
                 let paths =
-                    hookhost::hooks::config::ConfigPaths::with_home(&p.path(), Some(home.into()));
-                let set = hookhost::hooks::config::load(&paths).unwrap();
+                    hookhost::config::ConfigPaths::with_home(&p.path(), Some(home.into()));
+                let set = hookhost::config::load(&paths).unwrap();
                 let mut store = TrustStore::load(Some(home)).unwrap();
                 let a = store.assess(&paths, &set);
                 store.trust(&a).unwrap();
@@ -254,8 +254,8 @@ fn concurrent_trust_runs_keep_every_project() {
     let store = TrustStore::load(Some(home.path())).unwrap();
     for p in &projects {
         let paths =
-            hookhost::hooks::config::ConfigPaths::with_home(&p.path(), Some(home.path().into()));
-        let set = hookhost::hooks::config::load(&paths).unwrap();
+            hookhost::config::ConfigPaths::with_home(&p.path(), Some(home.path().into()));
+        let set = hookhost::config::load(&paths).unwrap();
         assert!(
             store.assess(&paths, &set).changes.is_empty(),
             "{} lost",

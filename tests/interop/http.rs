@@ -1,7 +1,7 @@
 //! A Claude Code HTTP hook: it is POSTed Claude's payload and answered in Claude's protocol.
 
 use crate::common::{Project, pre_tool};
-use hookhost::hooks::Decision;
+use hookhost::Decision;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

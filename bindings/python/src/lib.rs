@@ -6,11 +6,12 @@
 //! The GIL is released while an event fires, so shell, wasm and HTTP hooks and other Python
 //! threads run meanwhile; a Python hook takes the GIL back only for its own call.
 
-use hookhost::hooks::config::ConfigPaths;
-use hookhost::hooks::locations;
-use hookhost::hooks::spawner::WasmEngineConfig;
-use hookhost::hooks::{Event, FnHook, FnResponse, Payload, TrustPolicy};
-use hookhost::serve::{ClientHook, Engine, HookTable, payload_of, report_json, typed_answer};
+use hookhost::config::ConfigPaths;
+use hookhost::locations;
+use hookhost::spawner::WasmEngineConfig;
+use hookhost::{Event, FnHook, FnResponse, Payload, TrustPolicy};
+use hookhost::setup::{ClientHook, Engine, HookTable, report_json};
+use hookhost_serve::{payload_of, typed_answer};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -193,7 +194,7 @@ impl Engine_ {
             .lock()
             .runner()
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-        Ok(hookhost::serve::list_json(&runner.hooks()).to_string())
+        Ok(hookhost::inspect::list_json(&runner.hooks()).to_string())
     }
 
     /// Re-read the config files before the next event.

@@ -1,0 +1,277 @@
+//! `hookhost hook --for claude|gemini|codex`: the outbound adapter. Reads that agent's hook
+//! payload on stdin, fires the event through the native engine with the project's and the
+//! user's `.coding-agent/hooks.json` only (never the agent's own settings file), and answers
+//! on stdout and exit code in that agent's protocol (`hooks::dialect::respond`).
+//!
+//! It refuses to run inside itself: it sets `HOOKHOST_ADAPTER` for the hooks it runs, and a
+//! nested `hookhost hook` that sees it fires nothing, so a hook that calls the agent, or the
+//! adapter, cannot recurse.
+//!
+//! It fails closed: whenever it cannot reach a decision on a PreToolUse (a payload it cannot
+//! read, nested past the parser's limit or larger than the cap, a trust file it must not
+//! ignore, the recursion guard, whose variable a project's settings `env` can set), it exits
+//! 2 with the reason on stderr, which blocks the call in every agent's rules. Elsewhere such
+//! an error exits 1, a non-blocking error (an exit 2 on Stop would keep the agent going).
+//!
+//! Nothing a project's settings `env` sets moves what it reads: the home directory is the
+//! account's (password database) or `--home`, never `$HOME`; the cache and store variables
+//! are vetted against the project (`hookhost::locations`); `$HOOKHOST_COMPILE_TIMEOUT_MS`
+//! and `$HOOKHOST_TIERING` are ignored here (a first compile cut short would skip a wasm hook
+//! on a non-blocking event).
+
+use anyhow::{Context, bail};
+use clap::Args;
+use hookhost::Event;
+use hookhost::dialect::{self, Dialect};
+use hookhost::files::{PAYLOAD_LIMIT, read_stream_bounded};
+use hookhost::spawner::wasm::{COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV};
+use hookhost::spawner::{HookSpawner, TIERING_ENV, Tiering, WasmEngineConfig};
+use hookhost::{Payload, Runner, TrustPolicy, TrustStore};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Set in the environment of the hooks the adapter runs.
+pub const ADAPTER_ENV: &str = "HOOKHOST_ADAPTER";
+
+#[derive(Args, Debug)]
+pub struct HookArgs {
+    /// Whose payload comes on stdin and whose protocol the answer speaks.
+    #[arg(long = "for", value_name = "claude|gemini|codex")]
+    agent: String,
+    /// Project directory (default: the agent's `$CLAUDE_PROJECT_DIR` / `$GEMINI_PROJECT_DIR`,
+    /// else the nearest directory at or above the payload's `cwd` (then the current
+    /// directory) holding .coding-agent/, .git, .claude/, .codex/ or .gemini/, below the home
+    /// directory; else the payload's `cwd`, else the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// The user's home directory, for ~/.coding-agent/hooks.json and trusted.json (default:
+    /// the account's, from the password database; never $HOME, which a project's settings
+    /// `env` can set).
+    #[arg(long, value_name = "DIR")]
+    home: Option<PathBuf>,
+    /// What to do with untrusted project hooks: all, skip or block. Default:
+    /// $HOOKHOST_TRUST, else skip (untrusted shell and HTTP hooks do not run; untrusted wasm hooks can only pass or block).
+    #[arg(long, value_name = "all|skip|block")]
+    trust: Option<String>,
+}
+
+pub async fn hook(a: HookArgs) -> anyhow::Result<u8> {
+    let d: Dialect = a.agent.parse().map_err(anyhow::Error::msg)?;
+    if !matches!(d, Dialect::Claude | Dialect::Gemini | Dialect::Codex) {
+        bail!("--for takes claude, gemini or codex, got {}", a.agent);
+    }
+    // Until the payload is read and says otherwise, an error may be hiding a PreToolUse.
+    let mut blocking = true;
+    match adapt(d, a, &mut blocking).await {
+        Err(e) if blocking => {
+            eprintln!("hookhost: error: {e:#}; blocking the tool call to fail closed");
+            Ok(2)
+        }
+        other => other,
+    }
+}
+
+/// The payload on stdin: its event (`None`: one hookhost does not fire) and its fields in
+/// native terms.
+fn read_payload(
+    agent: &str,
+) -> anyhow::Result<(Option<Event>, serde_json::Map<String, serde_json::Value>)> {
+    let bytes = read_stream_bounded(
+        std::io::stdin().lock(),
+        PAYLOAD_LIMIT,
+        "the payload on stdin",
+    )
+    .map_err(anyhow::Error::msg)?;
+    let value: serde_json::Value =
+        serde_json::from_slice(&bytes).context("the payload on stdin is not valid JSON")?;
+    let Some((_, event, fields)) = dialect::recognise(&value) else {
+        bail!("the payload on stdin has no `hook_event_name`; is this {agent}'s hook payload?");
+    };
+    Ok((event, fields))
+}
+
+/// The adapter's work; `blocking` is cleared once the payload is known not to be a
+/// PreToolUse.
+async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u8> {
+    let read = read_payload(&a.agent);
+    if let Ok((event, _)) = &read {
+        *blocking = *event == Some(Event::PreToolUse);
+    }
+    if std::env::var_os(ADAPTER_ENV).is_some() {
+        bail!(
+            "refusing to run inside another `hookhost hook` ({ADAPTER_ENV} is set): a hook called the adapter again; nothing was fired"
+        );
+    }
+    let (event, fields) = read?;
+    let Some(event) = event else {
+        // An event hookhost does not fire (Notification, BeforeModel, ...): nothing to say.
+        return Ok(0);
+    };
+    let home = super::env::runner_home(a.home.clone());
+    let project = match a.project {
+        Some(p) => super::project_dir(Some(p))?,
+        None => {
+            // The directory the agent was started in, which it names for its hooks; the
+            // payload's `cwd` follows the model's `cd` (after `cd src` the project's own
+            // guards would no longer be found).
+            let vars: &[&str] = match d {
+                Dialect::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+                _ => &["CLAUDE_PROJECT_DIR"],
+            };
+            let started_in = vars
+                .iter()
+                .filter_map(std::env::var_os)
+                .map(PathBuf::from)
+                .find(|p| p.is_dir());
+            let cwd = fields
+                .get("cwd")
+                .and_then(|c| c.as_str())
+                .map(PathBuf::from)
+                .filter(|p| p.is_dir());
+            // Codex names no directory: the payload's `cwd` may be a subdirectory of the
+            // project (a session started in `repo/src`), whose guards are at the root.
+            let found = || {
+                cwd.iter()
+                    .cloned()
+                    .chain(std::env::current_dir().ok())
+                    .find_map(|start| find_project(&start, home.as_deref()))
+            };
+            super::project_dir(started_in.or_else(found).or(cwd))?
+        }
+    };
+    let session = fields
+        .get("sessionId")
+        .and_then(|s| s.as_str())
+        .unwrap_or("adapter")
+        .to_string();
+    let mut native = fields.clone();
+    native.insert("cwd".into(), project.to_string_lossy().into());
+    let payload = Payload::from_object(event, native.into(), &project, &session)
+        .map_err(anyhow::Error::msg)?;
+    // SAFETY of set_var: the runtime is single-threaded here and nothing reads the
+    // environment concurrently; every hook spawned from now on inherits the marker.
+    unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
+    let paths = super::env::runner_paths(&project, home).native_only();
+    // Numbers and modes a project's `env` could set to cut a first compile short (a spawn
+    // failure only warns on a non-blocking event: the user's wasm hook would not run) are
+    // not read here: the defaults hold.
+    let timeout_default = COMPILE_TIMEOUT.as_millis().to_string();
+    for (var, default) in [
+        (COMPILE_TIMEOUT_ENV, timeout_default.as_str()),
+        (TIERING_ENV, "deferred"),
+    ] {
+        if let Ok(v) = std::env::var(var)
+            && !v.is_empty()
+            && v.trim() != default
+        {
+            eprintln!(
+                "hookhost: note: the adapter ignores ${var}={v:?} (a project's settings `env` can set it); the default ({default}) holds"
+            );
+        }
+    }
+    // A big module's optimised build is left to a background `hookhost compile`.
+    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
+        pooling: false,
+        prewarm: None,
+        tiering: Tiering::Deferred,
+        compile_timeout: Some(COMPILE_TIMEOUT),
+        ..WasmEngineConfig::default()
+    })?);
+    let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
+    let store = match TrustStore::load(paths.home.as_deref()) {
+        Ok(store) => store,
+        Err(e) if policy == TrustPolicy::All => {
+            eprintln!("hookhost: warning: {e}; treating every project hook as untrusted");
+            TrustStore::load(None)?
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let runner = Runner::builder(&project)
+        .config_paths(paths)
+        .lenient()
+        .spawner(spawner.clone())
+        .trust(policy, store)
+        .build()?;
+    let tool = payload.tool_name().map(str::to_string);
+    let report = runner.fire(payload).await;
+    runner.wait_async().await;
+    for e in &report.config_errors {
+        eprintln!("hookhost: error: {e}");
+    }
+    let answer = dialect::respond(d, &report, tool.as_deref());
+    if !answer.stdout.is_empty() {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", answer.stdout)?;
+    }
+    super::tier_up::hand_off(&spawner);
+    Ok(answer.exit_code)
+}
+
+/// What makes a directory a project root for [`find_project`]: hookhost's own directory, a
+/// git checkout (`.git` is a file in a worktree or submodule), or an agent's project
+/// settings.
+const PROJECT_MARKERS: [&str; 5] = [".coding-agent", ".git", ".claude", ".codex", ".gemini"];
+
+/// The nearest directory at or above `start` that holds one of [`PROJECT_MARKERS`]
+/// (`.git` a directory or a file, the others directories). The search stops below the home
+/// directory (whose `~/.claude/` and `~/.coding-agent/` are the user's own files, not a
+/// project's) and below `/`: `None` when it reaches either first.
+fn find_project(start: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    let start = std::fs::canonicalize(start).ok()?;
+    let home = home.and_then(|h| std::fs::canonicalize(h).ok());
+    for dir in start.ancestors() {
+        if Some(dir) == home.as_deref() || dir.parent().is_none() {
+            return None;
+        }
+        let marked = PROJECT_MARKERS.iter().any(|m| {
+            let p = dir.join(m);
+            if *m == ".git" {
+                p.symlink_metadata().is_ok()
+            } else {
+                p.is_dir()
+            }
+        });
+        if marked {
+            return Some(dir.to_path_buf());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_marked_directory_below_home_is_the_project() {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let repo = home.join("repo");
+        std::fs::create_dir_all(repo.join("src/deep")).unwrap();
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        // Nothing marked below home: none (home and what is above it are not searched).
+        assert_eq!(find_project(&repo.join("src/deep"), Some(&home)), None);
+        // Without a home in the way, the search goes on up to the nearest marker (here the
+        // directory's `.claude/`, then the `.git` above it).
+        assert_eq!(find_project(&repo.join("src"), None), Some(home.clone()));
+        assert_eq!(find_project(&root, None), Some(root.clone()));
+        std::fs::write(repo.join(".git"), "gitdir: elsewhere\n").unwrap();
+        assert_eq!(
+            find_project(&repo.join("src/deep"), Some(&home)),
+            Some(repo.clone())
+        );
+        std::fs::create_dir_all(repo.join("src/.codex")).unwrap();
+        assert_eq!(
+            find_project(&repo.join("src/deep"), Some(&home)),
+            Some(repo.join("src"))
+        );
+        // A file named like a settings directory is no marker.
+        std::fs::write(repo.join("src/deep/.claude"), "").unwrap();
+        assert_eq!(
+            find_project(&repo.join("src/deep"), Some(&home)),
+            Some(repo.join("src"))
+        );
+    }
+}

@@ -1,0 +1,94 @@
+//! `hookhost list`: the effective hooks in run order, with the file each came from.
+
+use clap::Args;
+use hookhost::config;
+use hookhost::{terminal_safe, terminal_safe_lines};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Project directory (default: the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn list(a: ListArgs) -> anyhow::Result<u8> {
+    let project = super::project_dir(a.project)?;
+    // A broken file does not hide the others' hooks (they still run): list what loads, and
+    // report the problems on stderr with exit 1.
+    let (set, errors) = config::load_lenient(&super::env::user_paths(&project));
+    for e in &errors {
+        eprintln!("hookhost: error: {}", terminal_safe_lines(&e.to_string()));
+    }
+    if let Some(managed) = &set.managed_only {
+        eprintln!(
+            "hookhost: note: {}: {}",
+            terminal_safe(&managed.display().to_string()),
+            hookhost::inspect::managed_only_note()
+        );
+    }
+    let status = u8::from(!errors.is_empty());
+    if a.json {
+        // The same object `serve` answers `list` with, and this run's problems.
+        let mut listed = hookhost::inspect::list_json(&set);
+        listed["errors"] = serde_json::json!(errors);
+        println!("{}", serde_json::to_string_pretty(&listed)?);
+        return Ok(status);
+    }
+    if set.is_empty() {
+        println!("no hooks configured (looked in:");
+        for f in &set.files {
+            println!("  {}", terminal_safe(&f.display().to_string()));
+        }
+        println!(")");
+        return Ok(status);
+    }
+    // Human output: everything a config says is shown with its control characters escaped
+    // (an ESC or CR in a command could show a reviewer another command).
+    let mut current = None;
+    for h in set.all() {
+        if current != Some(h.event) {
+            println!("{}", h.event);
+            current = Some(h.event);
+        }
+        let mut extras = Vec::new();
+        if let Some(m) = &h.match_source {
+            extras.push(format!("match \"{}\"", terminal_safe(m)));
+        }
+        if h.is_async {
+            extras.push("async".into());
+        }
+        extras.push(format!("timeout {} ms", h.timeout.as_millis()));
+        println!(
+            "  {:<16} {:<5} {}  [{}]",
+            terminal_safe(&h.label()),
+            h.handler.kind().as_str(),
+            terminal_safe(h.handler.display()),
+            extras.join(", ")
+        );
+        if let Some(d) = &h.description {
+            println!("      {}", terminal_safe(d));
+        }
+        let scope = scope_name(h.scope);
+        let file = terminal_safe(&h.file.display().to_string()).into_owned();
+        match h.dialect {
+            hookhost::Dialect::Native => {
+                println!("      from {file} ({scope})")
+            }
+            d => println!("      from {file} ({scope}, {d} dialect)"),
+        }
+    }
+    Ok(status)
+}
+
+fn scope_name(scope: config::Scope) -> &'static str {
+    match scope {
+        config::Scope::Managed => "managed, runs first",
+        config::Scope::Project => "project",
+        config::Scope::Global => "global",
+        _ => "in-process",
+    }
+}

@@ -1,0 +1,232 @@
+//! The `hookhost` command line (DESIGN §8): argument parsing, logging set-up and exit
+//! statuses. Each subcommand is a file of this crate; the engine is the `hookhost` library.
+
+mod check;
+mod compile;
+mod demo;
+mod env;
+mod hook;
+mod import;
+mod list;
+mod new;
+mod package;
+mod run;
+mod serve;
+mod tier_up;
+mod trust;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// A hook host for coding agents: shell and sandboxed WebAssembly hooks at agent lifecycle
+/// events.
+#[derive(Parser, Debug)]
+#[command(
+    name = "hookhost",
+    version,
+    about,
+    long_about = None,
+    after_help = "Hooks live in /etc/coding-agent/hooks.json (managed, run first), <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours), then other agents' files (.claude/settings.json, .gemini/settings.json, .codex/hooks.json, .ling/hooks.json); `hookhost list` shows the order. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
+)]
+struct Cli {
+    /// More logging on stderr (-v: info, -vv: debug). RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Fire one event with the configured hooks. Exit 0: pass; 2: block or force; 1: error.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json, then ~/.coding-agent/hooks.json (project
+    /// hooks first), then other agents' hook files (.ling/hooks.json, .claude/settings.json,
+    /// .claude/settings.local.json, ~/.claude/settings.json, .gemini/settings.json,
+    /// ~/.gemini/settings.json, .codex/hooks.json, ~/.codex/hooks.json), the trust pins in ~/.coding-agent/trusted.json, and the compiled-code
+    /// cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), which it writes.
+    Run(run::RunArgs),
+    /// Validate every config file, compile every wasm module, find commands that will not run.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json, other agents'
+    /// hook files (listing what hookhost accepts but does not implement as warnings) and
+    /// ~/.coding-agent/trusted.json; compiles every wasm module into the compiled-code cache
+    /// ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), so the first event is fast.
+    /// Exit 1 on any error.
+    Check(check::CheckArgs),
+    /// Compile wasm modules into the compiled-code cache ahead of the first event.
+    ///
+    /// Compiles the named `.wasm` files, else every wasm module the configured hooks name
+    /// (all config files `list` shows), into the compiled-code cache ($HOOKHOST_CACHE_DIR,
+    /// default ~/.cache/hookhost/wasm), which it writes. Exit 1 if a module fails to compile.
+    Compile(compile::CompileArgs),
+    /// Show the effective hooks in run order, with their source file and dialect.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json, then other
+    /// agents' hook files (Claude Code, Gemini CLI, Codex, ling; see `run --help`).
+    List(list::ListArgs),
+    /// Run a scripted agent session with shell and wasm hooks in a temporary project.
+    ///
+    /// Writes only a temporary directory (removed at the end); reads no config of yours.
+    Demo,
+    /// Show which project hooks are new or changed since last trusted, and trust them.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json, the wasm modules and scripts it names, and
+    /// ~/.coding-agent/trusted.json, which it writes (0600, under a lock).
+    Trust(trust::TrustArgs),
+    /// Create a ready-to-build hook project: `hookhost new LANG NAME`.
+    New(new::NewArgs),
+    /// Build the hook project (here, or --dir) into NAME.wasm and print its path.
+    Build(new::build::BuildArgs),
+    /// Fire the hook project's samples/*.json at its built NAME.wasm and compare outcomes.
+    Test(new::test::TestArgs),
+    /// Outbound adapter: run hookhost's hooks inside Claude Code, Gemini CLI or Codex.
+    ///
+    /// Reads that agent's hook payload on stdin, fires the event with
+    /// <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json only (never the
+    /// agent's own settings), and answers on stdout in that agent's protocol.
+    Hook(hook::HookArgs),
+    /// Convert Claude Code / Gemini CLI / Codex hooks into .coding-agent/hooks.json.
+    ///
+    /// Reads <project>/.claude/settings.json, .claude/settings.local.json,
+    /// .gemini/settings.json, .codex/hooks.json; prints the result (dry run), or with
+    /// --write appends it to <project>/.coding-agent/hooks.json.
+    Import(import::ImportArgs),
+    /// Embed hook.json as the manifest of FILE.wasm (a `hookhost:manifest` section).
+    Pack(package::pack::PackArgs),
+    /// Show a hook package's manifest and digest: FILE, sha256:DIGEST or a REF.
+    Inspect(package::inspect::InspectArgs),
+    /// Push a packed hook to an OCI registry: `hookhost publish FILE oci://registry/repo:tag`.
+    Publish(package::publish::PublishArgs),
+    /// Add a hook package to hooks.json, pinned by digest: `hookhost add REF`.
+    Add(package::add::AddArgs),
+    /// Move pinned tags to the digests they name now, showing what changed.
+    Update(package::update::UpdateArgs),
+    /// Remove a hook package's entries from hooks.json.
+    Remove(package::update::RemoveArgs),
+    /// Download pinned packages missing from (or damaged in) the store.
+    Fetch(package::update::FetchArgs),
+    /// Keep the engine warm: JSON-RPC 2.0 on stdio, or on a Unix socket with --socket.
+    ///
+    /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json and
+    /// ~/.coding-agent/trusted.json, and re-reads them when they change (notifying clients);
+    /// writes the compiled-code cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm)
+    /// and, with --socket, the socket. Protocol: docs/serve-protocol.md.
+    Serve(serve::ServeArgs),
+}
+
+/// The project directory: `--project`, else the current directory; made absolute.
+pub(crate) fn project_dir(arg: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let dir = match arg {
+        Some(d) => d,
+        None => std::env::current_dir()?,
+    };
+    std::fs::canonicalize(&dir).map_err(|e| {
+        anyhow::anyhow!(
+            "project directory {} is not usable: {e}; pass an existing directory with --project",
+            dir.display()
+        )
+    })
+}
+
+/// The trust policy from `--trust`, else `$HOOKHOST_TRUST`, else `skip`.
+pub(crate) fn trust_policy(flag: Option<&str>) -> anyhow::Result<hookhost::TrustPolicy> {
+    use hookhost::trust::TRUST_ENV;
+    let from_env = std::env::var(TRUST_ENV).ok().filter(|v| !v.is_empty());
+    match flag.map(str::to_string).or(from_env) {
+        None => Ok(hookhost::TrustPolicy::Skip),
+        Some(v) => v
+            .parse()
+            .map_err(|e: String| anyhow::anyhow!("--trust / {TRUST_ENV}: {e}")),
+    }
+}
+
+/// The trust policy of a process whose environment a project can set (the outbound adapter
+/// runs with the `env` of the agent's project settings): `--trust` as given, but
+/// `$HOOKHOST_TRUST` may only make the default stricter (`block`); an `all` there is ignored
+/// with a warning (a cloned repository must not switch its own hooks on).
+pub(crate) fn trust_policy_env_stricter_only(
+    flag: Option<&str>,
+) -> anyhow::Result<hookhost::TrustPolicy> {
+    use hookhost::TrustPolicy;
+    use hookhost::trust::TRUST_ENV;
+    if flag.is_some() {
+        return trust_policy(flag);
+    }
+    match trust_policy(None)? {
+        TrustPolicy::All => {
+            eprintln!(
+                "hookhost: warning: ignoring {TRUST_ENV}=all here (a project's agent settings can set it); untrusted project hooks are skipped: pass --trust all on the hook command line to run them"
+            );
+            Ok(TrustPolicy::Skip)
+        }
+        policy => Ok(policy),
+    }
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn,hookhost::report=off,hookhost::runner=off",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .try_init();
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    // One event per process: a current-thread runtime starts faster than a pool of workers
+    // (wasm compilation still goes to the blocking pool, the epoch ticker has its thread).
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("hookhost: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let result = rt.block_on(async {
+        match cli.command {
+            Command::Run(args) => run::run(args).await,
+            Command::Check(args) => check::check(args).await,
+            Command::Compile(args) => compile::compile(args).await,
+            Command::List(args) => list::list(args),
+            Command::Demo => demo::demo().await,
+            Command::Trust(args) => trust::trust(args),
+            Command::New(args) => new::new(args),
+            Command::Build(args) => new::build::build(args),
+            Command::Test(args) => new::test::test(args).await,
+            Command::Hook(args) => hook::hook(args).await,
+            Command::Import(args) => import::import(args),
+            Command::Pack(args) => package::pack::pack(args),
+            Command::Inspect(args) => package::inspect::inspect(args).await,
+            Command::Publish(args) => package::publish::publish(args).await,
+            Command::Add(args) => package::add::add(args).await,
+            Command::Update(args) => package::update::update(args).await,
+            Command::Remove(args) => package::update::remove(args),
+            Command::Fetch(args) => package::update::fetch(args).await,
+            Command::Serve(args) => serve::serve(args).await,
+        }
+    });
+    // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody
+    // writes to stays blocked in the kernel after its hook timed out): give them a moment,
+    // then exit anyway.
+    rt.shutdown_timeout(std::time::Duration::from_millis(100));
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("hookhost: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

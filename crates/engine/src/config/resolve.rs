@@ -1,0 +1,340 @@
+//! Phase 2 of reading a `hooks.json`: a [`RawHook`] with its event, scope and paths becomes a
+//! [`Hook`], or the list of what is wrong with it.
+//!
+//! What this phase owns: the hook's kind from its `command`/`url` ([`wasm_words`]), options
+//! valid for that kind, `match` on tool events only (compiled once, into a [`Matcher`]),
+//! `async` on non-blocking events only, `cwd` and a project hook's module confined to the
+//! project ([`crate::confine`]: resolved once, canonically), header `$NAME`
+//! references checked against `allowedEnv`, and the defaults of absent fields. What it does
+//! not: reading JSON or checking value types (phase 1, `raw.rs`), or running anything.
+
+use super::headers::expand_with;
+use super::load::ConfigPaths;
+use super::matcher::Matcher;
+use super::raw::RawHook;
+use super::types::{
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, Scope, WasmLimits,
+};
+use crate::confine::{Escape, resolve_inside};
+use crate::event::Event;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const WASM_ONLY: &[&str] = &["fuel", "memory", "fs", "env"];
+const HTTP_ONLY: &[&str] = &["headers", "allowedEnv"];
+
+/// Resolves the hooks of one file.
+pub(super) struct Resolver<'a> {
+    pub file: &'a Path,
+    pub scope: Scope,
+    pub paths: &'a ConfigPaths,
+    /// Which file of its scope (see `HookId::source`).
+    pub source: u8,
+}
+
+/// What the hook runs, as far as its `command` or `url` tells.
+enum Runs {
+    Shell(String),
+    Wasm {
+        command: String,
+        argv: Vec<String>,
+    },
+    Http(String),
+    /// A hook package pinned by digest: a wasm module from the store.
+    Package(super::raw::RawPackage),
+}
+
+impl Runs {
+    fn kind(&self) -> HookKind {
+        match self {
+            Runs::Shell(_) => HookKind::Shell,
+            Runs::Wasm { .. } | Runs::Package(_) => HookKind::Wasm,
+            Runs::Http(_) => HookKind::Http,
+        }
+    }
+}
+
+impl Resolver<'_> {
+    /// The hook, when neither phase found a problem; else every problem, in order (phase 1's
+    /// first).
+    pub fn resolve(&self, raw: RawHook) -> Result<Hook, Vec<String>> {
+        let RawHook {
+            event,
+            index,
+            keys,
+            command,
+            url,
+            headers,
+            allowed_env,
+            matcher: match_text,
+            description,
+            timeout_ms,
+            cwd: cwd_text,
+            is_async,
+            on_error,
+            fuel,
+            memory_mib,
+            fs,
+            env,
+            dialect,
+            package,
+            mut problems,
+        } = raw;
+        let dialect = dialect.unwrap_or_default();
+
+        // Handler kind.
+        let runs = match (command, url, package) {
+            (None, None, Some(p)) => Some(Runs::Package(p)),
+            (_, _, Some(_)) => {
+                problems.push(
+                    "has `package` and `command` or `url`; a package hook runs its pinned module: keep `package` alone".into(),
+                );
+                None
+            }
+            (command, url, None) => match (command, url) {
+                (Some(_), Some(_)) => {
+                    problems.push(
+                    "has both `command` and `url`; a hook is either a command or an HTTP endpoint: keep one".into(),
+                );
+                    None
+                }
+                (None, None) => {
+                    if !keys.contains("command") && !keys.contains("url") {
+                        problems.push(
+                        "has neither `command` nor `url`; add \"command\": \"path/to/script.sh\" (or a .wasm file), or \"url\": \"http://...\"".into(),
+                    );
+                    }
+                    None
+                }
+                (Some(c), None) if c.trim().is_empty() => {
+                    problems.push(
+                        "`command` is empty; give a shell command or a path to a .wasm file".into(),
+                    );
+                    None
+                }
+                (Some(c), None) => match wasm_words(&c) {
+                    Ok(Some(argv)) => Some(Runs::Wasm { command: c, argv }),
+                    Ok(None) => Some(Runs::Shell(c)),
+                    Err(msg) => {
+                        problems.push(msg);
+                        None
+                    }
+                },
+                (None, Some(u)) => {
+                    if !(u.starts_with("http://") || u.starts_with("https://")) {
+                        problems.push(format!(
+                            "`url` must start with http:// or https://, got {u:?}"
+                        ));
+                        None
+                    } else {
+                        Some(Runs::Http(u))
+                    }
+                }
+            },
+        };
+        let kind = runs.as_ref().map(Runs::kind);
+
+        // Options that belong to one kind only.
+        if let Some(kind) = kind {
+            for key in WASM_ONLY {
+                if keys.contains(*key) && kind != HookKind::Wasm {
+                    problems.push(format!(
+                        "`{key}` applies to wasm hooks only (a command whose first word ends in .wasm); remove it or point `command` at a .wasm module"
+                    ));
+                }
+            }
+            for key in HTTP_ONLY {
+                if keys.contains(*key) && kind != HookKind::Http {
+                    problems.push(format!(
+                        "`{key}` applies to HTTP hooks (`url`) only; remove it"
+                    ));
+                }
+            }
+        }
+
+        // match
+        let mut matcher = None;
+        if let Some(m) = &match_text {
+            // Other agents match SessionStart on its `source` and PreCompact on its `trigger`.
+            let subject_event = dialect != crate::dialect::Dialect::Native
+                && matches!(event, Event::SessionStart | Event::PreCompact);
+            if !event.takes_tool_matcher() && !subject_event {
+                problems.push(format!(
+                    "`match` filters by tool name and only applies to PreToolUse and PostToolUse, not {event}; remove it"
+                ));
+            } else {
+                match Matcher::new(m) {
+                    Ok(compiled) => matcher = Some(compiled),
+                    Err(err) => problems.push(format!(
+                        "`match` is not a valid regex ({m:?}): {}; it is matched against the whole tool name, e.g. \"bash|shell\"",
+                        err.to_string().lines().last().unwrap_or_default()
+                    )),
+                }
+            }
+        }
+
+        // async
+        if is_async && !event.allows_async() {
+            problems.push(format!(
+                "`async` is not allowed on {event}: its hooks decide (block/force), and a fire-and-forget hook cannot; remove `async` or move the hook to a non-blocking event"
+            ));
+        }
+
+        // cwd: project hooks and every wasm hook stay inside the project.
+        let confined = self.scope == Scope::Project || kind == Some(HookKind::Wasm);
+        let project = &self.paths.project_dir;
+        let cwd = match &cwd_text {
+            None => project.clone(),
+            Some(c) if !confined => project.join(c),
+            Some(c) => match resolve_inside(project, project, Path::new(c)) {
+                Ok(dir) => dir,
+                Err(escape) => {
+                    problems.push(format!(
+                        "`cwd` {c:?} {escape}; {} hooks run inside the project: give a path relative to the project root that stays inside it",
+                        if kind == Some(HookKind::Wasm) {
+                            "wasm"
+                        } else {
+                            "project"
+                        }
+                    ));
+                    project.clone()
+                }
+            },
+        };
+
+        // Header references: values come from the environment at run time; here only the
+        // allowlist counts.
+        for (name, value) in &headers {
+            if let Err(problem) = expand_with(value, &allowed_env, |_| Some(String::new())) {
+                problems.push(format!("header `{name}`: {problem}"));
+            }
+        }
+
+        // Phase 1 reported why `runs` is missing when it is.
+        let (Some(runs), true) = (runs, problems.is_empty()) else {
+            return Err(problems);
+        };
+        let handler = match runs {
+            Runs::Shell(command) => Handler::Shell { command },
+            Runs::Wasm { command, argv } => Handler::Wasm {
+                module: self.resolve_module(&argv[0], &cwd).map_err(|m| vec![m])?,
+                command,
+                argv,
+                limits: WasmLimits {
+                    fuel,
+                    memory_mib: memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
+                    fs: fs.unwrap_or_default(),
+                    env,
+                },
+            },
+            Runs::Package(p) => Handler::Wasm {
+                module: package_module(&p.digest).map_err(|m| vec![m])?,
+                argv: std::iter::once(p.reference.clone()).chain(p.args).collect(),
+                command: format!("{} ({})", p.reference, p.digest),
+                limits: WasmLimits {
+                    fuel,
+                    memory_mib: memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
+                    fs: fs.unwrap_or_default(),
+                    env,
+                },
+            },
+            Runs::Http(url) => Handler::Http {
+                url,
+                headers,
+                allowed_env,
+            },
+        };
+        Ok(Hook {
+            event,
+            index,
+            scope: self.scope,
+            file: self.file.to_path_buf(),
+            handler,
+            matcher,
+            match_source: match_text,
+            description,
+            timeout: Duration::from_millis(timeout_ms.unwrap_or(match dialect {
+                crate::dialect::Dialect::Native => DEFAULT_TIMEOUT_MS,
+                d => d.default_timeout_ms(),
+            })),
+            cwd,
+            is_async,
+            on_error: on_error.unwrap_or_default(),
+            dialect,
+            source: self.source,
+        })
+    }
+
+    /// A wasm module's path. A project hook's module: relative to the hook's cwd, and it must
+    /// lie inside the project (what trust pins is what runs). A global hook's: absolute or
+    /// `~/...`; a managed hook's: absolute (both run trusted, so never a module the project
+    /// supplies).
+    fn resolve_module(&self, word: &str, cwd: &Path) -> Result<PathBuf, String> {
+        if self.scope == Scope::Managed {
+            // Relative to the project (or `~/`) would let a project or user supply the
+            // module the administrator's hook runs.
+            return if Path::new(word).is_absolute() {
+                Ok(PathBuf::from(word))
+            } else {
+                Err(format!(
+                    "wasm module {word:?} is not an absolute path; a managed hook's module must be an absolute path to a file the administrator controls (e.g. /usr/local/lib/hookhost/guard.wasm), never relative to the project or a home directory"
+                ))
+            };
+        }
+        if self.scope == Scope::Global {
+            return match (word.strip_prefix("~/"), &self.paths.home) {
+                (Some(rest), Some(home)) => Ok(home.join(rest)),
+                (Some(_), None) => Err(format!(
+                    "wasm module {word:?} uses `~/`, but there is no home directory; write an absolute path"
+                )),
+                (None, _) if Path::new(word).is_absolute() => Ok(PathBuf::from(word)),
+                // Relative to the hook's cwd, which is in the project: every project would
+                // supply the module this trusted hook runs.
+                (None, _) => Err(format!(
+                    "wasm module {word:?} is a relative path; write an absolute path or ~/...: a relative path is looked up in each project, which the project controls (a user's hook runs trusted)"
+                )),
+            };
+        }
+        resolve_inside(&self.paths.project_dir, cwd, Path::new(word)).map_err(|escape| {
+            let why = match escape {
+                Escape::NotLexicallyInside if word.starts_with("~/") => {
+                    "uses `~/`, which only global hooks may".to_string()
+                }
+                other => other.to_string(),
+            };
+            format!(
+                "wasm module {word:?} {why}; a project hook's module must be a file inside the project (put it under .coding-agent/hooks/)"
+            )
+        })
+    }
+}
+
+/// The store file of a pinned package. Whether it is there and intact is the run's question
+/// (the runner pins its bytes to the digest): a missing package fails only its own hook.
+fn package_module(digest: &crate::store::Digest) -> Result<PathBuf, String> {
+    crate::store::Store::default_root()
+        .map(|root| crate::store::Store::at(root).path(digest))
+        .ok_or_else(|| {
+            format!(
+                "no user cache directory for the hook store; set {} to a directory of your own",
+                crate::store::STORE_ENV
+            )
+        })
+}
+
+/// Splits a command into words if its first word names a `.wasm` file. `Ok(None)`: a shell
+/// command. `Err`: it names a .wasm file but cannot be split (unbalanced quotes).
+pub fn wasm_words(command: &str) -> Result<Option<Vec<String>>, String> {
+    let first_raw = command.split_whitespace().next().unwrap_or_default();
+    let looks_wasm = first_raw
+        .trim_matches(|c| c == '"' || c == '\'')
+        .ends_with(".wasm");
+    match shlex::split(command) {
+        Some(words) if words.first().is_some_and(|w| w.ends_with(".wasm")) => Ok(Some(words)),
+        Some(_) => Ok(None),
+        None if looks_wasm => Err(format!(
+            "cannot split the wasm command {command:?} into words (an unbalanced quote?); wasm commands are split like a shell would, without expansion"
+        )),
+        None => Ok(None),
+    }
+}

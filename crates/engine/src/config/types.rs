@@ -1,0 +1,354 @@
+//! What a configured hook *is* once resolved: [`Hook`], its [`Handler`] and limits, the
+//! [`HookSet`] in run order, and the defaults and bounds of the numeric fields.
+//!
+//! Plain data: nothing here reads a file, checks a path or runs anything. Phase 2
+//! (`resolve.rs`) is what makes a [`Hook`] from a config file.
+
+use super::matcher::Matcher;
+use crate::dialect::{self, Dialect};
+use crate::event::Event;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Default hook timeout (DESIGN §3).
+pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
+/// Upper bound on `timeout`, so a typo (`"timeout": 50000000`) cannot wedge a session for hours.
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+/// Default wasm memory cap in MiB.
+pub const DEFAULT_MEMORY_MIB: u64 = 128;
+/// Upper bound on `memory`: a 32-bit wasm memory cannot exceed 4 GiB anyway.
+pub const MAX_MEMORY_MIB: u64 = 4096;
+
+/// Where a hook comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Scope {
+    /// The machine-wide managed file (`/etc/coding-agent/hooks.json`): written by an
+    /// administrator, always trusted, runs before every other hook, and no project or user
+    /// file can disable, shadow or reorder it.
+    Managed,
+    /// The project's `.coding-agent/hooks.json` (subject to trust).
+    Project,
+    /// The user's `~/.coding-agent/hooks.json` (always trusted).
+    Global,
+    /// Registered in-process by the embedding program.
+    #[serde(rename = "in-process")]
+    InProcess,
+}
+
+impl Scope {
+    /// The rank hooks run in (0 first): managed, the user's, the project's, in-process.
+    pub fn rank(self) -> u8 {
+        match self {
+            Scope::Managed => 0,
+            Scope::Global => 1,
+            Scope::Project => 2,
+            Scope::InProcess => 3,
+        }
+    }
+}
+
+/// A hook's identity: where it comes from, its event, and its position in that source's list
+/// for the event. `Copy`, hashable, compared without allocating; shown (and serialised) as
+/// `PreToolUse[0]`, or `PreToolUse[fn 0]` for an in-process hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HookId {
+    /// Where the hook comes from.
+    pub scope: Scope,
+    /// Its event.
+    pub event: Event,
+    /// Its position in its source's list for the event (0-based).
+    pub index: usize,
+    /// Which file of its scope it comes from: 0 for hookhost's own, 1 and up for other
+    /// agents' files in load order (two files of one scope may both have a `PreToolUse[0]`).
+    pub source: u8,
+}
+
+impl std::fmt::Display for HookId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Through `pad`, so widths and alignment (`{:<18}`) apply as for a string.
+        f.pad(&match self.scope {
+            Scope::InProcess => format!("{}[fn {}]", self.event, self.index),
+            _ => format!("{}[{}]", self.event, self.index),
+        })
+    }
+}
+
+impl Serialize for HookId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl PartialEq<str> for HookId {
+    fn eq(&self, other: &str) -> bool {
+        // `Event[index]` without formatting: compare the parts.
+        let Some((event, rest)) = other.split_once('[') else {
+            return false;
+        };
+        let index = match (self.scope, rest.strip_suffix(']')) {
+            (Scope::InProcess, Some(r)) => r.strip_prefix("fn "),
+            (_, r) => r,
+        };
+        self.event.as_str() == event && index.and_then(|i| i.parse().ok()) == Some(self.index)
+    }
+}
+
+impl PartialEq<&str> for HookId {
+    fn eq(&self, other: &&str) -> bool {
+        self == *other
+    }
+}
+
+/// The kind of handler, as shown by `list` and `run --json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HookKind {
+    /// A shell command (`sh -c`).
+    Shell,
+    /// A WebAssembly module or component, run in the wasm sandbox.
+    Wasm,
+    /// An HTTP endpoint the payload is POSTed to.
+    Http,
+    /// An in-process Rust function ([`FnHook`](crate::FnHook)).
+    Fn,
+}
+
+impl HookKind {
+    /// `shell`, `wasm`, `http` or `fn`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookKind::Shell => "shell",
+            HookKind::Wasm => "wasm",
+            HookKind::Http => "http",
+            HookKind::Fn => "fn",
+        }
+    }
+}
+
+/// Filesystem access of a wasm hook to the project directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum FsAccess {
+    /// No project directory at all.
+    None,
+    /// The project directory, read-only (the default).
+    #[default]
+    Read,
+    /// The project directory, readable and writable.
+    Write,
+}
+
+/// Limits and grants of a wasm hook (`fuel`, `memory`, `fs`, `env`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WasmLimits {
+    /// Explicit fuel budget; `None` derives it from the timeout.
+    pub fuel: Option<u64>,
+    /// Memory cap in MiB (default 128, at most 4096).
+    pub memory_mib: u64,
+    /// Access to the project directory (default read-only).
+    pub fs: FsAccess,
+    /// Names of host environment variables passed to the guest.
+    pub env: Vec<String>,
+}
+
+impl Default for WasmLimits {
+    fn default() -> Self {
+        WasmLimits {
+            fuel: None,
+            memory_mib: DEFAULT_MEMORY_MIB,
+            fs: FsAccess::Read,
+            env: Vec::new(),
+        }
+    }
+}
+
+/// What runs when the hook fires.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Handler {
+    /// `sh -c command`.
+    Shell {
+        /// The command line, run as written.
+        command: String,
+    },
+    /// A WebAssembly module or component; `argv[0]` is the module path as written.
+    Wasm {
+        /// The command as written.
+        command: String,
+        /// The module's path, resolved against the hook's `cwd` (`~/` expanded for global hooks).
+        module: PathBuf,
+        /// The command split into words like a shell would, without expansion.
+        argv: Vec<String>,
+        /// Fuel, memory, filesystem and environment grants.
+        limits: WasmLimits,
+    },
+    /// POST the payload to `url`.
+    Http {
+        /// The endpoint.
+        url: String,
+        /// Headers sent with every request, in order; values may reference `$NAME`s listed
+        /// in `allowed_env`.
+        headers: Vec<(String, String)>,
+        /// The host environment variables header values may reference (`allowedEnv`); a
+        /// reference to any other is a config error.
+        allowed_env: Vec<String>,
+    },
+}
+
+impl Handler {
+    /// Which kind of handler this is.
+    pub fn kind(&self) -> HookKind {
+        match self {
+            Handler::Shell { .. } => HookKind::Shell,
+            Handler::Wasm { .. } => HookKind::Wasm,
+            Handler::Http { .. } => HookKind::Http,
+        }
+    }
+
+    /// The command or URL as the user wrote it.
+    pub fn display(&self) -> &str {
+        match self {
+            Handler::Shell { command } | Handler::Wasm { command, .. } => command,
+            Handler::Http { url, .. } => url,
+        }
+    }
+}
+
+/// On a crash or an unexpected exit code of a blocking hook: warn (default) or fail closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum OnError {
+    /// Log a warning and go on (the default).
+    #[default]
+    Warn,
+    /// Fail closed: block the tool call (PreToolUse).
+    Block,
+}
+
+/// One configured hook, validated and resolved.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    /// The event it runs at.
+    pub event: Event,
+    /// Position in its file's list for `event` (0-based).
+    pub index: usize,
+    /// Which file it comes from: the project's or the global one.
+    pub scope: Scope,
+    /// The config file it was read from.
+    pub file: PathBuf,
+    /// What it runs.
+    pub handler: Handler,
+    /// The `match` regex on the tool name, anchored to the whole name.
+    pub matcher: Option<Matcher>,
+    /// The `match` text as written (the same as `matcher`'s [`Matcher::as_str`]; a field
+    /// for the callers that show it).
+    pub match_source: Option<String>,
+    /// The `description`, shown by `list` and in logs.
+    pub description: Option<String>,
+    /// The `timeout` (default 10 s, at most one hour).
+    pub timeout: Duration,
+    /// Absolute working directory.
+    pub cwd: PathBuf,
+    /// `async: true`: fire-and-forget; it never affects a decision.
+    pub is_async: bool,
+    /// What a crash or an unexpected exit code does (`onError`).
+    pub on_error: OnError,
+    /// Whose contract it is written for: its payload, environment and judging rules.
+    pub dialect: Dialect,
+    /// Which file of its scope it comes from (see [`HookId::source`]).
+    pub source: u8,
+}
+
+impl Hook {
+    /// `PreToolUse[2]`: how errors and logs name this hook.
+    pub fn label(&self) -> String {
+        self.id().to_string()
+    }
+
+    /// This hook's identity.
+    pub fn id(&self) -> HookId {
+        HookId {
+            scope: self.scope,
+            event: self.event,
+            index: self.index,
+            source: self.source,
+        }
+    }
+
+    /// Whether this hook applies to a subject: the tool name on tool events, or for another
+    /// agent's hooks the `source` on SessionStart and the `trigger` on PreCompact (events
+    /// without a subject always match). A hook of another dialect matches a core tool name
+    /// by its alias too (`Bash` matches `bash`).
+    pub fn matches_tool(&self, tool: Option<&str>) -> bool {
+        match (&self.matcher, tool) {
+            (None, _) => true,
+            (Some(m), Some(name)) => {
+                m.is_match(name)
+                    || (self.event.takes_tool_matcher()
+                        && self.dialect != Dialect::Native
+                        && m.is_match(&dialect::tools::name_to_dialect(self.dialect, name)))
+            }
+            (Some(_), None) => false,
+        }
+    }
+}
+
+/// All hooks in run order, per event: project hooks first, then global ones.
+#[derive(Debug, Clone, Default)]
+pub struct HookSet {
+    hooks: Vec<Arc<Hook>>,
+    /// The files that were read (present or not), in order.
+    pub files: Vec<PathBuf>,
+    /// SHA-256 of the exact bytes each present file was parsed from: what trust compares, so
+    /// the hash trusted is the hash of the config that runs (the file is read once).
+    pub file_hashes: BTreeMap<PathBuf, String>,
+    /// The managed file that turned every other config file off (`allowManagedHooksOnly`),
+    /// when one did: only managed (and in-process) hooks run.
+    pub managed_only: Option<PathBuf>,
+    /// What the files say that hookhost accepts but does not implement (other agents' keys
+    /// and events), or skips: listed by `check`, never an error.
+    pub warnings: Vec<super::ConfigError>,
+}
+
+impl HookSet {
+    /// A set of exactly these hooks, in this order, with no files behind it.
+    pub fn from_hooks(hooks: Vec<Hook>) -> Self {
+        HookSet {
+            hooks: hooks.into_iter().map(Arc::new).collect(),
+            files: Vec::new(),
+            file_hashes: Default::default(),
+            managed_only: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Every hook, in run order (grouped by event in lifecycle order).
+    pub fn all(&self) -> impl Iterator<Item = &Arc<Hook>> {
+        self.hooks.iter()
+    }
+
+    /// The hooks of `event` that match `tool`, in run order.
+    pub fn matching<'a>(
+        &'a self,
+        event: Event,
+        tool: Option<&'a str>,
+    ) -> impl Iterator<Item = &'a Arc<Hook>> + 'a {
+        self.hooks
+            .iter()
+            .filter(move |h| h.event == event && h.matches_tool(tool))
+    }
+
+    /// How many hooks, of every event.
+    pub fn len(&self) -> usize {
+        self.hooks.len()
+    }
+
+    /// Whether there are no hooks at all.
+    pub fn is_empty(&self) -> bool {
+        self.hooks.is_empty()
+    }
+}

@@ -1,0 +1,112 @@
+//! Dialects: the hook contracts of other agents, both ways (DESIGN §10).
+//!
+//! A [`Dialect`] is what one agent family promises its hooks: where they are configured, the
+//! payload they read on stdin, the environment they run in, and the rules that turn their exit
+//! code and output into a decision. Every hook has one (`native` unless its file or its
+//! `"dialect"` field says otherwise), and keeps it end to end.
+//!
+//! What lives where:
+//! - `sources`: which other agents' files are read, in `list` order ([`foreign_sources`]);
+//! - `settings`: another agent's settings file -> native hook objects (with `"dialect"`),
+//!   read then by the native config reader, so one validator judges every hook;
+//! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
+//!   ([`recognise`]: a payload of any dialect, told by its shape);
+//! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
+//! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
+//!   adapter, `hookhost hook --for`).
+//!
+//! - `rules`: what a dialect's exit codes and JSON mean, as a value ([`Rules`]) that
+//!   `decision::judge` applies; nothing here decides.
+
+mod render;
+mod respond;
+mod rules;
+mod settings;
+mod sources;
+pub mod tools;
+
+pub use render::{env, recognise, render, to_native};
+pub use respond::{Answer, respond};
+pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
+pub use settings::{ForeignFile, ForeignHook, read_settings};
+pub use sources::{ForeignSource, foreign_sources};
+
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// The contract a hook was written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// hookhost's own (DESIGN §2-4): camelCase payload, milliseconds.
+    #[default]
+    Native,
+    /// Claude Code: `.claude/settings.json`, snake_case payload, seconds.
+    Claude,
+    /// Gemini CLI: `.gemini/settings.json`, its event names, milliseconds.
+    Gemini,
+    /// Codex: `.codex/hooks.json`, Claude's shape with stricter output rules.
+    Codex,
+    /// The TypeScript agent hookhost's design comes from: `.ling/hooks.json`, `toolCall`.
+    Ling,
+}
+
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 5] = [
+        Dialect::Native,
+        Dialect::Claude,
+        Dialect::Gemini,
+        Dialect::Codex,
+        Dialect::Ling,
+    ];
+
+    /// `native`, `claude`, `gemini`, `codex` or `ling`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Native => "native",
+            Dialect::Claude => "claude",
+            Dialect::Gemini => "gemini",
+            Dialect::Codex => "codex",
+            Dialect::Ling => "ling",
+        }
+    }
+
+    /// Claude Code, Gemini CLI and Codex share one family of rules (exit 2 uses stderr,
+    /// `continue: false`, failures never block unless `onError: "block"`).
+    pub fn is_claude_family(self) -> bool {
+        matches!(self, Dialect::Claude | Dialect::Gemini | Dialect::Codex)
+    }
+
+    /// The timeout a hook of this dialect gets when it states none: Claude Code's and Codex's
+    /// 600 s, Gemini CLI's 60 s, hookhost's 10 s for the others.
+    pub fn default_timeout_ms(self) -> u64 {
+        match self {
+            Dialect::Claude | Dialect::Codex => 600_000,
+            Dialect::Gemini => 60_000,
+            Dialect::Native | Dialect::Ling => crate::config::DEFAULT_TIMEOUT_MS,
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown dialect {s:?}; expected one of: {}",
+                    Dialect::ALL.map(Dialect::as_str).join(", ")
+                )
+            })
+    }
+}

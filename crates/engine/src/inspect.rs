@@ -1,0 +1,218 @@
+//! What `hookhost list --json` and `hookhost check --json` print, as data, so that `serve`'s
+//! `list` and `check` answer exactly the same objects. It reads and compiles; it runs no hook.
+
+use crate::EventClass;
+use crate::config::{self, ConfigError, ConfigPaths, Handler, Hook, HookSet};
+use crate::preflight::shell_program_problem;
+use crate::spawner::{WasmEngineConfig, WasmSpawner};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// `{"hooks": [...], "files": [...], "managedOnly": FILE|null}`: the effective hooks in run
+/// order, with their source file and dialect, and the files read.
+pub fn list_json(set: &HookSet) -> Value {
+    let hooks: Vec<_> = set
+        .all()
+        .map(|h| {
+            let mut v = json!({
+                "event": h.event,
+                "hook": h.label(),
+                "kind": h.handler.kind(),
+                "command": h.handler.display(),
+                "match": h.match_source,
+                "description": h.description,
+                "timeoutMs": h.timeout.as_millis() as u64,
+                "cwd": h.cwd,
+                "async": h.is_async,
+                "onError": h.on_error,
+                "source": h.scope,
+                "file": h.file,
+                "dialect": h.dialect,
+            });
+            if let Handler::Wasm { limits, module, .. } = &h.handler {
+                v["module"] = json!(module);
+                v["fuel"] = json!(limits.fuel);
+                v["memory"] = json!(limits.memory_mib);
+                v["fs"] = json!(limits.fs);
+                v["env"] = json!(limits.env);
+            }
+            v
+        })
+        .collect();
+    json!({
+        "hooks": hooks,
+        "files": set.files,
+        "managedOnly": set.managed_only,
+    })
+}
+
+/// What `check` and `list` say when the managed file turns the other files off.
+pub fn managed_only_note() -> String {
+    "the machine-wide managed file allows only managed hooks (`allowManagedHooksOnly`, or it could not be read, which counts as the same): the project's and the user's hooks files are not read".into()
+}
+
+/// What `check` found: every error and warning of all config files.
+#[derive(Debug, Serialize)]
+pub struct CheckReport {
+    /// Problems that make `check` exit 1.
+    pub errors: Vec<ConfigError>,
+    /// Problems that do not (a missing program on an observing event, untrusted hooks).
+    pub warnings: Vec<ConfigError>,
+    /// How many hooks are configured.
+    pub hooks: usize,
+    /// The files read: hookhost's own always, other agents' when present.
+    pub files: Vec<PathBuf>,
+    /// The managed file that allows only managed hooks, when one does.
+    #[serde(rename = "managedOnly")]
+    pub managed_only: Option<PathBuf>,
+}
+
+fn problem(hook: &Hook, message: String) -> ConfigError {
+    ConfigError {
+        file: hook.file.clone(),
+        hook: Some(hook.label()),
+        message,
+    }
+}
+
+/// Every problem of the config files at `paths`; compiles every wasm module (into the
+/// default compile cache, so the first event is fast) and finds shell commands whose
+/// program the shell will not run. A pinned package's store copy must be there and intact.
+pub async fn check(
+    paths: &ConfigPaths,
+) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
+    check_with(paths, &|_, _| Vec::new()).await
+}
+
+/// What a caller adds to `check` about one pinned package hook: warnings, given the hook and
+/// the package's bytes (already checked against their digest). `hookhost-package` compares
+/// the package's manifest with the config's grants here.
+pub type PackageWarnings<'a> = &'a (dyn Fn(&Hook, &[u8]) -> Vec<String> + Sync);
+
+/// [`check`], with `package_warnings` asked about every pinned package hook.
+pub async fn check_with(
+    paths: &ConfigPaths,
+    package_warnings: PackageWarnings<'_>,
+) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
+    let (set, mut errors) = config::load_lenient(paths);
+    // What other agents' files say that hookhost accepts but does not implement.
+    let mut warnings = set.warnings.clone();
+    let mut wasm = None;
+    for hook in set.all() {
+        if !hook.cwd.is_dir() {
+            errors.push(problem(
+                hook,
+                format!(
+                    "working directory {} does not exist; fix `cwd` (it is relative to the project root)",
+                    hook.cwd.display()
+                ),
+            ));
+            continue;
+        }
+        match &hook.handler {
+            Handler::Wasm { module, .. } => {
+                if let Some(digest) = crate::store::digest_of_path(module) {
+                    match package_bytes(module, &digest) {
+                        Ok(bytes) => warnings.extend(
+                            package_warnings(hook, &bytes)
+                                .into_iter()
+                                .map(|m| problem(hook, m)),
+                        ),
+                        Err(e) => {
+                            errors.push(problem(hook, e));
+                            continue;
+                        }
+                    }
+                }
+                if wasm.is_none() {
+                    // On-demand allocation, as `hookhost run`: the same engine, so the cache
+                    // folder `run` reads is the one warmed here.
+                    wasm = Some(WasmSpawner::new(WasmEngineConfig {
+                        pooling: false,
+                        // `check` compiles ahead: the optimised code, never the baseline tier.
+                        tiering: crate::spawner::Tiering::Off,
+                        ..WasmEngineConfig::default()
+                    })?);
+                }
+                if let Some(w) = &wasm
+                    && let Err(e) = w.prepare_file(module).await
+                {
+                    errors.push(problem(hook, e));
+                }
+            }
+            Handler::Shell { command } => {
+                if let Some(msg) = shell_program_problem(command, &hook.cwd) {
+                    // On an event whose hooks decide, a hook that cannot start blocks every
+                    // call (or forces nothing): an error. Elsewhere it only warns.
+                    if hook.event.class() == EventClass::Observing {
+                        warnings.push(problem(hook, msg));
+                    } else {
+                        errors.push(problem(hook, msg));
+                    }
+                }
+            }
+            Handler::Http { .. } => {}
+        }
+    }
+    match crate::TrustStore::load(paths.home.as_deref()) {
+        Ok(store) => {
+            for change in store.assess(paths, &set).changes {
+                warnings.push(ConfigError {
+                    file: change.file.clone(),
+                    hook: Some(crate::trust::join_ids(&change.hooks)),
+                    message: format!(
+                        "untrusted ({} since last `hookhost trust`); review it, then run `hookhost trust`",
+                        change.change
+                    ),
+                });
+            }
+        }
+        Err(e) => errors.push(ConfigError {
+            file: paths
+                .home
+                .clone()
+                .unwrap_or_default()
+                .join(".coding-agent/trusted.json"),
+            hook: None,
+            message: e.to_string(),
+        }),
+    }
+    if let Some(managed) = &set.managed_only {
+        warnings.push(ConfigError {
+            file: managed.clone(),
+            hook: None,
+            message: managed_only_note(),
+        });
+    }
+    // The files read: hookhost's own always, other agents' only when present.
+    let files = set
+        .files
+        .iter()
+        .filter(|f| {
+            set.file_hashes.contains_key(*f)
+                || **f == paths.project_file
+                || paths.global_file.as_ref() == Some(*f)
+        })
+        .cloned()
+        .collect();
+    Ok(CheckReport {
+        errors,
+        warnings,
+        hooks: set.len(),
+        files,
+        managed_only: set.managed_only.clone(),
+    })
+}
+
+/// A pinned hook package's bytes: its store copy must be there and intact (else an error
+/// naming `hookhost fetch`).
+fn package_bytes(module: &std::path::Path, digest: &crate::store::Digest) -> Result<Vec<u8>, String> {
+    let root = module
+        .parent()
+        .and_then(std::path::Path::parent)
+        .unwrap_or(module);
+    crate::store::Store::at(root.to_path_buf())
+        .get(digest)
+        .map_err(|e| e.to_string())
+}

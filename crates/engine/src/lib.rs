@@ -1,0 +1,106 @@
+//! # hookhost
+//!
+//! A hook host for coding agents. Users declare hooks in `.coding-agent/hooks.json` (and
+//! `~/.coding-agent/hooks.json`); the agent fires lifecycle events ([`Event`]:
+//! `SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `PreCompact`, `Stop`,
+//! `SubagentStop`, `SessionEnd`); the engine picks the hooks of that event (whole-name regex
+//! on the tool name), runs them in declared order, and turns their exit codes and output into
+//! one [`Decision`]: pass, block (a tool call) or force (the agent to keep working).
+//!
+//! A hook is a shell command (`sh -c`), a `.wasm` module run inside wasmtime with the same
+//! stdin/exit-code contract but a real sandbox (fuel and wall-clock timeouts, one memory cap,
+//! no network, no host environment, only the project directory), an HTTP endpoint, or an
+//! in-process Rust function ([`FnHook`]). Every kind ends as an exit status plus output and
+//! goes through one decision table.
+//!
+//! ## Embedding in twenty lines
+//!
+//! ```no_run
+//! use hookhost::{Decision, Event, FnResponse, Payload, Runner, TrustPolicy, TrustStore};
+//!
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let project = std::path::Path::new("/path/to/project");
+//! let runner = Runner::builder(project)           // the project's and the user's hooks.json
+//!     .trust(TrustPolicy::Block, TrustStore::load(dirs::home_dir().as_deref())?)
+//!     .hook(Event::PreToolUse, Some("write_file"), "no-env", |p: &Payload| {
+//!         match p.tool_args().and_then(|a| a["path"].as_str()) {
+//!             Some(path) if path.ends_with(".env") => FnResponse::block("secrets"),
+//!             _ => FnResponse::pass(),
+//!         }
+//!     })
+//!     .build()?;                                   // immutable from here on; share it in an Arc
+//! let payload = Payload::pre_tool_use(project, "session-1", "bash",
+//!     serde_json::json!({"command": "rm -rf /"}));
+//! let report = runner.fire(payload).await;         // every matching hook, in order
+//! if report.decision == Decision::Block {
+//!     println!("blocked: {}", report.reason.unwrap_or_default());
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! [`Runner`] also implements [`agent::ToolHooks`], the trait the agent loop in [`agent`]
+//! calls at every trigger point; [`agent::SubsetHooks`] wraps it for subagents. Tests inject
+//! a fake [`Spawner`] with [`RunnerBuilder::spawner`] to drive every cell of the decision
+//! table without a process.
+//!
+//! ## Where things are, in one look
+//! - where an event's hooks are chosen and its decision is folded: `runner.rs`
+//!   ([`Runner::fire`]: select -> gate -> spawn -> judge -> fold)
+//! - what each hook result means: `decision.rs` ([`judge`], the table of DESIGN §4), fed by
+//!   `output.rs` (the JSON answer) and `answer.rs` (typed answers as a process would give
+//!   them)
+//! - what trust allows an untrusted hook: [`trust`]
+//! - how another agent's payload, answer and rules are translated: [`dialect`]
+//! - where a process, a wasm instance or an HTTP request starts: [`spawner`]
+//! - what a config file says: [`config`]; which paths it may name: `confine.rs`; how files
+//!   are read: [`files`]; where pinned package bytes are kept: [`store`]
+//! - from a project directory to a ready engine (what `run`, `hook`, `check`, `list`, `serve`
+//!   and the bindings share): [`setup`]; the `list`/`check` objects: [`inspect`]
+//! - the agent core (loop, [`agent::ToolHooks`], permission checker, TodoGuard, model trait,
+//!   tools) is the `hookhost-core` crate, re-exported as [`agent`]; it does not depend on
+//!   the engine.
+//!
+//! This crate has no command line, no registry client and no server: those are the
+//! `hookhost-cli`, `hookhost-package` and `hookhost-serve` crates of the workspace.
+
+#![warn(missing_docs)]
+
+pub use hookhost_core as agent;
+
+mod answer;
+pub mod config;
+mod confine;
+mod decision;
+pub mod dialect;
+mod display;
+mod event;
+pub mod files;
+mod inprocess;
+pub mod inspect;
+pub mod locations;
+mod output;
+mod payload;
+pub mod preflight;
+mod report;
+mod runner;
+pub mod setup;
+pub mod spawner;
+pub mod store;
+pub mod trust;
+
+pub use agent::{HookContext, HookVerdict, ToolHooks};
+pub use answer::TypedAnswer;
+pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
+pub use decision::{
+    Cell, Condition, EffectKind, EffectSet, Effects, HookFacts, Judgement, Outcome, Verdict, judge,
+};
+pub use dialect::Dialect;
+pub use display::{terminal_safe, terminal_safe_lines};
+pub use event::{Event, EventClass, UnknownEvent};
+pub use inprocess::{FnHook, FnResponse};
+pub use output::{HookResponse, JsonDecision, KNOWN_ANSWER_KEYS, parse_stdout};
+pub use payload::{Payload, json_type_name};
+pub use report::{Decision, EventReport, HookRecord, StopRequest};
+pub use runner::{FnOptions, ReportObserver, Runner, RunnerBuilder, RunnerError};
+pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
+pub use trust::{TrustError, TrustLevel, TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};

@@ -1,0 +1,152 @@
+//! [`ShellSpawner`]: runs a hook as `sh -c COMMAND` (Windows without `sh`: `cmd /C`).
+//!
+//! The hook gets its own process group so that a timeout kills it and everything it started.
+//! The payload is written to stdin while stdout and stderr are read, so neither side can
+//! deadlock on a full pipe; a hook that never reads stdin is fine (the broken pipe is
+//! ignored). Once the hook itself has exited, the pipes get a short grace period to drain and
+//! are then abandoned, so a background grandchild holding stdout open cannot hold the engine.
+
+use super::capture::{Capture, drain_pipe};
+use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
+use crate::config::Handler;
+use hookhost_core::process::kill_group;
+use async_trait::async_trait;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::AsyncWriteExt;
+use tokio::process::Command;
+use tokio::time::{Instant, timeout_at};
+
+/// How long the pipes may keep draining after the hook exited or was killed.
+const DRAIN_GRACE: Duration = Duration::from_millis(50);
+
+/// Hook processes that may run at once; further hooks wait for one to end (the wait is not
+/// charged to their timeout). Keeps 1,000 concurrent events from forking 1,000 shells.
+pub const MAX_PROCESSES: usize = 64;
+
+/// Runs shell-command hooks as child processes.
+#[derive(Debug, Clone)]
+pub struct ShellSpawner {
+    slots: std::sync::Arc<tokio::sync::Semaphore>,
+}
+
+impl Default for ShellSpawner {
+    fn default() -> Self {
+        Self::with_max_processes(MAX_PROCESSES)
+    }
+}
+
+impl ShellSpawner {
+    /// A spawner that runs at most `n` hooks at once (at least 1; the default is 64);
+    /// the others wait for a slot.
+    pub fn with_max_processes(n: usize) -> Self {
+        ShellSpawner {
+            slots: std::sync::Arc::new(tokio::sync::Semaphore::new(n.max(1))),
+        }
+    }
+}
+
+/// `sh -c command`, or `cmd /C command` on Windows when no `sh` is on PATH.
+fn shell_command(command: &str) -> Command {
+    #[cfg(windows)]
+    {
+        let has_sh = std::env::var_os("PATH")
+            .is_some_and(|paths| std::env::split_paths(&paths).any(|p| p.join("sh.exe").is_file()));
+        if !has_sh {
+            let mut c = Command::new("cmd");
+            c.arg("/C").arg(command);
+            return c;
+        }
+    }
+    let mut c = Command::new("sh");
+    c.arg("-c").arg(command);
+    c
+}
+
+fn describe_status(status: std::process::ExitStatus) -> ExitStatus {
+    if let Some(code) = status.code() {
+        return ExitStatus::Exited(code);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return ExitStatus::Crashed(format!("killed by signal {sig}"));
+        }
+    }
+    ExitStatus::Crashed(format!("ended without an exit code ({status})"))
+}
+
+#[async_trait]
+impl Spawner for ShellSpawner {
+    async fn spawn(&self, req: SpawnRequest) -> SpawnOutput {
+        let _slot = self.slots.acquire().await;
+        let start = Instant::now();
+        let Handler::Shell { command } = &req.handler else {
+            return SpawnOutput::spawn_failed("ShellSpawner got a non-shell hook", Duration::ZERO);
+        };
+        if let Some(failed) = req.missing_cwd(start.into_std()) {
+            return failed;
+        }
+        let mut cmd = shell_command(command);
+        cmd.current_dir(&req.cwd)
+            .env("HOOK_EVENT", req.event.as_str())
+            .env("HOOK_PROJECT_DIR", &req.project_dir)
+            .envs(req.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        #[cfg(unix)]
+        cmd.process_group(0);
+        let mut child = match cmd.spawn() {
+            Ok(c) => c,
+            Err(e) => {
+                return SpawnOutput::spawn_failed(
+                    format!("cannot start the shell for {command:?}: {e}"),
+                    start.elapsed(),
+                );
+            }
+        };
+        let pid = child.id();
+        let deadline = start + req.timeout;
+
+        let stdin = child.stdin.take();
+        let payload = req.stdin.clone();
+        let writer = tokio::spawn(async move {
+            if let Some(mut stdin) = stdin {
+                // A hook may exit without reading stdin: the broken pipe is not an error.
+                let _ = stdin.write_all(&payload).await;
+                let _ = stdin.shutdown().await;
+            }
+        });
+        let capture = Capture::default();
+        let mut readers = tokio::task::JoinSet::new();
+        if let Some(stdout) = child.stdout.take() {
+            readers.spawn(drain_pipe(stdout, capture.stdout.clone()));
+        }
+        if let Some(stderr) = child.stderr.take() {
+            readers.spawn(drain_pipe(stderr, capture.stderr.clone()));
+        }
+
+        let status = match timeout_at(deadline, child.wait()).await {
+            Ok(Ok(status)) => describe_status(status),
+            Ok(Err(e)) => ExitStatus::Crashed(format!("waiting for the hook failed: {e}")),
+            Err(_) => {
+                kill_group(pid);
+                let _ = child.start_kill();
+                let _ = timeout_at(Instant::now() + DRAIN_GRACE, child.wait()).await;
+                ExitStatus::TimedOut
+            }
+        };
+        // Drain what is already in the pipes; a grandchild holding them open is abandoned.
+        let _ = timeout_at(Instant::now() + DRAIN_GRACE, async {
+            while readers.join_next().await.is_some() {}
+        })
+        .await;
+        readers.abort_all();
+        writer.abort();
+
+        capture.finish(status, start.elapsed())
+    }
+}

@@ -1,0 +1,212 @@
+//! The other end of one connection as the server sees it: messages go out through one
+//! writer queue, and calls the server makes (a client hook's `hook` call) wait here for the
+//! client's answer. [`ClientFn`] is a client hook: an [`FnHook`] whose body is a call to the
+//! client, so the client's function goes through the same decision table as every hook.
+
+use super::memory::Charge;
+use super::protocol::{self, HOOK_FAILED, RpcError};
+use hookhost::{FnHook, FnResponse, Payload, Verdict};
+use async_trait::async_trait;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use tokio::sync::{mpsc, oneshot};
+
+/// Where a call's answer goes, with the memory charge of the parsed answer (held until the
+/// answer has been read).
+type Waiter = oneshot::Sender<(Result<Value, RpcError>, Option<Charge>)>;
+
+/// One connected client.
+pub struct Peer {
+    out: mpsc::Sender<Value>,
+    pending: Mutex<HashMap<u64, Waiter>>,
+    next_id: AtomicU64,
+}
+
+/// Removes a call's waiter when the call ends or is dropped (a hook's timeout).
+struct PendingGuard<'a>(&'a Peer, u64);
+
+impl Drop for PendingGuard<'_> {
+    fn drop(&mut self) {
+        self.0.lock().remove(&self.1);
+    }
+}
+
+impl Peer {
+    /// A peer whose outgoing messages go to `out`.
+    pub fn new(out: mpsc::Sender<Value>) -> Self {
+        Peer {
+            out,
+            pending: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiter>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Sends a message; false when the connection is gone.
+    pub async fn send(&self, message: Value) -> bool {
+        self.out.send(message).await.is_ok()
+    }
+
+    /// Calls `method` on the client and waits for its answer (and the memory charge it
+    /// holds: drop it once the answer is used).
+    pub async fn call(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> (Result<Value, RpcError>, Option<Charge>) {
+        let n = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.lock().insert(n, tx);
+        let _guard = PendingGuard(self, n);
+        if !self
+            .send(protocol::request(json!(format!("s{n}")), method, params))
+            .await
+        {
+            return (
+                Err(RpcError::new(HOOK_FAILED, "the client disconnected")),
+                None,
+            );
+        }
+        rx.await.unwrap_or_else(|_| {
+            (
+                Err(RpcError::new(HOOK_FAILED, "the client disconnected")),
+                None,
+            )
+        })
+    }
+
+    /// Routes the client's answer to the call waiting for it; false when none is (unknown
+    /// or late id: dropped).
+    pub fn answer(&self, id: &Value, outcome: Result<Value, RpcError>, charge: Charge) -> bool {
+        let n = id
+            .as_str()
+            .and_then(|s| s.strip_prefix('s'))
+            .and_then(|s| s.parse::<u64>().ok());
+        match n.and_then(|n| self.lock().remove(&n)) {
+            Some(waiter) => waiter.send((outcome, Some(charge))).is_ok(),
+            None => false,
+        }
+    }
+
+    /// Fails every call still waiting (the client went away).
+    pub fn close(&self) {
+        self.lock().clear();
+    }
+}
+
+/// A hook whose function lives in the client: each event is a `hook` call to it.
+pub struct ClientFn {
+    peer: Weak<Peer>,
+    id: String,
+}
+
+impl ClientFn {
+    /// The client hook `id` of `peer`.
+    pub fn new(peer: &Arc<Peer>, id: &str) -> Self {
+        ClientFn {
+            peer: Arc::downgrade(peer),
+            id: id.to_string(),
+        }
+    }
+}
+
+/// Turns a client's answer into a hook's typed answer.
+pub fn typed_answer(v: &Value) -> Result<FnResponse, String> {
+    if v.is_null() {
+        return Ok(FnResponse::pass());
+    }
+    let Some(m) = v.as_object() else {
+        return Err(format!(
+            "a client hook must answer an object like {{\"decision\":\"pass\"}}, got {}",
+            hookhost::json_type_name(v)
+        ));
+    };
+    let text = |key: &str| -> Result<Option<String>, String> {
+        match m.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(format!(
+                "`{key}` must be a string, got {}",
+                hookhost::json_type_name(other)
+            )),
+        }
+    };
+    let reason = text("reason")?.unwrap_or_default();
+    let verdict = match text("decision")?.as_deref() {
+        None | Some("pass") => Verdict::Pass,
+        Some("block") => Verdict::Block(reason),
+        Some("force") => Verdict::Force(reason),
+        Some(other) => {
+            return Err(format!(
+                "`decision` must be \"pass\", \"block\" or \"force\", got {other:?}"
+            ));
+        }
+    };
+    let updated_input = match m.get("updatedInput") {
+        None | Some(Value::Null) => None,
+        Some(v @ Value::Object(_)) => Some(v.clone()),
+        Some(other) => {
+            return Err(format!(
+                "`updatedInput` must be an object, got {}",
+                hookhost::json_type_name(other)
+            ));
+        }
+    };
+    Ok(FnResponse {
+        verdict,
+        updated_input,
+        additional_context: text("additionalContext")?,
+        system_message: text("systemMessage")?,
+    })
+}
+
+#[async_trait]
+impl FnHook for ClientFn {
+    async fn call(&self, payload: &Payload) -> FnResponse {
+        let Some(peer) = self.peer.upgrade() else {
+            crash("the client that registered it disconnected".into());
+        };
+        let params = json!({"id": self.id, "payload": payload.as_map()});
+        let (outcome, _held) = peer.call("hook", params).await;
+        match outcome {
+            Ok(v) => typed_answer(&v).unwrap_or_else(|e| crash(e)),
+            Err(e) => crash(format!("the client hook failed: {}", e.message)),
+        }
+    }
+}
+
+/// A client hook that failed is a crash, like a process that died: the runner catches this
+/// unwind (without the panic hook's noise) and the decision table applies `onError`.
+fn crash(message: String) -> ! {
+    std::panic::resume_unwind(Box::new(message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_map_to_verdicts() {
+        assert_eq!(typed_answer(&Value::Null).unwrap(), FnResponse::pass());
+        assert_eq!(
+            typed_answer(&json!({"decision": "block", "reason": "no"})).unwrap(),
+            FnResponse::block("no")
+        );
+        assert_eq!(
+            typed_answer(&json!({"decision": "force", "reason": "more"})).unwrap(),
+            FnResponse::force("more")
+        );
+        assert_eq!(
+            typed_answer(&json!({"updatedInput": {"a": 1}})).unwrap(),
+            FnResponse::update_input(json!({"a": 1}))
+        );
+        assert!(typed_answer(&json!({"decision": "maybe"})).is_err());
+        assert!(typed_answer(&json!({"updatedInput": 3})).is_err());
+        assert!(typed_answer(&json!(5)).is_err());
+    }
+}

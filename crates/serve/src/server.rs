@@ -1,0 +1,486 @@
+//! `hookhost serve`: one [`Engine`] served over stdio (the parent agent owns the server and
+//! its lifetime) or a Unix socket (several agents share it). Owns the connections, the
+//! shutdown and the config watcher; each request runs as its own task, so requests run
+//! concurrently and a hook that hangs delays only its own request (and at most until its
+//! timeout). Nothing a client sends can end the server but `shutdown`.
+
+use hookhost::setup::{Engine, HookTable};
+use super::lines::{Line, LineReader};
+use super::memory::{Budget, ParseFailure, Pool, id_of, parse_charged};
+use super::methods::{self, Client};
+use super::peer::Peer;
+use super::protocol::{self, BUSY, Incoming, PARSE_ERROR, RpcError, SHUTTING_DOWN, TOO_LARGE};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, SystemTime};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::{Notify, Semaphore, broadcast, mpsc, watch};
+use tokio::task::JoinSet;
+
+/// The limits of a server, each a guard against a client that asks too much.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Longest message line in bytes; a longer one is skipped and answered with an error.
+    pub max_message: usize,
+    /// Requests of one connection running at once; more wait for a slot.
+    pub max_in_flight: usize,
+    /// Requests of one connection read and not yet answered (running or waiting); more are
+    /// refused with an error.
+    pub max_queued: usize,
+    /// Memory one connection's messages may hold: the line being read and the requests read
+    /// and not yet answered, each counted at what its parsed value costs (many times its
+    /// bytes for a value of many small parts), charged while it is parsed; a line or request
+    /// past it is refused with an error.
+    pub max_queued_bytes: usize,
+    /// The same for all connections together.
+    pub max_held_bytes: usize,
+    /// Connections at once on the socket; more are answered with an error and closed.
+    pub max_connections: usize,
+    /// How often the config files are looked at for changes.
+    pub poll: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_message: 16 << 20,
+            max_in_flight: 64,
+            max_queued: 1024,
+            max_queued_bytes: 64 << 20,
+            max_held_bytes: 256 << 20,
+            max_connections: 128,
+            poll: Duration::from_millis(500),
+        }
+    }
+}
+
+/// Counts requests in flight across connections, for a shutdown that waits for them.
+#[derive(Default)]
+struct InFlight {
+    count: AtomicUsize,
+    idle: Notify,
+}
+
+struct InFlightGuard(Arc<InFlight>);
+
+impl InFlight {
+    fn enter(self: &Arc<Self>) -> InFlightGuard {
+        self.count.fetch_add(1, Ordering::AcqRel);
+        InFlightGuard(self.clone())
+    }
+    async fn wait_idle(&self) {
+        loop {
+            let notified = self.idle.notified();
+            if self.count.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+/// A running server's shared state.
+pub struct Server {
+    engine: Arc<Engine>,
+    limits: Limits,
+    shutdown: watch::Sender<bool>,
+    in_flight: Arc<InFlight>,
+    notes: broadcast::Sender<Value>,
+    connections: AtomicUsize,
+    /// Set once the shutdown has drained every hook: the response may go out.
+    drained: watch::Sender<bool>,
+    /// What all connections' messages may hold ([`Limits::max_held_bytes`]).
+    memory: Arc<Pool>,
+}
+
+impl Server {
+    /// A server for `engine`.
+    pub fn new(engine: Arc<Engine>, limits: Limits) -> Arc<Self> {
+        Arc::new(Server {
+            engine,
+            limits,
+            shutdown: watch::channel(false).0,
+            in_flight: Arc::new(InFlight::default()),
+            notes: broadcast::channel(64).0,
+            connections: AtomicUsize::new(0),
+            drained: watch::channel(false).0,
+            memory: Pool::new(limits.max_held_bytes),
+        })
+    }
+
+    /// Starts a graceful shutdown: no new requests; running ones finish.
+    pub fn begin_shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    fn shutting_down(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+
+    /// Waits for every request in flight and every async hook, once.
+    async fn drain(&self) {
+        self.in_flight.wait_idle().await;
+        self.engine.drain().await;
+        self.drained.send_replace(true);
+    }
+
+    /// Serves one client over stdin/stdout until it closes stdin or asks `shutdown`; then
+    /// waits for running hooks.
+    pub async fn serve_stdio(self: &Arc<Self>) {
+        let watcher = tokio::spawn(watch_config(self.clone()));
+        let conn = self
+            .clone()
+            .connection(tokio::io::stdin(), tokio::io::stdout());
+        tokio::select! {
+            _ = conn => {}
+            _ = terminated() => {}
+        }
+        self.begin_shutdown();
+        self.drain().await;
+        watcher.abort();
+    }
+
+    /// Serves clients on the Unix socket at `path` until `shutdown` or SIGTERM/SIGINT; then
+    /// waits for running requests and hooks, and removes the socket.
+    pub async fn serve_socket(self: &Arc<Self>, path: &Path) -> std::io::Result<()> {
+        let listener = bind(path)?;
+        tracing::info!(socket = %path.display(), "serving");
+        let watcher = tokio::spawn(watch_config(self.clone()));
+        let mut shutdown = self.shutdown.subscribe();
+        let mut conns = JoinSet::new();
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    let Ok((stream, _)) = accepted else { continue };
+                    if !same_user(&stream) {
+                        tracing::warn!("refused a connection from another user");
+                        continue;
+                    }
+                    while conns.try_join_next().is_some() {}
+                    let (r, w) = stream.into_split();
+                    if self.connections.load(Ordering::Acquire) >= self.limits.max_connections {
+                        conns.spawn(refuse(w, self.limits.max_connections));
+                        continue;
+                    }
+                    conns.spawn(self.clone().connection(r, w));
+                }
+                _ = stopped(&mut shutdown) => break,
+                _ = terminated() => { self.begin_shutdown(); break }
+            }
+        }
+        drop(listener);
+        let _ = std::fs::remove_file(path);
+        self.drain().await;
+        while conns.join_next().await.is_some() {}
+        watcher.abort();
+        Ok(())
+    }
+
+    /// One connection: reads messages, runs each request as a task, writes answers through
+    /// one writer. Ends at the client's EOF, or at shutdown once its requests are answered.
+    async fn connection<R, W>(self: Arc<Self>, reader: R, writer: W)
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        self.connections.fetch_add(1, Ordering::AcqRel);
+        let (tx, rx) = mpsc::channel::<Value>(256);
+        let writer = tokio::spawn(write_messages(writer, rx));
+        let peer = Arc::new(Peer::new(tx));
+        let client = Arc::new(Client {
+            table: std::sync::Mutex::new(HookTable::new(self.engine.clone())),
+            peer: peer.clone(),
+            next_hook: AtomicU64::new(1),
+        });
+        let permits = Arc::new(Semaphore::new(self.limits.max_in_flight));
+        let budget = Budget::new(Pool::new(self.limits.max_queued_bytes), self.memory.clone());
+        let mut lines = LineReader::new(
+            BufReader::new(reader),
+            self.limits.max_message,
+            budget.clone(),
+        );
+        let mut jobs = JoinSet::new();
+        let mut shutdown = self.shutdown.subscribe();
+        let mut notes = self.notes.subscribe();
+        let mut closing = self.shutting_down();
+        loop {
+            if closing && jobs.is_empty() {
+                break;
+            }
+            tokio::select! {
+                line = lines.next() => {
+                    let (line, line_charge) = match line {
+                        Ok(Line::Message(line, charge)) => (line, charge),
+                        Ok(Line::TooLong(n)) => {
+                            let e = RpcError::new(TOO_LARGE, format!(
+                                "a message of {n}+ bytes is over the limit of {} bytes; it was skipped",
+                                self.limits.max_message));
+                            peer.send(protocol::response(Value::Null, Err(e))).await;
+                            continue;
+                        }
+                        Ok(Line::NoRoom(n)) => {
+                            let e = self.no_room(&budget, n as usize, false);
+                            peer.send(protocol::response(Value::Null, Err(e))).await;
+                            continue;
+                        }
+                        Ok(Line::Eof) | Err(_) => break,
+                    };
+                    if line.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    // Parsed against the memory budget: what the value holds is charged as it
+                    // is built, and the request keeps that charge until it is answered.
+                    let mut charge = budget.charge();
+                    let parsed = parse_charged(&line, &mut charge);
+                    let parsed = match parsed {
+                        Ok(value) => protocol::interpret(value),
+                        Err(ParseFailure::Invalid(e)) => Err((
+                            Value::Null,
+                            RpcError::new(PARSE_ERROR, format!("not valid JSON: {e}")),
+                        )),
+                        Err(ParseFailure::NoRoom { needed }) => {
+                            let never = charge.never_fits(needed);
+                            // What the partial value held is given back before answering.
+                            charge = budget.charge();
+                            let e = self.no_room(&budget, line.len(), never);
+                            Err((id_of(&line), e))
+                        }
+                    };
+                    drop((line, line_charge));
+                    match parsed {
+                        Err((id, e)) => { peer.send(protocol::response(id, Err(e))).await; }
+                        Ok(Incoming::Response { id, outcome }) => { peer.answer(&id, outcome, charge); }
+                        Ok(Incoming::Notification { method }) => {
+                            tracing::debug!(method, "ignored a notification");
+                        }
+                        Ok(Incoming::Request { id, method, params }) => {
+                            if closing {
+                                let e = RpcError::new(SHUTTING_DOWN, "the server is shutting down");
+                                peer.send(protocol::response(id, Err(e))).await;
+                                continue;
+                            }
+                            // Requests past the in-flight limit wait for a slot inside
+                            // their task, so reading goes on (a running request may be
+                            // waiting for this client's answer to a hook call). What waits is
+                            // bounded in count and in memory (its charge, above); beyond, the
+                            // request is refused.
+                            if jobs.len() >= self.limits.max_queued {
+                                let e = RpcError::new(BUSY, format!(
+                                    "too many requests waiting on this connection (at most {}); wait for answers before sending more",
+                                    self.limits.max_queued));
+                                peer.send(protocol::response(id, Err(e))).await;
+                                continue;
+                            }
+                            let permits = permits.clone();
+                            let (server, client, peer) = (self.clone(), client.clone(), peer.clone());
+                            let guard = (method != "shutdown").then(|| self.in_flight.enter());
+                            jobs.spawn(async move {
+                                let permit = permits.acquire_owned().await;
+                                let outcome = if method == "shutdown" {
+                                    server.begin_shutdown();
+                                    server.drain().await;
+                                    Ok(json!({"ok": true}))
+                                } else {
+                                    methods::call(&client, &method, &params).await
+                                };
+                                drop(params);
+                                peer.send(protocol::response(id, outcome)).await;
+                                drop((guard, permit, charge));
+                            });
+                        }
+                    }
+                }
+                Some(_) = jobs.join_next(), if !jobs.is_empty() => {}
+                _ = stopped(&mut shutdown), if !closing => { closing = true; }
+                note = notes.recv() => {
+                    if let Ok(note) = note { peer.send(note).await; }
+                }
+            }
+        }
+        // The client is gone (or we are closing): its pending hook calls fail, its requests
+        // still running end (client hooks fail as crashes), its runner is retired so its
+        // async hooks run to their end.
+        peer.close();
+        while jobs.join_next().await.is_some() {}
+        client
+            .table
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .invalidate();
+        drop((client, peer));
+        let _ = writer.await;
+        self.connections.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Server {
+    /// The error for a line or request the memory budget has no room for.
+    fn no_room(&self, budget: &Budget, bytes: usize, never: bool) -> RpcError {
+        if never {
+            return RpcError::new(
+                TOO_LARGE,
+                format!(
+                    "a message of {bytes} bytes would hold more than the {} bytes of memory a connection may (its JSON is made of many small values); send it in a simpler shape",
+                    self.limits.max_queued_bytes.min(self.limits.max_held_bytes)
+                ),
+            );
+        }
+        RpcError::new(
+            BUSY,
+            format!(
+                "a message of {bytes} bytes was refused: the requests waiting hold the memory the server allows ({} of {} bytes on this connection, {} of {} in all); wait for answers before sending more",
+                budget.connection().used(),
+                budget.connection().cap(),
+                budget.server().used(),
+                budget.server().cap()
+            ),
+        )
+    }
+}
+
+/// Writes each message as one line; ends when every sender is gone or the peer closed.
+async fn write_messages<W: AsyncWrite + Unpin>(mut w: W, mut rx: mpsc::Receiver<Value>) {
+    while let Some(message) = rx.recv().await {
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        if w.write_all(&line).await.is_err() {
+            break;
+        }
+        // Flush when nothing else is queued (one syscall per burst, not per message).
+        if rx.is_empty() && w.flush().await.is_err() {
+            break;
+        }
+    }
+    let _ = w.shutdown().await;
+}
+
+async fn refuse<W: AsyncWrite + Unpin>(mut w: W, max: usize) {
+    let e = RpcError::new(
+        SHUTTING_DOWN,
+        format!("the server has its maximum of {max} connections; try again later"),
+    );
+    let mut line = protocol::response(Value::Null, Err(e))
+        .to_string()
+        .into_bytes();
+    line.push(b'\n');
+    let _ = w.write_all(&line).await;
+    let _ = w.shutdown().await;
+}
+
+/// Resolves once the shutdown has begun.
+async fn stopped(rx: &mut watch::Receiver<bool>) {
+    let _ = rx.wait_for(|s| *s).await.map(|_| ());
+}
+
+/// SIGTERM or SIGINT.
+async fn terminated() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+}
+
+/// Binds the socket, user-only (0600). A stale socket (nobody listening) is replaced; a
+/// live one, or any other kind of file at the path, is an error.
+fn bind(path: &Path) -> std::io::Result<tokio::net::UnixListener> {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.file_type().is_socket() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!(
+                    "{} exists and is not a socket; choose another --socket path",
+                    path.display()
+                ),
+            ));
+        }
+        if std::os::unix::net::UnixStream::connect(path).is_ok() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AddrInUse,
+                format!(
+                    "a server is already listening on {}; stop it or choose another --socket path",
+                    path.display()
+                ),
+            ));
+        }
+        std::fs::remove_file(path)?;
+    }
+    let listener = tokio::net::UnixListener::bind(path)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    Ok(listener)
+}
+
+/// Only the user running the server may talk to it (the socket is 0600 too; this also holds
+/// if its directory's permissions are loose).
+fn same_user(stream: &tokio::net::UnixStream) -> bool {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let me = unsafe { libc::getuid() };
+    stream.peer_cred().map(|c| c.uid() == me).unwrap_or(false)
+}
+
+/// What a config file looks like from outside: enough to see that it changed.
+type Stamp = Vec<(PathBuf, Option<(SystemTime, u64)>)>;
+
+fn stamp(files: &[PathBuf]) -> Stamp {
+    files
+        .iter()
+        .map(|f| {
+            let meta = std::fs::metadata(f).ok();
+            (
+                f.clone(),
+                meta.and_then(|m| Some((m.modified().ok()?, m.len()))),
+            )
+        })
+        .collect()
+}
+
+/// Polls the config files (and the trust pins); on a change, every connection's runner is
+/// rebuilt before its next event and every client gets a `reloaded` notification naming the
+/// files and any problem in them.
+async fn watch_config(server: Arc<Server>) {
+    let engine = server.engine.clone();
+    let mut files = engine.watched_files();
+    let mut last = stamp(&files);
+    let mut tick = tokio::time::interval(server.limits.poll);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let now = stamp(&files);
+        if now == last {
+            continue;
+        }
+        let changed: Vec<&PathBuf> = now
+            .iter()
+            .zip(last.iter().map(Some).chain(std::iter::repeat(None)))
+            .filter(|(a, b)| Some(*a) != *b)
+            .map(|(a, _)| &a.0)
+            .collect();
+        let generation = engine.config_changed();
+        let (set, errors) = hookhost::config::load_lenient(engine.paths());
+        tracing::info!(generation, "config changed; reloaded");
+        let note = protocol::notification(
+            "reloaded",
+            json!({"generation": generation, "changed": changed, "hooks": set.len(), "errors": errors}),
+        );
+        let _ = server.notes.send(note);
+        files = engine.watched_files();
+        last = stamp(&files);
+    }
+}
