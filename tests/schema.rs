@@ -138,7 +138,7 @@ fn every_example_config_validates() {
     let v = validator();
     let files: [PathBuf; 2] = [
         root().join("examples/project/.coding-agent/hooks.json"),
-        root().join("src/cli/demo/hooks.json"),
+        root().join("crates/cli/src/demo/hooks.json"),
     ];
     for file in &files {
         let config: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
