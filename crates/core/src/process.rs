@@ -1,10 +1,11 @@
 //! Process-group control shared by the two places that start shells: the engine's shell
-//! hooks (`hooks::spawner::shell`) and the agent core's `bash` tool. Both start the child in
+//! hooks (`hookhost::spawner::shell`) and the agent core's `bash` tool. Both start the child in
 //! a process group of its own, so that a timeout can kill everything it started.
 
 /// Sends SIGKILL to the process group led by `pid` (a child spawned with
 /// `process_group(0)`, so its pid is its group id). No-op without a pid or off Unix.
 #[cfg(unix)]
+#[allow(unsafe_code)] // one libc call, no memory-safety preconditions (below)
 pub fn kill_group(pid: Option<u32>) {
     if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
         // SAFETY: killpg has no memory-safety preconditions; the group id is the child's pid
