@@ -8,9 +8,9 @@
 
 use hookhost::config::ConfigPaths;
 use hookhost::locations;
+use hookhost::setup::{ClientHook, Engine, HookTable, report_json};
 use hookhost::spawner::WasmEngineConfig;
 use hookhost::{Event, FnHook, FnResponse, Payload, TrustPolicy};
-use hookhost::setup::{ClientHook, Engine, HookTable, report_json};
 use hookhost_serve::{payload_of, typed_answer};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -205,7 +205,7 @@ impl Engine_ {
 
 impl Engine_ {
     fn lock(&self) -> std::sync::MutexGuard<'_, HookTable> {
-        self.table.lock().unwrap_or_else(|p| p.into_inner())
+        hookhost::agent::sync::lock(&self.table)
     }
 }
 

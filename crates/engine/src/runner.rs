@@ -291,7 +291,7 @@ impl RunnerBuilder {
             config_errors: errors,
             ..runner.assess(hooks)
         };
-        *runner.snapshot.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(snapshot);
+        *crate::agent::sync::write(&runner.snapshot) = Arc::new(snapshot);
         Ok(runner)
     }
 }
@@ -332,7 +332,7 @@ impl Runner {
         };
         let fresh = config::load(paths)?;
         let snapshot = self.assess(fresh);
-        *self.snapshot.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(snapshot);
+        *crate::agent::sync::write(&self.snapshot) = Arc::new(snapshot);
         Ok(())
     }
 
@@ -379,10 +379,7 @@ impl Runner {
     }
 
     fn current(&self) -> Arc<Snapshot> {
-        self.snapshot
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        crate::agent::sync::read(&self.snapshot).clone()
     }
 
     /// Fires one event: runs its matching hooks in order and returns the decision.
@@ -616,8 +613,7 @@ impl Runner {
     /// returns their records (of the last 256 or so: older finished ones are dropped, having
     /// been logged, so an agent that never calls this does not accumulate them).
     pub async fn wait_async(&self) -> Vec<HookRecord> {
-        let mut set =
-            std::mem::take(&mut *self.background.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut set = std::mem::take(&mut *crate::agent::sync::lock(&self.background));
         let mut records = Vec::new();
         while let Some(r) = set.join_next().await {
             if let Ok(r) = r {
@@ -672,7 +668,7 @@ impl Runner {
     fn start_async(&self, hook: Arc<Hook>, request: SpawnRequest, level: TrustLevel) {
         let spawner = self.spawner.clone();
         let event = hook.event;
-        let mut set = self.background.lock().unwrap_or_else(|p| p.into_inner());
+        let mut set = crate::agent::sync::lock(&self.background);
         // A long-lived agent may never call `wait_async`: beyond a bound, drop the records
         // of finished hooks (they were logged when they ended) so memory stays flat.
         if set.len() >= ASYNC_RECORDS_KEPT {

@@ -217,7 +217,7 @@ impl Engine {
             );
         }
         let runner = Arc::new(builder.build()?);
-        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        let mut live = crate::agent::sync::lock(&self.live);
         live.retain(|w| w.strong_count() > 0);
         live.push(Arc::downgrade(&runner));
         Ok(runner)
@@ -225,7 +225,7 @@ impl Engine {
 
     /// Lets `runner` go once its async hooks have ended (they keep running meanwhile).
     pub fn retire(&self, runner: Arc<Runner>) {
-        let mut retired = self.retired.lock().unwrap_or_else(|p| p.into_inner());
+        let mut retired = crate::agent::sync::lock(&self.retired);
         while retired.try_join_next().is_some() {}
         if tokio::runtime::Handle::try_current().is_ok() {
             retired.spawn(async move {
@@ -237,18 +237,14 @@ impl Engine {
     /// Waits for the async hooks of every runner, live or retired (each bounded by its
     /// timeout).
     pub async fn drain(&self) {
-        let live: Vec<Arc<Runner>> = self
-            .live
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
+        let live: Vec<Arc<Runner>> = crate::agent::sync::lock(&self.live)
             .iter()
             .filter_map(Weak::upgrade)
             .collect();
         for runner in live {
             runner.wait_async().await;
         }
-        let mut retired =
-            std::mem::take(&mut *self.retired.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut retired = std::mem::take(&mut *crate::agent::sync::lock(&self.retired));
         while retired.join_next().await.is_some() {}
     }
 }

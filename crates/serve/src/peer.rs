@@ -5,8 +5,8 @@
 
 use super::memory::Charge;
 use super::protocol::{self, HOOK_FAILED, RpcError};
-use hookhost::{FnHook, FnResponse, Payload, Verdict};
 use async_trait::async_trait;
+use hookhost::{FnHook, FnResponse, Payload, Verdict};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,7 +44,7 @@ impl Peer {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiter>> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+        hookhost::agent::sync::lock(&self.pending)
     }
 
     /// Sends a message; false when the connection is gone.
