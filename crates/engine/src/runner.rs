@@ -123,7 +123,7 @@ struct PendingFn {
 pub struct FnOptions {
     /// A run past this is a timeout (default 10 s).
     pub timeout: Duration,
-    /// On a panic on PreToolUse: warn (default) or block.
+    /// On a failure (an error or a panic) on PreToolUse: warn (default) or block.
     pub on_error: config::OnError,
 }
 

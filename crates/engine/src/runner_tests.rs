@@ -722,9 +722,9 @@ mod in_process {
         struct Slow;
         #[async_trait]
         impl crate::FnHook for Slow {
-            async fn call(&self, _: &Payload) -> FnResponse {
+            async fn call(&self, _: &Payload) -> crate::HookResult {
                 tokio::time::sleep(Duration::from_secs(30)).await;
-                FnResponse::pass()
+                Ok(FnResponse::pass())
             }
         }
         let r = builder()
@@ -745,6 +745,43 @@ mod in_process {
             (rep.decision, rep.hooks[0].outcome),
             (Decision::Block, Outcome::Timeout)
         );
+    }
+
+    #[tokio::test]
+    async fn an_error_is_a_crash_that_on_error_block_turns_into_a_block() {
+        let failing = |_: &Payload| -> crate::HookResult { Err("the backend is down".into()) };
+        let r = builder()
+            .hook(Event::PreToolUse, None, "fails", failing)
+            .build()
+            .unwrap();
+        let rep = r.fire(payload(Event::PreToolUse)).await;
+        assert_eq!(
+            (rep.decision, rep.hooks[0].outcome),
+            (Decision::Pass, Outcome::Warn)
+        );
+        assert_eq!(
+            rep.hooks[0].message.as_deref(),
+            Some("crashed: in-process hook failed: the backend is down")
+        );
+        let r = builder()
+            .hook_with(
+                Event::PreToolUse,
+                None,
+                "fails",
+                Arc::new(failing),
+                crate::FnOptions {
+                    on_error: OnError::Block,
+                    ..Default::default()
+                },
+            )
+            .build()
+            .unwrap();
+        let rep = r.fire(payload(Event::PreToolUse)).await;
+        assert_eq!(
+            (rep.decision, rep.hooks[0].outcome),
+            (Decision::Block, Outcome::Block)
+        );
+        assert!(rep.reason.unwrap().contains("the backend is down"));
     }
 }
 
