@@ -108,7 +108,7 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
         let mut modules: Vec<PathBuf> = set
             .all()
             .filter_map(|h| match &h.handler {
-                Handler::Wasm { module, .. } => Some(module.clone()),
+                Handler::Wasm { module, .. } => Some(module.path().to_path_buf()),
                 _ => None,
             })
             .collect();

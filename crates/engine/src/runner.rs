@@ -13,7 +13,9 @@
 //! the trust policy, in-process hooks, an observer) and is immutable afterwards, except for
 //! [`Runner::reload`], which swaps the config snapshot whole.
 
-use super::config::{self, ConfigError, ConfigErrors, ConfigPaths, Handler, Hook, HookSet, Scope};
+use super::config::{
+    self, ConfigError, ConfigErrors, ConfigPaths, Handler, Hook, HookSet, ModuleSource, Scope,
+};
 use super::decision::{Effects, HookFacts, Judgement, Outcome, Verdict, judge};
 use super::dialect::{self, Dialect};
 use super::event::{Event, EventClass};
@@ -634,9 +636,10 @@ impl Runner {
         level: TrustLevel,
     ) -> SpawnRequest {
         let module_sha256 = match &hook.handler {
-            Handler::Wasm { module, .. } if hook.scope == Scope::Project => {
-                snapshot.module_pins.get(module.as_path()).cloned()
-            }
+            Handler::Wasm {
+                module: ModuleSource::File(module),
+                ..
+            } if hook.scope == Scope::Project => snapshot.module_pins.get(module).cloned(),
             _ => None,
         };
         let mut request = SpawnRequest {
@@ -655,11 +658,13 @@ impl Runner {
             trust::reduce_request(&mut request);
         }
         // A hook package runs from the store, whoever configured it and however trusted:
-        // its bytes must hash to the digest its store file is named by.
-        if let Handler::Wasm { module, .. } = &hook.handler
-            && let Some(digest) = crate::store::digest_of_path(module)
+        // its bytes must hash to the digest it is pinned by.
+        if let Handler::Wasm {
+            module: ModuleSource::Package(package),
+            ..
+        } = &hook.handler
         {
-            request.module_sha256 = Some(digest.hex().to_string());
+            request.module_sha256 = Some(package.digest().hex().to_string());
         }
         request
     }
@@ -721,24 +726,19 @@ fn facts(hook: &Hook, timeout: Duration, level: TrustLevel) -> HookFacts<'static
 /// A hook package that could not start because its store copy is missing or damaged: say
 /// so and how to restore it (running never downloads anything).
 fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
-    let (Handler::Wasm { module, .. }, ExitStatus::SpawnFailed(message)) =
-        (&hook.handler, &mut out.status)
+    let (
+        Handler::Wasm {
+            module: ModuleSource::Package(package),
+            ..
+        },
+        ExitStatus::SpawnFailed(message),
+    ) = (&hook.handler, &mut out.status)
     else {
         return;
     };
-    let Some(digest) = crate::store::digest_of_path(module) else {
-        return;
-    };
-    let store = crate::store::Store::at(
-        module
-            .parent()
-            .and_then(Path::parent)
-            .unwrap_or(Path::new("/"))
-            .to_path_buf(),
-    );
     // Intact bytes that failed for another reason (an invalid module, the memory cap)
     // keep the spawner's message.
-    if let Err(e) = store.verify(&digest) {
+    if let Err(e) = package.store().verify(package.digest()) {
         *message = e.to_string();
     }
 }

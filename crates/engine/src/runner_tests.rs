@@ -97,7 +97,7 @@ fn wasm_hook(event: Event, index: usize, command: &str) -> Hook {
     Hook {
         handler: Handler::Wasm {
             command: command.to_string(),
-            module: PathBuf::from(command),
+            module: crate::config::ModuleSource::File(PathBuf::from(command)),
             argv: vec![command.to_string()],
             limits: WasmLimits::default(),
         },

@@ -24,7 +24,7 @@
 //! whose script changed since `hookhost trust` is untrusted from its next event on
 //! ([`ScriptPins::still_hold`]), in long-lived runners too.
 
-use super::config::{ConfigPaths, Handler, HookId, HookSet, Scope};
+use super::config::{ConfigPaths, Handler, HookId, HookSet, ModuleSource, Scope};
 use super::decision::{EffectKind, EffectSet, HookFacts, Judgement, Outcome, Verdict};
 use super::files::{
     SCRIPT_LIMIT, TRUST_FILE_LIMIT, read_bounded, read_bounded_nofollow, sha256_hex, write_private,
@@ -315,12 +315,14 @@ impl TrustStore {
         // Its arguments are part of what was approved (`PackageGrant::args`).
         let approved_package = |h: &super::config::Hook| match &h.handler {
             Handler::Wasm {
-                module,
+                module: ModuleSource::Package(package),
                 limits,
                 argv,
                 ..
-            } => crate::store::digest_of_path(module)
-                .and_then(|d| self.file.packages.get(d.hex()))
+            } => self
+                .file
+                .packages
+                .get(package.digest().hex())
                 .is_some_and(|g| g.covers(limits.fs, &limits.env, package_args(argv))),
             _ => false,
         };
@@ -354,14 +356,12 @@ impl TrustStore {
         for h in &project_hooks {
             match &h.handler {
                 Handler::Wasm {
-                    module,
+                    module: ModuleSource::Package(package),
                     limits,
                     argv,
                     ..
-                } if crate::store::digest_of_path(module).is_some() => {
-                    let Some(digest) = crate::store::digest_of_path(module) else {
-                        continue;
-                    };
+                } => {
+                    let digest = package.digest();
                     // Pinned by digest: the runner checks the bytes against it at run time.
                     let grant = PackageGrant {
                         fs: limits.fs,
@@ -370,11 +370,14 @@ impl TrustStore {
                     };
                     if !approved_package(h) {
                         let known = self.file.packages.contains_key(digest.hex());
-                        note(&mut a, module, known, h.id());
+                        note(&mut a, package.path(), known, h.id());
                     }
                     a.packages.push((digest.hex().to_string(), grant));
                 }
-                Handler::Wasm { module, .. } => {
+                Handler::Wasm {
+                    module: ModuleSource::File(module),
+                    ..
+                } => {
                     // Through the source index: an unchanged module is not read again (its
                     // stat stamp gives the hash it had; SECURITY.md, "compiled-code cache").
                     let hash = crate::spawner::wasm::module_sha256(module);
