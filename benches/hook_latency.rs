@@ -129,8 +129,7 @@ impl Bench {
             cache_root: Some(self.cache.path().to_path_buf()),
             fuel,
             ..WasmEngineConfig::default()
-        })
-        .unwrap();
+        });
         Runner::builder(self.root())
             .hooks(config::load(&paths).unwrap())
             .spawner(Arc::new(spawner))

@@ -62,14 +62,11 @@ fn project_with(module: &[u8], hooks: Value) -> Project {
 }
 
 fn runner(p: &Project, tiering: Tiering) -> (Runner, std::sync::Arc<HookSpawner>) {
-    let spawner = std::sync::Arc::new(
-        HookSpawner::with_wasm_config(WasmEngineConfig {
-            compile_timeout: None,
-            tiering,
-            ..p.wasm_config()
-        })
-        .unwrap(),
-    );
+    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
+        compile_timeout: None,
+        tiering,
+        ..p.wasm_config()
+    }));
     let runner = Runner::builder(p.path())
         .config_paths(p.paths())
         .spawner(spawner.clone())

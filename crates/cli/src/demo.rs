@@ -274,7 +274,7 @@ pub async fn demo() -> anyhow::Result<u8> {
     let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
         ..WasmEngineConfig::default()
-    })?;
+    });
     let t = trace.clone();
     let runner = Runner::builder(&root)
         .config_paths(paths)

@@ -40,9 +40,6 @@ pub enum RunnerError {
     /// The config files have problems (every one of them, with file, hook and fix).
     #[error(transparent)]
     Config(#[from] ConfigErrors),
-    /// The WebAssembly engine could not be set up.
-    #[error("cannot set up the WebAssembly engine: {0}")]
-    Wasm(#[from] super::spawner::wasm::WasmError),
     /// An in-process hook's matcher is not a valid regex.
     #[error("in-process hook {name:?}: `match` is not a valid regex: {source}")]
     Matcher {
@@ -243,7 +240,7 @@ impl RunnerBuilder {
         };
         let spawner = match self.spawner {
             Some(s) => s,
-            None => Arc::new(HookSpawner::new()?),
+            None => Arc::new(HookSpawner::new()),
         };
         let mut fn_hooks = Vec::new();
         for PendingFn {

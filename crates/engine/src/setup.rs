@@ -29,12 +29,9 @@ pub enum EngineError {
     /// The trust file is unreadable under a policy that must not fail open.
     #[error(transparent)]
     Trust(#[from] TrustError),
-    /// The runner could not be built (wasm engine, an in-process hook's matcher).
+    /// The runner could not be built (a config file, an in-process hook's matcher).
     #[error(transparent)]
     Runner(#[from] RunnerError),
-    /// The WebAssembly engine could not be set up.
-    #[error("cannot set up the WebAssembly engine: {0}")]
-    Wasm(#[from] crate::spawner::wasm::WasmError),
 }
 
 /// The `run --json` object of one event (DESIGN §8): what `hookhost run --json` prints and
@@ -148,7 +145,7 @@ impl Engine {
         policy: TrustPolicy,
         wasm: WasmEngineConfig,
     ) -> Result<Self, EngineError> {
-        let spawner = Arc::new(HookSpawner::with_wasm_config(wasm)?);
+        let spawner = Arc::new(HookSpawner::with_wasm_config(wasm));
         Ok(Self::with_spawner(paths, policy, spawner))
     }
 

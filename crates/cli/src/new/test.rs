@@ -186,7 +186,7 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
     let spawner = Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
         ..WasmEngineConfig::default()
-    })?);
+    }));
     // Compile first (or load from the disk cache), so sample durations are run times only.
     let started = Instant::now();
     spawner
