@@ -1,14 +1,22 @@
 //! The decision table and short-circuit rules, driven through `Runner` by a fake Spawner.
 
+use super::background::ASYNC_RECORDS_KEPT;
 use super::*;
-use crate::agent;
+use crate::agent::{self, HookContext};
 use crate::config::{Handler, OnError, WasmLimits};
+use crate::config::{Hook, Scope};
 use crate::decision::{self, Condition};
 use crate::dialect::Dialect;
+use crate::event::Event;
+use crate::payload::Payload;
 use crate::report::{Decision, EventReport};
+use crate::spawner::{ExitStatus, SpawnOutput, SpawnRequest};
 use crate::{HookKind, Outcome};
+use async_trait::async_trait;
+use serde_json::Value;
 use serde_json::json;
 use std::collections::HashMap;
+use std::time::Duration;
 
 /// Answers each command with a scripted output and records the stdin each one saw.
 #[derive(Default)]
