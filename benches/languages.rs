@@ -42,8 +42,7 @@ fn runner(project: &Path, command: &str, files: &[(&Path, &str)]) -> Runner {
         // Warm events run optimised code: compile it up front, not via the baseline tier.
         tiering: Tiering::Off,
         ..WasmEngineConfig::default()
-    })
-    .unwrap();
+    });
     Runner::builder(project)
         .hooks(config::load(&paths).unwrap())
         .spawner(Arc::new(spawner))

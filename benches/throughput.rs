@@ -37,8 +37,7 @@ fn runner(
     let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
         cache_root: Some(cache.to_path_buf()),
         ..WasmEngineConfig::default()
-    })
-    .unwrap();
+    });
     let set = config::load(&ConfigPaths::with_home(root, None)).unwrap();
     Arc::new(
         Runner::builder(root)

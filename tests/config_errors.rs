@@ -183,7 +183,7 @@ fn wasm_commands_are_recognised_and_split_like_a_shell() {
             limits,
             ..
         } => {
-            assert_eq!(module, &p.path().join("hooks/guard.wasm"));
+            assert_eq!(module.path(), p.path().join("hooks/guard.wasm"));
             assert_eq!(argv, &["hooks/guard.wasm", "--strict", "two words"]);
             assert_eq!(
                 (limits.fuel, limits.memory_mib, limits.fs),

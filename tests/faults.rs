@@ -90,8 +90,7 @@ async fn an_unwritable_compile_cache_only_costs_speed() {
     let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
         cache_root: Some(blocker.join("cache")),
         ..WasmEngineConfig::default()
-    })
-    .unwrap();
+    });
     let runner = Runner::builder(p.path())
         .config_paths(p.paths())
         .spawner(std::sync::Arc::new(spawner))

@@ -34,8 +34,7 @@ async fn check(language: &str, module: PathBuf, reason_start: &str) {
     let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
         compile_timeout: None,
         ..p.wasm_config()
-    })
-    .unwrap();
+    });
     let runner = Runner::builder(p.path())
         .config_paths(p.paths())
         .spawner(std::sync::Arc::new(spawner))

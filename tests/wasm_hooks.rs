@@ -521,9 +521,9 @@ async fn compiled_code_is_cached_on_disk_and_edits_are_picked_up() {
     assert_eq!(second.stats().compiled.load(Ordering::Relaxed), 1);
     let runner = Runner::builder(p.path())
         .hooks(hookhost::config::load(&p.paths()).unwrap())
-        .spawner(std::sync::Arc::new(
-            HookSpawner::with_wasm_config(p.wasm_config()).unwrap(),
-        ))
+        .spawner(std::sync::Arc::new(HookSpawner::with_wasm_config(
+            p.wasm_config(),
+        )))
         .build()
         .unwrap();
     let r = runner
@@ -625,7 +625,7 @@ fn runner_making_ahead(p: &Project, above: Duration) -> (Runner, std::sync::Arc<
         prewarm: Some(above),
         ..p.wasm_config()
     };
-    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(config).unwrap());
+    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(config));
     let runner = Runner::builder(p.path())
         .config_paths(p.paths())
         .spawner(spawner.clone())

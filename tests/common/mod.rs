@@ -77,7 +77,7 @@ impl Project {
     /// A runner builder for this project: its config files (with its own HOME) and the
     /// real spawners with its own compile cache.
     pub fn builder(&self) -> RunnerBuilder {
-        let spawner = HookSpawner::with_wasm_config(self.wasm_config()).unwrap();
+        let spawner = HookSpawner::with_wasm_config(self.wasm_config());
         Runner::builder(self.path())
             .config_paths(self.paths())
             .spawner(std::sync::Arc::new(spawner))

@@ -81,7 +81,7 @@ async fn a_cache_directory_others_can_write_is_not_used() {
         "nothing written"
     );
     // It still runs, compiled in memory.
-    let spawner = HookSpawner::with_wasm_config(p.wasm_config()).unwrap();
+    let spawner = HookSpawner::with_wasm_config(p.wasm_config());
     let r = Runner::builder(p.path())
         .config_paths(p.paths())
         .spawner(std::sync::Arc::new(spawner))

@@ -92,8 +92,7 @@ fn unpooled(p: &Project) -> Runner {
     let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
         ..p.wasm_config()
-    })
-    .unwrap();
+    });
     Runner::builder(p.path())
         .config_paths(ConfigPaths::with_home(
             &p.path(),

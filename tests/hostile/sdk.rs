@@ -75,7 +75,7 @@ static SPAWNER: LazyLock<Arc<HookSpawner>> = LazyLock::new(|| {
         cache_root: Some(guest_target_dir().join("hostile-test-cache")),
         ..WasmEngineConfig::default()
     };
-    Arc::new(HookSpawner::with_wasm_config(config).unwrap())
+    Arc::new(HookSpawner::with_wasm_config(config))
 });
 
 /// The real spawner with the guest's stdin replaced: for bytes the host never writes.

@@ -8,9 +8,9 @@
 
 use hookhost::config::ConfigPaths;
 use hookhost::locations;
-use hookhost::spawner::WasmEngineConfig;
-use hookhost::{Event, FnHook, FnResponse, Payload, TrustPolicy};
 use hookhost::setup::{ClientHook, Engine, HookTable, report_json};
+use hookhost::spawner::WasmEngineConfig;
+use hookhost::{Event, FnHook, FnResponse, HookError, HookResult, Payload, TrustPolicy};
 use hookhost_serve::{payload_of, typed_answer};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -25,7 +25,9 @@ struct PyHook {
 
 #[async_trait::async_trait]
 impl FnHook for PyHook {
-    async fn call(&self, payload: &Payload) -> FnResponse {
+    /// An exception, or an answer that is not a hook answer, is a failure: a crash, like a
+    /// process that died, and the decision table applies onError.
+    async fn call(&self, payload: &Payload) -> HookResult {
         let text = serde_json::Value::Object(payload.as_map().clone()).to_string();
         let answer = Python::with_gil(|py| -> Result<Option<String>, String> {
             let out = self
@@ -34,17 +36,13 @@ impl FnHook for PyHook {
                 .map_err(|e| format!("the Python hook raised {e}"))?;
             out.extract::<Option<String>>(py)
                 .map_err(|e| format!("the Python hook's wrapper returned no text: {e}"))
-        });
-        match answer.and_then(|a| match a {
+        })?;
+        match answer {
             None => Ok(FnResponse::pass()),
             Some(text) => serde_json::from_str(&text)
                 .map_err(|e| e.to_string())
-                .and_then(|v| typed_answer(&v)),
-        }) {
-            Ok(r) => r,
-            // A crash, like a process that died: the runner catches this unwind (no panic
-            // hook runs) and the decision table applies onError.
-            Err(message) => std::panic::resume_unwind(Box::new(message)),
+                .and_then(|v| typed_answer(&v))
+                .map_err(HookError::new),
         }
     }
 }
@@ -205,7 +203,7 @@ impl Engine_ {
 
 impl Engine_ {
     fn lock(&self) -> std::sync::MutexGuard<'_, HookTable> {
-        self.table.lock().unwrap_or_else(|p| p.into_inner())
+        hookhost::agent::sync::lock(&self.table)
     }
 }
 

@@ -108,7 +108,7 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
         let mut modules: Vec<PathBuf> = set
             .all()
             .filter_map(|h| match &h.handler {
-                Handler::Wasm { module, .. } => Some(module.clone()),
+                Handler::Wasm { module, .. } => Some(module.path().to_path_buf()),
                 _ => None,
             })
             .collect();
@@ -143,10 +143,7 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
     } else {
         for r in &results {
             match &r.error {
-                Some(e) => println!(
-                    "error: {}",
-                    hookhost::terminal_safe_lines(&e.to_string())
-                ),
+                Some(e) => println!("error: {}", hookhost::terminal_safe_lines(&e.to_string())),
                 None if r.cached => println!("{}: already compiled", shown(&r.module)),
                 None => println!(
                     "{}: compiled in {:.1} s",

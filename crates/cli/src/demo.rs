@@ -95,7 +95,7 @@ impl Trace {
     }
 
     fn report(&self, r: &EventReport) {
-        let mut stats = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        let mut stats = hookhost::agent::sync::lock(&self.stats);
         stats.events += 1;
         if r.hooks.is_empty() {
             return;
@@ -151,7 +151,7 @@ impl Trace {
 
 impl Observer for Trace {
     fn on(&self, depth: usize, event: &AgentEvent) {
-        let mut stats = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        let mut stats = hookhost::agent::sync::lock(&self.stats);
         let text = match event {
             AgentEvent::UserPrompt(p) => format!("{} {p}", self.paint("36;1", "user  ▸")),
             AgentEvent::ModelText(t) => {
@@ -274,7 +274,7 @@ pub async fn demo() -> anyhow::Result<u8> {
     let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
         ..WasmEngineConfig::default()
-    })?;
+    });
     let t = trace.clone();
     let runner = Runner::builder(&root)
         .config_paths(paths)
@@ -298,7 +298,7 @@ pub async fn demo() -> anyhow::Result<u8> {
     runner.wait_async().await;
 
     let audit = std::fs::read_to_string(root.join(".coding-agent/audit.log")).unwrap_or_default();
-    let s = trace.stats.lock().unwrap_or_else(|p| p.into_inner());
+    let s = hookhost::agent::sync::lock(&trace.stats);
     let by_kind = |k: HookKind| -> Vec<f64> {
         s.durations
             .iter()

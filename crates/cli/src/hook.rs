@@ -176,7 +176,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
         tiering: Tiering::Deferred,
         compile_timeout: Some(COMPILE_TIMEOUT),
         ..WasmEngineConfig::default()
-    })?);
+    }));
     let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
     let store = match TrustStore::load(paths.home.as_deref()) {
         Ok(store) => store,

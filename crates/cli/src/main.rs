@@ -136,9 +136,9 @@ pub(crate) fn trust_policy(flag: Option<&str>) -> anyhow::Result<hookhost::Trust
     let from_env = std::env::var(TRUST_ENV).ok().filter(|v| !v.is_empty());
     match flag.map(str::to_string).or(from_env) {
         None => Ok(hookhost::TrustPolicy::Skip),
-        Some(v) => v
-            .parse()
-            .map_err(|e: String| anyhow::anyhow!("--trust / {TRUST_ENV}: {e}")),
+        Some(v) => v.parse().map_err(|e: hookhost::trust::UnknownPolicy| {
+            anyhow::anyhow!("--trust / {TRUST_ENV}: {e}")
+        }),
     }
 }
 

@@ -125,7 +125,7 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
         prewarm: None,
         tiering: super::tier_up::tiering_from_env(),
         ..WasmEngineConfig::default()
-    })?);
+    }));
     // A broken file does not stop the others (the user's global guards still run); its
     // problems are printed, and on PreToolUse it blocks (fail closed).
     let policy = super::trust_policy(a.trust.as_deref())?;

@@ -15,6 +15,7 @@ pub mod effects;
 pub mod model;
 pub mod permission;
 pub mod process;
+pub mod sync;
 mod todo;
 mod tool_hooks;
 pub mod tools;

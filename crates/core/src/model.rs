@@ -145,16 +145,12 @@ impl ScriptedModel {
 #[async_trait]
 impl Model for ScriptedModel {
     async fn next(&self, _messages: &[Message], _tools: &[ToolSpec]) -> anyhow::Result<ModelTurn> {
-        let turn = self
-            .turns
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .pop_front();
+        let turn = crate::sync::lock(&self.turns).pop_front();
         let mut turn = turn.unwrap_or_else(|| ModelTurn {
             text: "(the script has no more turns)".into(),
             tool_calls: Vec::new(),
         });
-        let mut counter = self.counter.lock().unwrap_or_else(|p| p.into_inner());
+        let mut counter = crate::sync::lock(&self.counter);
         for call in &mut turn.tool_calls {
             if call.id.is_empty() {
                 *counter += 1;

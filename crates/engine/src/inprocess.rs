@@ -3,7 +3,7 @@
 //! decisions as any hook, run after the configured hooks of their event, and appear as kind
 //! `fn`. Their answer is converted to what a process would have produced
 //! ([`TypedAnswer::as_process`](super::answer::TypedAnswer)) and judged by the same table as
-//! every other hook; a panic is a crash and a hook still running after its timeout (default
+//! every other hook; an error it returns ([`HookError`]) or a panic is a crash and a hook still running after its timeout (default
 //! 10 s) is a timeout, as for every other kind. This module runs the function; it decides
 //! nothing.
 
@@ -62,21 +62,68 @@ impl TypedAnswer {
     }
 }
 
+/// Why an in-process hook could not answer. The runner treats it as a crash, like a process
+/// that died: the hook's `onError` applies (a warning, or on PreToolUse with `on_error:
+/// Block` a block), and the message is in its record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct HookError {
+    message: String,
+}
+
+impl HookError {
+    /// A failure saying `message` (what went wrong, for the user who reads the record).
+    pub fn new(message: impl Into<String>) -> Self {
+        HookError {
+            message: message.into(),
+        }
+    }
+
+    /// What went wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl From<String> for HookError {
+    fn from(message: String) -> Self {
+        HookError::new(message)
+    }
+}
+
+impl From<&str> for HookError {
+    fn from(message: &str) -> Self {
+        HookError::new(message)
+    }
+}
+
+/// What an in-process hook's call gives: its answer, or why it has none.
+pub type HookResult = Result<FnResponse, HookError>;
+
+impl From<TypedAnswer> for HookResult {
+    fn from(answer: TypedAnswer) -> Self {
+        Ok(answer)
+    }
+}
+
 /// A hook that runs inside the host process.
 #[async_trait]
 pub trait FnHook: Send + Sync {
-    /// Answers one event. A panic counts as a crash, running past the timeout as a timeout.
-    async fn call(&self, payload: &Payload) -> FnResponse;
+    /// Answers one event. `Err` counts as a crash (so does a panic); running past the
+    /// timeout as a timeout.
+    async fn call(&self, payload: &Payload) -> HookResult;
 }
 
-/// Any `Fn(&Payload) -> FnResponse` closure is a hook.
+/// Any `Fn(&Payload) -> FnResponse` closure is a hook, and so is one that can fail,
+/// `Fn(&Payload) -> Result<FnResponse, HookError>`.
 #[async_trait]
-impl<F> FnHook for F
+impl<F, R> FnHook for F
 where
-    F: Fn(&Payload) -> FnResponse + Send + Sync,
+    F: Fn(&Payload) -> R + Send + Sync,
+    R: Into<HookResult>,
 {
-    async fn call(&self, payload: &Payload) -> FnResponse {
-        self(payload)
+    async fn call(&self, payload: &Payload) -> HookResult {
+        self(payload).into()
     }
 }
 
@@ -167,7 +214,7 @@ impl FnHookEntry {
     }
 
     /// Calls the function and returns what a process answering the same would have
-    /// produced: a panic is a crash, running past `timeout` a timeout (also when the function
+    /// produced: an error or a panic is a crash, running past `timeout` a timeout (also when the function
     /// blocked its thread and answered after the timeout: the answer is not used).
     pub async fn call(&self, payload: &Payload) -> SpawnOutput {
         let start = Instant::now();
@@ -181,7 +228,7 @@ impl FnHookEntry {
             // answered (or panicked), as a process answering that late would have been
             // killed first.
             Ok(_) if start.elapsed() > self.timeout => ExitStatus::TimedOut,
-            Ok(Ok(answer)) => {
+            Ok(Ok(Ok(answer))) => {
                 let (status, stdout, stderr) = answer.as_process();
                 return SpawnOutput {
                     status,
@@ -191,6 +238,7 @@ impl FnHookEntry {
                     duration: start.elapsed(),
                 };
             }
+            Ok(Ok(Err(failed))) => ExitStatus::Crashed(format!("in-process hook failed: {failed}")),
             Ok(Err(panic)) => ExitStatus::Crashed(format!("in-process hook panicked: {panic}")),
             Err(_) => ExitStatus::TimedOut,
         };

@@ -31,7 +31,7 @@ pub fn list_json(set: &HookSet) -> Value {
                 "dialect": h.dialect,
             });
             if let Handler::Wasm { limits, module, .. } = &h.handler {
-                v["module"] = json!(module);
+                v["module"] = json!(module.path());
                 v["fuel"] = json!(limits.fuel);
                 v["memory"] = json!(limits.memory_mib);
                 v["fs"] = json!(limits.fs);
@@ -79,9 +79,7 @@ fn problem(hook: &Hook, message: String) -> ConfigError {
 /// Every problem of the config files at `paths`; compiles every wasm module (into the
 /// default compile cache, so the first event is fast) and finds shell commands whose
 /// program the shell will not run. A pinned package's store copy must be there and intact.
-pub async fn check(
-    paths: &ConfigPaths,
-) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
+pub async fn check(paths: &ConfigPaths) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
     check_with(paths, &|_, _| Vec::new()).await
 }
 
@@ -112,15 +110,15 @@ pub async fn check_with(
         }
         match &hook.handler {
             Handler::Wasm { module, .. } => {
-                if let Some(digest) = crate::store::digest_of_path(module) {
-                    match package_bytes(module, &digest) {
+                if let Some(package) = module.package() {
+                    match package.store().get(package.digest()) {
                         Ok(bytes) => warnings.extend(
                             package_warnings(hook, &bytes)
                                 .into_iter()
                                 .map(|m| problem(hook, m)),
                         ),
                         Err(e) => {
-                            errors.push(problem(hook, e));
+                            errors.push(problem(hook, e.to_string()));
                             continue;
                         }
                     }
@@ -136,7 +134,7 @@ pub async fn check_with(
                     })?);
                 }
                 if let Some(w) = &wasm
-                    && let Err(e) = w.prepare_file(module).await
+                    && let Err(e) = w.prepare_file(module.path()).await
                 {
                     errors.push(problem(hook, e));
                 }
@@ -203,16 +201,4 @@ pub async fn check_with(
         files,
         managed_only: set.managed_only.clone(),
     })
-}
-
-/// A pinned hook package's bytes: its store copy must be there and intact (else an error
-/// naming `hookhost fetch`).
-fn package_bytes(module: &std::path::Path, digest: &crate::store::Digest) -> Result<Vec<u8>, String> {
-    let root = module
-        .parent()
-        .and_then(std::path::Path::parent)
-        .unwrap_or(module);
-    crate::store::Store::at(root.to_path_buf())
-        .get(digest)
-        .map_err(|e| e.to_string())
 }

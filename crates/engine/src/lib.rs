@@ -97,7 +97,7 @@ pub use decision::{
 pub use dialect::Dialect;
 pub use display::{terminal_safe, terminal_safe_lines};
 pub use event::{Event, EventClass, UnknownEvent};
-pub use inprocess::{FnHook, FnResponse};
+pub use inprocess::{FnHook, FnResponse, HookError, HookResult};
 pub use output::{HookResponse, JsonDecision, KNOWN_ANSWER_KEYS, parse_stdout};
 pub use payload::{Payload, json_type_name};
 pub use report::{Decision, EventReport, HookRecord, StopRequest};

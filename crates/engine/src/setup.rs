@@ -29,12 +29,9 @@ pub enum EngineError {
     /// The trust file is unreadable under a policy that must not fail open.
     #[error(transparent)]
     Trust(#[from] TrustError),
-    /// The runner could not be built (wasm engine, an in-process hook's matcher).
+    /// The runner could not be built (a config file, an in-process hook's matcher).
     #[error(transparent)]
     Runner(#[from] RunnerError),
-    /// The WebAssembly engine could not be set up.
-    #[error("cannot set up the WebAssembly engine: {0}")]
-    Wasm(#[from] crate::spawner::wasm::WasmError),
 }
 
 /// The `run --json` object of one event (DESIGN §8): what `hookhost run --json` prints and
@@ -148,7 +145,7 @@ impl Engine {
         policy: TrustPolicy,
         wasm: WasmEngineConfig,
     ) -> Result<Self, EngineError> {
-        let spawner = Arc::new(HookSpawner::with_wasm_config(wasm)?);
+        let spawner = Arc::new(HookSpawner::with_wasm_config(wasm));
         Ok(Self::with_spawner(paths, policy, spawner))
     }
 
@@ -217,7 +214,7 @@ impl Engine {
             );
         }
         let runner = Arc::new(builder.build()?);
-        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        let mut live = crate::agent::sync::lock(&self.live);
         live.retain(|w| w.strong_count() > 0);
         live.push(Arc::downgrade(&runner));
         Ok(runner)
@@ -225,7 +222,7 @@ impl Engine {
 
     /// Lets `runner` go once its async hooks have ended (they keep running meanwhile).
     pub fn retire(&self, runner: Arc<Runner>) {
-        let mut retired = self.retired.lock().unwrap_or_else(|p| p.into_inner());
+        let mut retired = crate::agent::sync::lock(&self.retired);
         while retired.try_join_next().is_some() {}
         if tokio::runtime::Handle::try_current().is_ok() {
             retired.spawn(async move {
@@ -237,18 +234,14 @@ impl Engine {
     /// Waits for the async hooks of every runner, live or retired (each bounded by its
     /// timeout).
     pub async fn drain(&self) {
-        let live: Vec<Arc<Runner>> = self
-            .live
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
+        let live: Vec<Arc<Runner>> = crate::agent::sync::lock(&self.live)
             .iter()
             .filter_map(Weak::upgrade)
             .collect();
         for runner in live {
             runner.wait_async().await;
         }
-        let mut retired =
-            std::mem::take(&mut *self.retired.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut retired = std::mem::take(&mut *crate::agent::sync::lock(&self.retired));
         while retired.join_next().await.is_some() {}
     }
 }

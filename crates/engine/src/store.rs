@@ -6,14 +6,12 @@
 //! (0700, ours, not symlinks: [`private_dir`]). Files are written through a temporary file
 //! and renamed into place, and every read checks the bytes against the name. Nothing else is
 //! trusted about a file found here: a stray or damaged file is never run, because the wasm
-//! spawner checks the bytes it loads against the digest in the file's name (the runner pins
-//! every module that lies in a `sha256/` directory under that name) and `hookhost fetch`
+//! spawner checks the bytes it loads against the digest the config pins the package by
+//! (`config::ModuleSource::Package`) and `hookhost fetch`
 //! downloads it again. What this module does not do: network (`registry.rs`, `https.rs`).
 
-use crate::files::{
-    MODULE_LIMIT, private_dir, read_bounded_nofollow, sha256_hex, write_private,
-};
-use std::path::{Path, PathBuf};
+use crate::files::{MODULE_LIMIT, private_dir, read_bounded_nofollow, sha256_hex, write_private};
+use std::path::PathBuf;
 
 /// The environment variable that moves the store.
 pub const STORE_ENV: &str = "HOOKHOST_STORE_DIR";
@@ -102,7 +100,7 @@ pub enum StoreError {
 }
 
 /// The store at one root.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Store {
     root: PathBuf,
 }
@@ -202,20 +200,6 @@ impl Store {
     }
 }
 
-/// The digest a store file's path names: `.../sha256/<64 hex>`. What the runner pins a
-/// package module's bytes to.
-pub fn digest_of_path(path: &Path) -> Option<Digest> {
-    let name = path.file_name()?.to_str()?;
-    let parent = path.parent()?.file_name()?.to_str()?;
-    if parent != "sha256"
-        || name.len() != 64
-        || name.chars().any(|c| !matches!(c, '0'..='9' | 'a'..='f'))
-    {
-        return None;
-    }
-    Some(Digest(name.to_string()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,7 +210,6 @@ mod tests {
         let store = Store::at(dir.path().join("store"));
         let d = store.put(b"hello", None).unwrap();
         assert_eq!(store.get(&d).unwrap(), b"hello");
-        assert_eq!(digest_of_path(&store.path(&d)), Some(d.clone()));
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -251,7 +234,6 @@ mod tests {
         assert!(Digest::parse("sha256:abc").is_err());
         let hex = "A".repeat(64);
         assert_eq!(Digest::parse(&hex).unwrap().hex(), "a".repeat(64));
-        assert_eq!(digest_of_path(Path::new("/x/sha256/abc")), None);
     }
 
     #[cfg(unix)]

@@ -5,8 +5,8 @@
 
 use super::memory::Charge;
 use super::protocol::{self, HOOK_FAILED, RpcError};
-use hookhost::{FnHook, FnResponse, Payload, Verdict};
 use async_trait::async_trait;
+use hookhost::{FnHook, FnResponse, HookError, HookResult, Payload, Verdict};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,7 +44,7 @@ impl Peer {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiter>> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+        hookhost::agent::sync::lock(&self.pending)
     }
 
     /// Sends a message; false when the connection is gone.
@@ -165,25 +165,24 @@ pub fn typed_answer(v: &Value) -> Result<FnResponse, String> {
     })
 }
 
+/// A client hook that failed (disconnected, answered an error or a malformed answer) is a
+/// crash, like a process that died: the decision table applies `onError`.
 #[async_trait]
 impl FnHook for ClientFn {
-    async fn call(&self, payload: &Payload) -> FnResponse {
+    async fn call(&self, payload: &Payload) -> HookResult {
         let Some(peer) = self.peer.upgrade() else {
-            crash("the client that registered it disconnected".into());
+            return Err(HookError::new("the client that registered it disconnected"));
         };
         let params = json!({"id": self.id, "payload": payload.as_map()});
         let (outcome, _held) = peer.call("hook", params).await;
         match outcome {
-            Ok(v) => typed_answer(&v).unwrap_or_else(|e| crash(e)),
-            Err(e) => crash(format!("the client hook failed: {}", e.message)),
+            Ok(v) => typed_answer(&v).map_err(HookError::new),
+            Err(e) => Err(HookError::new(format!(
+                "the client hook failed: {}",
+                e.message
+            ))),
         }
     }
-}
-
-/// A client hook that failed is a crash, like a process that died: the runner catches this
-/// unwind (without the panic hook's noise) and the decision table applies `onError`.
-fn crash(message: String) -> ! {
-    std::panic::resume_unwind(Box::new(message))
 }
 
 #[cfg(test)]

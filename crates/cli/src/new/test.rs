@@ -12,9 +12,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::config::{self, ConfigPaths};
 use hookhost::spawner::WasmEngineConfig;
-use hookhost::{
-    Event, Hook, HookSet, HookSpawner, Payload, Runner, Scope, SpawnRequest, Spawner,
-};
+use hookhost::{Event, Hook, HookSet, HookSpawner, Payload, Runner, Scope, SpawnRequest, Spawner};
 use hookhost::{HookFacts, judge};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -188,7 +186,7 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
     let spawner = Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
         pooling: false,
         ..WasmEngineConfig::default()
-    })?);
+    }));
     // Compile first (or load from the disk cache), so sample durations are run times only.
     let started = Instant::now();
     spawner
@@ -256,9 +254,7 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                     &out,
                 );
                 let reason = match &j.effects.verdict {
-                    hookhost::Verdict::Block(r) | hookhost::Verdict::Force(r) => {
-                        Some(r.clone())
-                    }
+                    hookhost::Verdict::Block(r) | hookhost::Verdict::Force(r) => Some(r.clone()),
                     hookhost::Verdict::Pass => j.message.clone(),
                 };
                 SampleResult {

@@ -38,5 +38,5 @@ pub use matcher::Matcher;
 pub use resolve::wasm_words;
 pub use types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, FsAccess, Handler, Hook, HookId, HookKind, HookSet,
-    MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError, Scope, WasmLimits,
+    MAX_MEMORY_MIB, MAX_TIMEOUT_MS, ModuleSource, OnError, PackageModule, Scope, WasmLimits,
 };

@@ -13,7 +13,8 @@ use super::load::ConfigPaths;
 use super::matcher::Matcher;
 use super::raw::RawHook;
 use super::types::{
-    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, Scope, WasmLimits,
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModuleSource, PackageModule,
+    Scope, WasmLimits,
 };
 use crate::confine::{Escape, resolve_inside};
 use crate::event::Event;
@@ -217,7 +218,9 @@ impl Resolver<'_> {
         let handler = match runs {
             Runs::Shell(command) => Handler::Shell { command },
             Runs::Wasm { command, argv } => Handler::Wasm {
-                module: self.resolve_module(&argv[0], &cwd).map_err(|m| vec![m])?,
+                module: ModuleSource::File(
+                    self.resolve_module(&argv[0], &cwd).map_err(|m| vec![m])?,
+                ),
                 command,
                 argv,
                 limits: WasmLimits {
@@ -228,7 +231,9 @@ impl Resolver<'_> {
                 },
             },
             Runs::Package(p) => Handler::Wasm {
-                module: package_module(&p.digest).map_err(|m| vec![m])?,
+                module: ModuleSource::Package(
+                    package_module(p.digest.clone()).map_err(|m| vec![m])?,
+                ),
                 argv: std::iter::once(p.reference.clone()).chain(p.args).collect(),
                 command: format!("{} ({})", p.reference, p.digest),
                 limits: WasmLimits {
@@ -309,11 +314,12 @@ impl Resolver<'_> {
     }
 }
 
-/// The store file of a pinned package. Whether it is there and intact is the run's question
-/// (the runner pins its bytes to the digest): a missing package fails only its own hook.
-fn package_module(digest: &crate::store::Digest) -> Result<PathBuf, String> {
+/// A pinned package in the default store. Whether it is there and intact is the run's
+/// question (the runner pins its bytes to the digest): a missing package fails only its own
+/// hook.
+fn package_module(digest: crate::store::Digest) -> Result<PackageModule, String> {
     crate::store::Store::default_root()
-        .map(|root| crate::store::Store::at(root).path(digest))
+        .map(|root| PackageModule::new(crate::store::Store::at(root), digest))
         .ok_or_else(|| {
             format!(
                 "no user cache directory for the hook store; set {} to a directory of your own",

@@ -7,9 +7,10 @@
 use super::matcher::Matcher;
 use crate::dialect::{self, Dialect};
 use crate::event::Event;
+use crate::store::{Digest, Store};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -167,6 +168,70 @@ impl Default for WasmLimits {
     }
 }
 
+/// Where a wasm hook's module comes from, decided once when the config is read: a file the
+/// config names, or a hook package pinned by digest (its module in the content store, whose
+/// bytes must hash to that digest wherever the hook comes from and however it is trusted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModuleSource {
+    /// A module file: a project hook's lies inside the project; a global hook's is absolute
+    /// or under `~/`, a managed hook's absolute.
+    File(PathBuf),
+    /// A hook package (`"package": {...}` in the config), pinned by digest.
+    Package(PackageModule),
+}
+
+impl ModuleSource {
+    /// The file the module is loaded from.
+    pub fn path(&self) -> &Path {
+        match self {
+            ModuleSource::File(path) => path,
+            ModuleSource::Package(p) => &p.path,
+        }
+    }
+
+    /// The pinned package, for a package hook.
+    pub fn package(&self) -> Option<&PackageModule> {
+        match self {
+            ModuleSource::Package(p) => Some(p),
+            ModuleSource::File(_) => None,
+        }
+    }
+}
+
+/// A hook package's module: its digest and the store it is kept in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageModule {
+    digest: Digest,
+    store: Store,
+    path: PathBuf,
+}
+
+impl PackageModule {
+    /// The package with `digest` in `store` (whether or not it is there yet).
+    pub fn new(store: Store, digest: Digest) -> Self {
+        PackageModule {
+            path: store.path(&digest),
+            digest,
+            store,
+        }
+    }
+
+    /// The digest the package is pinned by: what its bytes must hash to.
+    pub fn digest(&self) -> &Digest {
+        &self.digest
+    }
+
+    /// The store it is kept in.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Its file in the store.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
 /// What runs when the hook fires.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Handler {
@@ -175,12 +240,14 @@ pub enum Handler {
         /// The command line, run as written.
         command: String,
     },
-    /// A WebAssembly module or component; `argv[0]` is the module path as written.
+    /// A WebAssembly module or component; `argv[0]` is the module path as written (for a
+    /// package, its reference).
     Wasm {
-        /// The command as written.
+        /// The command as written (for a package, `reference (digest)`).
         command: String,
-        /// The module's path, resolved against the hook's `cwd` (`~/` expanded for global hooks).
-        module: PathBuf,
+        /// Where the module comes from: a file (resolved against the hook's `cwd`, `~/`
+        /// expanded for global hooks) or a pinned package.
+        module: ModuleSource,
         /// The command split into words like a shell would, without expansion.
         argv: Vec<String>,
         /// Fuel, memory, filesystem and environment grants.

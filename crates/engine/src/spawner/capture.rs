@@ -47,7 +47,7 @@ impl CapturedStream {
 
     /// Appends what fits under the cap; the rest is dropped and marks the stream truncated.
     pub fn push(&self, data: &[u8]) {
-        let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut inner = crate::agent::sync::lock(&self.inner);
         let room = self.cap.saturating_sub(inner.bytes.len());
         let take = room.min(data.len());
         inner.bytes.extend_from_slice(&data[..take]);
@@ -58,15 +58,12 @@ impl CapturedStream {
 
     /// Whether input has already been dropped at the cap (reading on is pointless).
     pub fn is_truncated(&self) -> bool {
-        self.inner
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .truncated
+        crate::agent::sync::lock(&self.inner).truncated
     }
 
     /// Takes the bytes so far and whether any were dropped.
     pub fn take(&self) -> (Vec<u8>, bool) {
-        let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut inner = crate::agent::sync::lock(&self.inner);
         (std::mem::take(&mut inner.bytes), inner.truncated)
     }
 }

@@ -134,32 +134,34 @@ pub trait Spawner: Send + Sync {
 pub struct HookSpawner {
     shell: ShellSpawner,
     wasm_config: WasmEngineConfig,
-    wasm: std::sync::OnceLock<Result<WasmSpawner, String>>,
+    wasm: std::sync::OnceLock<Result<WasmSpawner, wasm::WasmError>>,
     http: std::sync::OnceLock<HttpSpawner>,
 }
 
 impl HookSpawner {
     /// A spawner with the default wasm engine configuration and compile cache.
-    pub fn new() -> Result<Self, wasm::WasmError> {
+    pub fn new() -> Self {
         Self::with_wasm_config(WasmEngineConfig::default())
     }
 
-    /// A spawner whose wasm engine uses `config` (e.g. another cache directory).
-    pub fn with_wasm_config(config: WasmEngineConfig) -> Result<Self, wasm::WasmError> {
-        Ok(HookSpawner {
+    /// A spawner whose wasm engine uses `config` (e.g. another cache directory). Nothing is
+    /// set up yet: a wasm engine that cannot be made fails the wasm hooks that need it.
+    pub fn with_wasm_config(config: WasmEngineConfig) -> Self {
+        HookSpawner {
             shell: ShellSpawner::default(),
             wasm_config: config,
             wasm: std::sync::OnceLock::new(),
             http: std::sync::OnceLock::new(),
-        })
+        }
     }
 
-    /// The wasm spawner, created on first use.
-    pub fn wasm(&self) -> Result<&WasmSpawner, String> {
+    /// The wasm spawner, created on first use ([`wasm::WasmError::Unavailable`] when it
+    /// could not be, then and every time after).
+    pub fn wasm(&self) -> Result<&WasmSpawner, wasm::WasmError> {
         self.wasm
-            .get_or_init(|| WasmSpawner::new(self.wasm_config.clone()).map_err(|e| e.to_string()))
+            .get_or_init(|| WasmSpawner::new(self.wasm_config.clone()))
             .as_ref()
-            .map_err(|e| format!("the WebAssembly engine is unavailable: {e}"))
+            .map_err(|e| wasm::WasmError::Unavailable(Box::new(e.clone())))
     }
 
     /// The wasm spawner if it was created (a wasm hook ran), without creating it.
@@ -175,17 +177,13 @@ impl HookSpawner {
 #[async_trait]
 impl Spawner for HookSpawner {
     async fn spawn(&self, request: SpawnRequest) -> SpawnOutput {
-        match request.kind() {
-            HookKind::Shell => self.shell.spawn(request).await,
-            HookKind::Wasm => match self.wasm() {
+        match request.handler {
+            Handler::Shell { .. } => self.shell.spawn(request).await,
+            Handler::Wasm { .. } => match self.wasm() {
                 Ok(w) => w.spawn(request).await,
-                Err(e) => SpawnOutput::spawn_failed(e, Duration::ZERO),
+                Err(e) => SpawnOutput::spawn_failed(e.to_string(), Duration::ZERO),
             },
-            HookKind::Http => self.http().spawn(request).await,
-            HookKind::Fn => SpawnOutput::spawn_failed(
-                "in-process hooks are not run through a Spawner",
-                Duration::ZERO,
-            ),
+            Handler::Http { .. } => self.http().spawn(request).await,
         }
     }
 }

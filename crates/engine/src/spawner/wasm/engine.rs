@@ -106,9 +106,35 @@ impl Tiering {
 }
 
 /// A problem setting up the wasm engine (not a per-hook problem).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct WasmError(String);
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WasmError {
+    /// wasmtime refused the engine's configuration.
+    #[error("{message}")]
+    Engine {
+        /// What wasmtime said.
+        message: String,
+    },
+    /// WASI could not be linked into the engine.
+    #[error("linking WASI preview {preview}: {message}")]
+    Link {
+        /// 1 (core modules) or 2 (components).
+        preview: u8,
+        /// What wasmtime said.
+        message: String,
+    },
+    /// The engine could not be set up when a wasm hook first needed it.
+    #[error("the WebAssembly engine is unavailable: {0}")]
+    Unavailable(Box<WasmError>),
+}
+
+impl WasmError {
+    fn engine(e: wasmtime::Error) -> Self {
+        WasmError::Engine {
+            message: e.to_string(),
+        }
+    }
+}
 
 /// Settings of a [`WasmSpawner`](super::WasmSpawner).
 #[derive(Debug, Clone)]
@@ -177,17 +203,16 @@ impl WasmEngineConfig {
             Ok(e) => Ok(e),
             Err(e) if self.pooling => {
                 tracing::warn!(error = %e, "pooling allocator unavailable; using on-demand allocation");
-                Engine::new(&wasmtime_config(false, self.fuel))
-                    .map_err(|e| WasmError(e.to_string()))
+                Engine::new(&wasmtime_config(false, self.fuel)).map_err(WasmError::engine)
             }
-            Err(e) => Err(WasmError(e.to_string())),
+            Err(e) => Err(WasmError::engine(e)),
         }
     }
 
     /// The baseline tier's engine: winch, on-demand allocation, the same fuel and epoch
     /// interruption, and only the proposals winch implements.
     pub(super) fn baseline_engine(&self) -> Result<Engine, WasmError> {
-        Engine::new(&baseline_config(self.fuel)).map_err(|e| WasmError(e.to_string()))
+        Engine::new(&baseline_config(self.fuel)).map_err(WasmError::engine)
     }
 
     /// [`Self::cache_tag`] of the baseline engine (its own cache folder).
@@ -279,11 +304,17 @@ impl Linkers {
         let mut p1 = Linker::new(engine);
         wasmtime_wasi::p1::add_to_linker_async(&mut p1, |s: &mut P1State| &mut s.wasi)
             .and_then(|()| sandbox::deny_symlinks_p1(&mut p1))
-            .map_err(|e| WasmError(format!("linking WASI preview 1: {e}")))?;
+            .map_err(|e| WasmError::Link {
+                preview: 1,
+                message: e.to_string(),
+            })?;
         let mut p2 = wasmtime::component::Linker::new(engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut p2)
             .and_then(|()| sandbox::deny_symlinks_p2(&mut p2))
-            .map_err(|e| WasmError(format!("linking WASI preview 2: {e}")))?;
+            .map_err(|e| WasmError::Link {
+                preview: 2,
+                message: e.to_string(),
+            })?;
         Ok(Linkers { p1, p2 })
     }
 }

@@ -239,7 +239,10 @@ impl Spawner for WasmSpawner {
         let ready = match self
             .inner
             .modules
-            .prepared(module, compile_bound(self.inner.compile_timeout, &req))
+            .prepared(
+                module.path(),
+                compile_bound(self.inner.compile_timeout, &req),
+            )
             .await
         {
             Ok(r) => r,
@@ -252,13 +255,13 @@ impl Spawner for WasmSpawner {
             return SpawnOutput::spawn_failed(
                 format!(
                     "{} changed since it was trusted (its bytes no longer have the trusted SHA-256); review it and run `hookhost trust`",
-                    module.display()
+                    module.path().display()
                 ),
                 start.elapsed(),
             );
         }
         let key = WarmKey {
-            module: module.clone(),
+            module: module.path().to_path_buf(),
             sha256: ready.sha256.clone(),
             event: req.event,
             grants: Grants::of(&req, &confined, argv, limits),

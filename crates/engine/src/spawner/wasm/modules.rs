@@ -116,7 +116,7 @@ impl Modules {
     /// The files that ran from the baseline tier and whose optimised build is the caller's
     /// to make, each once; empties the list.
     pub fn take_deferred(&self) -> Vec<PathBuf> {
-        std::mem::take(&mut *self.deferred.lock().unwrap_or_else(|p| p.into_inner()))
+        std::mem::take(&mut *crate::agent::sync::lock(&self.deferred))
     }
 
     /// The pre-linked module for `path` and the SHA-256 of the bytes it came from, compiling
@@ -125,12 +125,12 @@ impl Modules {
     /// the background and fills the caches.
     pub async fn prepared(&self, path: &Path, bound: Option<Duration>) -> Result<Ready, String> {
         let slot = {
-            let mut slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+            let mut slots = crate::agent::sync::lock(&self.slots);
             slots.entry(path.to_path_buf()).or_default().clone()
         };
         let stamp = FileStamp::of(path).map_err(|e| missing_file(path, &e))?;
         let mut done = {
-            let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
+            let mut state = crate::agent::sync::lock(&slot);
             match &*state {
                 SlotState::Ready(r) if r.stamp == stamp => {
                     self.stats.memory_hits.fetch_add(1, Ordering::Relaxed);
@@ -154,7 +154,7 @@ impl Modules {
                             .load(&owned, stamp.size, tiering != Tiering::Off, &stats)
                             .map(|l| Ready::new(stamp, l));
                         {
-                            let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
+                            let mut state = crate::agent::sync::lock(&slot);
                             if matches!(&*state, SlotState::Compiling { stamp: s, .. } if *s == stamp)
                             {
                                 *state = match &result {
@@ -173,10 +173,7 @@ impl Modules {
                         {
                             stats.deferred.fetch_add(1, Ordering::Relaxed);
                             let absolute = std::path::absolute(&owned).unwrap_or(owned.clone());
-                            deferred
-                                .lock()
-                                .unwrap_or_else(|p| p.into_inner())
-                                .push(absolute);
+                            crate::agent::sync::lock(&deferred).push(absolute);
                         }
                         let _ = tx.send(Some(result));
                         // The optimised build, after the run was released (not delaying it).
@@ -244,7 +241,7 @@ fn tier_up(
             return;
         }
     };
-    let mut state = slot.lock().unwrap_or_else(|p| p.into_inner());
+    let mut state = crate::agent::sync::lock(&slot);
     if matches!(&*state, SlotState::Ready(r) if r.stamp == stamp && r.tier == Tier::Baseline) {
         *state = SlotState::Ready(Ready::new(stamp, optimised));
         stats.tiered_up.fetch_add(1, Ordering::Relaxed);

@@ -76,11 +76,11 @@ pub struct GuestInput(Arc<Mutex<Bytes>>);
 impl GuestInput {
     /// Sets what the guest reads from now on (the event's payload).
     pub fn give(&self, bytes: Bytes) {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = bytes;
+        *crate::agent::sync::lock(&self.0) = bytes;
     }
 
     fn take(&self, max: usize) -> Bytes {
-        let mut buffer = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut buffer = crate::agent::sync::lock(&self.0);
         let n = max.min(buffer.len());
         buffer.split_to(n)
     }

@@ -54,12 +54,8 @@ impl WarmKey {
     ) -> Result<Instance, (crate::spawner::ExitStatus, Capture)> {
         let capture = Capture::default();
         let stdin = GuestInput::default();
-        let wasi = sandbox::wasi_builder(&self.grants, &capture, &stdin).map_err(|e| {
-            (
-                crate::spawner::ExitStatus::SpawnFailed(e),
-                capture.clone(),
-            )
-        })?;
+        let wasi = sandbox::wasi_builder(&self.grants, &capture, &stdin)
+            .map_err(|e| (crate::spawner::ExitStatus::SpawnFailed(e), capture.clone()))?;
         Instance::new(
             prepared,
             wasi,
@@ -92,7 +88,7 @@ impl Warm {
     /// other bytes of the same module file (before an edit) are dropped.
     pub async fn take(&self, key: &WarmKey) -> Option<Instance> {
         let slot = {
-            let mut slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+            let mut slots = crate::agent::sync::lock(&self.slots);
             match slots.get(key) {
                 Some(slot) => slot.clone(),
                 None => {
@@ -115,7 +111,7 @@ impl Warm {
         slots: &Arc<tokio::sync::Semaphore>,
     ) {
         let slot = {
-            let mut map = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+            let mut map = crate::agent::sync::lock(&self.slots);
             if !map.contains_key(&key) && map.len() >= MAX_WARM {
                 // Keep those being made or waiting to be taken by a run in progress.
                 map.retain(|_, slot| slot.try_lock().is_err());

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::agent::Effects;
-use crate::config::{HookKind, OnError};
+use crate::config::{HookId, HookKind, OnError, Scope};
 use crate::event::Event;
 
 fn facts(level: TrustLevel, rejudge: bool) -> HookFacts<'static> {

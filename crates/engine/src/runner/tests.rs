@@ -1,14 +1,22 @@
 //! The decision table and short-circuit rules, driven through `Runner` by a fake Spawner.
 
+use super::background::ASYNC_RECORDS_KEPT;
 use super::*;
-use crate::agent;
+use crate::agent::{self, HookContext};
 use crate::config::{Handler, OnError, WasmLimits};
+use crate::config::{Hook, Scope};
 use crate::decision::{self, Condition};
 use crate::dialect::Dialect;
+use crate::event::Event;
+use crate::payload::Payload;
 use crate::report::{Decision, EventReport};
+use crate::spawner::{ExitStatus, SpawnOutput, SpawnRequest};
 use crate::{HookKind, Outcome};
+use async_trait::async_trait;
+use serde_json::Value;
 use serde_json::json;
 use std::collections::HashMap;
+use std::time::Duration;
 
 /// Answers each command with a scripted output and records the stdin each one saw.
 #[derive(Default)]
@@ -97,7 +105,7 @@ fn wasm_hook(event: Event, index: usize, command: &str) -> Hook {
     Hook {
         handler: Handler::Wasm {
             command: command.to_string(),
-            module: PathBuf::from(command),
+            module: crate::config::ModuleSource::File(PathBuf::from(command)),
             argv: vec![command.to_string()],
             limits: WasmLimits::default(),
         },
@@ -722,9 +730,9 @@ mod in_process {
         struct Slow;
         #[async_trait]
         impl crate::FnHook for Slow {
-            async fn call(&self, _: &Payload) -> FnResponse {
+            async fn call(&self, _: &Payload) -> crate::HookResult {
                 tokio::time::sleep(Duration::from_secs(30)).await;
-                FnResponse::pass()
+                Ok(FnResponse::pass())
             }
         }
         let r = builder()
@@ -745,6 +753,43 @@ mod in_process {
             (rep.decision, rep.hooks[0].outcome),
             (Decision::Block, Outcome::Timeout)
         );
+    }
+
+    #[tokio::test]
+    async fn an_error_is_a_crash_that_on_error_block_turns_into_a_block() {
+        let failing = |_: &Payload| -> crate::HookResult { Err("the backend is down".into()) };
+        let r = builder()
+            .hook(Event::PreToolUse, None, "fails", failing)
+            .build()
+            .unwrap();
+        let rep = r.fire(payload(Event::PreToolUse)).await;
+        assert_eq!(
+            (rep.decision, rep.hooks[0].outcome),
+            (Decision::Pass, Outcome::Warn)
+        );
+        assert_eq!(
+            rep.hooks[0].message.as_deref(),
+            Some("crashed: in-process hook failed: the backend is down")
+        );
+        let r = builder()
+            .hook_with(
+                Event::PreToolUse,
+                None,
+                "fails",
+                Arc::new(failing),
+                crate::FnOptions {
+                    on_error: OnError::Block,
+                    ..Default::default()
+                },
+            )
+            .build()
+            .unwrap();
+        let rep = r.fire(payload(Event::PreToolUse)).await;
+        assert_eq!(
+            (rep.decision, rep.hooks[0].outcome),
+            (Decision::Block, Outcome::Block)
+        );
+        assert!(rep.reason.unwrap().contains("the backend is down"));
     }
 }
 

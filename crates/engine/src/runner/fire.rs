@@ -1,0 +1,217 @@
+//! Firing one event ([`Runner::fire`]): **select** the hooks of the event that match its
+//! tool, run each (`step.rs`), and **fold** the judgements into the event's
+//! report, stopping at the first that decides; on PreToolUse, a second pass judges the final
+//! arguments of a rewritten call. A broken config file fails closed here.
+
+use super::Runner;
+use super::Snapshot;
+use crate::config::{ConfigError, Hook};
+use crate::decision::{Effects, Outcome, Verdict};
+use crate::event::{Event, EventClass};
+use crate::inprocess::FnHookEntry;
+use crate::payload::Payload;
+use crate::report::{Decision, EventReport, log_record};
+use crate::trust::TrustPolicy;
+use serde_json::Value;
+use std::sync::Arc;
+
+impl Runner {
+    /// Fires one event: runs its matching hooks in order and returns the decision.
+    ///
+    /// Hooks run by rank (managed, the user's, the project's; in-process last), each seeing
+    /// the arguments earlier hooks left. On PreToolUse, when a hook rewrote the call, every
+    /// hook that judged other arguments before the last rewrite (but the one that made the
+    /// final arguments) runs once more on the final ones, and only a block counts then: no hook of a lower rank can get a call past a
+    /// guard of a higher rank, and no hook runs more than twice per event.
+    pub async fn fire(&self, mut payload: Payload) -> EventReport {
+        let event = payload.event();
+        let class = event.class();
+        let mut report = EventReport::new(event);
+        let original_args = payload.tool_args().cloned();
+        let snapshot = self.current();
+        let steps = self.select(&snapshot, &payload);
+        let mut effects = Effects::pass();
+        // Blocking events: each synchronous hook that ran, with how many rewrites it had seen
+        // (its arguments are the final ones when that is every rewrite).
+        let mut judged: Vec<(usize, usize)> = Vec::new();
+        let mut rewrites = 0;
+        // The hook whose rewrite made the final arguments: it is not asked about them again.
+        let mut last_rewriter = None;
+        let mut decided = false;
+        for (i, step) in steps.iter().enumerate() {
+            let Some((record, judgement)) = self
+                .run_step(step, &payload, &snapshot, &mut report, false)
+                .await
+            else {
+                continue;
+            };
+            if record.outcome != Outcome::Skipped && class == EventClass::Blocking {
+                judged.push((i, rewrites));
+            }
+            log_record(event, &record);
+            report.hooks.push(record);
+            let folded = fold(event, &mut effects, &mut payload, judgement.effects);
+            if folded.rewrote {
+                rewrites += 1;
+                last_rewriter = Some(i);
+            }
+            decided = folded.decides;
+            if decided {
+                break;
+            }
+        }
+        if !decided && rewrites > 0 {
+            // The second pass: the final call, judged by every hook that judged another.
+            let stale = judged
+                .into_iter()
+                .filter(|&(i, seen)| seen < rewrites && Some(i) != last_rewriter);
+            for (i, _) in stale {
+                let Some((record, judgement)) = self
+                    .run_step(&steps[i], &payload, &snapshot, &mut report, true)
+                    .await
+                else {
+                    continue;
+                };
+                log_record(event, &record);
+                report.hooks.push(record);
+                if fold(event, &mut effects, &mut payload, judgement.effects).decides {
+                    break;
+                }
+            }
+        }
+        if effects.verdict != Verdict::Pass || payload.tool_args() == original_args.as_ref() {
+            effects.updated_args = None;
+        } else {
+            effects.updated_args = payload.tool_args().cloned();
+        }
+        report.settle(effects);
+        self.fail_closed_on_config_errors(&snapshot, &mut report);
+        if let Some(observe) = &self.observer {
+            observe(&report);
+        }
+        report
+    }
+
+    /// The hooks of the payload's event that match its tool: configured ones in run order,
+    /// then in-process ones in registration order.
+    fn select<'a>(&'a self, snapshot: &'a Snapshot, payload: &Payload) -> Vec<Step<'a>> {
+        let event = payload.event();
+        let tool = payload.tool_name();
+        // What a `match` is matched against: the tool name, or for other agents' hooks the
+        // `source` of SessionStart and the `trigger` of PreCompact.
+        let subject = match event {
+            Event::SessionStart => payload.get("source").and_then(Value::as_str),
+            Event::PreCompact => payload.get("trigger").and_then(Value::as_str),
+            _ => tool,
+        };
+        let mut steps: Vec<Step<'_>> = snapshot
+            .hooks
+            .matching(event, subject)
+            .cloned()
+            .map(Step::Configured)
+            .collect();
+        steps.extend(
+            self.fn_hooks
+                .iter()
+                .filter(|f| f.applies(event, tool))
+                .map(Step::InProcess),
+        );
+        steps
+    }
+
+    /// A broken config file, on an event whose hooks can block, blocks the call when
+    /// nothing else did (fail closed: the guard that could not be read might have).
+    fn fail_closed_on_config_errors(&self, snapshot: &Snapshot, report: &mut EventReport) {
+        if snapshot.config_errors.is_empty() {
+            return;
+        }
+        report.config_errors = snapshot.config_errors.clone();
+        if report.event.class() != EventClass::Blocking || report.decision != Decision::Pass {
+            return;
+        }
+        let failing: Vec<&ConfigError> = snapshot
+            .config_errors
+            .iter()
+            .filter(|e| !self.config_error_is_contained(e))
+            .collect();
+        if let Some(first) = failing.first() {
+            report.decision = Decision::Block;
+            report.reason = Some(format!(
+                "the hook configuration is broken ({first}{}); blocking to fail closed until it is fixed (`hookhost check` lists every problem)",
+                match failing.len() {
+                    1 => String::new(),
+                    n => format!(", and {} more", n - 1),
+                }
+            ));
+        }
+    }
+
+    /// Whether a config error is in a file whose hooks the trust policy would not run
+    /// anyway (the project file under `skip`): then it warns instead of blocking.
+    fn config_error_is_contained(&self, e: &ConfigError) -> bool {
+        self.trust_policy == TrustPolicy::Skip
+            && self
+                .paths
+                .as_ref()
+                .is_some_and(|p| p.project_file == e.file)
+    }
+}
+
+/// One hook to run for an event: configured (shell/wasm/http) or registered in-process.
+pub(super) enum Step<'a> {
+    Configured(Arc<Hook>),
+    InProcess(&'a FnHookEntry),
+}
+
+/// What folding one hook's effects did.
+struct Folded {
+    /// They decide the event (a block on PreToolUse or a prompt, a force on Stop, a stop):
+    /// no later hook runs.
+    decides: bool,
+    /// They changed the tool arguments.
+    rewrote: bool,
+}
+
+/// Folds one hook's effects into the event's and the payload later hooks see.
+fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> Folded {
+    let Effects {
+        verdict,
+        stop,
+        updated_args,
+        ask,
+        additional_context,
+        feedback,
+        system_messages,
+    } = e;
+    let mut rewrote = false;
+    if let Some(args) = updated_args
+        && payload.tool_args() != Some(&args)
+    {
+        payload.set_tool_args(args);
+        rewrote = true;
+    }
+    acc.ask |= ask;
+    acc.additional_context.extend(additional_context);
+    acc.system_messages.extend(system_messages);
+    acc.feedback.extend(feedback);
+    let decides = match &verdict {
+        // Another agent's hook can block a prompt (exit 2 / `decision: "block"`).
+        Verdict::Block(_) => {
+            event.class() == EventClass::Blocking || event == Event::UserPromptSubmit
+        }
+        Verdict::Force(_) => event.class() == EventClass::Forcing,
+        Verdict::Pass => false,
+    };
+    if decides {
+        acc.verdict = verdict;
+    }
+    // `continue: false`: the agent stops; no later hook runs.
+    let stops = stop.is_some();
+    if stops {
+        acc.stop = stop;
+    }
+    Folded {
+        decides: decides || stops,
+        rewrote,
+    }
+}

@@ -1,0 +1,207 @@
+//! One hook of an event: **gate** it by the trust policy (`trust::gate`), **spawn** it
+//! through the [`Spawner`] (or call the in-process function, which answers like a process),
+//! and **judge** what it did with the decision table (`decision::judge`, the only place that
+//! decides).
+
+use super::fire::Step;
+use super::{Runner, Snapshot};
+use crate::config::{Handler, Hook, ModuleSource, Scope};
+use crate::decision::{HookFacts, Judgement, judge};
+use crate::dialect::{self, Dialect};
+use crate::payload::Payload;
+use crate::report::{EventReport, HookRecord, record, record_fn};
+use crate::spawner::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
+use crate::trust::{self, Gate, TrustLevel};
+use std::time::Duration;
+
+impl Runner {
+    /// Gates, runs and judges one hook (`rejudge`: the second pass on a rewritten call).
+    /// `None`: an async hook was started, which takes no part in the decision.
+    pub(super) async fn run_step(
+        &self,
+        step: &Step<'_>,
+        payload: &Payload,
+        snapshot: &Snapshot,
+        report: &mut EventReport,
+        rejudge: bool,
+    ) -> Option<(HookRecord, Judgement)> {
+        let event = payload.event();
+        let hook = match step {
+            Step::InProcess(entry) => {
+                let output = entry.call(payload).await;
+                let facts = HookFacts {
+                    tool: payload.tool_name(),
+                    args: payload.tool_args(),
+                    rejudge,
+                    ..entry.facts()
+                };
+                let judgement = judge(dialect::rules(Dialect::Native), &facts, &output);
+                return Some((record_fn(entry, &output, &judgement), judgement));
+            }
+            Step::Configured(hook) => hook,
+        };
+        let untrusted = self.untrusted_now(snapshot, hook);
+        if untrusted && !rejudge {
+            report.untrusted.push(hook.id());
+        }
+        match trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event) {
+            gate @ (Gate::Skip | Gate::Block) => {
+                tracing::warn!(hook = %hook.label(), command = %crate::terminal_safe(hook.handler.display()), "untrusted project hook not run; review it and run `hookhost trust`");
+                if hook.is_async {
+                    return None;
+                }
+                let judgement = trust::not_run(hook, gate == Gate::Block);
+                let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
+                Some((record(hook, &out, &judgement, false), judgement))
+            }
+            gate => {
+                let level = match gate {
+                    Gate::RunReduced => TrustLevel::Untrusted,
+                    _ => TrustLevel::Trusted,
+                };
+                let request = self.request(hook, payload, snapshot, level);
+                if hook.is_async {
+                    self.start_async(hook.clone(), request, level);
+                    return None;
+                }
+                let facts = HookFacts {
+                    tool: payload.tool_name(),
+                    args: payload.tool_args(),
+                    rejudge,
+                    ..facts(hook, request.timeout, level)
+                };
+                let (output, judgement) =
+                    spawn_and_judge(&*self.spawner, hook, request, facts).await;
+                let mut r = record(hook, &output, &judgement, false);
+                r.rejudged = rejudge;
+                Some((r, judgement))
+            }
+        }
+    }
+
+    /// Whether `hook` is an untrusted project hook now: untrusted when the runner was built
+    /// (or last reloaded), or a trusted shell hook whose script changed since `hookhost
+    /// trust` (re-checked at every run: long-lived runners see the edit too).
+    fn untrusted_now(&self, snapshot: &Snapshot, hook: &Hook) -> bool {
+        if hook.scope != Scope::Project || self.trust_store.is_none() {
+            return false;
+        }
+        if snapshot.untrusted.contains(&hook.id()) {
+            return true;
+        }
+        match &hook.handler {
+            Handler::Shell { command } => match snapshot.script_pins.still_hold(command, &hook.cwd)
+            {
+                Ok(()) => false,
+                Err(script) => {
+                    tracing::warn!(hook = %hook.label(), script = %script.display(), "a script of a trusted project hook changed since `hookhost trust`; the hook is untrusted until it is reviewed again");
+                    true
+                }
+            },
+            _ => false,
+        }
+    }
+
+    /// What the spawner gets for `hook`: a trusted project module is pinned to the hash it
+    /// was trusted with; an untrusted one under a containing policy gets the minimum grants
+    /// (`trust::reduce_request`).
+    pub(super) fn request(
+        &self,
+        hook: &Hook,
+        payload: &Payload,
+        snapshot: &Snapshot,
+        level: TrustLevel,
+    ) -> SpawnRequest {
+        let module_sha256 = match &hook.handler {
+            Handler::Wasm {
+                module: ModuleSource::File(module),
+                ..
+            } if hook.scope == Scope::Project => snapshot.module_pins.get(module).cloned(),
+            _ => None,
+        };
+        let mut request = SpawnRequest {
+            event: hook.event,
+            handler: hook.handler.clone(),
+            cwd: hook.cwd.clone(),
+            project_dir: self.project_dir.clone(),
+            // The payload and environment of the hook's dialect (native: as is).
+            stdin: dialect::render(hook.dialect, payload),
+            env: dialect::env(hook.dialect, &self.project_dir),
+            timeout: hook.timeout,
+            module_sha256,
+            untrusted: false,
+        };
+        if level == TrustLevel::Untrusted {
+            trust::reduce_request(&mut request);
+        }
+        // A hook package runs from the store, whoever configured it and however trusted:
+        // its bytes must hash to the digest it is pinned by.
+        if let Handler::Wasm {
+            module: ModuleSource::Package(package),
+            ..
+        } = &hook.handler
+        {
+            request.module_sha256 = Some(package.digest().hex().to_string());
+        }
+        request
+    }
+}
+
+/// Spawns one configured hook and judges what it did (under the trust level in `facts`).
+pub(super) async fn spawn_and_judge(
+    spawner: &dyn Spawner,
+    hook: &Hook,
+    request: SpawnRequest,
+    mut facts: HookFacts<'_>,
+) -> (SpawnOutput, Judgement) {
+    let mut output = spawner.spawn(request).await;
+    explain_package_failure(hook, &mut output);
+    facts.hint = shell_failure_hint(hook, &output);
+    let judgement = judge(dialect::rules(hook.dialect), &facts, &output);
+    (output, judgement)
+}
+
+/// What the decision table needs to know of `hook`, run with `timeout` (its own, or the
+/// shorter one trust imposed) at trust `level`.
+pub(super) fn facts(hook: &Hook, timeout: Duration, level: TrustLevel) -> HookFacts<'static> {
+    HookFacts {
+        trust: level,
+        ..HookFacts::new(
+            hook.id(),
+            hook.handler.kind(),
+            hook.on_error,
+            timeout.as_millis(),
+        )
+    }
+}
+
+/// A hook package that could not start because its store copy is missing or damaged: say
+/// so and how to restore it (running never downloads anything).
+fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
+    let (
+        Handler::Wasm {
+            module: ModuleSource::Package(package),
+            ..
+        },
+        ExitStatus::SpawnFailed(message),
+    ) = (&hook.handler, &mut out.status)
+    else {
+        return;
+    };
+    // Intact bytes that failed for another reason (an invalid module, the memory cap)
+    // keep the spawner's message.
+    if let Err(e) = package.store().verify(package.digest()) {
+        *message = e.to_string();
+    }
+}
+
+/// Why a shell hook exited 126/127 (the shell could not run it) and how to fix it, as
+/// `hookhost check` would say.
+fn shell_failure_hint(hook: &Hook, out: &SpawnOutput) -> Option<String> {
+    match (&hook.handler, &out.status) {
+        (Handler::Shell { command }, ExitStatus::Exited(126 | 127)) => {
+            crate::preflight::shell_program_problem(command, &hook.cwd)
+        }
+        _ => None,
+    }
+}
