@@ -6,8 +6,8 @@ use hookhost::agent::{
     Agent, AgentConfig, AgentEvent, Observer, PermissionChecker, ScriptedModel, TerminalPrompter,
 };
 use hookhost::config::ConfigPaths;
-use hookhost::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::{Decision, EventReport, HookKind, Outcome, Runner};
+use hookhost::setup::{Setup, WasmOptions};
+use hookhost::{Decision, EventReport, HookKind, Outcome};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -269,19 +269,18 @@ pub async fn demo() -> anyhow::Result<u8> {
         root.display()
     );
 
-    // Project hooks only: the demo must not pick up the user's own ~/.coding-agent hooks.
-    let paths = ConfigPaths::with_home(&root, None);
-    let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
-        pooling: false,
-        ..WasmEngineConfig::default()
-    })?;
+    // Project hooks only: the demo must not pick up the user's own ~/.coding-agent hooks,
+    // and it trusts the hooks it wrote itself.
     let t = trace.clone();
-    let runner = Runner::builder(&root)
-        .config_paths(paths)
-        .spawner(Arc::new(spawner))
+    let ready = Setup::with_paths(ConfigPaths::with_home(&root, None))
+        .trust_every_hook()
+        .wasm(WasmOptions {
+            pooling: false,
+            ..WasmOptions::default()
+        })
         .observer(Arc::new(move |r| t.report(r)))
-        .build()?;
-    let runner = Arc::new(runner);
+        .runner()?;
+    let runner = Arc::new(ready.runner);
 
     let model = ScriptedModel::from_json(TRANSCRIPT)?;
     let mut agent = Agent::new(Box::new(model), runner.clone(), &root, "demo-session")

@@ -22,11 +22,12 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::Event;
+use hookhost::Payload;
 use hookhost::dialect::{self, Dialect};
 use hookhost::files::{PAYLOAD_LIMIT, read_stream_bounded};
+use hookhost::setup::WasmOptions;
 use hookhost::spawner::wasm::{COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV};
-use hookhost::spawner::{HookSpawner, TIERING_ENV, Tiering, WasmEngineConfig};
-use hookhost::{Payload, Runner, TrustPolicy, TrustStore};
+use hookhost::spawner::{TIERING_ENV, Tiering};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -151,7 +152,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     // SAFETY of set_var: the runtime is single-threaded here and nothing reads the
     // environment concurrently; every hook spawned from now on inherits the marker.
     unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
-    let paths = super::env::runner_paths(&project, home).native_only();
+    let setup = super::env::runner_setup(&project, home).native_only();
     // Numbers and modes a project's `env` could set to cut a first compile short (a spawn
     // failure only warns on a non-blocking event: the user's wasm hook would not run) are
     // not read here: the defaults hold.
@@ -169,29 +170,18 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
             );
         }
     }
-    // A big module's optimised build is left to a background `hookhost compile`.
-    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
-        pooling: false,
-        prewarm: None,
-        tiering: Tiering::Deferred,
-        compile_timeout: Some(COMPILE_TIMEOUT),
-        ..WasmEngineConfig::default()
-    })?);
     let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
-    let store = match TrustStore::load(paths.home.as_deref()) {
-        Ok(store) => store,
-        Err(e) if policy == TrustPolicy::All => {
-            eprintln!("hookhost: warning: {e}; treating every project hook as untrusted");
-            TrustStore::load(None)?
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let runner = Runner::builder(&project)
-        .config_paths(paths)
-        .lenient()
-        .spawner(spawner.clone())
-        .trust(policy, store)
-        .build()?;
+    // A big module's optimised build is left to a background `hookhost compile`.
+    let ready = setup
+        .policy(policy)
+        .wasm(WasmOptions {
+            tiering: Some(Tiering::Deferred),
+            compile_timeout: Some(COMPILE_TIMEOUT),
+            ..WasmOptions::one_event()
+        })
+        .runner()?;
+    super::env::warn_trust(ready.trust_warning.as_ref());
+    let (runner, spawner) = (ready.runner, ready.spawner);
     let tool = payload.tool_name().map(str::to_string);
     let report = runner.fire(payload).await;
     runner.wait_async().await;

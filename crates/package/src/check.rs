@@ -32,6 +32,11 @@ fn grant_warnings(hook: &Hook, bytes: &[u8]) -> Vec<String> {
         .capabilities
         .exceeds(&grants)
         .into_iter()
-        .map(|m| format!("hook package {} {m}; the config's limit applies", manifest.name))
+        .map(|m| {
+            format!(
+                "hook package {} {m}; the config's limit applies",
+                manifest.name
+            )
+        })
         .collect()
 }

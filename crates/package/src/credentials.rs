@@ -19,8 +19,8 @@
 
 use super::reference::host_of;
 use super::registry::Credentials;
-use hookhost::files::{CONFIG_LIMIT, read_bounded};
 use base64::Engine;
+use hookhost::files::{CONFIG_LIMIT, read_bounded};
 use serde_json::Value;
 use std::path::PathBuf;
 

@@ -4,8 +4,8 @@
 //! no redirects to another scheme (reqwest's policy keeps https).
 
 use super::reference::{host_of, is_loopback_host};
-use hookhost::store::{Digest, PACKAGE_LIMIT};
 use futures_util::StreamExt;
+use hookhost::store::{Digest, PACKAGE_LIMIT};
 
 /// Downloads `url` and checks its bytes against `digest`.
 pub async fn fetch(url: &str, digest: &Digest, insecure: bool) -> Result<Vec<u8>, String> {

@@ -31,10 +31,10 @@ pub mod download;
 #[cfg(feature = "registry")]
 pub mod registry;
 
-pub use manifest::{Capabilities, Manifest, ManifestError};
-pub use reference::{OciRef, PackageRef, RefError};
 pub use check::check;
 pub use hookhost::store::{Digest, PACKAGE_LIMIT, Store, StoreError};
+pub use manifest::{Capabilities, Manifest, ManifestError};
+pub use reference::{OciRef, PackageRef, RefError};
 
 /// The manifest of a packed `.wasm`: `Ok(None)` when it has none.
 pub fn manifest_of(bytes: &[u8]) -> Result<Option<Manifest>, ManifestError> {

@@ -9,9 +9,9 @@
 //! they are the config's, and the config wins.
 
 use super::manifest::{Manifest, fs_name};
-use hookhost::store::Digest;
 use hookhost::Event;
 use hookhost::files::{CONFIG_LIMIT, read_bounded, read_bounded_nofollow};
+use hookhost::store::Digest;
 use serde_json::{Map, Value, json};
 use std::path::Path;
 

@@ -28,8 +28,8 @@
 use super::manifest::Manifest;
 use super::reference::{OciRef, is_loopback_host};
 use super::section::{self, BinaryKind};
-use hookhost::store::{Digest, PACKAGE_LIMIT};
 use futures_util::StreamExt;
+use hookhost::store::{Digest, PACKAGE_LIMIT};
 use oci_client::client::{ClientConfig, ClientProtocol, Config, ImageLayer};
 use oci_client::manifest::{OciImageManifest, OciManifest};
 use oci_client::secrets::RegistryAuth;

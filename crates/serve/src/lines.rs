@@ -105,8 +105,8 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 
 #[cfg(test)]
 mod tests {
-    use crate::memory::Pool;
     use super::*;
+    use crate::memory::Pool;
 
     /// What was read, with the messages as text.
     #[derive(Debug, PartialEq, Eq)]

@@ -4,12 +4,12 @@
 //! concurrently and a hook that hangs delays only its own request (and at most until its
 //! timeout). Nothing a client sends can end the server but `shutdown`.
 
-use hookhost::setup::{Engine, HookTable};
 use super::lines::{Line, LineReader};
 use super::memory::{Budget, ParseFailure, Pool, id_of, parse_charged};
 use super::methods::{self, Client};
 use super::peer::Peer;
 use super::protocol::{self, BUSY, Incoming, PARSE_ERROR, RpcError, SHUTTING_DOWN, TOO_LARGE};
+use hookhost::setup::{Engine, HookTable};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -133,7 +133,10 @@ pub const TEMPLATES: &[Template] = &[
         memory: 64,
         timeout: 1000,
         files: &[
-            file("app.py", include_str!("../../../../templates/python/app.py")),
+            file(
+                "app.py",
+                include_str!("../../../../templates/python/app.py"),
+            ),
             file(
                 "hookhost_hook.py",
                 include_str!("../../../../sdk/python/hookhost_hook.py"),

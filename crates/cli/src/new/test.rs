@@ -1,7 +1,7 @@
 //! `hookhost test`: fire every `samples/*.json` at the project's built module through the
 //! engine and compare each outcome with the sample's `expect`.
 //!
-//! A sample is `{"expect": "block", "payload": {...}}` (fired through a [`Runner`] over one
+//! A sample is `{"expect": "block", "payload": {...}}` (fired through a [`hookhost::Runner`] over one
 //! synthetic hook per event that points at `NAME.wasm`, with `hook.json`'s capabilities), or
 //! `{"expect": "block", "event": "PreToolUse", "raw": "text"}` (the text goes to the module's
 //! stdin as is, through the same spawner and decision table: how fail-closed parsing is
@@ -11,10 +11,8 @@ use super::Project;
 use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::config::{self, ConfigPaths};
-use hookhost::spawner::WasmEngineConfig;
-use hookhost::{
-    Event, Hook, HookSet, HookSpawner, Payload, Runner, Scope, SpawnRequest, Spawner,
-};
+use hookhost::setup::{Ready, Setup, WasmOptions};
+use hookhost::{Event, Hook, HookSet, Payload, Scope, SpawnRequest, Spawner};
 use hookhost::{HookFacts, judge};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -185,10 +183,17 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
     }
     let samples = load_samples(&project.dir)?;
     let hooks = synthetic_hooks(&project)?;
-    let spawner = Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
-        pooling: false,
-        ..WasmEngineConfig::default()
-    })?);
+    // The hooks the samples are fired at, trusted (they are the project's own module).
+    let Ready {
+        runner, spawner, ..
+    } = Setup::with_paths(ConfigPaths::with_home(&project.dir, None))
+        .hooks(HookSet::from_hooks(hooks.clone()))
+        .trust_every_hook()
+        .wasm(WasmOptions {
+            pooling: false,
+            ..WasmOptions::default()
+        })
+        .runner()?;
     // Compile first (or load from the disk cache), so sample durations are run times only.
     let started = Instant::now();
     spawner
@@ -201,10 +206,6 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
     if !a.json {
         println!("{}: loaded in {compile_ms:.0} ms", module.display());
     }
-    let runner = Runner::builder(&project.dir)
-        .hooks(HookSet::from_hooks(hooks.clone()))
-        .spawner(spawner.clone() as Arc<dyn Spawner>)
-        .build()?;
     let mut results = Vec::new();
     for sample in &samples {
         let result = match &sample.input {
@@ -256,9 +257,7 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
                     &out,
                 );
                 let reason = match &j.effects.verdict {
-                    hookhost::Verdict::Block(r) | hookhost::Verdict::Force(r) => {
-                        Some(r.clone())
-                    }
+                    hookhost::Verdict::Block(r) | hookhost::Verdict::Force(r) => Some(r.clone()),
                     hookhost::Verdict::Pass => j.message.clone(),
                 };
                 SampleResult {
