@@ -109,37 +109,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
         return Ok(0);
     };
     let home = super::env::runner_home(a.home.clone());
-    let project = match a.project {
-        Some(p) => super::project_dir(Some(p))?,
-        None => {
-            // The directory the agent was started in, which it names for its hooks; the
-            // payload's `cwd` follows the model's `cd` (after `cd src` the project's own
-            // guards would no longer be found).
-            let vars: &[&str] = match d {
-                Dialect::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
-                _ => &["CLAUDE_PROJECT_DIR"],
-            };
-            let started_in = vars
-                .iter()
-                .filter_map(std::env::var_os)
-                .map(PathBuf::from)
-                .find(|p| p.is_dir());
-            let cwd = fields
-                .get("cwd")
-                .and_then(|c| c.as_str())
-                .map(PathBuf::from)
-                .filter(|p| p.is_dir());
-            // Codex names no directory: the payload's `cwd` may be a subdirectory of the
-            // project (a session started in `repo/src`), whose guards are at the root.
-            let found = || {
-                cwd.iter()
-                    .cloned()
-                    .chain(std::env::current_dir().ok())
-                    .find_map(|start| find_project(&start, home.as_deref()))
-            };
-            super::project_dir(started_in.or_else(found).or(cwd))?
-        }
-    };
+    let project = project_of(d, a.project, &fields, home.as_deref())?;
     let session = fields
         .get("sessionId")
         .and_then(|s| s.as_str())
@@ -153,23 +123,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     // environment concurrently; every hook spawned from now on inherits the marker.
     unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
     let setup = super::env::runner_setup(&project, home).native_only();
-    // Numbers and modes a project's `env` could set to cut a first compile short (a spawn
-    // failure only warns on a non-blocking event: the user's wasm hook would not run) are
-    // not read here: the defaults hold.
-    let timeout_default = COMPILE_TIMEOUT.as_millis().to_string();
-    for (var, default) in [
-        (COMPILE_TIMEOUT_ENV, timeout_default.as_str()),
-        (TIERING_ENV, "deferred"),
-    ] {
-        if let Ok(v) = std::env::var(var)
-            && !v.is_empty()
-            && v.trim() != default
-        {
-            eprintln!(
-                "hookhost: note: the adapter ignores ${var}={v:?} (a project's settings `env` can set it); the default ({default}) holds"
-            );
-        }
-    }
+    note_ignored_env();
     let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
     // A big module's optimised build is left to a background `hookhost compile`.
     let ready = setup
@@ -195,6 +149,66 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     }
     super::tier_up::hand_off(&spawner);
     Ok(answer.exit_code)
+}
+
+/// The project directory: `--project`, else the directory the agent was started in (which
+/// it names for its hooks), else the nearest project root at or above the payload's `cwd`
+/// (then the current directory), else the payload's `cwd`, else the current directory.
+fn project_of(
+    d: Dialect,
+    project: Option<PathBuf>,
+    fields: &serde_json::Map<String, serde_json::Value>,
+    home: Option<&Path>,
+) -> anyhow::Result<PathBuf> {
+    if project.is_some() {
+        return super::project_dir(project);
+    }
+    // The directory the agent was started in, which it names for its hooks; the
+    // payload's `cwd` follows the model's `cd` (after `cd src` the project's own
+    // guards would no longer be found).
+    let vars: &[&str] = match d {
+        Dialect::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        _ => &["CLAUDE_PROJECT_DIR"],
+    };
+    let started_in = vars
+        .iter()
+        .filter_map(std::env::var_os)
+        .map(PathBuf::from)
+        .find(|p| p.is_dir());
+    let cwd = fields
+        .get("cwd")
+        .and_then(|c| c.as_str())
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir());
+    // Codex names no directory: the payload's `cwd` may be a subdirectory of the
+    // project (a session started in `repo/src`), whose guards are at the root.
+    let found = || {
+        cwd.iter()
+            .cloned()
+            .chain(std::env::current_dir().ok())
+            .find_map(|start| find_project(&start, home))
+    };
+    super::project_dir(started_in.or_else(found).or(cwd))
+}
+
+/// Numbers and modes a project's `env` could set to cut a first compile short (a spawn
+/// failure only warns on a non-blocking event: the user's wasm hook would not run) are not
+/// read here: the defaults hold, and a set one is said on stderr.
+fn note_ignored_env() {
+    let timeout_default = COMPILE_TIMEOUT.as_millis().to_string();
+    for (var, default) in [
+        (COMPILE_TIMEOUT_ENV, timeout_default.as_str()),
+        (TIERING_ENV, "deferred"),
+    ] {
+        if let Ok(v) = std::env::var(var)
+            && !v.is_empty()
+            && v.trim() != default
+        {
+            eprintln!(
+                "hookhost: note: the adapter ignores ${var}={v:?} (a project's settings `env` can set it); the default ({default}) holds"
+            );
+        }
+    }
 }
 
 /// What makes a directory a project root for [`find_project`]: hookhost's own directory, a
