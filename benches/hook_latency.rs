@@ -22,8 +22,7 @@ use std::time::Duration;
 /// Builds the native (host) bash guard from guest-examples/.
 fn native_guard() -> PathBuf {
     let target = guests::guest_target_dir().join("native");
-    let manifest =
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("guest-examples/Cargo.toml");
+    let manifest = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("guest-examples/Cargo.toml");
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args([
             "build",
@@ -208,7 +207,9 @@ fn latency(c: &mut Criterion) {
         // Warm: compile once, outside the measurement.
         let r = rt.block_on(runner.fire(payload.clone()));
         assert!(
-            r.hooks.iter().all(|h| h.outcome == hookhost::Outcome::Pass),
+            r.hooks
+                .iter()
+                .all(|h| h.outcome == hookhost::Outcome::Pass),
             "{name}: {r:?}"
         );
         group.bench_function(*name, |bench| {

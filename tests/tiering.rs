@@ -9,7 +9,9 @@
 mod common;
 
 use common::{Project, pre_tool};
-use hookhost::spawner::{BASELINE_MIN_BYTES, HookSpawner, Tiering, WasmEngineConfig, WasmSpawner};
+use hookhost::spawner::{
+    BASELINE_MIN_BYTES, HookSpawner, Tiering, WasmEngineConfig, WasmSpawner,
+};
 use hookhost::{Decision, Outcome, Runner};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -23,8 +25,7 @@ const BACKGROUND_BOUND: Duration = Duration::from_secs(600);
 /// A big example guest built by `scripts/build-guest-examples`, or `None` (the test is
 /// skipped, as in `languages.rs` when the toolchains are missing).
 fn big_guest() -> Option<PathBuf> {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .join("guest-examples/out/bash-guard-qjs.wasm");
+    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("guest-examples/out/bash-guard-qjs.wasm");
     if path.is_file() {
         Some(path)
     } else {

@@ -242,7 +242,8 @@ fn concurrent_trust_runs_keep_every_project() {
         for p in &projects {
             let home = home.path();
             s.spawn(move || {
-                let paths = hookhost::config::ConfigPaths::with_home(&p.path(), Some(home.into()));
+                let paths =
+                    hookhost::config::ConfigPaths::with_home(&p.path(), Some(home.into()));
                 let set = hookhost::config::load(&paths).unwrap();
                 let mut store = TrustStore::load(Some(home)).unwrap();
                 let a = store.assess(&paths, &set);
@@ -252,7 +253,8 @@ fn concurrent_trust_runs_keep_every_project() {
     });
     let store = TrustStore::load(Some(home.path())).unwrap();
     for p in &projects {
-        let paths = hookhost::config::ConfigPaths::with_home(&p.path(), Some(home.path().into()));
+        let paths =
+            hookhost::config::ConfigPaths::with_home(&p.path(), Some(home.path().into()));
         let set = hookhost::config::load(&paths).unwrap();
         assert!(
             store.assess(&paths, &set).changes.is_empty(),

@@ -79,7 +79,9 @@ fn problem(hook: &Hook, message: String) -> ConfigError {
 /// Every problem of the config files at `paths`; compiles every wasm module (into the
 /// default compile cache, so the first event is fast) and finds shell commands whose
 /// program the shell will not run. A pinned package's store copy must be there and intact.
-pub async fn check(paths: &ConfigPaths) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
+pub async fn check(
+    paths: &ConfigPaths,
+) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
     check_with(paths, &|_, _| Vec::new()).await
 }
 
@@ -205,10 +207,7 @@ pub async fn check_with(
 
 /// A pinned hook package's bytes: its store copy must be there and intact (else an error
 /// naming `hookhost fetch`).
-fn package_bytes(
-    module: &std::path::Path,
-    digest: &crate::store::Digest,
-) -> Result<Vec<u8>, String> {
+fn package_bytes(module: &std::path::Path, digest: &crate::store::Digest) -> Result<Vec<u8>, String> {
     let root = module
         .parent()
         .and_then(std::path::Path::parent)

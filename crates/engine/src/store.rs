@@ -10,7 +10,9 @@
 //! every module that lies in a `sha256/` directory under that name) and `hookhost fetch`
 //! downloads it again. What this module does not do: network (`registry.rs`, `https.rs`).
 
-use crate::files::{MODULE_LIMIT, private_dir, read_bounded_nofollow, sha256_hex, write_private};
+use crate::files::{
+    MODULE_LIMIT, private_dir, read_bounded_nofollow, sha256_hex, write_private,
+};
 use std::path::{Path, PathBuf};
 
 /// The environment variable that moves the store.

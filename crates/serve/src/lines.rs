@@ -105,8 +105,8 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::memory::Pool;
+    use super::*;
 
     /// What was read, with the messages as text.
     #[derive(Debug, PartialEq, Eq)]

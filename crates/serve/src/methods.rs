@@ -3,9 +3,9 @@
 //! which owns the shutdown). Each takes named params and answers a JSON value or an error
 //! that says which param was wrong and how to fix it.
 
+use hookhost::setup::{ClientHook, HookTable, report_json};
 use super::peer::{ClientFn, Peer};
 use super::protocol::{INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError, param, string_param};
-use hookhost::setup::{ClientHook, HookTable, report_json};
 use hookhost::{Event, Payload};
 use serde_json::{Value, json};
 use std::path::Path;

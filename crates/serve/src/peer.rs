@@ -5,8 +5,8 @@
 
 use super::memory::Charge;
 use super::protocol::{self, HOOK_FAILED, RpcError};
-use async_trait::async_trait;
 use hookhost::{FnHook, FnResponse, Payload, Verdict};
+use async_trait::async_trait;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

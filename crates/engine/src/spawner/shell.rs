@@ -9,8 +9,8 @@
 use super::capture::{Capture, drain_pipe};
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::config::Handler;
-use async_trait::async_trait;
 use hookhost_core::process::kill_group;
+use async_trait::async_trait;
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;

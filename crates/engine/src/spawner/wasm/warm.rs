@@ -54,8 +54,12 @@ impl WarmKey {
     ) -> Result<Instance, (crate::spawner::ExitStatus, Capture)> {
         let capture = Capture::default();
         let stdin = GuestInput::default();
-        let wasi = sandbox::wasi_builder(&self.grants, &capture, &stdin)
-            .map_err(|e| (crate::spawner::ExitStatus::SpawnFailed(e), capture.clone()))?;
+        let wasi = sandbox::wasi_builder(&self.grants, &capture, &stdin).map_err(|e| {
+            (
+                crate::spawner::ExitStatus::SpawnFailed(e),
+                capture.clone(),
+            )
+        })?;
         Instance::new(
             prepared,
             wasi,
