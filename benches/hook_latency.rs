@@ -6,6 +6,9 @@
 //! `sh` + `grep` one-liner; the trivial wasm guest without fuel metering pressure (explicit
 //! huge fuel) vs a compute-heavy guest.
 
+// criterion_group! makes an undocumented public function.
+#![allow(missing_docs)]
+
 #[path = "../tests/common/guests.rs"]
 mod guests;
 

@@ -3,6 +3,9 @@
 //! Prints `key=value` lines that `scripts/bench-report` turns into a table. Under
 //! `cargo test` (no `--bench` argument) it runs a small smoke pass only.
 
+// criterion_group! makes an undocumented public function.
+#![allow(missing_docs)]
+
 #[path = "../tests/common/guests.rs"]
 mod guests;
 

@@ -56,6 +56,7 @@ fn spawner() -> anyhow::Result<WasmSpawner> {
 }
 
 /// `--background`: compiles the one module under its claim, quietly.
+#[allow(unsafe_code)]
 async fn background(modules: &[PathBuf]) -> anyhow::Result<u8> {
     let [module] = modules else {
         anyhow::bail!("--background takes exactly one module path");

@@ -1,4 +1,4 @@
-//! Process-group control shared by the two places that start shells: the engine's shell
+//! Process-group control and user ids, shared by the two places that start shells: the engine's shell
 //! hooks (`hookhost::spawner::shell`) and the agent core's `bash` tool. Both start the child in
 //! a process group of its own, so that a timeout can kill everything it started.
 
@@ -14,6 +14,24 @@ pub fn kill_group(pid: Option<u32>) {
             libc::killpg(pid, libc::SIGKILL);
         }
     }
+}
+
+/// The effective user id of this process (whose files and sockets it may trust).
+#[cfg(unix)]
+#[allow(unsafe_code)] // geteuid cannot fail and has no preconditions
+#[must_use]
+pub fn effective_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and always succeeds.
+    unsafe { libc::geteuid() }
+}
+
+/// The real user id of this process (who started it).
+#[cfg(unix)]
+#[allow(unsafe_code)] // getuid cannot fail and has no preconditions
+#[must_use]
+pub fn real_uid() -> u32 {
+    // SAFETY: getuid has no preconditions and always succeeds.
+    unsafe { libc::getuid() }
 }
 
 /// Off Unix there are no process groups to kill; the child itself is killed on drop.
