@@ -325,62 +325,16 @@ fn stop_blocks_the_call(t: &HookFacts, mut j: Judgement) -> Judgement {
 /// block: on PreToolUse it blocks (outcome `error`) whatever `onError` says, because a guard
 /// whose answer is unreadable must never count as a pass. Elsewhere it is a warning.
 fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) -> Judgement {
-    let mut j = Judgement::new(Outcome::Pass, None);
     let event = t.id.event;
     let r: HookResponse = match parse_stdout(stdout, truncated) {
         Ok(Some(r)) => r,
-        Ok(None) => {
-            let text = text(stdout);
-            if text.is_empty() {
-                return j;
-            }
-            match rules.plain_stdout {
-                // Claude Code and Codex add plain stdout of these events to the model's context.
-                PlainStdout::ContextAtStart
-                    if matches!(event, Event::SessionStart | Event::UserPromptSubmit) =>
-                {
-                    j.effects.additional_context.push(text)
-                }
-                // Gemini CLI: stdout that is not JSON is a message for the user.
-                PlainStdout::UserMessage => j.effects.system_messages.push(text),
-                _ => {}
-            }
-            return j;
-        }
-        Err(problem) => {
-            let msg = format!("its JSON answer cannot be read: {problem}");
-            if event.class() == EventClass::Blocking {
-                j.effects.verdict = Verdict::Block(format!(
-                    "hook {} {msg}; blocking to fail closed (fix the hook's output)",
-                    t.id
-                ));
-                j.outcome = Outcome::Error;
-            } else {
-                j.outcome = Outcome::Warn;
-            }
-            j.message = Some(msg);
-            return j;
-        }
+        Ok(None) => return plain_stdout(rules, event, stdout),
+        Err(problem) => return unreadable_answer(t, problem),
     };
-    if !r.unrecognized.is_empty() {
-        j.outcome = Outcome::Warn;
-        j.message = Some(format!(
-            "its JSON answer has no field hookhost understands (it has: {}); hookhost reads {} — is the hook written for another agent's protocol?",
-            r.unrecognized.join(", "),
-            super::output::KNOWN_ANSWER_KEYS.join(", ")
-        ));
-        return j;
+    if let Some(ignored) = ignored_answer(rules, event, &r) {
+        return ignored;
     }
-    if event == Event::PreToolUse
-        && let Some(problem) = (rules.refuses)(&r)
-    {
-        j.outcome = Outcome::Warn;
-        j.message = Some(format!(
-            "{problem} ({}'s rule; the answer is ignored)",
-            rules.dialect
-        ));
-        return j;
-    }
+    let mut j = Judgement::new(Outcome::Pass, None);
     j.effects.additional_context.extend(r.additional_context);
     j.effects.system_messages.extend(r.system_message);
     j.effects.stop = r.stop;
@@ -395,7 +349,88 @@ fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) ->
         j.outcome = Outcome::Block;
         return j;
     }
-    match (event.class(), r.decision) {
+    apply_decision(t, r.decision, reason, &mut j);
+    if event.class() == EventClass::Blocking && j.effects.verdict == Verdict::Pass {
+        j.effects.updated_args = match (r.updated_input, r.tool_input_patch) {
+            (Some(u), _) => Some(in_event_terms(rules, t, u, false)),
+            (None, Some(patch)) if rules.merges_tool_input => {
+                Some(in_event_terms(rules, t, patch, true))
+            }
+            _ => None,
+        };
+    }
+    j
+}
+
+/// Exit 0 with stdout that is not a JSON answer: a pass, which some agents read as context
+/// or as a message for the user.
+fn plain_stdout(rules: &Rules, event: Event, stdout: &[u8]) -> Judgement {
+    let mut j = Judgement::new(Outcome::Pass, None);
+    let text = text(stdout);
+    if text.is_empty() {
+        return j;
+    }
+    match rules.plain_stdout {
+        // Claude Code and Codex add plain stdout of these events to the model's context.
+        PlainStdout::ContextAtStart
+            if matches!(event, Event::SessionStart | Event::UserPromptSubmit) =>
+        {
+            j.effects.additional_context.push(text)
+        }
+        // Gemini CLI: stdout that is not JSON is a message for the user.
+        PlainStdout::UserMessage => j.effects.system_messages.push(text),
+        _ => {}
+    }
+    j
+}
+
+/// An answer that starts like JSON but cannot be read: blocks where the hook can block
+/// (outcome `error`), else a warning.
+fn unreadable_answer(t: &HookFacts, problem: impl std::fmt::Display) -> Judgement {
+    let msg = format!("its JSON answer cannot be read: {problem}");
+    let mut j = Judgement::new(Outcome::Warn, None);
+    if t.id.event.class() == EventClass::Blocking {
+        j.effects.verdict = Verdict::Block(format!(
+            "hook {} {msg}; blocking to fail closed (fix the hook's output)",
+            t.id
+        ));
+        j.outcome = Outcome::Error;
+    }
+    j.message = Some(msg);
+    j
+}
+
+/// A JSON answer that is ignored with a warning: no field hookhost understands, or refused
+/// by the dialect's rule on PreToolUse.
+fn ignored_answer(rules: &Rules, event: Event, r: &HookResponse) -> Option<Judgement> {
+    let message = if !r.unrecognized.is_empty() {
+        format!(
+            "its JSON answer has no field hookhost understands (it has: {}); hookhost reads {} — is the hook written for another agent's protocol?",
+            r.unrecognized.join(", "),
+            super::output::KNOWN_ANSWER_KEYS.join(", ")
+        )
+    } else if event == Event::PreToolUse
+        && let Some(problem) = (rules.refuses)(r)
+    {
+        format!(
+            "{problem} ({}'s rule; the answer is ignored)",
+            rules.dialect
+        )
+    } else {
+        return None;
+    };
+    Some(Judgement::new(Outcome::Warn, Some(message)))
+}
+
+/// The answer's `decision`, by the class of its event: a block, a force (`block` on Stop,
+/// with a reason for the model), feedback (elsewhere), or `ask`.
+fn apply_decision(
+    t: &HookFacts,
+    decision: Option<JsonDecision>,
+    reason: Option<String>,
+    j: &mut Judgement,
+) {
+    match (t.id.event.class(), decision) {
         (EventClass::Blocking, Some(JsonDecision::Block)) => {
             j.effects.verdict =
                 Verdict::Block(reason.unwrap_or_else(|| format!("blocked by hook {}", t.id)));
@@ -421,16 +456,6 @@ fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) ->
         (EventClass::Blocking, Some(JsonDecision::Ask)) => j.effects.ask = true,
         _ => {}
     }
-    if event.class() == EventClass::Blocking && j.effects.verdict == Verdict::Pass {
-        j.effects.updated_args = match (r.updated_input, r.tool_input_patch) {
-            (Some(u), _) => Some(in_event_terms(rules, t, u, false)),
-            (None, Some(patch)) if rules.merges_tool_input => {
-                Some(in_event_terms(rules, t, patch, true))
-            }
-            _ => None,
-        };
-    }
-    j
 }
 
 /// A rewrite from a hook of another dialect, in the event's terms: its argument keys mapped

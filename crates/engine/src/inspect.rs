@@ -93,91 +93,19 @@ pub async fn check_with(
     paths: &ConfigPaths,
     package_warnings: PackageWarnings<'_>,
 ) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
-    let (set, mut errors) = config::load_lenient(paths);
-    // What other agents' files say that hookhost accepts but does not implement.
-    let mut warnings = set.warnings.clone();
+    let (set, errors) = config::load_lenient(paths);
+    let mut found = Found {
+        errors,
+        // What other agents' files say that hookhost accepts but does not implement.
+        warnings: set.warnings.clone(),
+    };
     let mut wasm = None;
     for hook in set.all() {
-        if !hook.cwd.is_dir() {
-            errors.push(problem(
-                hook,
-                format!(
-                    "working directory {} does not exist; fix `cwd` (it is relative to the project root)",
-                    hook.cwd.display()
-                ),
-            ));
-            continue;
-        }
-        match &hook.handler {
-            Handler::Wasm { module, .. } => {
-                if let Some(package) = module.package() {
-                    match package.store().get(package.digest()) {
-                        Ok(bytes) => warnings.extend(
-                            package_warnings(hook, &bytes)
-                                .into_iter()
-                                .map(|m| problem(hook, m)),
-                        ),
-                        Err(e) => {
-                            errors.push(problem(hook, e.to_string()));
-                            continue;
-                        }
-                    }
-                }
-                if wasm.is_none() {
-                    // On-demand allocation, as `hookhost run`: the same engine, so the cache
-                    // folder `run` reads is the one warmed here.
-                    wasm = Some(WasmSpawner::new(WasmEngineConfig {
-                        pooling: false,
-                        // `check` compiles ahead: the optimised code, never the baseline tier.
-                        tiering: crate::spawner::Tiering::Off,
-                        ..WasmEngineConfig::default()
-                    })?);
-                }
-                if let Some(w) = &wasm
-                    && let Err(e) = w.prepare_file(module.path()).await
-                {
-                    errors.push(problem(hook, e));
-                }
-            }
-            Handler::Shell { command } => {
-                if let Some(msg) = shell_program_problem(command, &hook.cwd) {
-                    // On an event whose hooks decide, a hook that cannot start blocks every
-                    // call (or forces nothing): an error. Elsewhere it only warns.
-                    if hook.event.class() == EventClass::Observing {
-                        warnings.push(problem(hook, msg));
-                    } else {
-                        errors.push(problem(hook, msg));
-                    }
-                }
-            }
-            Handler::Http { .. } => {}
-        }
+        found.hook(hook, &mut wasm, package_warnings).await?;
     }
-    match crate::TrustStore::load(paths.home.as_deref()) {
-        Ok(store) => {
-            for change in store.assess(paths, &set).changes {
-                warnings.push(ConfigError {
-                    file: change.file.clone(),
-                    hook: Some(crate::trust::join_ids(&change.hooks)),
-                    message: format!(
-                        "untrusted ({} since last `hookhost trust`); review it, then run `hookhost trust`",
-                        change.change
-                    ),
-                });
-            }
-        }
-        Err(e) => errors.push(ConfigError {
-            file: paths
-                .home
-                .clone()
-                .unwrap_or_default()
-                .join(".coding-agent/trusted.json"),
-            hook: None,
-            message: e.to_string(),
-        }),
-    }
+    found.trust(paths, &set);
     if let Some(managed) = &set.managed_only {
-        warnings.push(ConfigError {
+        found.warnings.push(ConfigError {
             file: managed.clone(),
             hook: None,
             message: managed_only_note(),
@@ -195,10 +123,110 @@ pub async fn check_with(
         .cloned()
         .collect();
     Ok(CheckReport {
-        errors,
-        warnings,
+        errors: found.errors,
+        warnings: found.warnings,
         hooks: set.len(),
         files,
         managed_only: set.managed_only.clone(),
     })
+}
+
+/// What `check` has found so far.
+struct Found {
+    errors: Vec<ConfigError>,
+    warnings: Vec<ConfigError>,
+}
+
+impl Found {
+    /// One hook: its working directory, its wasm module (compiled; a package's store copy
+    /// intact) or its shell program.
+    async fn hook(
+        &mut self,
+        hook: &Hook,
+        wasm: &mut Option<WasmSpawner>,
+        package_warnings: PackageWarnings<'_>,
+    ) -> Result<(), crate::spawner::wasm::WasmError> {
+        if !hook.cwd.is_dir() {
+            self.errors.push(problem(
+                hook,
+                format!(
+                    "working directory {} does not exist; fix `cwd` (it is relative to the project root)",
+                    hook.cwd.display()
+                ),
+            ));
+            return Ok(());
+        }
+        match &hook.handler {
+            Handler::Wasm { module, .. } => {
+                if let Some(package) = module.package() {
+                    match package.store().get(package.digest()) {
+                        Ok(bytes) => self.warnings.extend(
+                            package_warnings(hook, &bytes)
+                                .into_iter()
+                                .map(|m| problem(hook, m)),
+                        ),
+                        Err(e) => {
+                            self.errors.push(problem(hook, e.to_string()));
+                            return Ok(());
+                        }
+                    }
+                }
+                if wasm.is_none() {
+                    // On-demand allocation, as `hookhost run`: the same engine, so the cache
+                    // folder `run` reads is the one warmed here.
+                    *wasm = Some(WasmSpawner::new(WasmEngineConfig {
+                        pooling: false,
+                        // `check` compiles ahead: the optimised code, never the baseline tier.
+                        tiering: crate::spawner::Tiering::Off,
+                        ..WasmEngineConfig::default()
+                    })?);
+                }
+                if let Some(w) = wasm
+                    && let Err(e) = w.prepare_file(module.path()).await
+                {
+                    self.errors.push(problem(hook, e.to_string()));
+                }
+            }
+            Handler::Shell { command } => {
+                if let Some(msg) = shell_program_problem(command, &hook.cwd) {
+                    // On an event whose hooks decide, a hook that cannot start blocks every
+                    // call (or forces nothing): an error. Elsewhere it only warns.
+                    if hook.event.class() == EventClass::Observing {
+                        self.warnings.push(problem(hook, msg));
+                    } else {
+                        self.errors.push(problem(hook, msg));
+                    }
+                }
+            }
+            Handler::Http { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// What is untrusted (a warning each), or why the trust file cannot be read (an error).
+    fn trust(&mut self, paths: &ConfigPaths, set: &HookSet) {
+        match crate::TrustStore::load(paths.home.as_deref()) {
+            Ok(store) => {
+                for change in store.assess(paths, set).changes {
+                    self.warnings.push(ConfigError {
+                        file: change.file.clone(),
+                        hook: Some(crate::trust::join_ids(&change.hooks)),
+                        message: format!(
+                            "untrusted ({} since last `hookhost trust`); review it, then run `hookhost trust`",
+                            change.change
+                        ),
+                    });
+                }
+            }
+            Err(e) => self.errors.push(ConfigError {
+                file: paths
+                    .home
+                    .clone()
+                    .unwrap_or_default()
+                    .join(".coding-agent/trusted.json"),
+                hook: None,
+                message: e.to_string(),
+            }),
+        }
+    }
 }

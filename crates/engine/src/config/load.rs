@@ -11,8 +11,12 @@
 //! what trust compares is what runs.
 
 use super::errors::{ConfigError, ConfigErrors};
-use super::raw::{self, Entry, MANAGED_ONLY_KEY};
-use super::resolve::Resolver;
+use super::parse::{parse_foreign, parse_source};
+use super::paths::{
+    CLAUDE_MANAGED_SETTINGS, CLAUDE_MANAGED_SETTINGS_ENV, ConfigPaths, MANAGED_CONFIG,
+    MANAGED_CONFIG_ENV,
+};
+use super::raw::MANAGED_ONLY_KEY;
 use super::types::{Hook, HookSet, Scope};
 use crate::confine::{canonical_or_same, same_file};
 use crate::dialect::{self, Dialect};
@@ -20,133 +24,6 @@ use crate::files::{CONFIG_LIMIT, read_bounded, sha256_hex};
 use crate::locations::check_root_owned;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// Where the project's hooks live, relative to the project root.
-pub const PROJECT_CONFIG: &str = ".coding-agent/hooks.json";
-
-/// The machine-wide managed file: hooks an administrator installs for every user and
-/// project of the machine.
-pub const MANAGED_CONFIG: &str = "/etc/coding-agent/hooks.json";
-
-/// Environment variable naming another managed file (packaging, tests), honoured only when
-/// the machine has none at [`MANAGED_CONFIG`], and only when the file it names is root's (the
-/// file and its directory owned by root, writable by no one else) and not inside the project:
-/// a file it names that is refused is a config error (PreToolUse fails closed), and the
-/// project's and the user's files still load. It does not make the file optional for
-/// project or user files: those can never turn it off.
-pub const MANAGED_CONFIG_ENV: &str = "HOOKHOST_MANAGED_CONFIG";
-
-/// Claude Code's managed settings file on this platform; its `hooks` load as managed hooks in
-/// the Claude dialect.
-pub const CLAUDE_MANAGED_SETTINGS: &str = if cfg!(target_os = "macos") {
-    "/Library/Application Support/ClaudeCode/managed-settings.json"
-} else {
-    "/etc/claude-code/managed-settings.json"
-};
-
-/// Environment variable naming another Claude Code managed settings file (tests, packaging).
-pub const CLAUDE_MANAGED_SETTINGS_ENV: &str = "HOOKHOST_CLAUDE_MANAGED_SETTINGS";
-
-/// Where the config files are and what the hooks run against.
-#[derive(Debug, Clone)]
-pub struct ConfigPaths {
-    /// The project root, canonical (symlinks resolved): what hooks run against.
-    pub project_dir: PathBuf,
-    /// `<project>/.coding-agent/hooks.json`
-    pub project_file: PathBuf,
-    /// `~/.coding-agent/hooks.json`, or `None` when there is no home directory.
-    pub global_file: Option<PathBuf>,
-    /// The home directory, for `~/` in global hooks' module paths; `None` when there is none.
-    pub home: Option<PathBuf>,
-    /// The machine-wide managed file (`/etc/coding-agent/hooks.json`, or
-    /// `$HOOKHOST_MANAGED_CONFIG`), read first; `None` reads none (what
-    /// [`with_home`](Self::with_home) gives, for isolation).
-    pub managed_file: Option<PathBuf>,
-    /// Claude Code's managed settings (`/etc/claude-code/managed-settings.json`, or
-    /// `$HOOKHOST_CLAUDE_MANAGED_SETTINGS`), read with the managed file when other agents'
-    /// files are read.
-    pub claude_managed_file: Option<PathBuf>,
-    /// Also read other agents' hook files (Claude Code, Gemini CLI, Codex, ling; DESIGN §10).
-    /// On by default; the outbound adapter turns it off (it runs inside those agents).
-    pub foreign: bool,
-    /// The managed files above that a variable named (`$HOOKHOST_MANAGED_CONFIG`,
-    /// `$HOOKHOST_CLAUDE_MANAGED_SETTINGS`), with the variable: a project's settings `env`
-    /// can set those, so such a file must be root's, and one that is present but cannot be
-    /// read does not turn the other files off (it is an error, which blocks PreToolUse).
-    pub managed_from_env: Vec<(PathBuf, &'static str)>,
-}
-
-impl ConfigPaths {
-    /// The standard locations for `project_dir`: the managed files, the project's, and the
-    /// user's with the home directory from `dirs` (which honours `$HOME`: what the commands a
-    /// user runs use; the adapter and the long-lived runners use
-    /// [`for_project_with_home`](Self::for_project_with_home)).
-    pub fn for_project(project_dir: &Path) -> Self {
-        Self::for_project_with_home(project_dir, dirs::home_dir())
-    }
-
-    /// The standard locations for `project_dir` with the user's files under `home` (see
-    /// [`crate::locations::runner_home`]), and the managed files.
-    pub fn for_project_with_home(project_dir: &Path, home: Option<PathBuf>) -> Self {
-        let mut paths = Self::with_home(project_dir, home);
-        for (var, default) in [
-            (MANAGED_CONFIG_ENV, MANAGED_CONFIG),
-            (CLAUDE_MANAGED_SETTINGS_ENV, CLAUDE_MANAGED_SETTINGS),
-        ] {
-            let file = managed_location(std::env::var_os(var), default);
-            if file != Path::new(default) {
-                paths.managed_from_env.push((file.clone(), var));
-            }
-            if var == MANAGED_CONFIG_ENV {
-                paths.managed_file = Some(file);
-            } else {
-                paths.claude_managed_file = Some(file);
-            }
-        }
-        paths
-    }
-
-    /// The project's and the user's files, and no managed file (add one with
-    /// [`with_managed`](Self::with_managed)). The project directory is made canonical
-    /// (symlinks resolved): every "inside the project" check compares canonical paths.
-    pub fn with_home(project_dir: &Path, home: Option<PathBuf>) -> Self {
-        let project_dir = canonical_or_same(project_dir);
-        ConfigPaths {
-            project_file: project_dir.join(PROJECT_CONFIG),
-            global_file: home.as_ref().map(|h| h.join(".coding-agent/hooks.json")),
-            home,
-            project_dir,
-            managed_file: None,
-            claude_managed_file: None,
-            foreign: true,
-            managed_from_env: Vec::new(),
-        }
-    }
-
-    /// The same paths with `file` as the machine-wide managed file (`None`: none).
-    pub fn with_managed(mut self, file: Option<PathBuf>) -> Self {
-        self.managed_file = file;
-        self
-    }
-
-    /// The same paths without other agents' files: only `.coding-agent/hooks.json` (and the
-    /// managed one).
-    pub fn native_only(mut self) -> Self {
-        self.foreign = false;
-        self
-    }
-}
-
-/// Where the managed file is: `var` (the variable's value) when set and not empty, unless
-/// the standard file `default` exists: a variable cannot hide the machine's own policy (a
-/// project's Claude Code settings can set `env` for the hooks the adapter runs in).
-fn managed_location(var: Option<std::ffi::OsString>, default: &str) -> PathBuf {
-    let default = PathBuf::from(default);
-    match var {
-        Some(p) if !p.is_empty() && default.symlink_metadata().is_err() => PathBuf::from(p),
-        _ => default,
-    }
-}
 
 /// Loads every file. All problems of all files are returned together.
 pub fn load(paths: &ConfigPaths) -> Result<HookSet, ConfigErrors> {
@@ -163,56 +40,7 @@ pub fn load(paths: &ConfigPaths) -> Result<HookSet, ConfigErrors> {
 /// broken file costs its own hooks only: the other files' hooks still load.
 pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
     let mut loaded = Loaded::default();
-    let mut managed_only = None;
-    let claude_managed = paths
-        .claude_managed_file
-        .as_ref()
-        .filter(|_| paths.foreign)
-        .map(|f| (f, Some(Dialect::Claude)));
-    let managed = paths.managed_file.as_ref().map(|f| (f, None));
-    for (file, dialect) in managed.into_iter().chain(claude_managed) {
-        loaded.files.push(file.clone());
-        let from_env = paths
-            .managed_from_env
-            .iter()
-            .find(|(f, _)| f == file)
-            .map(|(_, var)| *var);
-        if let Some(why) = refused_managed(file, from_env, paths) {
-            // Named by a variable a project's settings `env` can set, and not the
-            // administrator's: not read. An error, so PreToolUse fails closed, and never "no
-            // managed policy" silently; the project's and the user's files still load (a
-            // refused file is no policy that could have said "managed hooks only").
-            loaded.errors.push(ConfigError {
-                file: file.clone(),
-                hook: None,
-                message: why,
-            });
-            continue;
-        }
-        let read = match dialect {
-            None => loaded.read(file, Scope::Managed, paths),
-            Some(d) => loaded.read_foreign(file, d, (Scope::Managed, 0), paths),
-        };
-        match read {
-            // Absent: no managed policy.
-            Read::Missing => {}
-            Read::Parsed { managed_only: true } => {
-                managed_only.get_or_insert_with(|| file.clone());
-            }
-            Read::Parsed {
-                managed_only: false,
-            } => {}
-            // Present but unreadable: it may have said "managed hooks only", so the other
-            // files stay off (fail closed); its error blocks PreToolUse. Not so for a file
-            // only a variable names: a project's `env` can point it at any file of root's
-            // that is no hooks file (`/etc/hostname`) to switch the user's hooks off; its
-            // error still blocks PreToolUse.
-            Read::Broken if from_env.is_none() => {
-                managed_only.get_or_insert_with(|| file.clone());
-            }
-            Read::Broken => {}
-        }
-    }
+    let managed_only = loaded.read_managed(paths);
     if managed_only.is_none() {
         for (file, scope) in user_sources(paths) {
             loaded.files.push(file.clone());
@@ -314,6 +142,62 @@ struct Loaded {
 }
 
 impl Loaded {
+    /// The managed files (hookhost's, and Claude Code's managed settings when other agents'
+    /// files are read); returns the one that turns every other file off, if one does.
+    fn read_managed(&mut self, paths: &ConfigPaths) -> Option<PathBuf> {
+        let mut managed_only = None;
+        let claude_managed = paths
+            .claude_managed_file
+            .as_ref()
+            .filter(|_| paths.foreign)
+            .map(|f| (f, Some(Dialect::Claude)));
+        let managed = paths.managed_file.as_ref().map(|f| (f, None));
+        for (file, dialect) in managed.into_iter().chain(claude_managed) {
+            self.files.push(file.clone());
+            let from_env = paths
+                .managed_from_env
+                .iter()
+                .find(|(f, _)| f == file)
+                .map(|(_, var)| *var);
+            if let Some(why) = refused_managed(file, from_env, paths) {
+                // Named by a variable a project's settings `env` can set, and not the
+                // administrator's: not read. An error, so PreToolUse fails closed, and never
+                // "no managed policy" silently; the project's and the user's files still load
+                // (a refused file is no policy that could have said "managed hooks only").
+                self.errors.push(ConfigError {
+                    file: file.clone(),
+                    hook: None,
+                    message: why,
+                });
+                continue;
+            }
+            let read = match dialect {
+                None => self.read(file, Scope::Managed, paths),
+                Some(d) => self.read_foreign(file, d, (Scope::Managed, 0), paths),
+            };
+            match read {
+                Read::Parsed { managed_only: true } => {
+                    managed_only.get_or_insert_with(|| file.clone());
+                }
+                // Present but unreadable: it may have said "managed hooks only", so the other
+                // files stay off (fail closed); its error blocks PreToolUse. Not so for a file
+                // only a variable names: a project's `env` can point it at any file of root's
+                // that is no hooks file (`/etc/hostname`) to switch the user's hooks off; its
+                // error still blocks PreToolUse.
+                Read::Broken if from_env.is_none() => {
+                    managed_only.get_or_insert_with(|| file.clone());
+                }
+                // Absent: no managed policy.
+                Read::Missing
+                | Read::Parsed {
+                    managed_only: false,
+                }
+                | Read::Broken => {}
+            }
+        }
+        managed_only
+    }
+
     /// A native hooks file.
     fn read(&mut self, file: &Path, scope: Scope, paths: &ConfigPaths) -> Read {
         let text = match self.read_text(file) {
@@ -386,147 +270,9 @@ impl Loaded {
     }
 }
 
-/// Parses another agent's file: its hooks become native hook objects
-/// ([`dialect::read_settings`]), validated by the native reader. Returns the valid hooks,
-/// the errors and the warnings (keys accepted but not implemented).
-fn parse_foreign(
-    text: &str,
-    file: &Path,
-    d: Dialect,
-    (scope, source): (Scope, u8),
-    paths: &ConfigPaths,
-) -> (Vec<Hook>, Vec<ConfigError>, Vec<ConfigError>) {
-    let resolver = Resolver {
-        file,
-        scope,
-        paths,
-        source,
-    };
-    let at = |hook: Option<String>, message: String| ConfigError {
-        file: file.to_path_buf(),
-        hook,
-        message,
-    };
-    let foreign = dialect::read_settings(d, text);
-    let mut errors: Vec<ConfigError> = foreign
-        .problems
-        .into_iter()
-        .map(|(h, m)| at(h, m))
-        .collect();
-    let warnings = foreign
-        .warnings
-        .into_iter()
-        .map(|(h, m)| at(h, m))
-        .collect();
-    let mut hooks = Vec::new();
-    for fh in foreign.hooks {
-        let resolved = match raw::read_hook(fh.event, fh.index, &fh.hook) {
-            Entry::Hook(raw) => resolver.resolve(*raw),
-            Entry::Problem { message, .. } | Entry::Unreadable(message) => Err(vec![message]),
-            // `read_hook` reads one hook object; a file-level setting never comes back.
-            Entry::ManagedOnly(_) => Err(vec!["not a hook object".into()]),
-        };
-        match resolved {
-            Ok(hook) => hooks.push(hook),
-            Err(problems) => {
-                errors.extend(problems.into_iter().map(|m| at(Some(fh.label.clone()), m)))
-            }
-        }
-    }
-    (hooks, errors, warnings)
-}
-
-/// Parses one file's text. Returns the hooks that were valid and every problem found, in
-/// document order.
-pub fn parse_file(
-    text: &str,
-    file: &Path,
-    scope: Scope,
-    paths: &ConfigPaths,
-) -> (Vec<Hook>, Vec<ConfigError>) {
-    let parsed = parse_source(text, file, scope, paths);
-    (parsed.hooks, parsed.errors)
-}
-
-/// One file's text, parsed.
-struct Parsed {
-    hooks: Vec<Hook>,
-    errors: Vec<ConfigError>,
-    /// `"allowManagedHooksOnly": true` in a managed file.
-    managed_only: bool,
-    /// Not a JSON object at all (nothing in it could be read).
-    unreadable: bool,
-}
-
-fn parse_source(text: &str, file: &Path, scope: Scope, paths: &ConfigPaths) -> Parsed {
-    let resolver = Resolver {
-        file,
-        scope,
-        paths,
-        source: 0,
-    };
-    let error = |hook: Option<String>, message: String| ConfigError {
-        file: file.to_path_buf(),
-        hook,
-        message,
-    };
-    let mut parsed = Parsed {
-        hooks: Vec::new(),
-        errors: Vec::new(),
-        managed_only: false,
-        unreadable: false,
-    };
-    for entry in raw::read_file(text) {
-        match entry {
-            Entry::Unreadable(message) => {
-                parsed.unreadable = true;
-                parsed.errors.push(error(None, message));
-            }
-            Entry::Problem { hook, message } => parsed.errors.push(error(hook, message)),
-            Entry::ManagedOnly(on) if scope == Scope::Managed => parsed.managed_only = on,
-            Entry::ManagedOnly(_) => parsed.errors.push(error(
-                None,
-                format!(
-                    "\"{MANAGED_ONLY_KEY}\" only has a meaning in the machine-wide managed file ({MANAGED_CONFIG}); remove it from this file"
-                ),
-            )),
-            Entry::Hook(raw) => {
-                let label = raw.label();
-                match resolver.resolve(*raw) {
-                    Ok(hook) => parsed.hooks.push(hook),
-                    Err(problems) => parsed.errors.extend(
-                        problems
-                            .into_iter()
-                            .map(|message| error(Some(label.clone()), message)),
-                    ),
-                }
-            }
-        }
-    }
-    parsed
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_variable_moves_the_managed_file_only_where_the_machine_has_none() {
-        let dir = tempfile::TempDir::new().unwrap();
-        let standard = dir.path().join("hooks.json");
-        let standard = standard.to_str().unwrap();
-        let moved = || Some(std::ffi::OsString::from("/elsewhere/hooks.json"));
-        assert_eq!(
-            managed_location(moved(), standard),
-            PathBuf::from("/elsewhere/hooks.json")
-        );
-        assert_eq!(
-            managed_location(Some("".into()), standard),
-            PathBuf::from(standard)
-        );
-        std::fs::write(standard, "{}").unwrap();
-        assert_eq!(managed_location(moved(), standard), PathBuf::from(standard));
-    }
 
     #[test]
     fn a_broken_managed_file_turns_the_others_off_only_when_no_variable_named_it() {

@@ -14,7 +14,8 @@
 //!   from the command, options valid for that kind and event, paths confined to the
 //!   project, the `match` compiled into a [`Matcher`], header references checked.
 //!
-//! Around them: `load.rs` (which files, in which order, read bounded, hashed, merged),
+//! Around them: `paths.rs` (where the files are), `load.rs` (which files, in which order,
+//! read bounded, hashed, merged), `parse.rs` (both phases over one file's text),
 //! `types.rs` (what a resolved hook is), `errors.rs` (what a problem report says),
 //! `matcher.rs` ([`Matcher`]: whole-name tool regexes, also for `Runner::register`) and
 //! [`headers`] (the `$NAME` syntax of header values, also for the HTTP spawner).
@@ -28,14 +29,18 @@ mod errors;
 pub mod headers;
 mod load;
 mod matcher;
+mod parse;
+mod paths;
 mod raw;
 mod resolve;
 mod types;
 
 pub use errors::{ConfigError, ConfigErrors};
-pub use load::{ConfigPaths, PROJECT_CONFIG, load, load_lenient, parse_file};
+pub use load::{load, load_lenient};
 pub use matcher::Matcher;
-pub use resolve::wasm_words;
+pub use parse::parse_file;
+pub use paths::{ConfigPaths, PROJECT_CONFIG};
+pub use resolve::{ModulePathError, UnsplittableCommand, wasm_words};
 pub use types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, FsAccess, Handler, Hook, HookId, HookKind, HookSet,
     MAX_MEMORY_MIB, MAX_TIMEOUT_MS, ModuleSource, OnError, PackageModule, Scope, WasmLimits,

@@ -9,15 +9,16 @@
 //! not: reading JSON or checking value types (phase 1, `raw.rs`), or running anything.
 
 use super::headers::expand_with;
-use super::load::ConfigPaths;
 use super::matcher::Matcher;
-use super::raw::RawHook;
+use super::paths::ConfigPaths;
+use super::raw::{RawHook, RawPackage};
 use super::types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModuleSource, PackageModule,
     Scope, WasmLimits,
 };
 use crate::confine::{Escape, resolve_inside};
 use crate::event::Event;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -82,173 +83,32 @@ impl Resolver<'_> {
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
-
-        // Handler kind.
-        let runs = match (command, url, package) {
-            (None, None, Some(p)) => Some(Runs::Package(p)),
-            (_, _, Some(_)) => {
-                problems.push(
-                    "has `package` and `command` or `url`; a package hook runs its pinned module: keep `package` alone".into(),
-                );
-                None
-            }
-            (command, url, None) => match (command, url) {
-                (Some(_), Some(_)) => {
-                    problems.push(
-                    "has both `command` and `url`; a hook is either a command or an HTTP endpoint: keep one".into(),
-                );
-                    None
-                }
-                (None, None) => {
-                    if !keys.contains("command") && !keys.contains("url") {
-                        problems.push(
-                        "has neither `command` nor `url`; add \"command\": \"path/to/script.sh\" (or a .wasm file), or \"url\": \"http://...\"".into(),
-                    );
-                    }
-                    None
-                }
-                (Some(c), None) if c.trim().is_empty() => {
-                    problems.push(
-                        "`command` is empty; give a shell command or a path to a .wasm file".into(),
-                    );
-                    None
-                }
-                (Some(c), None) => match wasm_words(&c) {
-                    Ok(Some(argv)) => Some(Runs::Wasm { command: c, argv }),
-                    Ok(None) => Some(Runs::Shell(c)),
-                    Err(msg) => {
-                        problems.push(msg);
-                        None
-                    }
-                },
-                (None, Some(u)) => {
-                    if !(u.starts_with("http://") || u.starts_with("https://")) {
-                        problems.push(format!(
-                            "`url` must start with http:// or https://, got {u:?}"
-                        ));
-                        None
-                    } else {
-                        Some(Runs::Http(u))
-                    }
-                }
-            },
-        };
+        let runs = runs(command, url, package, &keys, &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
-
-        // Options that belong to one kind only.
         if let Some(kind) = kind {
-            for key in WASM_ONLY {
-                if keys.contains(*key) && kind != HookKind::Wasm {
-                    problems.push(format!(
-                        "`{key}` applies to wasm hooks only (a command whose first word ends in .wasm); remove it or point `command` at a .wasm module"
-                    ));
-                }
-            }
-            for key in HTTP_ONLY {
-                if keys.contains(*key) && kind != HookKind::Http {
-                    problems.push(format!(
-                        "`{key}` applies to HTTP hooks (`url`) only; remove it"
-                    ));
-                }
-            }
+            check_kind_options(kind, &keys, &mut problems);
         }
-
-        // match
-        let mut matcher = None;
-        if let Some(m) = &match_text {
-            // Other agents match SessionStart on its `source` and PreCompact on its `trigger`.
-            let subject_event = dialect != crate::dialect::Dialect::Native
-                && matches!(event, Event::SessionStart | Event::PreCompact);
-            if !event.takes_tool_matcher() && !subject_event {
-                problems.push(format!(
-                    "`match` filters by tool name and only applies to PreToolUse and PostToolUse, not {event}; remove it"
-                ));
-            } else {
-                match Matcher::new(m) {
-                    Ok(compiled) => matcher = Some(compiled),
-                    Err(err) => problems.push(format!(
-                        "`match` is not a valid regex ({m:?}): {}; it is matched against the whole tool name, e.g. \"bash|shell\"",
-                        err.to_string().lines().last().unwrap_or_default()
-                    )),
-                }
-            }
-        }
-
-        // async
+        let matcher = compile_matcher(event, dialect, match_text.as_deref(), &mut problems);
         if is_async && !event.allows_async() {
             problems.push(format!(
                 "`async` is not allowed on {event}: its hooks decide (block/force), and a fire-and-forget hook cannot; remove `async` or move the hook to a non-blocking event"
             ));
         }
-
-        // cwd: project hooks and every wasm hook stay inside the project.
-        let confined = self.scope == Scope::Project || kind == Some(HookKind::Wasm);
-        let project = &self.paths.project_dir;
-        let cwd = match &cwd_text {
-            None => project.clone(),
-            Some(c) if !confined => project.join(c),
-            Some(c) => match resolve_inside(project, project, Path::new(c)) {
-                Ok(dir) => dir,
-                Err(escape) => {
-                    problems.push(format!(
-                        "`cwd` {c:?} {escape}; {} hooks run inside the project: give a path relative to the project root that stays inside it",
-                        if kind == Some(HookKind::Wasm) {
-                            "wasm"
-                        } else {
-                            "project"
-                        }
-                    ));
-                    project.clone()
-                }
-            },
-        };
-
-        // Header references: values come from the environment at run time; here only the
-        // allowlist counts.
-        for (name, value) in &headers {
-            if let Err(problem) = expand_with(value, &allowed_env, |_| Some(String::new())) {
-                problems.push(format!("header `{name}`: {problem}"));
-            }
-        }
-
+        let cwd = self.cwd(cwd_text.as_deref(), kind, &mut problems);
+        check_header_references(&headers, &allowed_env, &mut problems);
         // Phase 1 reported why `runs` is missing when it is.
         let (Some(runs), true) = (runs, problems.is_empty()) else {
             return Err(problems);
         };
-        let handler = match runs {
-            Runs::Shell(command) => Handler::Shell { command },
-            Runs::Wasm { command, argv } => Handler::Wasm {
-                module: ModuleSource::File(
-                    self.resolve_module(&argv[0], &cwd).map_err(|m| vec![m])?,
-                ),
-                command,
-                argv,
-                limits: WasmLimits {
-                    fuel,
-                    memory_mib: memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
-                    fs: fs.unwrap_or_default(),
-                    env,
-                },
-            },
-            Runs::Package(p) => Handler::Wasm {
-                module: ModuleSource::Package(
-                    package_module(p.digest.clone()).map_err(|m| vec![m])?,
-                ),
-                argv: std::iter::once(p.reference.clone()).chain(p.args).collect(),
-                command: format!("{} ({})", p.reference, p.digest),
-                limits: WasmLimits {
-                    fuel,
-                    memory_mib: memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
-                    fs: fs.unwrap_or_default(),
-                    env,
-                },
-            },
-            Runs::Http(url) => Handler::Http {
-                url,
-                headers,
-                allowed_env,
-            },
+        let limits = WasmLimits {
+            fuel,
+            memory_mib: memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
+            fs: fs.unwrap_or_default(),
+            env,
         };
+        let handler = self
+            .handler(runs, &cwd, limits, (headers, allowed_env))
+            .map_err(|e| vec![e.to_string()])?;
         Ok(Hook {
             event,
             index,
@@ -270,34 +130,90 @@ impl Resolver<'_> {
         })
     }
 
+    /// What the hook runs: a wasm module's path resolved (and confined), a package found in
+    /// the store, an HTTP hook with its `headers` and `allowedEnv`.
+    fn handler(
+        &self,
+        runs: Runs,
+        cwd: &Path,
+        limits: WasmLimits,
+        (headers, allowed_env): (Vec<(String, String)>, Vec<String>),
+    ) -> Result<Handler, ModulePathError> {
+        Ok(match runs {
+            Runs::Shell(command) => Handler::Shell { command },
+            Runs::Wasm { command, argv } => Handler::Wasm {
+                module: ModuleSource::File(self.resolve_module(&argv[0], cwd)?),
+                command,
+                argv,
+                limits,
+            },
+            Runs::Package(p) => Handler::Wasm {
+                module: ModuleSource::Package(package_module(p.digest.clone())?),
+                argv: std::iter::once(p.reference.clone()).chain(p.args).collect(),
+                command: format!("{} ({})", p.reference, p.digest),
+                limits,
+            },
+            Runs::Http(url) => Handler::Http {
+                url,
+                headers,
+                allowed_env,
+            },
+        })
+    }
+
+    /// The working directory: the project root unless `cwd` is given. Project hooks and
+    /// every wasm hook stay inside the project.
+    fn cwd(
+        &self,
+        cwd: Option<&str>,
+        kind: Option<HookKind>,
+        problems: &mut Vec<String>,
+    ) -> PathBuf {
+        let confined = self.scope == Scope::Project || kind == Some(HookKind::Wasm);
+        let project = &self.paths.project_dir;
+        match cwd {
+            None => project.clone(),
+            Some(c) if !confined => project.join(c),
+            Some(c) => match resolve_inside(project, project, Path::new(c)) {
+                Ok(dir) => dir,
+                Err(escape) => {
+                    problems.push(format!(
+                        "`cwd` {c:?} {escape}; {} hooks run inside the project: give a path relative to the project root that stays inside it",
+                        if kind == Some(HookKind::Wasm) {
+                            "wasm"
+                        } else {
+                            "project"
+                        }
+                    ));
+                    project.clone()
+                }
+            },
+        }
+    }
+
     /// A wasm module's path. A project hook's module: relative to the hook's cwd, and it must
     /// lie inside the project (what trust pins is what runs). A global hook's: absolute or
     /// `~/...`; a managed hook's: absolute (both run trusted, so never a module the project
     /// supplies).
-    fn resolve_module(&self, word: &str, cwd: &Path) -> Result<PathBuf, String> {
+    fn resolve_module(&self, word: &str, cwd: &Path) -> Result<PathBuf, ModulePathError> {
+        let err = |why: fn(String) -> ModulePathError| Err(why(word.to_string()));
         if self.scope == Scope::Managed {
             // Relative to the project (or `~/`) would let a project or user supply the
             // module the administrator's hook runs.
             return if Path::new(word).is_absolute() {
                 Ok(PathBuf::from(word))
             } else {
-                Err(format!(
-                    "wasm module {word:?} is not an absolute path; a managed hook's module must be an absolute path to a file the administrator controls (e.g. /usr/local/lib/hookhost/guard.wasm), never relative to the project or a home directory"
-                ))
+                err(ModulePathError::ManagedNotAbsolute)
             };
         }
         if self.scope == Scope::Global {
             return match (word.strip_prefix("~/"), &self.paths.home) {
                 (Some(rest), Some(home)) => Ok(home.join(rest)),
-                (Some(_), None) => Err(format!(
-                    "wasm module {word:?} uses `~/`, but there is no home directory; write an absolute path"
-                )),
+                (Some(_), None) => err(ModulePathError::NoHome),
                 (None, _) if Path::new(word).is_absolute() => Ok(PathBuf::from(word)),
                 // Relative to the hook's cwd, which is in the project: every project would
                 // supply the module this trusted hook runs.
-                (None, _) => Err(format!(
-                    "wasm module {word:?} is a relative path; write an absolute path or ~/...: a relative path is looked up in each project, which the project controls (a user's hook runs trusted)"
-                )),
+                (None, _) => err(ModulePathError::GlobalRelative),
             };
         }
         resolve_inside(&self.paths.project_dir, cwd, Path::new(word)).map_err(|escape| {
@@ -307,30 +223,180 @@ impl Resolver<'_> {
                 }
                 other => other.to_string(),
             };
-            format!(
-                "wasm module {word:?} {why}; a project hook's module must be a file inside the project (put it under .coding-agent/hooks/)"
-            )
+            ModulePathError::OutsideProject {
+                word: word.to_string(),
+                why,
+            }
         })
+    }
+}
+
+/// Why a wasm hook's module cannot be used where the config says it is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModulePathError {
+    /// A managed hook's module is not an absolute path.
+    #[error(
+        "wasm module {0:?} is not an absolute path; a managed hook's module must be an absolute path to a file the administrator controls (e.g. /usr/local/lib/hookhost/guard.wasm), never relative to the project or a home directory"
+    )]
+    ManagedNotAbsolute(String),
+    /// A global hook's module uses `~/` with no home directory.
+    #[error("wasm module {0:?} uses `~/`, but there is no home directory; write an absolute path")]
+    NoHome(String),
+    /// A global hook's module is relative (to a project the user does not control).
+    #[error(
+        "wasm module {0:?} is a relative path; write an absolute path or ~/...: a relative path is looked up in each project, which the project controls (a user's hook runs trusted)"
+    )]
+    GlobalRelative(String),
+    /// A project hook's module lies outside the project.
+    #[error(
+        "wasm module {word:?} {why}; a project hook's module must be a file inside the project (put it under .coding-agent/hooks/)"
+    )]
+    OutsideProject {
+        /// The path as written.
+        word: String,
+        /// Why it is outside.
+        why: String,
+    },
+    /// A package hook, with no store to find it in.
+    #[error(
+        "no user cache directory for the hook store; set {} to a directory of your own",
+        crate::store::STORE_ENV
+    )]
+    NoStore,
+}
+
+/// What the hook runs, from its `command`, `url` or `package` (`None`: a problem says why).
+fn runs(
+    command: Option<String>,
+    url: Option<String>,
+    package: Option<RawPackage>,
+    keys: &BTreeSet<String>,
+    problems: &mut Vec<String>,
+) -> Option<Runs> {
+    let problem = |problems: &mut Vec<String>, message: &str| {
+        problems.push(message.to_string());
+        None
+    };
+    match (command, url, package) {
+        (None, None, Some(p)) => Some(Runs::Package(p)),
+        (_, _, Some(_)) => problem(
+            problems,
+            "has `package` and `command` or `url`; a package hook runs its pinned module: keep `package` alone",
+        ),
+        (Some(_), Some(_), None) => problem(
+            problems,
+            "has both `command` and `url`; a hook is either a command or an HTTP endpoint: keep one",
+        ),
+        (None, None, None) => {
+            if !keys.contains("command") && !keys.contains("url") {
+                problems.push(
+                    "has neither `command` nor `url`; add \"command\": \"path/to/script.sh\" (or a .wasm file), or \"url\": \"http://...\"".into(),
+                );
+            }
+            None
+        }
+        (Some(c), None, None) if c.trim().is_empty() => problem(
+            problems,
+            "`command` is empty; give a shell command or a path to a .wasm file",
+        ),
+        (Some(c), None, None) => match wasm_words(&c) {
+            Ok(Some(argv)) => Some(Runs::Wasm { command: c, argv }),
+            Ok(None) => Some(Runs::Shell(c)),
+            Err(e) => problem(problems, &e.to_string()),
+        },
+        (None, Some(u), None) if !(u.starts_with("http://") || u.starts_with("https://")) => {
+            problems.push(format!(
+                "`url` must start with http:// or https://, got {u:?}"
+            ));
+            None
+        }
+        (None, Some(u), None) => Some(Runs::Http(u)),
+    }
+}
+
+/// Options that belong to one kind only.
+fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Vec<String>) {
+    for key in WASM_ONLY {
+        if keys.contains(*key) && kind != HookKind::Wasm {
+            problems.push(format!(
+                "`{key}` applies to wasm hooks only (a command whose first word ends in .wasm); remove it or point `command` at a .wasm module"
+            ));
+        }
+    }
+    for key in HTTP_ONLY {
+        if keys.contains(*key) && kind != HookKind::Http {
+            problems.push(format!(
+                "`{key}` applies to HTTP hooks (`url`) only; remove it"
+            ));
+        }
+    }
+}
+
+/// `match`, compiled once: on tool events only (other agents match SessionStart on its
+/// `source` and PreCompact on its `trigger`).
+fn compile_matcher(
+    event: Event,
+    dialect: crate::dialect::Dialect,
+    text: Option<&str>,
+    problems: &mut Vec<String>,
+) -> Option<Matcher> {
+    let m = text?;
+    let subject_event = dialect != crate::dialect::Dialect::Native
+        && matches!(event, Event::SessionStart | Event::PreCompact);
+    if !event.takes_tool_matcher() && !subject_event {
+        problems.push(format!(
+            "`match` filters by tool name and only applies to PreToolUse and PostToolUse, not {event}; remove it"
+        ));
+        return None;
+    }
+    match Matcher::new(m) {
+        Ok(compiled) => Some(compiled),
+        Err(err) => {
+            problems.push(format!(
+                "`match` is not a valid regex ({m:?}): {}; it is matched against the whole tool name, e.g. \"bash|shell\"",
+                err.to_string().lines().last().unwrap_or_default()
+            ));
+            None
+        }
+    }
+}
+
+/// Header references: values come from the environment at run time; here only the
+/// allowlist counts.
+fn check_header_references(
+    headers: &[(String, String)],
+    allowed_env: &[String],
+    problems: &mut Vec<String>,
+) {
+    for (name, value) in headers {
+        if let Err(problem) = expand_with(value, allowed_env, |_| Some(String::new())) {
+            problems.push(format!("header `{name}`: {problem}"));
+        }
     }
 }
 
 /// A pinned package in the default store. Whether it is there and intact is the run's
 /// question (the runner pins its bytes to the digest): a missing package fails only its own
 /// hook.
-fn package_module(digest: crate::store::Digest) -> Result<PackageModule, String> {
+fn package_module(digest: crate::store::Digest) -> Result<PackageModule, ModulePathError> {
     crate::store::Store::default_root()
         .map(|root| PackageModule::new(crate::store::Store::at(root), digest))
-        .ok_or_else(|| {
-            format!(
-                "no user cache directory for the hook store; set {} to a directory of your own",
-                crate::store::STORE_ENV
-            )
-        })
+        .ok_or(ModulePathError::NoStore)
+}
+
+/// A command whose first word names a `.wasm` file but that cannot be split into words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "cannot split the wasm command {command:?} into words (an unbalanced quote?); wasm commands are split like a shell would, without expansion"
+)]
+pub struct UnsplittableCommand {
+    /// The command as written.
+    pub command: String,
 }
 
 /// Splits a command into words if its first word names a `.wasm` file. `Ok(None)`: a shell
 /// command. `Err`: it names a .wasm file but cannot be split (unbalanced quotes).
-pub fn wasm_words(command: &str) -> Result<Option<Vec<String>>, String> {
+pub fn wasm_words(command: &str) -> Result<Option<Vec<String>>, UnsplittableCommand> {
     let first_raw = command.split_whitespace().next().unwrap_or_default();
     let looks_wasm = first_raw
         .trim_matches(|c| c == '"' || c == '\'')
@@ -338,9 +404,9 @@ pub fn wasm_words(command: &str) -> Result<Option<Vec<String>>, String> {
     match shlex::split(command) {
         Some(words) if words.first().is_some_and(|w| w.ends_with(".wasm")) => Ok(Some(words)),
         Some(_) => Ok(None),
-        None if looks_wasm => Err(format!(
-            "cannot split the wasm command {command:?} into words (an unbalanced quote?); wasm commands are split like a shell would, without expansion"
-        )),
+        None if looks_wasm => Err(UnsplittableCommand {
+            command: command.to_string(),
+        }),
         None => Ok(None),
     }
 }

@@ -232,34 +232,12 @@ impl Spawner for WasmSpawner {
         // config was loaded is caught here) and refused unless it lies inside the project.
         let confined = match crate::confine::confine_run(&req.project_dir, &req.cwd) {
             Ok(dir) => dir,
-            Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
+            Err(e) => return SpawnOutput::spawn_failed(e.to_string(), start.elapsed()),
         };
-        // Compiling is not charged to the hook's timeout (nor to its reported duration);
-        // instantiating and running are.
-        let ready = match self
-            .inner
-            .modules
-            .prepared(
-                module.path(),
-                compile_bound(self.inner.compile_timeout, &req),
-            )
-            .await
-        {
+        let ready = match self.ready(&req, module.path()).await {
             Ok(r) => r,
             Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
         };
-        // The hash trusted is the hash of the bytes that run.
-        if let Some(pin) = &req.module_sha256
-            && *pin != ready.sha256
-        {
-            return SpawnOutput::spawn_failed(
-                format!(
-                    "{} changed since it was trusted (its bytes no longer have the trusted SHA-256); review it and run `hookhost trust`",
-                    module.path().display()
-                ),
-                start.elapsed(),
-            );
-        }
         let key = WarmKey {
             module: module.path().to_path_buf(),
             sha256: ready.sha256.clone(),
@@ -276,37 +254,19 @@ impl Spawner for WasmSpawner {
         // against the hook's one timeout.
         let run_start = Instant::now();
         let deadline = run_start + req.timeout;
-        let made_ahead = match &self.inner.warm {
-            Some((warm, _)) => {
-                match tokio::time::timeout_at(deadline.into(), warm.take(&key)).await {
-                    Ok(made) => made,
-                    // Its instance, made ahead, was still starting up at the deadline.
-                    Err(_) => return SpawnOutput::bare(ExitStatus::TimedOut, run_start.elapsed()),
-                }
+        let mut instance = match self.instance(&key, &ready, deadline).await {
+            Ok(instance) => instance,
+            Err(Unstarted::TimedOut) => {
+                return SpawnOutput::bare(ExitStatus::TimedOut, run_start.elapsed());
             }
-            None => None,
-        };
-        let mut instance = match made_ahead {
-            Some(instance) => {
-                self.stats()
-                    .made_ahead
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                instance
+            Err(Unstarted::ShuttingDown) => {
+                return SpawnOutput::spawn_failed(
+                    "the wasm engine is shutting down",
+                    start.elapsed(),
+                );
             }
-            None => {
-                let Ok(permit) = self.inner.slots.clone().acquire_owned().await else {
-                    return SpawnOutput::spawn_failed(
-                        "the wasm engine is shutting down",
-                        start.elapsed(),
-                    );
-                };
-                match key
-                    .instantiate(ready.prepared.clone(), permit, deadline)
-                    .await
-                {
-                    Ok(instance) => instance,
-                    Err((status, capture)) => return capture.finish(status, run_start.elapsed()),
-                }
+            Err(Unstarted::Failed(status, capture)) => {
+                return capture.finish(status, run_start.elapsed());
             }
         };
         let status = instance.call(req.event, &req.stdin, deadline).await;
@@ -320,6 +280,64 @@ impl Spawner for WasmSpawner {
             warm.refill(key, ready.prepared, instance, &self.inner.slots);
         }
         output
+    }
+}
+
+/// Why a run got no instance.
+enum Unstarted {
+    /// Its instance, made ahead, was still starting up at the deadline.
+    TimedOut,
+    /// The engine is going away.
+    ShuttingDown,
+    /// Instantiating failed (a trap in a start function, the memory cap, ...).
+    Failed(ExitStatus, super::Capture),
+}
+
+impl WasmSpawner {
+    /// The module `req` runs, compiled (not charged to the hook's timeout, nor to its
+    /// reported duration), its bytes checked against the hash it was trusted (or pinned)
+    /// with: the hash trusted is the hash of the bytes that run.
+    async fn ready(&self, req: &SpawnRequest, module: &Path) -> Result<modules::Ready, String> {
+        let ready = self
+            .inner
+            .modules
+            .prepared(module, compile_bound(self.inner.compile_timeout, req))
+            .await?;
+        match &req.module_sha256 {
+            Some(pin) if *pin != ready.sha256 => Err(format!(
+                "{} changed since it was trusted (its bytes no longer have the trusted SHA-256); review it and run `hookhost trust`",
+                module.display()
+            )),
+            _ => Ok(ready),
+        }
+    }
+
+    /// An instance for `key`: the one made ahead of this event, else a new one (waiting for
+    /// a pool slot).
+    async fn instance(
+        &self,
+        key: &WarmKey,
+        ready: &modules::Ready,
+        deadline: Instant,
+    ) -> Result<run::Instance, Unstarted> {
+        if let Some((warm, _)) = &self.inner.warm {
+            match tokio::time::timeout_at(deadline.into(), warm.take(key)).await {
+                Ok(Some(instance)) => {
+                    self.stats()
+                        .made_ahead
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    return Ok(instance);
+                }
+                Ok(None) => {}
+                Err(_) => return Err(Unstarted::TimedOut),
+            }
+        }
+        let Ok(permit) = self.inner.slots.clone().acquire_owned().await else {
+            return Err(Unstarted::ShuttingDown);
+        };
+        key.instantiate(ready.prepared.clone(), permit, deadline)
+            .await
+            .map_err(|(status, capture)| Unstarted::Failed(status, capture))
     }
 }
 

@@ -129,7 +129,7 @@ impl Modules {
             slots.entry(path.to_path_buf()).or_default().clone()
         };
         let stamp = FileStamp::of(path).map_err(|e| missing_file(path, &e))?;
-        let mut done = {
+        let done = {
             let mut state = crate::agent::sync::lock(&slot);
             match &*state {
                 SlotState::Ready(r) if r.stamp == stamp => {
@@ -143,82 +143,113 @@ impl Modules {
                         stamp,
                         done: rx.clone(),
                     };
-                    let loader = self.loader.clone();
-                    let stats = self.stats.clone();
-                    let slot = slot.clone();
-                    let owned = path.to_path_buf();
-                    let deferred = self.deferred.clone();
-                    tokio::task::spawn_blocking(move || {
-                        let tiering = loader.tiering();
-                        let result = loader
-                            .load(&owned, stamp.size, tiering != Tiering::Off, &stats)
-                            .map(|l| Ready::new(stamp, l));
-                        {
-                            let mut state = crate::agent::sync::lock(&slot);
-                            if matches!(&*state, SlotState::Compiling { stamp: s, .. } if *s == stamp)
-                            {
-                                *state = match &result {
-                                    Ok(r) => SlotState::Ready(r.clone()),
-                                    Err(_) => SlotState::Empty,
-                                };
-                            }
-                        }
-                        let baseline = matches!(&result, Ok(r) if r.tier == Tier::Baseline);
-                        let sha256 = result.as_ref().map(|r| r.sha256.clone()).ok();
-                        // Listed before the run is released: the CLI hands the list off right
-                        // after answering, and a module listed late would never be optimised.
-                        if baseline
-                            && tiering == Tiering::Deferred
-                            && loader.optimised.disk.dir().is_some()
-                        {
-                            stats.deferred.fetch_add(1, Ordering::Relaxed);
-                            let absolute = std::path::absolute(&owned).unwrap_or(owned.clone());
-                            crate::agent::sync::lock(&deferred).push(absolute);
-                        }
-                        let _ = tx.send(Some(result));
-                        // The optimised build, after the run was released (not delaying it).
-                        if let (true, Some(sha256), Tiering::InProcess) =
-                            (baseline, sha256, tiering)
-                        {
-                            tier_up(&loader, &stats, &slot, &owned, stamp, &sha256);
-                        }
-                    });
+                    let job = Compile {
+                        loader: self.loader.clone(),
+                        stats: self.stats.clone(),
+                        slot: slot.clone(),
+                        path: path.to_path_buf(),
+                        stamp,
+                        deferred: self.deferred.clone(),
+                    };
+                    tokio::task::spawn_blocking(move || job.run(tx));
                     rx
                 }
             }
         };
-        let started = Instant::now();
-        let wait = async {
-            let mut announced = false;
-            loop {
-                if let Some(result) = done.borrow_and_update().clone() {
-                    return result;
-                }
-                let tick = tokio::time::sleep(COMPILE_NOTICE_AFTER);
-                tokio::select! {
-                    changed = done.changed() => if changed.is_err() {
-                        return Err(format!("compiling {} was interrupted", path.display()));
-                    },
-                    _ = tick, if !announced => {
-                        announced = true;
-                        tracing::warn!(
-                            "compiling {} for the first time (not charged to the hook's timeout; later runs use the compile cache; `hookhost check` compiles every configured module ahead)",
-                            path.display()
-                        );
-                    }
+        wait_for(done, path, bound).await
+    }
+}
+
+/// One compile of a module file, run in the blocking pool.
+struct Compile {
+    loader: Arc<Loader>,
+    stats: Arc<WasmStats>,
+    slot: Slot,
+    path: PathBuf,
+    stamp: FileStamp,
+    deferred: Arc<Mutex<Vec<PathBuf>>>,
+}
+
+impl Compile {
+    /// Loads the module, fills the slot, sends the result to the runs waiting for it, and
+    /// then (in-process tiering) makes the optimised build of a baseline module.
+    fn run(self, tx: tokio::sync::watch::Sender<Option<Result<Ready, String>>>) {
+        let Compile {
+            loader,
+            stats,
+            slot,
+            path,
+            stamp,
+            deferred,
+        } = self;
+        let tiering = loader.tiering();
+        let result = loader
+            .load(&path, stamp.size, tiering != Tiering::Off, &stats)
+            .map(|l| Ready::new(stamp, l));
+        {
+            let mut state = crate::agent::sync::lock(&slot);
+            if matches!(&*state, SlotState::Compiling { stamp: s, .. } if *s == stamp) {
+                *state = match &result {
+                    Ok(r) => SlotState::Ready(r.clone()),
+                    Err(_) => SlotState::Empty,
+                };
+            }
+        }
+        let baseline = matches!(&result, Ok(r) if r.tier == Tier::Baseline);
+        let sha256 = result.as_ref().map(|r| r.sha256.clone()).ok();
+        // Listed before the run is released: the CLI hands the list off right after
+        // answering, and a module listed late would never be optimised.
+        if baseline && tiering == Tiering::Deferred && loader.optimised.disk.dir().is_some() {
+            stats.deferred.fetch_add(1, Ordering::Relaxed);
+            let absolute = std::path::absolute(&path).unwrap_or(path.clone());
+            crate::agent::sync::lock(&deferred).push(absolute);
+        }
+        let _ = tx.send(Some(result));
+        // The optimised build, after the run was released (not delaying it).
+        if let (true, Some(sha256), Tiering::InProcess) = (baseline, sha256, tiering) {
+            tier_up(&loader, &stats, &slot, &path, stamp, &sha256);
+        }
+    }
+}
+
+/// Waits for the compile of `path` that `done` reports, at most `bound`; a first compile
+/// that takes long is announced (it is not a hang).
+async fn wait_for(
+    mut done: tokio::sync::watch::Receiver<Option<Result<Ready, String>>>,
+    path: &Path,
+    bound: Option<Duration>,
+) -> Result<Ready, String> {
+    let started = Instant::now();
+    let wait = async {
+        let mut announced = false;
+        loop {
+            if let Some(result) = done.borrow_and_update().clone() {
+                return result;
+            }
+            let tick = tokio::time::sleep(COMPILE_NOTICE_AFTER);
+            tokio::select! {
+                changed = done.changed() => if changed.is_err() {
+                    return Err(format!("compiling {} was interrupted", path.display()));
+                },
+                _ = tick, if !announced => {
+                    announced = true;
+                    tracing::warn!(
+                        "compiling {} for the first time (not charged to the hook's timeout; later runs use the compile cache; `hookhost check` compiles every configured module ahead)",
+                        path.display()
+                    );
                 }
             }
-        };
-        match bound {
-            None => wait.await,
-            Some(bound) => tokio::time::timeout(bound, wait).await.unwrap_or_else(|_| {
-                Err(format!(
-                    "{} was still compiling after {:.1} s (the compile bound; the compile goes on in the background and is cached when done): run `hookhost check` to compile it ahead, or raise ${COMPILE_TIMEOUT_ENV}",
-                    path.display(),
-                    started.elapsed().as_secs_f64()
-                ))
-            }),
         }
+    };
+    match bound {
+        None => wait.await,
+        Some(bound) => tokio::time::timeout(bound, wait).await.unwrap_or_else(|_| {
+            Err(format!(
+                "{} was still compiling after {:.1} s (the compile bound; the compile goes on in the background and is cached when done): run `hookhost check` to compile it ahead, or raise ${COMPILE_TIMEOUT_ENV}",
+                path.display(),
+                started.elapsed().as_secs_f64()
+            ))
+        }),
     }
 }
 

@@ -8,12 +8,15 @@
 //! type and range. A hook with a wrongly typed value is still read as far as it goes, so that
 //! phase 2 can report its other problems too.
 
-use super::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError};
+mod values;
+
+use super::types::{FsAccess, OnError};
 use crate::dialect::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
+use values::Reader;
 
 const TOP_KEYS: &[&str] = &["hooks", "$schema", MANAGED_ONLY_KEY];
 /// The managed file's switch that turns every other config file off.
@@ -108,8 +111,6 @@ impl RawHook {
 
 /// Reads a whole file's text.
 pub(super) fn read_file(text: &str) -> Vec<Entry> {
-    let mut entries = Vec::new();
-    let problem = |hook: Option<String>, message: String| Entry::Problem { hook, message };
     let root: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
@@ -126,6 +127,28 @@ pub(super) fn read_file(text: &str) -> Vec<Entry> {
             json_type_name(&root)
         ))];
     };
+    let mut entries = top_level(&root);
+    match root.get("hooks") {
+        None => {}
+        Some(Value::Object(events)) => read_events(events, &mut entries),
+        Some(other) => entries.push(problem(
+            None,
+            format!(
+                "\"hooks\" is {}, expected an object mapping event names to lists of hooks",
+                json_type_name(other)
+            ),
+        )),
+    }
+    entries
+}
+
+fn problem(hook: Option<String>, message: String) -> Entry {
+    Entry::Problem { hook, message }
+}
+
+/// The top-level keys besides `hooks`: unknown ones, and the managed-only switch.
+fn top_level(root: &Map<String, Value>) -> Vec<Entry> {
+    let mut entries = Vec::new();
     for key in root.keys() {
         if !TOP_KEYS.contains(&key.as_str()) {
             let hint = if key.parse::<Event>().is_ok() {
@@ -150,20 +173,11 @@ pub(super) fn read_file(text: &str) -> Vec<Entry> {
             ),
         )),
     }
-    let events = match root.get("hooks") {
-        None => return entries,
-        Some(Value::Object(m)) => m,
-        Some(other) => {
-            entries.push(problem(
-                None,
-                format!(
-                    "\"hooks\" is {}, expected an object mapping event names to lists of hooks",
-                    json_type_name(other)
-                ),
-            ));
-            return entries;
-        }
-    };
+    entries
+}
+
+/// The events of `hooks`, each a list of hook objects.
+fn read_events(events: &Map<String, Value>, entries: &mut Vec<Entry>) {
     for (name, list) in events {
         let event = match name.parse::<Event>() {
             Ok(e) => e,
@@ -189,7 +203,6 @@ pub(super) fn read_file(text: &str) -> Vec<Entry> {
             entries.push(read_hook(event, index, item));
         }
     }
-    entries
 }
 
 /// Reads one hook object: a [`RawHook`], or a problem when it is not a hook object at all.
@@ -268,221 +281,6 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     }))
 }
 
-/// Reads the values of one hook object, recording each wrong one.
-struct Reader<'a> {
-    obj: &'a Map<String, Value>,
-    problems: Vec<String>,
-}
-
-impl Reader<'_> {
-    fn string(&mut self, key: &str) -> Option<String> {
-        match self.obj.get(key)? {
-            Value::String(s) => Some(s.clone()),
-            v => {
-                self.problems.push(format!(
-                    "`{key}` must be a string, got {}",
-                    json_type_name(v)
-                ));
-                None
-            }
-        }
-    }
-
-    fn bool(&mut self, key: &str) -> Option<bool> {
-        match self.obj.get(key)? {
-            Value::Bool(b) => Some(*b),
-            v => {
-                self.problems
-                    .push(format!("`{key}` must be true or false, got {v}"));
-                None
-            }
-        }
-    }
-
-    fn timeout(&mut self) -> Option<u64> {
-        let v = self.obj.get("timeout")?;
-        match v.as_u64() {
-            Some(ms) if (1..=MAX_TIMEOUT_MS).contains(&ms) => Some(ms),
-            _ => {
-                self.problems.push(format!(
-                    "`timeout` must be a whole number of milliseconds between 1 and {MAX_TIMEOUT_MS}, got {v}; e.g. \"timeout\": 5000"
-                ));
-                None
-            }
-        }
-    }
-
-    fn on_error(&mut self) -> Option<OnError> {
-        match self.obj.get("onError")? {
-            Value::String(s) if s == "warn" => Some(OnError::Warn),
-            Value::String(s) if s == "block" => Some(OnError::Block),
-            v => {
-                self.problems
-                    .push(format!("`onError` must be \"warn\" or \"block\", got {v}"));
-                None
-            }
-        }
-    }
-
-    fn dialect(&mut self) -> Option<Dialect> {
-        let v = self.obj.get("dialect")?;
-        match v.as_str().map(str::parse::<Dialect>) {
-            Some(Ok(d)) => Some(d),
-            _ => {
-                self.problems.push(format!(
-                    "`dialect` must be one of \"native\", \"claude\", \"gemini\", \"codex\", \"ling\", got {v}; it says whose payload and rules the hook expects"
-                ));
-                None
-            }
-        }
-    }
-
-    fn fuel(&mut self) -> Option<u64> {
-        let v = self.obj.get("fuel")?;
-        match v.as_u64() {
-            Some(f) if f > 0 => Some(f),
-            _ => {
-                self.problems.push(format!(
-                    "`fuel` must be a positive whole number of fuel units, got {v}; omit it to derive fuel from `timeout`"
-                ));
-                None
-            }
-        }
-    }
-
-    fn memory(&mut self) -> Option<u64> {
-        let v = self.obj.get("memory")?;
-        match v.as_u64() {
-            Some(m) if (1..=MAX_MEMORY_MIB).contains(&m) => Some(m),
-            _ => {
-                self.problems.push(format!(
-                    "`memory` is the memory cap in MiB, a whole number between 1 and {MAX_MEMORY_MIB}; got {v}"
-                ));
-                None
-            }
-        }
-    }
-
-    fn fs(&mut self) -> Option<FsAccess> {
-        match self.obj.get("fs")? {
-            Value::String(s) if s == "none" => Some(FsAccess::None),
-            Value::String(s) if s == "read" => Some(FsAccess::Read),
-            Value::String(s) if s == "write" => Some(FsAccess::Write),
-            v => {
-                self.problems.push(format!(
-                    "`fs` must be \"none\", \"read\" or \"write\", got {v}"
-                ));
-                None
-            }
-        }
-    }
-
-    /// A list of environment variable names.
-    fn names(&mut self, key: &str) -> Vec<String> {
-        let Some(v) = self.obj.get(key) else {
-            return Vec::new();
-        };
-        let valid = |s: &str| {
-            !s.is_empty()
-                && !s.starts_with(|c: char| c.is_ascii_digit())
-                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        };
-        match v.as_array() {
-            Some(items) if items.iter().all(|i| i.as_str().is_some_and(valid)) => items
-                .iter()
-                .filter_map(|i| i.as_str().map(str::to_string))
-                .collect(),
-            _ => {
-                self.problems.push(format!(
-                    "`{key}` must be a list of environment variable names like [\"GITHUB_TOKEN\"], got {v}"
-                ));
-                Vec::new()
-            }
-        }
-    }
-
-    fn package(&mut self) -> Option<RawPackage> {
-        let v = self.obj.get("package")?;
-        let example = "e.g. \"package\": {\"ref\": \"oci://ghcr.io/you/guard:1.0\", \"digest\": \"sha256:...\"} (what `hookhost add` writes)";
-        let Value::Object(m) = v else {
-            self.problems
-                .push(format!("`package` must be an object, {example}"));
-            return None;
-        };
-        let mut ok = true;
-        for key in m.keys() {
-            if !["ref", "digest", "args"].contains(&key.as_str()) {
-                self.problems.push(format!(
-                    "`package`: unknown key `{key}`; allowed: ref, digest, args"
-                ));
-                ok = false;
-            }
-        }
-        let reference = m
-            .get("ref")
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty());
-        if reference.is_none() {
-            self.problems.push(format!(
-                "`package.ref` must be a non-empty string, {example}"
-            ));
-        }
-        let digest = match m.get("digest").and_then(Value::as_str) {
-            Some(d) => match crate::store::Digest::parse(d) {
-                Ok(d) => Some(d),
-                Err(e) => {
-                    self.problems.push(format!("`package.digest`: {e}"));
-                    None
-                }
-            },
-            None => {
-                self.problems.push(format!(
-                    "`package.digest` must be the module's digest, {example}"
-                ));
-                None
-            }
-        };
-        let args = match m.get("args") {
-            None => Some(Vec::new()),
-            Some(Value::Array(a)) if a.iter().all(Value::is_string) => Some(
-                a.iter()
-                    .filter_map(|s| s.as_str().map(str::to_string))
-                    .collect(),
-            ),
-            Some(_) => {
-                self.problems
-                    .push("`package.args` must be a list of strings".into());
-                None
-            }
-        };
-        match (reference, digest, args, ok) {
-            (Some(r), Some(digest), Some(args), true) => Some(RawPackage {
-                reference: r.to_string(),
-                digest,
-                args,
-            }),
-            _ => None,
-        }
-    }
-
-    fn headers(&mut self) -> Vec<(String, String)> {
-        match self.obj.get("headers") {
-            None => Vec::new(),
-            Some(Value::Object(m)) if m.values().all(Value::is_string) => m
-                .iter()
-                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                .collect(),
-            Some(v) => {
-                self.problems.push(format!(
-                    "`headers` must be an object of string values like {{\"X-Token\": \"$TOKEN\"}}, got {}",
-                    json_type_name(v)
-                ));
-                Vec::new()
-            }
-        }
-    }
-}
-
 /// The allowed key closest to `word`, if close enough to be a typo (Levenshtein distance at
 /// most 2, ignoring case; the first of equally close ones).
 fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
@@ -496,31 +294,4 @@ fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn typos_of_keys_find_the_key() {
-        assert_eq!(closest("comand", HOOK_KEYS), Some("command"));
-        assert_eq!(closest("asynch", HOOK_KEYS), Some("async"));
-        assert_eq!(closest("TimeOut", HOOK_KEYS), Some("timeout"));
-        assert_eq!(closest("onerror", HOOK_KEYS), Some("onError"));
-        assert_eq!(closest("something", HOOK_KEYS), None);
-    }
-
-    #[test]
-    fn a_wrongly_typed_hook_is_still_read_as_far_as_it_goes() {
-        let entries =
-            read_file(r#"{"hooks": {"Stop": [{"command": 5, "timeout": 0, "cwd": "d"}]}}"#);
-        let [Entry::Hook(raw)] = entries.as_slice() else {
-            panic!("{entries:?}")
-        };
-        assert_eq!(raw.label(), "Stop[0]");
-        assert_eq!(
-            (raw.command.as_deref(), raw.cwd.as_deref()),
-            (None, Some("d"))
-        );
-        assert!(raw.keys.contains("command") && raw.timeout_ms.is_none());
-        assert_eq!(raw.problems.len(), 2, "{:?}", raw.problems);
-    }
-}
+mod tests;

@@ -1,0 +1,131 @@
+//! One file's text through both phases: phase 1 (`raw.rs`) and phase 2 (`resolve.rs`) for
+//! a native hooks file ([`parse_file`]), or another agent's settings translated into native
+//! hook objects first (`dialect::read_settings`).
+
+use super::errors::ConfigError;
+use super::paths::{ConfigPaths, MANAGED_CONFIG};
+use super::raw::{self, Entry, MANAGED_ONLY_KEY};
+use super::resolve::Resolver;
+use super::types::{Hook, Scope};
+use crate::dialect::{self, Dialect};
+use std::path::Path;
+
+/// Parses another agent's file: its hooks become native hook objects
+/// ([`dialect::read_settings`]), validated by the native reader. Returns the valid hooks,
+/// the errors and the warnings (keys accepted but not implemented).
+pub(super) fn parse_foreign(
+    text: &str,
+    file: &Path,
+    d: Dialect,
+    (scope, source): (Scope, u8),
+    paths: &ConfigPaths,
+) -> (Vec<Hook>, Vec<ConfigError>, Vec<ConfigError>) {
+    let resolver = Resolver {
+        file,
+        scope,
+        paths,
+        source,
+    };
+    let at = |hook: Option<String>, message: String| ConfigError {
+        file: file.to_path_buf(),
+        hook,
+        message,
+    };
+    let foreign = dialect::read_settings(d, text);
+    let mut errors: Vec<ConfigError> = foreign
+        .problems
+        .into_iter()
+        .map(|(h, m)| at(h, m))
+        .collect();
+    let warnings = foreign
+        .warnings
+        .into_iter()
+        .map(|(h, m)| at(h, m))
+        .collect();
+    let mut hooks = Vec::new();
+    for fh in foreign.hooks {
+        let resolved = match raw::read_hook(fh.event, fh.index, &fh.hook) {
+            Entry::Hook(raw) => resolver.resolve(*raw),
+            Entry::Problem { message, .. } | Entry::Unreadable(message) => Err(vec![message]),
+            // `read_hook` reads one hook object; a file-level setting never comes back.
+            Entry::ManagedOnly(_) => Err(vec!["not a hook object".into()]),
+        };
+        match resolved {
+            Ok(hook) => hooks.push(hook),
+            Err(problems) => {
+                errors.extend(problems.into_iter().map(|m| at(Some(fh.label.clone()), m)))
+            }
+        }
+    }
+    (hooks, errors, warnings)
+}
+
+/// Parses one file's text. Returns the hooks that were valid and every problem found, in
+/// document order.
+pub fn parse_file(
+    text: &str,
+    file: &Path,
+    scope: Scope,
+    paths: &ConfigPaths,
+) -> (Vec<Hook>, Vec<ConfigError>) {
+    let parsed = parse_source(text, file, scope, paths);
+    (parsed.hooks, parsed.errors)
+}
+
+/// One file's text, parsed.
+pub(super) struct Parsed {
+    pub(super) hooks: Vec<Hook>,
+    pub(super) errors: Vec<ConfigError>,
+    /// `"allowManagedHooksOnly": true` in a managed file.
+    pub(super) managed_only: bool,
+    /// Not a JSON object at all (nothing in it could be read).
+    pub(super) unreadable: bool,
+}
+
+pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &ConfigPaths) -> Parsed {
+    let resolver = Resolver {
+        file,
+        scope,
+        paths,
+        source: 0,
+    };
+    let error = |hook: Option<String>, message: String| ConfigError {
+        file: file.to_path_buf(),
+        hook,
+        message,
+    };
+    let mut parsed = Parsed {
+        hooks: Vec::new(),
+        errors: Vec::new(),
+        managed_only: false,
+        unreadable: false,
+    };
+    for entry in raw::read_file(text) {
+        match entry {
+            Entry::Unreadable(message) => {
+                parsed.unreadable = true;
+                parsed.errors.push(error(None, message));
+            }
+            Entry::Problem { hook, message } => parsed.errors.push(error(hook, message)),
+            Entry::ManagedOnly(on) if scope == Scope::Managed => parsed.managed_only = on,
+            Entry::ManagedOnly(_) => parsed.errors.push(error(
+                None,
+                format!(
+                    "\"{MANAGED_ONLY_KEY}\" only has a meaning in the machine-wide managed file ({MANAGED_CONFIG}); remove it from this file"
+                ),
+            )),
+            Entry::Hook(raw) => {
+                let label = raw.label();
+                match resolver.resolve(*raw) {
+                    Ok(hook) => parsed.hooks.push(hook),
+                    Err(problems) => parsed.errors.extend(
+                        problems
+                            .into_iter()
+                            .map(|message| error(Some(label.clone()), message)),
+                    ),
+                }
+            }
+        }
+    }
+    parsed
+}

@@ -1,0 +1,223 @@
+//! Phase 1, one value at a time: each key of a hook object read with its JSON type and
+//! range checked, a wrong value recorded as a problem (and read as absent).
+
+use super::RawPackage;
+use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError};
+use crate::dialect::Dialect;
+use crate::payload::json_type_name;
+use serde_json::{Map, Value};
+
+/// Reads the values of one hook object, recording each wrong one.
+pub(super) struct Reader<'a> {
+    pub(super) obj: &'a Map<String, Value>,
+    pub(super) problems: Vec<String>,
+}
+
+impl Reader<'_> {
+    pub(super) fn string(&mut self, key: &str) -> Option<String> {
+        match self.obj.get(key)? {
+            Value::String(s) => Some(s.clone()),
+            v => {
+                self.problems.push(format!(
+                    "`{key}` must be a string, got {}",
+                    json_type_name(v)
+                ));
+                None
+            }
+        }
+    }
+
+    pub(super) fn bool(&mut self, key: &str) -> Option<bool> {
+        match self.obj.get(key)? {
+            Value::Bool(b) => Some(*b),
+            v => {
+                self.problems
+                    .push(format!("`{key}` must be true or false, got {v}"));
+                None
+            }
+        }
+    }
+
+    pub(super) fn timeout(&mut self) -> Option<u64> {
+        let v = self.obj.get("timeout")?;
+        match v.as_u64() {
+            Some(ms) if (1..=MAX_TIMEOUT_MS).contains(&ms) => Some(ms),
+            _ => {
+                self.problems.push(format!(
+                    "`timeout` must be a whole number of milliseconds between 1 and {MAX_TIMEOUT_MS}, got {v}; e.g. \"timeout\": 5000"
+                ));
+                None
+            }
+        }
+    }
+
+    pub(super) fn on_error(&mut self) -> Option<OnError> {
+        match self.obj.get("onError")? {
+            Value::String(s) if s == "warn" => Some(OnError::Warn),
+            Value::String(s) if s == "block" => Some(OnError::Block),
+            v => {
+                self.problems
+                    .push(format!("`onError` must be \"warn\" or \"block\", got {v}"));
+                None
+            }
+        }
+    }
+
+    pub(super) fn dialect(&mut self) -> Option<Dialect> {
+        let v = self.obj.get("dialect")?;
+        match v.as_str().map(str::parse::<Dialect>) {
+            Some(Ok(d)) => Some(d),
+            _ => {
+                self.problems.push(format!(
+                    "`dialect` must be one of \"native\", \"claude\", \"gemini\", \"codex\", \"ling\", got {v}; it says whose payload and rules the hook expects"
+                ));
+                None
+            }
+        }
+    }
+
+    pub(super) fn fuel(&mut self) -> Option<u64> {
+        let v = self.obj.get("fuel")?;
+        match v.as_u64() {
+            Some(f) if f > 0 => Some(f),
+            _ => {
+                self.problems.push(format!(
+                    "`fuel` must be a positive whole number of fuel units, got {v}; omit it to derive fuel from `timeout`"
+                ));
+                None
+            }
+        }
+    }
+
+    pub(super) fn memory(&mut self) -> Option<u64> {
+        let v = self.obj.get("memory")?;
+        match v.as_u64() {
+            Some(m) if (1..=MAX_MEMORY_MIB).contains(&m) => Some(m),
+            _ => {
+                self.problems.push(format!(
+                    "`memory` is the memory cap in MiB, a whole number between 1 and {MAX_MEMORY_MIB}; got {v}"
+                ));
+                None
+            }
+        }
+    }
+
+    pub(super) fn fs(&mut self) -> Option<FsAccess> {
+        match self.obj.get("fs")? {
+            Value::String(s) if s == "none" => Some(FsAccess::None),
+            Value::String(s) if s == "read" => Some(FsAccess::Read),
+            Value::String(s) if s == "write" => Some(FsAccess::Write),
+            v => {
+                self.problems.push(format!(
+                    "`fs` must be \"none\", \"read\" or \"write\", got {v}"
+                ));
+                None
+            }
+        }
+    }
+
+    /// A list of environment variable names.
+    pub(super) fn names(&mut self, key: &str) -> Vec<String> {
+        let Some(v) = self.obj.get(key) else {
+            return Vec::new();
+        };
+        let valid = |s: &str| {
+            !s.is_empty()
+                && !s.starts_with(|c: char| c.is_ascii_digit())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        match v.as_array() {
+            Some(items) if items.iter().all(|i| i.as_str().is_some_and(valid)) => items
+                .iter()
+                .filter_map(|i| i.as_str().map(str::to_string))
+                .collect(),
+            _ => {
+                self.problems.push(format!(
+                    "`{key}` must be a list of environment variable names like [\"GITHUB_TOKEN\"], got {v}"
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    pub(super) fn package(&mut self) -> Option<RawPackage> {
+        let v = self.obj.get("package")?;
+        let example = "e.g. \"package\": {\"ref\": \"oci://ghcr.io/you/guard:1.0\", \"digest\": \"sha256:...\"} (what `hookhost add` writes)";
+        let Value::Object(m) = v else {
+            self.problems
+                .push(format!("`package` must be an object, {example}"));
+            return None;
+        };
+        let mut ok = true;
+        for key in m.keys() {
+            if !["ref", "digest", "args"].contains(&key.as_str()) {
+                self.problems.push(format!(
+                    "`package`: unknown key `{key}`; allowed: ref, digest, args"
+                ));
+                ok = false;
+            }
+        }
+        let reference = m
+            .get("ref")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty());
+        if reference.is_none() {
+            self.problems.push(format!(
+                "`package.ref` must be a non-empty string, {example}"
+            ));
+        }
+        let digest = match m.get("digest").and_then(Value::as_str) {
+            Some(d) => match crate::store::Digest::parse(d) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    self.problems.push(format!("`package.digest`: {e}"));
+                    None
+                }
+            },
+            None => {
+                self.problems.push(format!(
+                    "`package.digest` must be the module's digest, {example}"
+                ));
+                None
+            }
+        };
+        let args = match m.get("args") {
+            None => Some(Vec::new()),
+            Some(Value::Array(a)) if a.iter().all(Value::is_string) => Some(
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect(),
+            ),
+            Some(_) => {
+                self.problems
+                    .push("`package.args` must be a list of strings".into());
+                None
+            }
+        };
+        match (reference, digest, args, ok) {
+            (Some(r), Some(digest), Some(args), true) => Some(RawPackage {
+                reference: r.to_string(),
+                digest,
+                args,
+            }),
+            _ => None,
+        }
+    }
+
+    pub(super) fn headers(&mut self) -> Vec<(String, String)> {
+        match self.obj.get("headers") {
+            None => Vec::new(),
+            Some(Value::Object(m)) if m.values().all(Value::is_string) => m
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect(),
+            Some(v) => {
+                self.problems.push(format!(
+                    "`headers` must be an object of string values like {{\"X-Token\": \"$TOKEN\"}}, got {}",
+                    json_type_name(v)
+                ));
+                Vec::new()
+            }
+        }
+    }
+}
