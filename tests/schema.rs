@@ -2,6 +2,11 @@
 //! config in the repository validates against it, the schema and hookhost's own validation
 //! agree on a table of valid and invalid configs, and its keys, events and bounds are the
 //! ones the code uses.
+//!
+//! The validator is Python's `jsonschema`: the tests that use it are the `interpreters` tier
+//! (tests/README.md); the keys-events-and-bounds test is the fast tier.
+
+mod common;
 
 use hookhost::Event;
 use hookhost::config::{
@@ -68,6 +73,7 @@ fn python(mode: &str, stdin: &str) -> Vec<String> {
 }
 
 fn validator() -> Validator {
+    common::needs::python_module("jsonschema");
     Validator
 }
 
@@ -123,7 +129,12 @@ fn readme_configs() -> Vec<Value> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn the_schema_is_a_valid_draft_2020_12_schema() {
+    let _ = validator();
     let schema = schema();
     assert_eq!(
         schema["$schema"],
@@ -134,6 +145,10 @@ fn the_schema_is_a_valid_draft_2020_12_schema() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn every_example_config_validates() {
     let v = validator();
     let files: [PathBuf; 2] = [
@@ -165,6 +180,10 @@ fn every_example_config_validates() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn the_schema_and_hookhost_accept_the_same_valid_configs() {
     let v = validator();
     let hook = |event: &str, h: Value| json!({"hooks": {event: [h]}});
@@ -221,6 +240,10 @@ fn the_schema_and_hookhost_accept_the_same_valid_configs() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
     let v = validator();
     let hook = |event: &str, h: Value| json!({"hooks": {event: [h]}});
@@ -321,6 +344,10 @@ fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn the_corpus_of_broken_configs_is_rejected() {
     let v = validator();
     let mut n = 0;

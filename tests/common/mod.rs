@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod guests;
+pub mod needs;
 
 use hookhost::config::ConfigPaths;
 use hookhost::spawner::{HookSpawner, WasmEngineConfig};
