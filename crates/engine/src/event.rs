@@ -9,7 +9,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A lifecycle event of the agent at which hooks run (DESIGN §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub enum Event {
     /// The agent session begins (payload: `source`).
     SessionStart,

@@ -19,5 +19,6 @@ pub mod protocol;
 mod server;
 
 pub use methods::payload_of;
-pub use peer::typed_answer;
+/// A client hook's answer as a typed answer (the engine's; kept here for the bindings).
+pub use hookhost::typed_answer;
 pub use server::{Limits, Server};

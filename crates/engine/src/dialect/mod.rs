@@ -36,7 +36,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The contract a hook was written for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Default, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Dialect {
     /// hookhost's own (DESIGN §2-4): camelCase payload, milliseconds.

@@ -14,7 +14,9 @@ use super::Dialect;
 use super::render::from_gemini_event;
 use crate::event::Event;
 use crate::payload::json_type_name;
-use serde_json::{Map, Value, json};
+use crate::wire::fields;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// One hook of another agent's file, as the native hook object it means.
 #[derive(Debug, Clone)]
@@ -93,14 +95,141 @@ const FOREIGN_EVENTS: &[&str] = &[
     "WorktreeRemove",
 ];
 
-fn event_of(d: Dialect, name: &str) -> Option<Event> {
-    match d {
-        Dialect::Gemini => from_gemini_event(name),
-        _ => name.parse().ok(),
+/// The native hook object another agent's hook means, read then by the native config reader
+/// (values are passed on as given: that reader checks them).
+#[derive(Debug, Default, Serialize)]
+struct NativeHookObject {
+    dialect: Dialect,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    command: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    headers: Option<Value>,
+    #[serde(rename = "allowedEnv", skip_serializing_if = "Option::is_none")]
+    allowed_env: Option<Value>,
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    matcher: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeout: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+    #[serde(rename = "async", skip_serializing_if = "Option::is_none")]
+    is_async: Option<Value>,
+}
+
+impl NativeHookObject {
+    fn into_value(self) -> Value {
+        // Plain data: serialising it cannot fail.
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
 
+/// The top of a Claude Code, Gemini CLI or Codex settings file, as far as hooks go.
+#[derive(Debug, Default, Deserialize)]
+struct NestedRoot {
+    #[serde(rename = "disableAllHooks", default, deserialize_with = "fields::boolean")]
+    disable_all_hooks: Option<bool>,
+    #[serde(default, deserialize_with = "fields::present")]
+    hooks: Option<Value>,
+}
+
+/// Gemini CLI's switches beside the events in `hooks`.
+#[derive(Debug, Default, Deserialize)]
+struct GeminiSwitches {
+    #[serde(default, deserialize_with = "fields::boolean")]
+    enabled: Option<bool>,
+    #[serde(default, deserialize_with = "fields::present")]
+    disabled: Option<Value>,
+}
+
+/// One hook of a matcher group; `other` holds the keys hookhost does not implement.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NestedEntry {
+    #[serde(rename = "type", default, deserialize_with = "fields::string")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "fields::present")]
+    command: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    url: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    headers: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    allowed_env_vars: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    timeout: Option<Value>,
+    #[serde(default, deserialize_with = "fields::string")]
+    description: Option<String>,
+    #[serde(default, deserialize_with = "fields::string")]
+    status_message: Option<String>,
+    #[serde(rename = "async", default, deserialize_with = "fields::boolean")]
+    is_async: Option<bool>,
+    #[serde(default, deserialize_with = "fields::string")]
+    name: Option<String>,
+    #[serde(flatten)]
+    other: Map<String, Value>,
+}
+
+/// One ling rule; `other` holds the keys hookhost does not implement.
+#[derive(Debug, Default, Deserialize)]
+struct LingRule {
+    #[serde(default, deserialize_with = "fields::string")]
+    event: Option<String>,
+    #[serde(default, deserialize_with = "fields::present")]
+    matcher: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    handler: Option<Value>,
+    #[serde(rename = "async", default, deserialize_with = "fields::present")]
+    is_async: Option<Value>,
+    #[serde(flatten)]
+    other: Map<String, Value>,
+}
+
+/// A ling rule's `handler`.
+#[derive(Debug, Default, Deserialize)]
+struct LingHandler {
+    #[serde(rename = "type", default, deserialize_with = "fields::string")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "fields::present")]
+    command: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    url: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    headers: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    timeout: Option<Value>,
+}
+
+/// Reads a lenient type from an object (every field is lenient: this cannot fail).
+fn read<'a, T: Deserialize<'a> + Default>(obj: &'a Map<String, Value>) -> T {
+    T::deserialize(obj).unwrap_or_default()
+}
+
 fn read_nested(d: Dialect, root: &Value, f: &mut ForeignFile) {
+    let Some(events) = nested_events(d, root, f) else {
+        return;
+    };
+    let disabled: Vec<String> = match read::<GeminiSwitches>(&events).disabled {
+        Some(Value::Array(names)) if d == Dialect::Gemini => names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (name, groups) in &events {
+        if d == Dialect::Gemini && matches!(name.as_str(), "enabled" | "disabled") {
+            continue;
+        }
+        if let Some(event) = known_event(d, name, f) {
+            read_groups(d, event, name, groups, &disabled, f);
+        }
+    }
+}
+
+/// The file's `hooks` object (event name -> matcher groups); `None` when it has none, is
+/// switched off, or is not the agent's format (recorded).
+fn nested_events(d: Dialect, root: &Value, f: &mut ForeignFile) -> Option<Map<String, Value>> {
     let Value::Object(root) = root else {
         f.problems.push((
             None,
@@ -109,145 +238,160 @@ fn read_nested(d: Dialect, root: &Value, f: &mut ForeignFile) {
                 json_type_name(root)
             ),
         ));
-        return;
+        return None;
     };
-    if root.get("disableAllHooks") == Some(&Value::Bool(true)) {
+    let top: NestedRoot = read(root);
+    if top.disable_all_hooks == Some(true) {
         f.warnings.push((
             None,
             "\"disableAllHooks\": true: none of this file's hooks run".into(),
         ));
-        return;
+        return None;
     }
-    let events = match root.get("hooks") {
-        None => return,
+    let events = match top.hooks {
+        None => return None,
         Some(Value::Object(m)) => m,
         Some(other) => {
             f.problems.push((
                 None,
                 format!(
                     "\"hooks\" is {}, expected an object mapping event names to lists of matcher groups",
-                    json_type_name(other)
+                    json_type_name(&other)
                 ),
             ));
-            return;
+            return None;
         }
     };
-    let mut disabled: Vec<String> = Vec::new();
-    if d == Dialect::Gemini {
-        // Gemini CLI's switches beside the events.
-        if events.get("enabled") == Some(&Value::Bool(false)) {
+    if d == Dialect::Gemini && read::<GeminiSwitches>(&events).enabled == Some(false) {
+        f.warnings.push((
+            None,
+            "\"hooks\": {\"enabled\": false}: none of this file's hooks run".into(),
+        ));
+        return None;
+    }
+    Some(events)
+}
+
+/// The event an event name of the file means; `None` (a warning or a problem recorded) for
+/// one hookhost does not fire.
+fn known_event(d: Dialect, name: &str, f: &mut ForeignFile) -> Option<Event> {
+    let event = match d {
+        Dialect::Gemini => from_gemini_event(name),
+        _ => name.parse().ok(),
+    };
+    if event.is_none() {
+        if FOREIGN_EVENTS.contains(&name) || name.chars().next().is_some_and(char::is_uppercase) {
             f.warnings.push((
-                None,
-                "\"hooks\": {\"enabled\": false}: none of this file's hooks run".into(),
+                Some(name.to_string()),
+                format!("hookhost does not fire {name}; its hooks do not run"),
             ));
-            return;
-        }
-        if let Some(Value::Array(names)) = events.get("disabled") {
-            disabled = names
-                .iter()
-                .filter_map(|n| n.as_str().map(str::to_string))
-                .collect();
+        } else {
+            f.problems.push((
+                Some(name.to_string()),
+                format!("unknown event `{name}`; event names are case-sensitive, e.g. \"PreToolUse\""),
+            ));
         }
     }
-    for (name, groups) in events {
-        if d == Dialect::Gemini && matches!(name.as_str(), "enabled" | "disabled") {
-            continue;
-        }
-        let Some(event) = event_of(d, name) else {
-            if FOREIGN_EVENTS.contains(&name.as_str())
-                || name.chars().next().is_some_and(char::is_uppercase)
-            {
-                f.warnings.push((
-                    Some(name.clone()),
-                    format!("hookhost does not fire {name}; its hooks do not run"),
-                ));
-            } else {
-                f.problems.push((
-                    Some(name.clone()),
-                    format!("unknown event `{name}`; event names are case-sensitive, e.g. \"PreToolUse\""),
-                ));
-            }
+    event
+}
+
+/// The matcher groups of one event.
+fn read_groups(
+    d: Dialect,
+    event: Event,
+    name: &str,
+    groups: &Value,
+    disabled: &[String],
+    f: &mut ForeignFile,
+) {
+    let Value::Array(groups) = groups else {
+        f.problems.push((
+            Some(name.to_string()),
+            format!(
+                "expected a list of matcher groups, got {}; write \"{name}\": [{{\"matcher\": \"...\", \"hooks\": [{{\"type\": \"command\", \"command\": \"...\"}}]}}]",
+                json_type_name(groups)
+            ),
+        ));
+        return;
+    };
+    let mut index = 0;
+    for (g, group) in groups.iter().enumerate() {
+        let Some((matcher, hooks)) = read_group(d, event, &format!("{name}[{g}]"), group, f) else {
             continue;
         };
-        let Value::Array(groups) = groups else {
+        for (h, hook) in hooks.iter().enumerate() {
+            let label = format!("{name}[{g}].hooks[{h}]");
+            let native = nested_hook(d, event, hook, matcher.as_deref(), &label, disabled, f);
+            if let Some(native) = native {
+                f.hooks.push(ForeignHook {
+                    event,
+                    index,
+                    label,
+                    hook: native,
+                });
+                index += 1;
+            }
+        }
+    }
+}
+
+/// One matcher group: its matcher (where the event has something to match) and its hooks;
+/// `None` when it is malformed (recorded).
+fn read_group<'a>(
+    d: Dialect,
+    event: Event,
+    glabel: &str,
+    group: &'a Value,
+    f: &mut ForeignFile,
+) -> Option<(Option<String>, &'a Vec<Value>)> {
+    let Value::Object(group) = group else {
+        f.problems.push((
+            Some(glabel.to_string()),
+            format!(
+                "a matcher group is an object like {{\"matcher\": \"Bash\", \"hooks\": [...]}}, got {}",
+                json_type_name(group)
+            ),
+        ));
+        return None;
+    };
+    // The group's keys, read as they are: the unknown ones are reported.
+    for key in group.keys() {
+        match key.as_str() {
+            "matcher" | "hooks" => {}
+            "sequential" if d == Dialect::Gemini => {}
+            other => f.warnings.push((
+                Some(glabel.to_string()),
+                format!("`{other}` is not implemented by hookhost and is ignored"),
+            )),
+        }
+    }
+    let matcher = match group.get("matcher") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(m)) if m.is_empty() || m == "*" => None,
+        Some(Value::String(m)) => Some(m.clone()),
+        Some(v) => {
             f.problems.push((
-                Some(name.clone()),
+                Some(glabel.to_string()),
+                format!("`matcher` must be a string such as \"Bash\" or \"Edit|Write\", got {v}"),
+            ));
+            return None;
+        }
+    };
+    // Claude Code ignores a matcher where the event has nothing to match.
+    let matcher = matcher.filter(|_| {
+        event.takes_tool_matcher() || matches!(event, Event::SessionStart | Event::PreCompact)
+    });
+    match group.get("hooks") {
+        Some(Value::Array(h)) => Some((matcher, h)),
+        other => {
+            f.problems.push((
+                Some(glabel.to_string()),
                 format!(
-                    "expected a list of matcher groups, got {}; write \"{name}\": [{{\"matcher\": \"...\", \"hooks\": [{{\"type\": \"command\", \"command\": \"...\"}}]}}]",
-                    json_type_name(groups)
+                    "`hooks` must be a list like [{{\"type\": \"command\", \"command\": \"...\"}}], got {}",
+                    other.map_or("nothing", json_type_name)
                 ),
             ));
-            continue;
-        };
-        let mut index = 0;
-        for (g, group) in groups.iter().enumerate() {
-            let glabel = format!("{name}[{g}]");
-            let Value::Object(group) = group else {
-                f.problems.push((
-                    Some(glabel),
-                    format!(
-                        "a matcher group is an object like {{\"matcher\": \"Bash\", \"hooks\": [...]}}, got {}",
-                        json_type_name(group)
-                    ),
-                ));
-                continue;
-            };
-            for key in group.keys() {
-                match key.as_str() {
-                    "matcher" | "hooks" => {}
-                    "sequential" if d == Dialect::Gemini => {}
-                    other => f.warnings.push((
-                        Some(glabel.clone()),
-                        format!("`{other}` is not implemented by hookhost and is ignored"),
-                    )),
-                }
-            }
-            let matcher = match group.get("matcher") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(m)) if m.is_empty() || m == "*" => None,
-                Some(Value::String(m)) => Some(m.clone()),
-                Some(v) => {
-                    f.problems.push((
-                        Some(glabel.clone()),
-                        format!(
-                            "`matcher` must be a string such as \"Bash\" or \"Edit|Write\", got {v}"
-                        ),
-                    ));
-                    continue;
-                }
-            };
-            // Claude Code ignores a matcher where the event has nothing to match.
-            let matcher = matcher.filter(|_| {
-                event.takes_tool_matcher()
-                    || matches!(event, Event::SessionStart | Event::PreCompact)
-            });
-            let hooks = match group.get("hooks") {
-                Some(Value::Array(h)) => h,
-                other => {
-                    f.problems.push((
-                        Some(glabel),
-                        format!(
-                            "`hooks` must be a list like [{{\"type\": \"command\", \"command\": \"...\"}}], got {}",
-                            other.map_or("nothing", json_type_name)
-                        ),
-                    ));
-                    continue;
-                }
-            };
-            for (h, hook) in hooks.iter().enumerate() {
-                let label = format!("{name}[{g}].hooks[{h}]");
-                if let Some(native) =
-                    nested_hook(d, event, hook, matcher.as_deref(), &label, &disabled, f)
-                {
-                    f.hooks.push(ForeignHook {
-                        event,
-                        index,
-                        label,
-                        hook: native,
-                    });
-                    index += 1;
-                }
-            }
+            None
         }
     }
 }
@@ -273,11 +417,58 @@ fn nested_hook(
         ));
         return None;
     };
-    let mut out = Map::new();
-    out.insert("dialect".into(), json!(d.as_str()));
-    let kind = h.get("type").and_then(Value::as_str).unwrap_or("command");
-    match kind {
-        "command" => match h.get("command") {
+    let entry: NestedEntry = read(h);
+    let mut out = nested_handler(d, &entry, label, f)?;
+    if let Some(name) = &entry.name
+        && disabled.iter().any(|n| n == name)
+    {
+        f.warnings.push((
+            Some(label.to_string()),
+            format!("hook {name:?} is listed in \"disabled\"; it does not run"),
+        ));
+        return None;
+    }
+    out.matcher = matcher.map(|m| Value::String(m.to_string()));
+    if let Some(t) = &entry.timeout {
+        out.timeout = nested_timeout(d, t, label, f);
+    }
+    out.description = entry.description.clone().or(entry.status_message.clone());
+    if entry.is_async == Some(true) {
+        if event.allows_async() {
+            out.is_async = Some(Value::Bool(true));
+        } else {
+            f.warnings.push((
+                Some(label.to_string()),
+                format!("`async` on {event} is not implemented by hookhost: the hook runs synchronously and can decide"),
+            ));
+        }
+    }
+    for key in entry.other.keys() {
+        f.warnings.push((
+            Some(label.to_string()),
+            format!("`{key}` is not implemented by hookhost and is ignored"),
+        ));
+    }
+    Some(out.into_value())
+}
+
+/// What runs: a command or (not in Gemini CLI) an HTTP endpoint; `None` when the hook is
+/// skipped (recorded).
+fn nested_handler(
+    d: Dialect,
+    entry: &NestedEntry,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<NativeHookObject> {
+    let mut out = NativeHookObject {
+        dialect: d,
+        ..NativeHookObject::default()
+    };
+    let problem = |f: &mut ForeignFile, what: &str| {
+        f.problems.push((Some(label.to_string()), what.to_string()));
+    };
+    match entry.kind.as_deref().unwrap_or("command") {
+        "command" => match &entry.command {
             Some(Value::String(c)) if is_adapter(c) => {
                 // The agent's entry for hookhost's outbound adapter: the native hooks it
                 // would fire run anyway; running it too would run them twice.
@@ -287,35 +478,23 @@ fn nested_hook(
                 ));
                 return None;
             }
-            Some(c) => {
-                out.insert("command".into(), c.clone());
-            }
+            Some(c) => out.command = Some(c.clone()),
             None => {
-                f.problems.push((
-                    Some(label.to_string()),
-                    "a \"command\" hook needs `command`: add \"command\": \"path/to/script.sh\""
-                        .into(),
-                ));
+                problem(
+                    f,
+                    "a \"command\" hook needs `command`: add \"command\": \"path/to/script.sh\"",
+                );
                 return None;
             }
         },
         "http" if d != Dialect::Gemini => {
-            match h.get("url") {
-                Some(u) => out.insert("url".into(), u.clone()),
-                None => {
-                    f.problems.push((
-                        Some(label.to_string()),
-                        "an \"http\" hook needs `url`: add \"url\": \"http://...\"".into(),
-                    ));
-                    return None;
-                }
-            };
-            if let Some(headers) = h.get("headers") {
-                out.insert("headers".into(), headers.clone());
+            if entry.url.is_none() {
+                problem(f, "an \"http\" hook needs `url`: add \"url\": \"http://...\"");
+                return None;
             }
-            if let Some(allowed) = h.get("allowedEnvVars") {
-                out.insert("allowedEnv".into(), allowed.clone());
-            }
+            out.url.clone_from(&entry.url);
+            out.headers.clone_from(&entry.headers);
+            out.allowed_env.clone_from(&entry.allowed_env_vars);
         }
         other => {
             f.warnings.push((
@@ -327,79 +506,31 @@ fn nested_hook(
             return None;
         }
     }
-    if let Some(name) = h.get("name").and_then(Value::as_str)
-        && disabled.iter().any(|n| n == name)
-    {
-        f.warnings.push((
+    Some(out)
+}
+
+/// A hook's `timeout` in milliseconds (Claude Code and Codex: seconds; Gemini CLI:
+/// milliseconds); `None` with a problem recorded when it is not a positive number.
+fn nested_timeout(d: Dialect, t: &Value, label: &str, f: &mut ForeignFile) -> Option<Value> {
+    let ms = match (d, t.as_f64()) {
+        (Dialect::Gemini, Some(ms)) if ms > 0.0 => Some(ms.round() as u64),
+        (_, Some(s)) if s > 0.0 => Some((s * 1000.0).round() as u64),
+        _ => None,
+    };
+    if ms.is_none() {
+        f.problems.push((
             Some(label.to_string()),
-            format!("hook {name:?} is listed in \"disabled\"; it does not run"),
+            format!(
+                "`timeout` must be a positive number of {}, got {t}",
+                if d == Dialect::Gemini {
+                    "milliseconds"
+                } else {
+                    "seconds"
+                }
+            ),
         ));
-        return None;
     }
-    if let Some(m) = matcher {
-        out.insert("match".into(), json!(m));
-    }
-    if let Some(t) = h.get("timeout") {
-        // Claude Code and Codex: seconds; Gemini CLI: milliseconds.
-        let ms = match (d, t.as_f64()) {
-            (Dialect::Gemini, Some(ms)) if ms > 0.0 => Some(ms.round() as u64),
-            (_, Some(s)) if s > 0.0 => Some((s * 1000.0).round() as u64),
-            _ => None,
-        };
-        match ms {
-            Some(ms) => {
-                out.insert("timeout".into(), json!(ms));
-            }
-            None => f.problems.push((
-                Some(label.to_string()),
-                format!(
-                    "`timeout` must be a positive number of {}, got {t}",
-                    if d == Dialect::Gemini {
-                        "milliseconds"
-                    } else {
-                        "seconds"
-                    }
-                ),
-            )),
-        }
-    }
-    for key in ["description", "statusMessage"] {
-        if let Some(Value::String(s)) = h.get(key) {
-            out.entry("description").or_insert(json!(s));
-        }
-    }
-    if h.get("async") == Some(&Value::Bool(true)) {
-        if event.allows_async() {
-            out.insert("async".into(), json!(true));
-        } else {
-            f.warnings.push((
-                Some(label.to_string()),
-                format!("`async` on {event} is not implemented by hookhost: the hook runs synchronously and can decide"),
-            ));
-        }
-    }
-    for key in h.keys() {
-        let known = matches!(
-            key.as_str(),
-            "type"
-                | "command"
-                | "url"
-                | "headers"
-                | "allowedEnvVars"
-                | "timeout"
-                | "description"
-                | "statusMessage"
-                | "async"
-                | "name"
-        );
-        if !known {
-            f.warnings.push((
-                Some(label.to_string()),
-                format!("`{key}` is not implemented by hookhost and is ignored"),
-            ));
-        }
-    }
-    Some(Value::Object(out))
+    ms.map(Value::from)
 }
 
 /// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary,
@@ -422,22 +553,31 @@ fn is_adapter(command: &str) -> bool {
 }
 
 fn read_ling(root: &Value, f: &mut ForeignFile) {
-    let rules = match root {
-        Value::Array(r) => r,
-        Value::Object(o) => match o.get("hooks") {
-            Some(Value::Array(r)) => r,
-            None => return,
-            Some(other) => {
-                f.problems.push((
-                    None,
-                    format!(
-                        "\"hooks\" must be a list of rules, got {}",
-                        json_type_name(other)
-                    ),
-                ));
-                return;
-            }
-        },
+    let Some(rules) = ling_rules(root, f) else {
+        return;
+    };
+    let mut per_event: std::collections::BTreeMap<Event, usize> = Default::default();
+    for (i, rule) in rules.iter().enumerate() {
+        let Some((event, label, hook)) = ling_rule(i, rule, f) else {
+            continue;
+        };
+        let index = per_event.entry(event).or_default();
+        f.hooks.push(ForeignHook {
+            event,
+            index: *index,
+            label,
+            hook,
+        });
+        *index += 1;
+    }
+}
+
+/// The rules of a ling file (a list, or `{"hooks": [...]}`); `None` when there are none or
+/// the file is not ling's format (recorded).
+fn ling_rules(root: &Value, f: &mut ForeignFile) -> Option<Vec<Value>> {
+    let hooks = match root {
+        Value::Array(r) => return Some(r.clone()),
+        Value::Object(o) => read::<NestedRoot>(o).hooks,
         other => {
             f.problems.push((
                 None,
@@ -446,104 +586,98 @@ fn read_ling(root: &Value, f: &mut ForeignFile) {
                     json_type_name(other)
                 ),
             ));
-            return;
+            return None;
         }
     };
-    let mut per_event: std::collections::BTreeMap<Event, usize> = Default::default();
-    for (i, rule) in rules.iter().enumerate() {
-        let label = format!("rule[{i}]");
-        let Value::Object(r) = rule else {
+    match hooks {
+        None => None,
+        Some(Value::Array(r)) => Some(r),
+        Some(other) => {
             f.problems.push((
-                Some(label),
-                format!("a rule is an object, got {}", json_type_name(rule)),
+                None,
+                format!(
+                    "\"hooks\" must be a list of rules, got {}",
+                    json_type_name(&other)
+                ),
             ));
-            continue;
-        };
-        let Some(event) = r.get("event").and_then(Value::as_str) else {
-            f.problems.push((
-                Some(label),
-                "a rule needs `event`, e.g. \"event\": \"PreToolUse\"".into(),
-            ));
-            continue;
-        };
-        let Ok(event) = Event::parse_loose(event) else {
+            None
+        }
+    }
+}
+
+/// One ling rule as (event, label, native hook object); `None` when it is skipped
+/// (recorded).
+fn ling_rule(i: usize, rule: &Value, f: &mut ForeignFile) -> Option<(Event, String, Value)> {
+    let label = format!("rule[{i}]");
+    let Value::Object(r) = rule else {
+        f.problems.push((
+            Some(label),
+            format!("a rule is an object, got {}", json_type_name(rule)),
+        ));
+        return None;
+    };
+    let r: LingRule = read(r);
+    let Some(event) = &r.event else {
+        f.problems.push((
+            Some(label),
+            "a rule needs `event`, e.g. \"event\": \"PreToolUse\"".into(),
+        ));
+        return None;
+    };
+    let Ok(event) = Event::parse_loose(event) else {
+        f.warnings.push((
+            Some(label),
+            format!("hookhost does not fire {event}; this rule does not run"),
+        ));
+        return None;
+    };
+    let label = format!("{event}: rule[{i}]");
+    let Some(Value::Object(handler)) = &r.handler else {
+        f.problems.push((
+            Some(label),
+            "a rule needs `handler`: {\"type\": \"command\", \"command\": \"...\"}".into(),
+        ));
+        return None;
+    };
+    let handler: LingHandler = read(handler);
+    let mut out = NativeHookObject {
+        dialect: Dialect::Ling,
+        ..NativeHookObject::default()
+    };
+    match handler.kind.as_deref().unwrap_or("command") {
+        "command" => out.command = handler.command,
+        "http" => {
+            out.url = handler.url;
+            out.headers = handler.headers;
+        }
+        other => {
             f.warnings.push((
                 Some(label),
-                format!("hookhost does not fire {event}; this rule does not run"),
+                format!("handlers of type {other:?} are not implemented by hookhost"),
             ));
-            continue;
-        };
-        let label = format!("{event}: rule[{i}]");
-        let Some(Value::Object(handler)) = r.get("handler") else {
-            f.problems.push((
-                Some(label),
-                "a rule needs `handler`: {\"type\": \"command\", \"command\": \"...\"}".into(),
-            ));
-            continue;
-        };
-        let mut out = Map::new();
-        out.insert("dialect".into(), json!("ling"));
-        match handler
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or("command")
-        {
-            "command" => {
-                if let Some(c) = handler.get("command") {
-                    out.insert("command".into(), c.clone());
-                }
-            }
-            "http" => {
-                if let Some(u) = handler.get("url") {
-                    out.insert("url".into(), u.clone());
-                }
-                if let Some(h) = handler.get("headers") {
-                    out.insert("headers".into(), h.clone());
-                }
-            }
-            other => {
-                f.warnings.push((
-                    Some(label),
-                    format!("handlers of type {other:?} are not implemented by hookhost"),
-                ));
-                continue;
-            }
+            return None;
         }
-        if let Some(t) = handler.get("timeout") {
-            out.insert("timeout".into(), t.clone());
-        }
-        match r.get("matcher") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(m)) if m.is_empty() || m == "*" => {}
-            Some(m) => {
-                out.insert("match".into(), m.clone());
-            }
-        }
-        if let Some(a) = r.get("async") {
-            out.insert("async".into(), a.clone());
-        }
-        for key in r.keys() {
-            if !matches!(key.as_str(), "event" | "matcher" | "handler" | "async") {
-                f.warnings.push((
-                    Some(label.clone()),
-                    format!("`{key}` is not implemented by hookhost and is ignored"),
-                ));
-            }
-        }
-        let index = per_event.entry(event).or_default();
-        f.hooks.push(ForeignHook {
-            event,
-            index: *index,
-            label,
-            hook: Value::Object(out),
-        });
-        *index += 1;
     }
+    out.timeout = handler.timeout;
+    out.matcher = match r.matcher {
+        None | Some(Value::Null) => None,
+        Some(Value::String(m)) if m.is_empty() || m == "*" => None,
+        m => m,
+    };
+    out.is_async = r.is_async;
+    for key in r.other.keys() {
+        f.warnings.push((
+            Some(label.clone()),
+            format!("`{key}` is not implemented by hookhost and is ignored"),
+        ));
+    }
+    Some((event, label, out.into_value()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn claude_settings_become_native_hooks() {
