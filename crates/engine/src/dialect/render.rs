@@ -395,18 +395,18 @@ mod tests {
             false,
         );
         p.set("toolUseId", json!("t1"));
-        let text = |d| String::from_utf8(render(d, &p).to_vec()).unwrap();
+        let text = |d, p: &Payload| String::from_utf8(render(d, p).to_vec()).unwrap();
         assert_eq!(
-            text(Dialect::Claude),
+            text(Dialect::Claude, &p),
             "{\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUse\",\"permission_mode\":\"default\",\"session_id\":\"s1\",\"tool_input\":{\"file_path\":\"a\"},\"tool_name\":\"Read\",\"tool_response\":null,\"tool_use_id\":\"t1\",\"transcript_path\":\"\"}\n"
         );
         assert_eq!(
-            text(Dialect::Codex),
+            text(Dialect::Codex, &p),
             "{\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUse\",\"model\":\"\",\"permission_mode\":\"default\",\"session_id\":\"s1\",\"tool_input\":{\"file_path\":\"a\"},\"tool_name\":\"Read\",\"tool_response\":null,\"tool_use_id\":\"t1\",\"transcript_path\":\"\",\"turn_id\":\"\"}\n"
         );
         p.set("timestamp", json!("T"));
         assert_eq!(
-            text(Dialect::Ling),
+            text(Dialect::Ling, &p),
             "{\"cwd\":\"/p\",\"event\":\"PostToolUse\",\"sessionId\":\"s1\",\"timestamp\":\"T\",\"toolCall\":{\"params\":{\"file_path\":\"a\"},\"result\":null,\"tool\":\"read_file\"}}\n"
         );
         let stop = Payload::stop(Event::Stop, Path::new("/p"), "s1", true);

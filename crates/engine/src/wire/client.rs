@@ -26,7 +26,8 @@ pub enum ClientDecision {
 #[serde(rename_all = "camelCase")]
 #[schemars(
     title = "a client hook's answer",
-    description = "What a client hook (serve's `hook` call, a Python callable) returns: an object, or null for a pass."
+    description = "What a client hook (serve's `hook` call, a Python callable) returns: an object, or null for a pass.",
+    extend("type" = ["object", "null"])
 )]
 pub struct ClientAnswer {
     /// Text for the model (on pass).
