@@ -403,15 +403,25 @@ for i, (name, instance) in enumerate(json.load(sys.stdin)):
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("python3 (scripts/setup installs it with jsonschema)");
-    let input = serde_json::to_string(&pairs.iter().map(|(n, v)| json!([n, v])).collect::<Vec<_>>()).unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let input =
+        serde_json::to_string(&pairs.iter().map(|(n, v)| json!([n, v])).collect::<Vec<_>>())
+            .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(
         out.status.success(),
         "python3 jsonschema failed (run scripts/setup, or `pip install jsonschema`): {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
 
 /// Which of `pairs` the schemas refuse (by index).
@@ -465,9 +475,18 @@ fn every_rendered_payload_matches_its_dialects_schema() {
     assert_eq!(validate_all(&pairs), [] as [String; 0]);
     // And the schemas say something: a payload without its event is refused.
     let broken = [
-        ("payload-native.schema.json", json!({"cwd": "/p", "sessionId": "s"})),
-        ("payload-claude.schema.json", json!({"cwd": "/p", "session_id": "s"})),
-        ("payload-ling.schema.json", json!({"cwd": "/p", "event": "Stop", "sessionId": "s", "timestamp": "t", "toolCall": {"tool": 1}})),
+        (
+            "payload-native.schema.json",
+            json!({"cwd": "/p", "sessionId": "s"}),
+        ),
+        (
+            "payload-claude.schema.json",
+            json!({"cwd": "/p", "session_id": "s"}),
+        ),
+        (
+            "payload-ling.schema.json",
+            json!({"cwd": "/p", "event": "Stop", "sessionId": "s", "timestamp": "t", "toolCall": {"tool": 1}}),
+        ),
     ];
     assert_eq!(refused(&broken).len(), 3, "{broken:?}");
 }
@@ -499,7 +518,9 @@ fn every_answer_to_an_agent_matches_its_schema() {
         r.additional_context = vec!["ctx".into()];
         r.system_messages = vec!["msg".into()];
         r.feedback = vec!["fb".into()];
-        r.stop = Some(StopRequest { reason: "halt".into() });
+        r.stop = Some(StopRequest {
+            reason: "halt".into(),
+        });
         reports.push(r.clone());
         r.stop = None;
         r.decision = if e.takes_tool_matcher() || e == Event::UserPromptSubmit {
@@ -531,7 +552,10 @@ fn every_answer_to_an_agent_matches_its_schema() {
     assert!(pairs.len() > 40);
     assert_eq!(validate_all(&pairs), [] as [String; 0]);
     let broken = [
-        ("answer-codex.schema.json", json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}})),
+        (
+            "answer-codex.schema.json",
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}),
+        ),
         ("answer-gemini.schema.json", json!({"decision": "block"})),
     ];
     assert_eq!(refused(&broken).len(), 2);

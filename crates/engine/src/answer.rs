@@ -142,7 +142,10 @@ mod tests {
             err(json!({"updatedInput": 3})),
             "`updatedInput` must be an object, got a number"
         );
-        assert_eq!(err(json!({"reason": []})), "`reason` must be a string, got an array");
+        assert_eq!(
+            err(json!({"reason": []})),
+            "`reason` must be a string, got an array"
+        );
         assert_eq!(
             err(json!(5)),
             r#"a client hook must answer an object like {"decision":"pass"}, got a number"#

@@ -339,7 +339,9 @@ mod tests {
         );
         assert!(r.suppress_output);
         assert_eq!(r.tool_input_patch, Some(json!({"a": 1})));
-        let r = parse_stdout(br#"{"reason":null,"x":1}"#, false).unwrap().unwrap();
+        let r = parse_stdout(br#"{"reason":null,"x":1}"#, false)
+            .unwrap()
+            .unwrap();
         assert_eq!(r.unrecognized, Vec::<String>::new());
     }
 

@@ -55,13 +55,29 @@ impl Payload {
     /// SessionStart; `source` is `startup` or `resume`.
     pub fn session_start(cwd: &Path, session_id: &str, source: &str) -> Self {
         let source = Some(source.to_string());
-        Self::of(Event::SessionStart, cwd, session_id, NativePayload { source, ..Default::default() })
+        Self::of(
+            Event::SessionStart,
+            cwd,
+            session_id,
+            NativePayload {
+                source,
+                ..Default::default()
+            },
+        )
     }
 
     /// UserPromptSubmit, with the user's `prompt`.
     pub fn user_prompt_submit(cwd: &Path, session_id: &str, prompt: &str) -> Self {
         let prompt = Some(prompt.to_string());
-        Self::of(Event::UserPromptSubmit, cwd, session_id, NativePayload { prompt, ..Default::default() })
+        Self::of(
+            Event::UserPromptSubmit,
+            cwd,
+            session_id,
+            NativePayload {
+                prompt,
+                ..Default::default()
+            },
+        )
     }
 
     /// PreToolUse of `tool` with `args`.
@@ -96,19 +112,43 @@ impl Payload {
     /// PreCompact; `trigger` is `auto` or `manual`.
     pub fn pre_compact(cwd: &Path, session_id: &str, trigger: &str) -> Self {
         let trigger = Some(trigger.to_string());
-        Self::of(Event::PreCompact, cwd, session_id, NativePayload { trigger, ..Default::default() })
+        Self::of(
+            Event::PreCompact,
+            cwd,
+            session_id,
+            NativePayload {
+                trigger,
+                ..Default::default()
+            },
+        )
     }
 
     /// Stop or SubagentStop.
     pub fn stop(event: Event, cwd: &Path, session_id: &str, stop_hook_active: bool) -> Self {
         let stop_hook_active = Some(stop_hook_active);
-        Self::of(event, cwd, session_id, NativePayload { stop_hook_active, ..Default::default() })
+        Self::of(
+            event,
+            cwd,
+            session_id,
+            NativePayload {
+                stop_hook_active,
+                ..Default::default()
+            },
+        )
     }
 
     /// SessionEnd; `reason` says why the session ended.
     pub fn session_end(cwd: &Path, session_id: &str, reason: &str) -> Self {
         let reason = Some(reason.to_string());
-        Self::of(Event::SessionEnd, cwd, session_id, NativePayload { reason, ..Default::default() })
+        Self::of(
+            Event::SessionEnd,
+            cwd,
+            session_id,
+            NativePayload {
+                reason,
+                ..Default::default()
+            },
+        )
     }
 
     /// A payload built from neutral defaults for `event` (the CLI's starting point when only

@@ -18,7 +18,7 @@ mod peer;
 pub mod protocol;
 mod server;
 
-pub use methods::payload_of;
 /// A client hook's answer as a typed answer (the engine's; kept here for the bindings).
 pub use hookhost::typed_answer;
+pub use methods::payload_of;
 pub use server::{Limits, Server};

@@ -5,8 +5,8 @@
 
 use super::memory::Charge;
 use super::protocol::{self, HOOK_FAILED, RpcError};
-use hookhost::{FnHook, FnResponse, Payload, typed_answer};
 use async_trait::async_trait;
+use hookhost::{FnHook, FnResponse, Payload, typed_answer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,7 +64,11 @@ impl Peer {
         self.lock().insert(n, tx);
         let _guard = PendingGuard(self, n);
         if !self
-            .send(protocol::request(Value::String(format!("s{n}")), method, params))
+            .send(protocol::request(
+                Value::String(format!("s{n}")),
+                method,
+                params,
+            ))
             .await
         {
             return (

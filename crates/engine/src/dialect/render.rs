@@ -268,8 +268,7 @@ pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value
     let a = AgentPayload::deserialize(obj).unwrap_or_default();
     if let Some(name) = &a.hook_event_name {
         let gemini_event = from_gemini_event(name).filter(|e| e.as_str() != name);
-        let d = if gemini_event.is_some() || a.timestamp.is_some() && a.permission_mode.is_none()
-        {
+        let d = if gemini_event.is_some() || a.timestamp.is_some() && a.permission_mode.is_none() {
             Dialect::Gemini
         } else if a.turn_id.is_some() {
             Dialect::Codex
@@ -346,7 +345,11 @@ fn from_agent(d: Dialect, event: Option<Event>, a: AgentPayload) -> NativePayloa
 /// mapped to the core's name and keys.
 fn from_ling(obj: &Map<String, Value>) -> Map<String, Value> {
     // The other fields are kept verbatim: this cannot fail.
-    let Ok(LingPayloadIn { tool_call, mut fields }) = LingPayloadIn::deserialize(obj) else {
+    let Ok(LingPayloadIn {
+        tool_call,
+        mut fields,
+    }) = LingPayloadIn::deserialize(obj)
+    else {
         return obj.clone();
     };
     if let Some(Some(call)) = tool_call {

@@ -293,8 +293,8 @@ fn untrusted_notice(report: &EventReport) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
     use crate::report::StopRequest;
+    use serde_json::json;
 
     fn report(event: Event) -> EventReport {
         EventReport::new(event)

@@ -14,8 +14,9 @@ use super::Dialect;
 use super::render::from_gemini_event;
 use crate::event::Event;
 use crate::payload::json_type_name;
-use crate::wire::fields;
-use serde::{Deserialize, Serialize};
+use crate::wire::settings::{
+    GeminiSwitches, NativeHookObject, NestedEntry, NestedGroup, NestedRoot, read,
+};
 use serde_json::{Map, Value};
 
 /// One hook of another agent's file, as the native hook object it means.
@@ -61,7 +62,7 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
         }
     };
     match d {
-        Dialect::Ling => read_ling(&root, &mut f),
+        Dialect::Ling => super::ling_file::read_ling(&root, &mut f),
         _ => read_nested(d, &root, &mut f),
     }
     f
@@ -94,117 +95,6 @@ const FOREIGN_EVENTS: &[&str] = &[
     "WorktreeCreate",
     "WorktreeRemove",
 ];
-
-/// The native hook object another agent's hook means, read then by the native config reader
-/// (values are passed on as given: that reader checks them).
-#[derive(Debug, Default, Serialize)]
-struct NativeHookObject {
-    dialect: Dialect,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    command: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    url: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    headers: Option<Value>,
-    #[serde(rename = "allowedEnv", skip_serializing_if = "Option::is_none")]
-    allowed_env: Option<Value>,
-    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
-    matcher: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    timeout: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<String>,
-    #[serde(rename = "async", skip_serializing_if = "Option::is_none")]
-    is_async: Option<Value>,
-}
-
-impl NativeHookObject {
-    fn into_value(self) -> Value {
-        // Plain data: serialising it cannot fail.
-        serde_json::to_value(self).unwrap_or_default()
-    }
-}
-
-/// The top of a Claude Code, Gemini CLI or Codex settings file, as far as hooks go.
-#[derive(Debug, Default, Deserialize)]
-struct NestedRoot {
-    #[serde(rename = "disableAllHooks", default, deserialize_with = "fields::boolean")]
-    disable_all_hooks: Option<bool>,
-    #[serde(default, deserialize_with = "fields::present")]
-    hooks: Option<Value>,
-}
-
-/// Gemini CLI's switches beside the events in `hooks`.
-#[derive(Debug, Default, Deserialize)]
-struct GeminiSwitches {
-    #[serde(default, deserialize_with = "fields::boolean")]
-    enabled: Option<bool>,
-    #[serde(default, deserialize_with = "fields::present")]
-    disabled: Option<Value>,
-}
-
-/// One hook of a matcher group; `other` holds the keys hookhost does not implement.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NestedEntry {
-    #[serde(rename = "type", default, deserialize_with = "fields::string")]
-    kind: Option<String>,
-    #[serde(default, deserialize_with = "fields::present")]
-    command: Option<Value>,
-    #[serde(default, deserialize_with = "fields::present")]
-    url: Option<Value>,
-    #[serde(default, deserialize_with = "fields::present")]
-    headers: Option<Value>,
-    #[serde(default, deserialize_with = "fields::present")]
-    allowed_env_vars: Option<Value>,
-    #[serde(default, deserialize_with = "fields::present")]
-    timeout: Option<Value>,
-    #[serde(default, deserialize_with = "fields::string")]
-    description: Option<String>,
-    #[serde(default, deserialize_with = "fields::string")]
-    status_message: Option<String>,
-    #[serde(rename = "async", default, deserialize_with = "fields::boolean")]
-    is_async: Option<bool>,
-    #[serde(default, deserialize_with = "fields::string")]
-    name: Option<String>,
-    #[serde(flatten)]
-    other: Map<String, Value>,
-}
-
-/// One ling rule; `other` holds the keys hookhost does not implement.
-#[derive(Debug, Default, Deserialize)]
-struct LingRule {
-    #[serde(default, deserialize_with = "fields::string")]
-    event: Option<String>,
-    #[serde(default, deserialize_with = "fields::present")]
-    matcher: Option<Value>,
-    #[serde(default, deserialize_with = "fields::present")]
-    handler: Option<Value>,
-    #[serde(rename = "async", default, deserialize_with = "fields::present")]
-    is_async: Option<Value>,
-    #[serde(flatten)]
-    other: Map<String, Value>,
-}
-
-/// A ling rule's `handler`.
-#[derive(Debug, Default, Deserialize)]
-struct LingHandler {
-    #[serde(rename = "type", default, deserialize_with = "fields::string")]
-    kind: Option<String>,
-    #[serde(default, deserialize_with = "fields::present")]
-    command: Option<Value>,
-    #[serde(default, deserialize_with = "fields::present")]
-    url: Option<Value>,
-    #[serde(default, deserialize_with = "fields::present")]
-    headers: Option<Value>,
-    #[serde(default, deserialize_with = "fields::present")]
-    timeout: Option<Value>,
-}
-
-/// Reads a lenient type from an object (every field is lenient: this cannot fail).
-fn read<'a, T: Deserialize<'a> + Default>(obj: &'a Map<String, Value>) -> T {
-    T::deserialize(obj).unwrap_or_default()
-}
 
 fn read_nested(d: Dialect, root: &Value, f: &mut ForeignFile) {
     let Some(events) = nested_events(d, root, f) else {
@@ -288,7 +178,9 @@ fn known_event(d: Dialect, name: &str, f: &mut ForeignFile) -> Option<Event> {
         } else {
             f.problems.push((
                 Some(name.to_string()),
-                format!("unknown event `{name}`; event names are case-sensitive, e.g. \"PreToolUse\""),
+                format!(
+                    "unknown event `{name}`; event names are case-sensitive, e.g. \"PreToolUse\""
+                ),
             ));
         }
     }
@@ -337,13 +229,13 @@ fn read_groups(
 
 /// One matcher group: its matcher (where the event has something to match) and its hooks;
 /// `None` when it is malformed (recorded).
-fn read_group<'a>(
+fn read_group(
     d: Dialect,
     event: Event,
     glabel: &str,
-    group: &'a Value,
+    group: &Value,
     f: &mut ForeignFile,
-) -> Option<(Option<String>, &'a Vec<Value>)> {
+) -> Option<(Option<String>, Vec<Value>)> {
     let Value::Object(group) = group else {
         f.problems.push((
             Some(glabel.to_string()),
@@ -354,21 +246,23 @@ fn read_group<'a>(
         ));
         return None;
     };
-    // The group's keys, read as they are: the unknown ones are reported.
-    for key in group.keys() {
-        match key.as_str() {
-            "matcher" | "hooks" => {}
-            "sequential" if d == Dialect::Gemini => {}
-            other => f.warnings.push((
-                Some(glabel.to_string()),
-                format!("`{other}` is not implemented by hookhost and is ignored"),
-            )),
-        }
+    let group: NestedGroup = read(group);
+    // The keys not implemented, in file order (`sequential` is Gemini CLI's).
+    let mut unknown: Vec<&str> = group.other.keys().map(String::as_str).collect();
+    if group.sequential.is_some() && d != Dialect::Gemini {
+        unknown.push("sequential");
+        unknown.sort_unstable();
     }
-    let matcher = match group.get("matcher") {
+    for other in unknown {
+        f.warnings.push((
+            Some(glabel.to_string()),
+            format!("`{other}` is not implemented by hookhost and is ignored"),
+        ));
+    }
+    let matcher = match group.matcher {
         None | Some(Value::Null) => None,
         Some(Value::String(m)) if m.is_empty() || m == "*" => None,
-        Some(Value::String(m)) => Some(m.clone()),
+        Some(Value::String(m)) => Some(m),
         Some(v) => {
             f.problems.push((
                 Some(glabel.to_string()),
@@ -381,14 +275,14 @@ fn read_group<'a>(
     let matcher = matcher.filter(|_| {
         event.takes_tool_matcher() || matches!(event, Event::SessionStart | Event::PreCompact)
     });
-    match group.get("hooks") {
+    match group.hooks {
         Some(Value::Array(h)) => Some((matcher, h)),
         other => {
             f.problems.push((
                 Some(glabel.to_string()),
                 format!(
                     "`hooks` must be a list like [{{\"type\": \"command\", \"command\": \"...\"}}], got {}",
-                    other.map_or("nothing", json_type_name)
+                    other.as_ref().map_or("nothing", json_type_name)
                 ),
             ));
             None
@@ -489,7 +383,10 @@ fn nested_handler(
         },
         "http" if d != Dialect::Gemini => {
             if entry.url.is_none() {
-                problem(f, "an \"http\" hook needs `url`: add \"url\": \"http://...\"");
+                problem(
+                    f,
+                    "an \"http\" hook needs `url`: add \"url\": \"http://...\"",
+                );
                 return None;
             }
             out.url.clone_from(&entry.url);
@@ -550,128 +447,6 @@ fn is_adapter(command: &str) -> bool {
         .and_then(|p| p.file_name())
         .is_some_and(|n| n == "hookhost" || n == "hookhost.exe")
         && rest.next().is_some_and(|w| w == "hook")
-}
-
-fn read_ling(root: &Value, f: &mut ForeignFile) {
-    let Some(rules) = ling_rules(root, f) else {
-        return;
-    };
-    let mut per_event: std::collections::BTreeMap<Event, usize> = Default::default();
-    for (i, rule) in rules.iter().enumerate() {
-        let Some((event, label, hook)) = ling_rule(i, rule, f) else {
-            continue;
-        };
-        let index = per_event.entry(event).or_default();
-        f.hooks.push(ForeignHook {
-            event,
-            index: *index,
-            label,
-            hook,
-        });
-        *index += 1;
-    }
-}
-
-/// The rules of a ling file (a list, or `{"hooks": [...]}`); `None` when there are none or
-/// the file is not ling's format (recorded).
-fn ling_rules(root: &Value, f: &mut ForeignFile) -> Option<Vec<Value>> {
-    let hooks = match root {
-        Value::Array(r) => return Some(r.clone()),
-        Value::Object(o) => read::<NestedRoot>(o).hooks,
-        other => {
-            f.problems.push((
-                None,
-                format!(
-                    "the file holds {}, expected a list of rules like [{{\"event\": \"PreToolUse\", \"handler\": {{\"type\": \"command\", \"command\": \"...\"}}}}]",
-                    json_type_name(other)
-                ),
-            ));
-            return None;
-        }
-    };
-    match hooks {
-        None => None,
-        Some(Value::Array(r)) => Some(r),
-        Some(other) => {
-            f.problems.push((
-                None,
-                format!(
-                    "\"hooks\" must be a list of rules, got {}",
-                    json_type_name(&other)
-                ),
-            ));
-            None
-        }
-    }
-}
-
-/// One ling rule as (event, label, native hook object); `None` when it is skipped
-/// (recorded).
-fn ling_rule(i: usize, rule: &Value, f: &mut ForeignFile) -> Option<(Event, String, Value)> {
-    let label = format!("rule[{i}]");
-    let Value::Object(r) = rule else {
-        f.problems.push((
-            Some(label),
-            format!("a rule is an object, got {}", json_type_name(rule)),
-        ));
-        return None;
-    };
-    let r: LingRule = read(r);
-    let Some(event) = &r.event else {
-        f.problems.push((
-            Some(label),
-            "a rule needs `event`, e.g. \"event\": \"PreToolUse\"".into(),
-        ));
-        return None;
-    };
-    let Ok(event) = Event::parse_loose(event) else {
-        f.warnings.push((
-            Some(label),
-            format!("hookhost does not fire {event}; this rule does not run"),
-        ));
-        return None;
-    };
-    let label = format!("{event}: rule[{i}]");
-    let Some(Value::Object(handler)) = &r.handler else {
-        f.problems.push((
-            Some(label),
-            "a rule needs `handler`: {\"type\": \"command\", \"command\": \"...\"}".into(),
-        ));
-        return None;
-    };
-    let handler: LingHandler = read(handler);
-    let mut out = NativeHookObject {
-        dialect: Dialect::Ling,
-        ..NativeHookObject::default()
-    };
-    match handler.kind.as_deref().unwrap_or("command") {
-        "command" => out.command = handler.command,
-        "http" => {
-            out.url = handler.url;
-            out.headers = handler.headers;
-        }
-        other => {
-            f.warnings.push((
-                Some(label),
-                format!("handlers of type {other:?} are not implemented by hookhost"),
-            ));
-            return None;
-        }
-    }
-    out.timeout = handler.timeout;
-    out.matcher = match r.matcher {
-        None | Some(Value::Null) => None,
-        Some(Value::String(m)) if m.is_empty() || m == "*" => None,
-        m => m,
-    };
-    out.is_async = r.is_async;
-    for key in r.other.keys() {
-        f.warnings.push((
-            Some(label.clone()),
-            format!("`{key}` is not implemented by hookhost and is ignored"),
-        ));
-    }
-    Some((event, label, out.into_value()))
 }
 
 #[cfg(test)]

@@ -40,41 +40,90 @@ pub enum StatedDecision {
 )]
 pub struct HookAnswer {
     /// Text for the model (UserPromptSubmit, SessionStart, PostToolUse).
-    #[serde(default, deserialize_with = "additional_context", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "additional_context",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_context: Option<String>,
     /// ling's spelling of `reason`.
-    #[serde(default, deserialize_with = "block_reason", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "block_reason",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub block_reason: Option<String>,
     /// ling's spelling of `decision`: `true` is block, `false` allow.
-    #[serde(default, deserialize_with = "blocked", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "blocked",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub blocked: Option<bool>,
     /// `false`: stop the agent, with `stopReason`.
-    #[serde(rename = "continue", default, deserialize_with = "continue_", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "continue",
+        default,
+        deserialize_with = "continue_",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub continue_: Option<bool>,
     /// Block (or force a Stop, with `reason` as the message), allow, or ask.
-    #[serde(default, deserialize_with = "decision", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "decision",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub decision: Option<StatedDecision>,
     /// Claude Code's shape (also Codex's and Gemini CLI's).
-    #[serde(default, deserialize_with = "hook_specific_output", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "hook_specific_output",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub hook_specific_output: Option<SpecificOutput>,
     /// ling's spelling of `updatedInput`.
-    #[serde(default, deserialize_with = "modified_params", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "modified_params",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub modified_params: Option<Value>,
     /// The block reason, or the force message.
-    #[serde(default, deserialize_with = "reason", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "reason",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
     /// Why the agent stops (with `continue: false`).
-    #[serde(default, deserialize_with = "stop_reason", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "stop_reason",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub stop_reason: Option<String>,
     /// Accepted; hookhost never puts a hook's stdout in a transcript.
-    #[serde(default, deserialize_with = "suppress_output", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "suppress_output",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub suppress_output: Option<bool>,
     /// Text for the user.
-    #[serde(default, deserialize_with = "system_message", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "system_message",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub system_message: Option<String>,
     /// PreToolUse: the new tool arguments (later hooks see them).
-    #[serde(default, deserialize_with = "updated_input", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "updated_input",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub updated_input: Option<Value>,
     /// Keys hookhost does not read, as given.
@@ -88,27 +137,52 @@ pub struct HookAnswer {
 #[serde(rename_all = "camelCase")]
 pub struct SpecificOutput {
     /// Text for the model.
-    #[serde(default, deserialize_with = "additional_context", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "additional_context",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_context: Option<String>,
     /// The event answered (not read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hook_event_name: Option<Value>,
     /// ling's spelling of `updatedInput`.
-    #[serde(default, deserialize_with = "modified_params", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "modified_params",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub modified_params: Option<Value>,
     /// Deny (block), allow, or ask.
-    #[serde(default, deserialize_with = "permission_decision", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "permission_decision",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub permission_decision: Option<StatedDecision>,
     /// Why.
-    #[serde(default, deserialize_with = "permission_decision_reason", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "permission_decision_reason",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub permission_decision_reason: Option<String>,
     /// Gemini CLI: arguments merged into the call's.
-    #[serde(rename = "tool_input", default, deserialize_with = "tool_input", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "tool_input",
+        default,
+        deserialize_with = "tool_input",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub tool_input: Option<Value>,
     /// The new tool arguments.
-    #[serde(default, deserialize_with = "updated_input", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "updated_input",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub updated_input: Option<Value>,
 }

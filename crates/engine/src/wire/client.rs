@@ -31,19 +31,39 @@ pub enum ClientDecision {
 )]
 pub struct ClientAnswer {
     /// Text for the model (on pass).
-    #[serde(default, deserialize_with = "additional_context", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "additional_context",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_context: Option<String>,
     /// Pass, block or force; absent is pass.
-    #[serde(default, deserialize_with = "decision", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "decision",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub decision: Option<ClientDecision>,
     /// The block reason or the force message.
-    #[serde(default, deserialize_with = "reason", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "reason",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
     /// Text for the user (on pass).
-    #[serde(default, deserialize_with = "system_message", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "system_message",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub system_message: Option<String>,
     /// PreToolUse: new tool arguments (on pass).
-    #[serde(default, deserialize_with = "updated_input", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "updated_input",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub updated_input: Option<Value>,
 }

@@ -43,7 +43,9 @@ pub(crate) fn strict_string<'de, D: Deserializer<'de>>(
     match Value::deserialize(d)? {
         Value::Null => Ok(None),
         Value::String(s) => Ok(Some(s)),
-        v => Err(D::Error::custom(format!("`{key}` must be a string, got {v}"))),
+        v => Err(D::Error::custom(format!(
+            "`{key}` must be a string, got {v}"
+        ))),
     }
 }
 

@@ -53,7 +53,11 @@ pub struct LingToolCall {
     #[serde(default = "empty_object")]
     pub params: Value,
     /// PostToolUse: the tool's result.
-    #[serde(default, deserialize_with = "fields::present", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub result: Option<Value>,
     /// The tool.
     #[serde(default, deserialize_with = "string_or_empty")]

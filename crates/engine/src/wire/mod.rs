@@ -11,6 +11,7 @@
 //! | `answer.rs` | [`HookAnswer`]: a hook's JSON answer, in any dialect | [`parse_stdout`](crate::parse_stdout), [`TypedAnswer`](crate::TypedAnswer) |
 //! | `client.rs` | [`ClientAnswer`]: a serve / Python client hook's answer | [`typed_answer`](crate::typed_answer) |
 //! | `run.rs` | the `run --json` object: [`EventReport`](crate::EventReport) | report.rs |
+//! | `settings.rs` | other agents' settings files, as far as hooks go | `dialect::read_settings` |
 //! | `schema.rs` | their JSON Schemas, checked in under `schema/` | [`schemas`] |
 //!
 //! `fields.rs` says how fields are read: leniently in payloads, strictly (with messages that
@@ -28,9 +29,12 @@ mod ling;
 mod native;
 pub(crate) mod run;
 mod schema;
+pub(crate) mod settings;
 
 pub use answer::{HookAnswer, SpecificOutput, StatedDecision};
-pub use claude::{BlockDecision, ClaudeAnswer, ClaudePayload, ClaudeSpecificOutput, PermissionDecision};
+pub use claude::{
+    BlockDecision, ClaudeAnswer, ClaudePayload, ClaudeSpecificOutput, PermissionDecision,
+};
 pub use client::{ClientAnswer, ClientDecision};
 pub use codex::{CodexAnswer, CodexPayload, CodexPermission, CodexSpecificOutput};
 pub(crate) use foreign::AgentPayload;

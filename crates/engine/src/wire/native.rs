@@ -22,67 +22,151 @@ use serde_json::Value;
 )]
 pub struct NativePayload {
     /// The project directory (absolute).
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub cwd: Option<String>,
     /// PreCompact, from Claude Code: the user's instructions for the compaction.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub custom_instructions: Option<String>,
     /// The event.
-    #[serde(default, deserialize_with = "fields::event", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::event",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub event: Option<Event>,
     /// `true` inside a subagent.
-    #[serde(default, deserialize_with = "fields::boolean", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::boolean",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub is_subagent: Option<bool>,
     /// Stop, from Codex or Gemini CLI: the model's last message.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub last_assistant_message: Option<String>,
     /// From Codex: the model.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub model: Option<String>,
     /// From Claude Code: its permission mode.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub permission_mode: Option<String>,
     /// UserPromptSubmit: the user's prompt.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub prompt: Option<String>,
     /// SessionEnd: why the session ended.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
     /// The session.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub session_id: Option<String>,
     /// SessionStart: `startup` or `resume`.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub source: Option<String>,
     /// Stop, SubagentStop: the agent is already continuing because of a Stop hook.
-    #[serde(default, deserialize_with = "fields::boolean", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::boolean",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub stop_hook_active: Option<bool>,
     /// From Gemini CLI or ling: when the event fired (ISO 8601).
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub timestamp: Option<String>,
     /// PreToolUse, PostToolUse: the tool's arguments (an object).
-    #[serde(default, deserialize_with = "fields::present", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     #[schemars(with = "Option<serde_json::Map<String, Value>>")]
     pub tool_args: Option<Value>,
     /// PostToolUse: whether the tool failed.
-    #[serde(default, deserialize_with = "fields::boolean", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::boolean",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub tool_error: Option<bool>,
     /// PreToolUse, PostToolUse: the core's tool name (`bash`, `write_file`, ...).
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub tool_name: Option<String>,
     /// PostToolUse: the tool's result (`null` when it gave none).
-    #[serde(default, deserialize_with = "fields::present", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::present",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub tool_result: Option<Value>,
     /// From Claude Code: the tool call's id.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub tool_use_id: Option<String>,
     /// From Claude Code: where its transcript is.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub transcript_path: Option<String>,
     /// PreCompact: `auto` or `manual`.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub trigger: Option<String>,
     /// From Codex: the turn.
-    #[serde(default, deserialize_with = "fields::string", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub turn_id: Option<String>,
 }

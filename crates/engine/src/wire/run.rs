@@ -142,10 +142,20 @@ mod tests {
 
     #[test]
     fn the_mirrors_serialise_as_the_engine_types() {
-        for s in [Scope::Managed, Scope::Project, Scope::Global, Scope::InProcess] {
+        for s in [
+            Scope::Managed,
+            Scope::Project,
+            Scope::Global,
+            Scope::InProcess,
+        ] {
             assert_eq!(to_value(s).unwrap(), to_value(scope(s)).unwrap());
         }
-        for k in [HookKind::Shell, HookKind::Wasm, HookKind::Http, HookKind::Fn] {
+        for k in [
+            HookKind::Shell,
+            HookKind::Wasm,
+            HookKind::Http,
+            HookKind::Fn,
+        ] {
             assert_eq!(to_value(k).unwrap(), to_value(kind(k)).unwrap());
         }
         for o in [

@@ -10,8 +10,8 @@ use super::{
     GeminiPayload, HookAnswer, LingPayload, NativePayload,
 };
 use crate::report::EventReport;
-use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
 use serde_json::Value;
 
 /// Every generated schema: (file name under `schema/`, the schema).
