@@ -266,7 +266,7 @@ fn packed(user: &User, word: &str, manifest: Value) -> (TempDir, PathBuf) {
     let pages = manifest["capabilities"]["memory"].as_u64().map_or(1, |_| 1);
     std::fs::write(
         dir.path().join("guard.wasm"),
-        blocking_module(word, pages as u32),
+        blocking_module(word, u32::try_from(pages).unwrap()),
     )
     .unwrap();
     std::fs::write(dir.path().join("hook.json"), manifest.to_string()).unwrap();

@@ -247,6 +247,7 @@ fn the_schema_and_hookhost_accept_the_same_valid_configs() {
     not(feature = "interpreters"),
     ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
 )]
+#[allow(clippy::too_many_lines)] // one scenario, read top to bottom
 fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
     let v = validator();
     let hook = |event: &str, h: Value| json!({"hooks": {event: [h]}});

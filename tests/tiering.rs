@@ -30,7 +30,7 @@ fn big_guest() -> PathBuf {
 /// with `funcs` and `start` (the body of `_start`) inside.
 fn big_module(funcs: &str, start: &str) -> Vec<u8> {
     let pages = BASELINE_MIN_BYTES / 65536 + 2;
-    let zeros = "\\00".repeat(BASELINE_MIN_BYTES as usize + 1);
+    let zeros = "\\00".repeat(usize::try_from(BASELINE_MIN_BYTES).unwrap() + 1);
     let wat = format!(
         r#"(module
             (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))

@@ -16,7 +16,8 @@ fn read(rel: &str) -> String {
 
 #[test]
 fn the_npm_package_has_the_workspace_version() {
-    let package: serde_json::Value = serde_json::from_str(&read("bindings/node/package.json")).unwrap();
+    let package: serde_json::Value =
+        serde_json::from_str(&read("bindings/node/package.json")).unwrap();
     assert_eq!(
         package["version"], VERSION,
         "bindings/node/package.json must carry the workspace version {VERSION} (Cargo.toml [workspace.package]); set it there"

@@ -62,6 +62,7 @@ fn rss_kib(pid: u32) -> u64 {
         .unwrap()
 }
 
+#[allow(clippy::too_many_lines)] // one scenario, read top to bottom
 #[test]
 fn x2_queued_requests_are_bounded_by_memory() {
     let p = Project::new(json!({"hooks": {}}));

@@ -152,6 +152,7 @@ fn inbound_permission_decisions_deny_ask_allow_and_rewrite() {
     not(feature = "interpreters"),
     ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
 )]
+#[allow(clippy::too_many_lines)] // one scenario, read top to bottom
 fn inbound_context_matchers_on_source_prompts_transcripts_stop_and_continue() {
     crate::common::needs::python_and_node();
     let p = inbound();
@@ -276,6 +277,7 @@ fn pre(p: &Project, tool: &str, input: Value) -> Value {
     not(feature = "interpreters"),
     ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
 )]
+#[allow(clippy::too_many_lines)] // one scenario, read top to bottom
 fn outbound_answers_claude_in_its_protocol() {
     crate::common::needs::python_and_node();
     let p = outbound();

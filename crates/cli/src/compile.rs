@@ -144,7 +144,7 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
     } else {
         for r in &results {
             match &r.error {
-                Some(e) => println!("error: {}", hookhost::terminal_safe_lines(&e.to_string())),
+                Some(e) => println!("error: {}", hookhost::terminal_safe_lines(&e.clone())),
                 None if r.cached => println!("{}: already compiled", shown(&r.module)),
                 None => println!(
                     "{}: compiled in {:.1} s",

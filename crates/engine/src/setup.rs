@@ -443,15 +443,14 @@ impl Engine {
         let live: Vec<Arc<Runner>> = self
             .live
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .iter()
             .filter_map(Weak::upgrade)
             .collect();
         for runner in live {
             runner.wait_async().await;
         }
-        let mut retired =
-            std::mem::take(&mut *crate::agent::sync::lock(&self.retired));
+        let mut retired = std::mem::take(&mut *crate::agent::sync::lock(&self.retired));
         while retired.join_next().await.is_some() {}
     }
 }

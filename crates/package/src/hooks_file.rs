@@ -208,7 +208,7 @@ mod nofollow {
             );
             if fd < 0 {
                 let e = os();
-                if matches!(e.raw_os_error(), Some(libc::ELOOP) | Some(libc::ENOTDIR)) {
+                if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) {
                     refuse_symlink(dir_path)?;
                     return Err(err(dir_path, "is not a directory; make it one".into()));
                 }

@@ -150,4 +150,3 @@ impl FnHook for ClientFn {
         }
     }
 }
-

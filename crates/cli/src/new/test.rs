@@ -137,7 +137,7 @@ fn synthetic_hooks(p: &Project) -> anyhow::Result<Vec<Hook>> {
         "command".into(),
         json!(
             shlex::try_quote(&module)
-                .map(|q| q.into_owned())
+                .map(std::borrow::Cow::into_owned)
                 .unwrap_or(module)
         ),
     );

@@ -48,7 +48,7 @@ fn now_iso() -> String {
     let d = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
-    let secs = d.as_secs() as i64;
+    let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let z = days + 719_468;

@@ -408,6 +408,9 @@ fn nested_handler(
 
 /// A hook's `timeout` in milliseconds (Claude Code and Codex: seconds; Gemini CLI:
 /// milliseconds); `None` with a problem recorded when it is not a positive number.
+// Both numbers are positive (checked) and `as` saturates: a huge timeout becomes u64::MAX,
+// which the config's bound then refuses.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 fn nested_timeout(d: Dialect, t: &Value, label: &str, f: &mut ForeignFile) -> Option<Value> {
     let ms = match (d, t.as_f64()) {
         (Dialect::Gemini, Some(ms)) if ms > 0.0 => Some(ms.round() as u64),

@@ -115,7 +115,11 @@ impl Conn {
                 return ControlFlow::Continue(());
             }
             Ok(Line::NoRoom(n)) => {
-                let e = self.server.no_room(&self.budget, n as usize, false);
+                let e = self.server.no_room(
+                    &self.budget,
+                    usize::try_from(n).unwrap_or(usize::MAX),
+                    false,
+                );
                 self.peer
                     .send(protocol::response(Value::Null, Err(e)))
                     .await;
