@@ -29,6 +29,9 @@ use super::files::check_private_dir;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+/// The environment variable that moves the hook store.
+pub const STORE_ENV: &str = "HOOKHOST_STORE_DIR";
+
 /// The variable naming the compiled-code cache root.
 pub const CACHE_DIR_ENV: &str = "HOOKHOST_CACHE_DIR";
 
@@ -311,7 +314,7 @@ pub fn choose(project: &Path, home: Option<&Path>) -> (Roots, Vec<String>) {
         })
     };
     let cache = root(CACHE_DIR_ENV, "wasm");
-    let store = root(crate::store::STORE_ENV, "store");
+    let store = root(STORE_ENV, "store");
     (Roots { cache, store }, warnings)
 }
 

@@ -13,8 +13,7 @@
 use crate::files::{MODULE_LIMIT, private_dir, read_bounded_nofollow, sha256_hex, write_private};
 use std::path::PathBuf;
 
-/// The environment variable that moves the store.
-pub const STORE_ENV: &str = "HOOKHOST_STORE_DIR";
+pub use crate::locations::STORE_ENV;
 
 /// Largest package accepted into the store, in bytes: 64 MiB (the Python component is
 /// about 18 MB). A registry layer or download above it is refused before it is read.
