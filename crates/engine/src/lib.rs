@@ -50,7 +50,9 @@
 //!   `output.rs` (the JSON answer) and `answer.rs` (typed answers as a process would give
 //!   them)
 //! - what trust allows an untrusted hook: [`trust`]
-//! - how another agent's payload, answer and rules are translated: [`dialect`]
+//! - how another agent's payload, answer and rules are translated: [`dialect`]; every JSON
+//!   object hookhost reads or writes (payloads, answers, `run --json`) as a type, with its
+//!   JSON Schema: [`wire`]
 //! - where a process, a wasm instance or an HTTP request starts: [`spawner`]
 //! - what a config file says: [`config`]; which paths it may name: `confine.rs`; how files
 //!   are read: [`files`]; where pinned package bytes are kept: [`store`]
