@@ -138,6 +138,12 @@ pub struct HookSpawner {
     http: std::sync::OnceLock<HttpSpawner>,
 }
 
+impl Default for HookSpawner {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl HookSpawner {
     /// A spawner with the default wasm engine configuration and compile cache.
     pub fn new() -> Self {

@@ -272,7 +272,7 @@ fn tier_up(
             return;
         }
     };
-    let mut state = crate::agent::sync::lock(&slot);
+    let mut state = crate::agent::sync::lock(slot);
     if matches!(&*state, SlotState::Ready(r) if r.stamp == stamp && r.tier == Tier::Baseline) {
         *state = SlotState::Ready(Ready::new(stamp, optimised));
         stats.tiered_up.fetch_add(1, Ordering::Relaxed);
