@@ -6,6 +6,9 @@
 //! `sh` + `grep` one-liner; the trivial wasm guest without fuel metering pressure (explicit
 //! huge fuel) vs a compute-heavy guest.
 
+// criterion_group! makes an undocumented public function.
+#![allow(missing_docs)]
+
 #[path = "../tests/common/guests.rs"]
 mod guests;
 
@@ -211,7 +214,7 @@ fn latency(c: &mut Criterion) {
             "{name}: {r:?}"
         );
         group.bench_function(*name, |bench| {
-            bench.iter(|| rt.block_on(runner.fire(payload.clone())))
+            bench.iter(|| rt.block_on(runner.fire(payload.clone())));
         });
     }
     group.finish();
@@ -231,7 +234,7 @@ fn compile_and_cache(c: &mut Criterion) {
             })
             .unwrap();
             rt.block_on(w.prepare_file(&module)).unwrap();
-        })
+        });
     });
     let cache = tempfile::TempDir::new().unwrap();
     let config = WasmEngineConfig {
@@ -244,17 +247,17 @@ fn compile_and_cache(c: &mut Criterion) {
         bench.iter(|| {
             let w = hookhost::spawner::WasmSpawner::new(config.clone()).unwrap();
             rt.block_on(w.prepare_file(&module)).unwrap();
-        })
+        });
     });
     group.bench_function("engine creation alone", |bench| {
-        bench.iter(|| hookhost::spawner::WasmSpawner::new(config.clone()).unwrap())
+        bench.iter(|| hookhost::spawner::WasmSpawner::new(config.clone()).unwrap());
     });
     let on_demand = WasmEngineConfig {
         pooling: false,
         ..config.clone()
     };
     group.bench_function("engine creation alone (on-demand allocator)", |bench| {
-        bench.iter(|| hookhost::spawner::WasmSpawner::new(on_demand.clone()).unwrap())
+        bench.iter(|| hookhost::spawner::WasmSpawner::new(on_demand.clone()).unwrap());
     });
     group.finish();
 }

@@ -8,6 +8,9 @@
 //! Compiled code is cached under `<target>/guests/bench-wasm-cache`, so only the first run of
 //! this benchmark pays for compiling the big components.
 
+// criterion_group! makes an undocumented public function.
+#![allow(missing_docs)]
+
 #[path = "../tests/common/guests.rs"]
 mod guests;
 

@@ -3,6 +3,11 @@
 //! Prints `key=value` lines that `scripts/bench-report` turns into a table. Under
 //! `cargo test` (no `--bench` argument) it runs a small smoke pass only.
 
+// criterion_group! makes an undocumented public function.
+#![allow(missing_docs)]
+// Percentiles index a sorted list with float arithmetic.
+#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+
 #[path = "../tests/common/guests.rs"]
 mod guests;
 
@@ -122,7 +127,7 @@ fn main() {
         assert!(reports.iter().all(|r| r.hooks[0].outcome == Outcome::Timeout));
         println!(
             "memory in_flight={n} rss_before_kib={before} rss_during_kib={during} per_instance_kib={:.0}",
-            during.saturating_sub(before) as f64 / n as f64
+            during.saturating_sub(before) as f64 / f64::from(n)
         );
     });
 }

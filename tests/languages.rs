@@ -1,6 +1,7 @@
 //! Hooks written in every supported language, built from source by
 //! `scripts/build-guest-examples` (part of README's test command), each run through the
-//! engine on a blocking and a passing payload. The Rust ones are built here with cargo.
+//! engine on a blocking and a passing payload. The Rust ones are built here with cargo (the
+//! fast tier); the others are the `toolchains` tier (tests/README.md).
 
 mod common;
 
@@ -9,19 +10,10 @@ use common::{Project, pre_tool};
 use hookhost::spawner::{HookSpawner, WasmEngineConfig};
 use hookhost::{Decision, Outcome, Runner};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-fn built(name: &str) -> PathBuf {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .join("guest-examples/out")
-        .join(name);
-    assert!(
-        path.is_file(),
-        "{} is missing: run scripts/build-guest-examples first (README's test command does)",
-        path.display()
-    );
-    path
-}
+/// `guest-examples/out/NAME`, built by scripts/setup (or the test fails saying so).
+use common::needs::example_guest as built;
 
 async fn check(language: &str, module: PathBuf, reason_start: &str) {
     let p = Project::new(json!({"hooks": {"PreToolUse": [
@@ -82,21 +74,37 @@ async fn rust_hook_world_component() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 async fn c_module() {
     check("C", built("bash-guard-c.wasm"), "c guard:").await;
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 async fn go_module() {
     check("Go", built("bash-guard-go.wasm"), "go guard:").await;
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 async fn zig_module() {
     check("Zig", built("bash-guard-zig.wasm"), "zig guard:").await;
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 async fn assemblyscript_module() {
     check(
         "AssemblyScript",
@@ -107,6 +115,10 @@ async fn assemblyscript_module() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 async fn javascript_component() {
     check(
         "JavaScript",
@@ -117,6 +129,10 @@ async fn javascript_component() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 async fn javascript_quickjs_component() {
     // `jco componentize --backend quickjs` imports the component model's async builtins
     // (`task.cancel`, ...) even for a synchronous export: it loads only with them enabled.
@@ -129,6 +145,10 @@ async fn javascript_quickjs_component() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 async fn python_component() {
     check("Python", built("bash-guard-py.wasm"), "python guard:").await;
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 fn open_fds() -> usize {
     std::fs::read_dir("/proc/self/fd")
-        .map(|d| d.count())
+        .map(std::iter::Iterator::count)
         .unwrap_or(0)
 }
 

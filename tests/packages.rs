@@ -5,8 +5,11 @@
 //! the config grants, a layer over the size cap, basic auth from the environment and from
 //! docker's config.json, trust by digest, and the whole story from a `hookhost new` template.
 //!
-//! Nothing is skipped: without `docker-registry` (or `htpasswd`) the tests fail and say to
-//! run `scripts/setup`.
+//! Nothing is skipped: the tests that need a registry are the `registry` tier
+//! (tests/README.md), and without `docker-registry` (or `htpasswd`) they fail and say to run
+//! `scripts/setup`. Packing, inspecting a file and trust by digest need none: fast tier.
+
+mod common;
 
 use serde_json::{Value, json};
 use std::net::TcpListener;
@@ -27,14 +30,10 @@ struct Registry {
 }
 
 fn require(tool: &str) -> PathBuf {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(tool))
-            .find(|p| p.is_file())
-    });
-    found.unwrap_or_else(|| {
-        panic!("`{tool}` is not installed: run scripts/setup (it installs Debian's docker-registry and apache2-utils)")
-    })
+    common::needs::program(
+        tool,
+        "run scripts/setup (it installs Debian's docker-registry and apache2-utils)",
+    )
 }
 
 impl Registry {
@@ -267,7 +266,7 @@ fn packed(user: &User, word: &str, manifest: Value) -> (TempDir, PathBuf) {
     let pages = manifest["capabilities"]["memory"].as_u64().map_or(1, |_| 1);
     std::fs::write(
         dir.path().join("guard.wasm"),
-        blocking_module(word, pages as u32),
+        blocking_module(word, u32::try_from(pages).unwrap()),
     )
     .unwrap();
     std::fs::write(dir.path().join("hook.json"), manifest.to_string()).unwrap();
@@ -360,6 +359,10 @@ fn pack_embeds_the_manifest_and_inspect_shows_it() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "registry"),
+    ignore = "registry tier: scripts/setup, then --features hookhost-cli/registry"
+)]
 fn publish_then_add_by_tag_and_by_digest_pins_the_module() {
     let reg = Registry::plain();
     let user = User::new();
@@ -433,6 +436,10 @@ fn publish_then_add_by_tag_and_by_digest_pins_the_module() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "registry"),
+    ignore = "registry tier: scripts/setup, then --features hookhost-cli/registry"
+)]
 fn add_without_a_terminal_and_without_yes_writes_nothing() {
     let reg = Registry::plain();
     let user = User::new();
@@ -451,6 +458,10 @@ fn add_without_a_terminal_and_without_yes_writes_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "registry"),
+    ignore = "registry tier: scripts/setup, then --features hookhost-cli/registry"
+)]
 fn update_moves_the_tag_and_shows_the_capability_diff_first() {
     let reg = Registry::plain();
     let user = User::new();
@@ -506,6 +517,10 @@ fn update_moves_the_tag_and_shows_the_capability_diff_first() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "registry"),
+    ignore = "registry tier: scripts/setup, then --features hookhost-cli/registry"
+)]
 fn tampered_or_missing_store_bytes_fail_the_run_and_fetch_restores_them() {
     let reg = Registry::plain();
     let user = User::new();
@@ -570,6 +585,10 @@ fn tampered_or_missing_store_bytes_fail_the_run_and_fetch_restores_them() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "registry"),
+    ignore = "registry tier: scripts/setup, then --features hookhost-cli/registry"
+)]
 fn a_registry_that_is_down_does_not_stop_pinned_hooks() {
     let mut reg = Registry::plain();
     let user = User::new();
@@ -593,6 +612,10 @@ fn a_registry_that_is_down_does_not_stop_pinned_hooks() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "registry"),
+    ignore = "registry tier: scripts/setup, then --features hookhost-cli/registry"
+)]
 fn the_config_wins_over_the_manifest_and_check_says_so() {
     let reg = Registry::plain();
     let user = User::new();
@@ -653,6 +676,10 @@ fn the_config_wins_over_the_manifest_and_check_says_so() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "registry"),
+    ignore = "registry tier: scripts/setup, then --features hookhost-cli/registry"
+)]
 fn a_layer_over_the_size_cap_is_refused_without_downloading_it() {
     let reg = Registry::plain();
     let user = User::new();
@@ -716,6 +743,10 @@ fn a_layer_over_the_size_cap_is_refused_without_downloading_it() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "registry"),
+    ignore = "registry tier: scripts/setup, then --features hookhost-cli/registry"
+)]
 fn basic_auth_credentials_come_from_the_environment_or_docker_config_and_are_never_printed() {
     let reg = Registry::with_auth("hooker", "s3cret-pa55");
     let user = User::new();
@@ -854,6 +885,10 @@ fn a_trusted_digest_needs_no_new_approval_in_another_project() {
 /// project by tag with its digest pinned, run with the registry gone, updated with a visible
 /// capability diff.
 #[test]
+#[cfg_attr(
+    not(feature = "registry"),
+    ignore = "registry tier: scripts/setup, then --features hookhost-cli/registry"
+)]
 fn a_template_hook_goes_from_new_to_update() {
     let mut reg = Registry::plain();
     let user = User::new();

@@ -1,7 +1,15 @@
 //! `schema/hooks.schema.json` describes the `hooks.json` that hookhost accepts: every example
 //! config in the repository validates against it, the schema and hookhost's own validation
 //! agree on a table of valid and invalid configs, and its keys, events and bounds are the
-//! ones the code uses.
+//! ones the code uses. The schemas generated from the wire types (payloads, answers, the
+//! `run --json` object; crates/engine/src/wire) describe what hookhost really writes and reads:
+//! every rendered payload, every answer to an agent and every report validates, and a broken
+//! one does not.
+//!
+//! The validator is Python's `jsonschema`: the tests that use it are the `interpreters` tier
+//! (tests/README.md); the keys-events-and-bounds test is the fast tier.
+
+mod common;
 
 use hookhost::Event;
 use hookhost::config::{
@@ -68,6 +76,7 @@ fn python(mode: &str, stdin: &str) -> Vec<String> {
 }
 
 fn validator() -> Validator {
+    common::needs::python_module("jsonschema");
     Validator
 }
 
@@ -123,7 +132,12 @@ fn readme_configs() -> Vec<Value> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn the_schema_is_a_valid_draft_2020_12_schema() {
+    let _ = validator();
     let schema = schema();
     assert_eq!(
         schema["$schema"],
@@ -134,6 +148,10 @@ fn the_schema_is_a_valid_draft_2020_12_schema() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn every_example_config_validates() {
     let v = validator();
     let files: [PathBuf; 2] = [
@@ -165,6 +183,10 @@ fn every_example_config_validates() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn the_schema_and_hookhost_accept_the_same_valid_configs() {
     let v = validator();
     let hook = |event: &str, h: Value| json!({"hooks": {event: [h]}});
@@ -221,6 +243,11 @@ fn the_schema_and_hookhost_accept_the_same_valid_configs() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
+#[allow(clippy::too_many_lines)] // one scenario, read top to bottom
 fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
     let v = validator();
     let hook = |event: &str, h: Value| json!({"hooks": {event: [h]}});
@@ -321,6 +348,10 @@ fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn the_corpus_of_broken_configs_is_rejected() {
     let v = validator();
     let mut n = 0;
@@ -373,4 +404,262 @@ fn the_schema_has_the_events_keys_and_bounds_of_the_code() {
     assert_eq!(field("timeout")["default"], json!(DEFAULT_TIMEOUT_MS));
     assert_eq!(field("memory")["maximum"], json!(MAX_MEMORY_MIB));
     assert_eq!(field("memory")["default"], json!(DEFAULT_MEMORY_MIB));
+}
+
+// ---- The generated schemas of the wire formats (schema/*.schema.json but the two above) ----
+
+/// Validates each (schema file under schema/, instance) pair with Python's `jsonschema`, and
+/// each schema named against the draft 2020-12 meta-schema; the complaints, as text.
+fn validate_all(pairs: &[(&str, Value)]) -> Vec<String> {
+    use std::io::Write;
+    const BATCH: &str = r#"
+import json, sys
+from jsonschema import Draft202012Validator as V
+root = sys.argv[1]
+for i, (name, instance) in enumerate(json.load(sys.stdin)):
+    schema = json.load(open(f"{root}/{name}"))
+    for e in V(V.META_SCHEMA).iter_errors(schema):
+        print(f"{i}: {name} (meta): {e.message}")
+    for e in V(schema).iter_errors(instance):
+        print(f"{i}: {name}: {e.message} at {list(e.absolute_path)} in {json.dumps(instance)}")
+"#;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", BATCH])
+        .arg(root().join("schema"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 (scripts/setup installs it with jsonschema)");
+    let input =
+        serde_json::to_string(&pairs.iter().map(|(n, v)| json!([n, v])).collect::<Vec<_>>())
+            .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "python3 jsonschema failed (run scripts/setup, or `pip install jsonschema`): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Which of `pairs` the schemas refuse (by index).
+fn refused(pairs: &[(&str, Value)]) -> BTreeSet<usize> {
+    validate_all(pairs)
+        .iter()
+        .filter_map(|line| line.split(':').next()?.parse().ok())
+        .collect()
+}
+
+fn payloads() -> Vec<hookhost::Payload> {
+    use hookhost::Payload;
+    let cwd = Path::new("/project");
+    let mut all: Vec<Payload> = Event::ALL
+        .into_iter()
+        .map(|e| Payload::neutral(e, cwd, "s1"))
+        .collect();
+    all.push(Payload::post_tool_use(
+        cwd,
+        "s1",
+        "edit_file",
+        json!({"path": "a", "old": "x", "new": "y"}),
+        json!({"ok": true}),
+        true,
+    ));
+    let mut sub = Payload::pre_tool_use(cwd, "s1", "bash", json!({"command": "ls"}));
+    sub.mark_subagent();
+    all.push(sub);
+    all
+}
+
+#[test]
+fn every_rendered_payload_matches_its_dialects_schema() {
+    use hookhost::Dialect;
+    let mut pairs = Vec::new();
+    for p in payloads() {
+        for d in Dialect::ALL {
+            let v: Value = serde_json::from_slice(&hookhost::dialect::render(d, &p)).unwrap();
+            pairs.push((
+                match d {
+                    Dialect::Native => "payload-native.schema.json",
+                    Dialect::Claude => "payload-claude.schema.json",
+                    Dialect::Codex => "payload-codex.schema.json",
+                    Dialect::Gemini => "payload-gemini.schema.json",
+                    Dialect::Ling => "payload-ling.schema.json",
+                },
+                v,
+            ));
+        }
+    }
+    assert_eq!(validate_all(&pairs), [] as [String; 0]);
+    // And the schemas say something: a payload without its event is refused.
+    let broken = [
+        (
+            "payload-native.schema.json",
+            json!({"cwd": "/p", "sessionId": "s"}),
+        ),
+        (
+            "payload-claude.schema.json",
+            json!({"cwd": "/p", "session_id": "s"}),
+        ),
+        (
+            "payload-ling.schema.json",
+            json!({"cwd": "/p", "event": "Stop", "sessionId": "s", "timestamp": "t", "toolCall": {"tool": 1}}),
+        ),
+    ];
+    assert_eq!(refused(&broken).len(), 3, "{broken:?}");
+}
+
+fn report(event: Event) -> hookhost::EventReport {
+    hookhost::EventReport {
+        event,
+        decision: hookhost::Decision::Pass,
+        reason: None,
+        updated_args: None,
+        ask: false,
+        stop: None,
+        additional_context: Vec::new(),
+        system_messages: Vec::new(),
+        feedback: Vec::new(),
+        hooks: Vec::new(),
+        untrusted: Vec::new(),
+        config_errors: Vec::new(),
+    }
+}
+
+#[test]
+fn every_answer_to_an_agent_matches_its_schema() {
+    use hookhost::{Decision, Dialect, StopRequest};
+    let mut reports = Vec::new();
+    for e in Event::ALL {
+        let mut r = report(e);
+        reports.push(r.clone());
+        r.additional_context = vec!["ctx".into()];
+        r.system_messages = vec!["msg".into()];
+        r.feedback = vec!["fb".into()];
+        r.stop = Some(StopRequest {
+            reason: "halt".into(),
+        });
+        reports.push(r.clone());
+        r.stop = None;
+        r.decision = if e.takes_tool_matcher() || e == Event::UserPromptSubmit {
+            Decision::Block
+        } else {
+            Decision::Force
+        };
+        r.reason = Some("no".into());
+        reports.push(r.clone());
+        r.decision = Decision::Pass;
+        r.reason = None;
+        r.ask = true;
+        r.updated_args = Some(json!({"path": "a", "content": ""}));
+        reports.push(r);
+    }
+    let mut pairs = Vec::new();
+    for (d, schema) in [
+        (Dialect::Claude, "answer-claude.schema.json"),
+        (Dialect::Codex, "answer-codex.schema.json"),
+        (Dialect::Gemini, "answer-gemini.schema.json"),
+    ] {
+        for r in &reports {
+            let a = hookhost::dialect::respond(d, r, Some("write_file"));
+            if !a.stdout.is_empty() {
+                pairs.push((schema, serde_json::from_str(&a.stdout).unwrap()));
+            }
+        }
+    }
+    assert!(pairs.len() > 40);
+    assert_eq!(validate_all(&pairs), [] as [String; 0]);
+    let broken = [
+        (
+            "answer-codex.schema.json",
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}),
+        ),
+        ("answer-gemini.schema.json", json!({"decision": "block"})),
+    ];
+    assert_eq!(refused(&broken).len(), 2);
+}
+
+#[test]
+fn the_answers_hookhost_reads_match_their_schemas() {
+    let answers = [
+        json!({"decision": "block", "reason": "no"}),
+        json!({"blocked": true, "blockReason": "no", "modifiedParams": {"a": 1}}),
+        json!({"continue": false, "stopReason": "halt", "suppressOutput": true, "systemMessage": "m"}),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "r", "updatedInput": {"a": 1}, "additionalContext": "c", "tool_input": {"b": 2}}}),
+        json!({"additionalContext": "c", "unknownKey": 1}),
+    ];
+    for a in &answers {
+        assert!(
+            hookhost::parse_stdout(a.to_string().as_bytes(), false).is_ok(),
+            "{a}"
+        );
+    }
+    let mut pairs: Vec<(&str, Value)> = answers
+        .iter()
+        .map(|a| ("answer.schema.json", a.clone()))
+        .collect();
+    for a in [
+        json!({"decision": "force", "reason": "more"}),
+        json!({"updatedInput": {"a": 1}, "additionalContext": "c", "systemMessage": "m"}),
+        json!(null),
+    ] {
+        assert!(hookhost::typed_answer(&a).is_ok(), "{a}");
+        pairs.push(("client-answer.schema.json", a));
+    }
+    assert_eq!(validate_all(&pairs), [] as [String; 0]);
+    let broken = [
+        ("answer.schema.json", json!({"decision": "maybe"})),
+        ("answer.schema.json", json!({"updatedInput": "rm"})),
+        ("client-answer.schema.json", json!({"decision": "deny"})),
+    ];
+    for (_, a) in &broken[..2] {
+        assert!(hookhost::parse_stdout(a.to_string().as_bytes(), false).is_err());
+    }
+    assert!(hookhost::typed_answer(&broken[2].1).is_err());
+    assert_eq!(refused(&broken).len(), 3);
+}
+
+#[tokio::test]
+async fn the_run_json_object_matches_its_schema() {
+    use hookhost::{FnResponse, Payload, Runner};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".coding-agent")).unwrap();
+    std::fs::write(
+        dir.path().join(".coding-agent/hooks.json"),
+        r#"{"hooks": {"Stop": [{"comand": "x"}]}}"#,
+    )
+    .unwrap();
+    let runner = Runner::builder(dir.path())
+        .config_paths(ConfigPaths::with_home(dir.path(), None))
+        .lenient()
+        .hook(Event::PreToolUse, None, "rewrite", |_: &Payload| {
+            FnResponse::update_input(json!({"command": "ls"}))
+        })
+        .hook(Event::PreToolUse, None, "guard", |_: &Payload| {
+            FnResponse::block("no")
+        })
+        .build()
+        .unwrap();
+    let mut pairs = Vec::new();
+    for p in payloads() {
+        let report = runner.fire(p).await;
+        pairs.push(("run.schema.json", hookhost::setup::report_json(&report)));
+    }
+    let pre = &pairs[2].1;
+    assert_eq!(pre["decision"], "block", "{pre}");
+    assert!(pre["configErrors"].is_array(), "{pre}");
+    assert_eq!(validate_all(&pairs), [] as [String; 0]);
+    let mut broken = pre.clone();
+    broken["hooks"][0]["outcome"] = json!("maybe");
+    assert_eq!(refused(&[("run.schema.json", broken)]).len(), 1);
 }

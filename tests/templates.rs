@@ -5,6 +5,11 @@
 //!
 //! Rust templates build into `<target>/templates/cargo` and compiled modules are cached in
 //! `<target>/templates/wasm-cache`, so repeated runs (and CI with a kept target dir) are quick.
+//!
+//! The Rust templates build with cargo alone (the fast tier); the others need their
+//! toolchains, installed by scripts/setup: the `toolchains` tier (tests/README.md).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -45,6 +50,25 @@ fn show(what: &str, out: &Output) -> String {
     )
 }
 
+/// `hookhost build --dir DIR`; a toolchain that is not installed fails the test with
+/// hookhost's own one-line message and where to get every toolchain at once.
+fn build(dir: &Path) -> Output {
+    let out = hookhost()
+        .args(["build", "--dir"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let err = err.trim();
+    if !out.status.success() && err.lines().count() == 1 && err.contains(" is not installed") {
+        common::needs::fail(format!(
+            "{err} (scripts/setup installs every template's toolchain)"
+        ));
+    }
+    out
+}
+
+#[allow(clippy::too_many_lines)] // one scenario, read top to bottom
 fn check(lang: &str) {
     let started = Instant::now();
     let tmp = tempfile::tempdir().unwrap();
@@ -66,11 +90,7 @@ fn check(lang: &str) {
     assert_eq!(manifest["language"], lang);
     assert_eq!(manifest["name"], name.as_str());
 
-    let out = hookhost()
-        .args(["build", "--dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let out = build(&dir);
     assert!(out.status.success(), "{lang}: {}", show("build", &out));
     let module = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     assert_eq!(
@@ -149,10 +169,15 @@ fn check(lang: &str) {
     );
 }
 
+/// One test per language; a leading `#[...]` goes on every test of the block.
 macro_rules! languages {
     ($($test:ident => $lang:literal),* $(,)?) => {
+        languages! { #[cfg(all())] $($test => $lang),* }
+    };
+    (#[$gate:meta] $($test:ident => $lang:literal),* $(,)?) => {
         $(
             #[test]
+            #[$gate]
             fn $test() {
                 check($lang);
             }
@@ -160,9 +185,14 @@ macro_rules! languages {
     };
 }
 
+// cargo and the wasm targets: the fast tier.
 languages! {
     rust => "rust",
     rust_component => "rust-component",
+}
+
+languages! {
+    #[cfg_attr(not(feature = "toolchains"), ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains")]
     python => "python",
     javascript => "javascript",
     typescript => "typescript",
@@ -219,6 +249,10 @@ fn build_and_test_outside_a_project_say_what_to_do() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 fn test_reports_a_sample_that_does_not_match() {
     // A C project (the quickest build) whose sample expects the wrong outcome: exit 1, FAIL.
     let tmp = tempfile::tempdir().unwrap();
@@ -231,11 +265,7 @@ fn test_reports_a_sample_that_does_not_match() {
             .unwrap()
             .success()
     );
-    let out = hookhost()
-        .args(["build", "--dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let out = build(&dir);
     assert!(out.status.success(), "{}", show("build", &out));
     std::fs::write(
         dir.join("samples/pass.json"),

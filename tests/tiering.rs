@@ -20,27 +20,17 @@ use std::time::{Duration, Instant};
 /// How long a background compile may take before a test gives up on it.
 const BACKGROUND_BOUND: Duration = Duration::from_secs(600);
 
-/// A big example guest built by `scripts/build-guest-examples`, or `None` (the test is
-/// skipped, as in `languages.rs` when the toolchains are missing).
-fn big_guest() -> Option<PathBuf> {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .join("guest-examples/out/bash-guard-qjs.wasm");
-    if path.is_file() {
-        Some(path)
-    } else {
-        eprintln!(
-            "skipped: {} is missing (scripts/build-guest-examples)",
-            path.display()
-        );
-        None
-    }
+/// A big example guest built by `scripts/setup` (the `toolchains` tier, tests/README.md;
+/// without it the test fails saying so).
+fn big_guest() -> PathBuf {
+    common::needs::example_guest("bash-guard-qjs.wasm")
 }
 
 /// A WASI preview 1 command made big (past [`BASELINE_MIN_BYTES`]) by a zero data segment,
 /// with `funcs` and `start` (the body of `_start`) inside.
 fn big_module(funcs: &str, start: &str) -> Vec<u8> {
     let pages = BASELINE_MIN_BYTES / 65536 + 2;
-    let zeros = "\\00".repeat(BASELINE_MIN_BYTES as usize + 1);
+    let zeros = "\\00".repeat(usize::try_from(BASELINE_MIN_BYTES).unwrap() + 1);
     let wat = format!(
         r#"(module
             (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
@@ -114,8 +104,12 @@ async fn fire_guard(runner: &Runner, p: &Project) -> (Decision, Outcome, String)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 async fn a_big_module_runs_from_the_baseline_tier_then_from_the_optimised_build() {
-    let Some(guest) = big_guest() else { return };
+    let guest = big_guest();
     let p = project_with(
         &std::fs::read(guest).unwrap(),
         json!([{"command": "hooks/guard.wasm", "match": "bash", "timeout": 60000}]),
@@ -177,9 +171,13 @@ fn runner_pair(p: &Project) -> (Runner, std::sync::Arc<HookSpawner>) {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 async fn the_cli_answers_from_the_baseline_tier_and_a_background_compile_caches_the_optimised_build()
  {
-    let Some(guest) = big_guest() else { return };
+    let guest = big_guest();
     let p = project_with(
         &std::fs::read(guest).unwrap(),
         json!([{"command": "hooks/guard.wasm", "match": "bash", "timeout": 60000}]),
@@ -252,8 +250,12 @@ fn background_compile(p: &Project, module: &str) -> Option<i32> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 fn a_background_compile_gives_way_to_the_one_already_running() {
-    let Some(guest) = big_guest() else { return };
+    let guest = big_guest();
     let p = project_with(&std::fs::read(guest).unwrap(), json!([]));
     let module = p.path().join("hooks/guard.wasm");
     let spawner = WasmSpawner::new(WasmEngineConfig {
@@ -367,9 +369,13 @@ async fn fuel_runs_out_on_the_same_budget_under_both_tiers() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 fn the_agent_adapter_answers_from_the_baseline_tier_and_hands_the_optimisation_off() {
     use std::io::Write;
-    let Some(guest) = big_guest() else { return };
+    let guest = big_guest();
     let p = project_with(
         &std::fs::read(guest).unwrap(),
         json!([{"command": "hooks/guard.wasm", "match": "bash", "timeout": 60000}]),
@@ -421,8 +427,12 @@ fn the_agent_adapter_answers_from_the_baseline_tier_and_hands_the_optimisation_o
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 fn a_module_whose_optimisation_failed_is_not_handed_off_again_until_it_changes() {
-    let Some(guest) = big_guest() else { return };
+    let guest = big_guest();
     let p = project_with(
         &std::fs::read(guest).unwrap(),
         json!([{"command": "hooks/guard.wasm", "match": "bash", "timeout": 60000}]),

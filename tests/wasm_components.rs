@@ -86,7 +86,7 @@ async fn components_follow_the_same_outcome_table() {
         .lines()
         .map(|l| l.split('=').next().unwrap())
         .collect();
-    names.sort();
+    names.sort_unstable();
     assert_eq!(names, ["HOOK_EVENT", "HOOK_PROJECT_DIR"]);
     let r = fire("bash", json!({"command": "rm -rf /"})).await;
     assert_eq!(r.decision, Decision::Block);

@@ -342,7 +342,7 @@ fn no_host_environment_leaks() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let env = v["hooks"][0]["stdout"].as_str().unwrap();
     let mut names: Vec<&str> = env.lines().map(|l| l.split('=').next().unwrap()).collect();
-    names.sort();
+    names.sort_unstable();
     assert_eq!(
         names,
         ["HOOKHOST_TEST_ALLOWED", "HOOK_EVENT", "HOOK_PROJECT_DIR"],

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod guests;
+pub mod needs;
 
 use hookhost::config::ConfigPaths;
 use hookhost::spawner::{HookSpawner, WasmEngineConfig};
@@ -92,7 +93,7 @@ impl Project {
     pub fn cli(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
         c.args(args).arg("--project").arg(self.path());
-        if matches!(args.first(), Some(&"hook") | Some(&"serve")) {
+        if matches!(args.first(), Some(&"hook" | &"serve")) {
             c.arg("--home").arg(self.home.path());
         }
         c.env("HOME", self.home.path())

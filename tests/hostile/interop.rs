@@ -369,9 +369,18 @@ fn the_adapter_never_answers_allow_whatever_a_native_hook_says() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn a_stray_core_key_in_an_agents_tool_input_does_not_hide_the_real_path_from_a_guard() {
     // Claude Code's Write reads `file_path`; the core's `write_file` reads `path`. A tool input
-    // carrying both must show the guard the path the agent writes, not the decoy.
+    // carrying both must show the guard the path the agent writes, not the decoy. Without
+    // python3 the guard cannot start, which blocks too: the test would pass for nothing.
+    crate::common::needs::program(
+        "python3",
+        "install Python 3 with pip (README's test command needs it)",
+    );
     let guard = "python3 -c \"import json,sys; a=json.load(sys.stdin)['toolArgs']; sys.exit(2 if '.ssh' in a.get('path','') or '.ssh' in a.get('old','') else 0)\"";
     let p = Project::new(json!({"hooks": {"PreToolUse": [
         {"match": "write_file|edit_file", "command": guard}]}}));

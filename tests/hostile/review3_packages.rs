@@ -169,7 +169,7 @@ fn serve(stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, sent: &A
     let chunk = vec![b' '; 64 * 1024];
     let mut left = a.filler;
     while left > 0 {
-        let n = left.min(chunk.len() as u64) as usize;
+        let n = chunk.len().min(usize::try_from(left).unwrap_or(usize::MAX));
         if out.write_all(&chunk[..n]).is_err() {
             break;
         }

@@ -13,6 +13,9 @@
 //! [`SwapStdin`], a `Spawner` that changes only the stdin of the real one. The tests assert
 //! the event's decision, so they keep holding if the host itself refuses such payloads one
 //! day.
+//!
+//! The Rust guards are the fast tier; the guards in other languages, built by scripts/setup,
+//! are the `toolchains` tier (tests/README.md).
 
 use crate::common::Project;
 use crate::common::guests::{guest, guest_p2, guest_target_dir};
@@ -21,7 +24,7 @@ use hookhost::config;
 use hookhost::spawner::{HookSpawner, SpawnOutput, SpawnRequest, Spawner, WasmEngineConfig};
 use hookhost::{Decision, Event, EventReport, Outcome, Payload, Runner};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, LazyLock};
 
 /// The guards under attack.
@@ -43,17 +46,7 @@ enum Guard {
 
 impl Guard {
     fn module(self) -> PathBuf {
-        let out = |name: &str| {
-            let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-                .join("guest-examples/out")
-                .join(name);
-            assert!(
-                path.is_file(),
-                "{} is missing: run scripts/build-guest-examples first",
-                path.display()
-            );
-            path
-        };
+        use crate::common::needs::example_guest as out;
         match self {
             Guard::Sdk => guest("bash-guard"),
             Guard::SdkPaths => guest("path-guard"),
@@ -173,7 +166,8 @@ fn on_big_stack<T: Send + 'static>(test: impl Future<Output = T> + Send + 'stati
         })
         .unwrap()
         .join()
-        .unwrap()
+        // The test's own failure as it was (a missing guest is one line, not a backtrace).
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
 /// The call carrying `attack` is blocked, and by an answer, not by the guard burning its
@@ -200,9 +194,14 @@ fn assert_blocks(guard: Guard, attack: Attack) {
     );
 }
 
+/// One test per line; a leading `#[...]` goes on every test of the block.
 macro_rules! blocks {
-    ($($name:ident: $guard:ident, $attack:expr;)*) => {$(
+    ($($name:ident: $guard:ident, $attack:expr;)*) => {
+        blocks! { #[cfg(all())] $($name: $guard, $attack;)* }
+    };
+    (#[$gate:meta] $($name:ident: $guard:ident, $attack:expr;)*) => {$(
         #[test]
+        #[$gate]
         fn $name() {
             assert_blocks(Guard::$guard, $attack);
         }
@@ -236,6 +235,7 @@ blocks! {
 
 // The text-scanning guards: what a JSON string can spell differently, and a big payload.
 blocks! {
+    #[cfg_attr(not(feature = "toolchains"), ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains")]
     c_guard_blocks_a_tab_separated_command: C, Attack::Command("rm\t-rf /".into());
     c_guard_blocks_a_command_with_doubled_spaces: C, Attack::Command("rm  -rf  /".into());
     c_guard_blocks_a_unicode_escaped_command: C,
@@ -269,6 +269,7 @@ blocks! {
 
 // The guards that parse with their language's JSON library.
 blocks! {
+    #[cfg_attr(not(feature = "toolchains"), ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains")]
     go_guard_blocks_a_payload_nested_127_deep: Go, Attack::Nested(127);
     go_guard_blocks_a_payload_nested_10000_deep: Go, Attack::Nested(10_000);
     go_guard_blocks_unparseable_stdin: Go, Attack::Stdin(raw("rm -rf /"));
@@ -308,6 +309,10 @@ fn sdk_guard_reads_a_payload_just_under_its_limits() {
 
 /// The text-scanning guards decode escapes rather than block every escape they meet.
 #[test]
+#[cfg_attr(
+    not(feature = "toolchains"),
+    ignore = "toolchains tier: scripts/setup, then --features hookhost-cli/toolchains"
+)]
 fn text_guards_still_pass_a_harmless_command_with_escapes() {
     let stdin = raw(
         r#"{"event":"PreToolUse","toolArgs":{"command":"echo \"caf\u00e9\"\t\\ \/ | wc"},"toolName":"bash","x":[[[{}]]]}"#,

@@ -16,6 +16,7 @@ impl Observer for Events {
 }
 
 async fn session(prompt: &str, turns: Value) -> (String, Vec<AgentEvent>) {
+    crate::common::needs::python_and_node();
     let p = project_with(".claude/settings.json", &claude_settings());
     let runner = Arc::new(p.runner());
     let events = Arc::new(Events::default());
@@ -29,6 +30,10 @@ async fn session(prompt: &str, turns: Value) -> (String, Vec<AgentEvent>) {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 async fn the_core_honours_claude_blocks_asks_and_stop_forces() {
     let (answer, events) = session(
         "clean up",
@@ -79,6 +84,10 @@ async fn the_core_honours_claude_blocks_asks_and_stop_forces() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 async fn the_core_keeps_a_blocked_prompt_out_and_stops_on_continue_false() {
     let (answer, events) =
         session("my password is hunter2", json!([{"text": "never asked"}])).await;

@@ -14,7 +14,12 @@ fn reason(r: &Value) -> &str {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn inbound_blockers_read_tool_input_and_block_with_stderr() {
+    crate::common::needs::python_and_node();
     let p = inbound();
     let (code, r) = run_json(
         &p,
@@ -72,7 +77,12 @@ fn inbound_blockers_read_tool_input_and_block_with_stderr() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn inbound_permission_decisions_deny_ask_allow_and_rewrite() {
+    crate::common::needs::python_and_node();
     let p = inbound();
     let (_, r) = run_json(
         &p,
@@ -138,7 +148,13 @@ fn inbound_permission_decisions_deny_ask_allow_and_rewrite() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
+#[allow(clippy::too_many_lines)] // one scenario, read top to bottom
 fn inbound_context_matchers_on_source_prompts_transcripts_stop_and_continue() {
+    crate::common::needs::python_and_node();
     let p = inbound();
     let (_, r) = run_json(&p, &["SessionStart"]);
     assert_eq!(
@@ -257,7 +273,13 @@ fn pre(p: &Project, tool: &str, input: Value) -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
+#[allow(clippy::too_many_lines)] // one scenario, read top to bottom
 fn outbound_answers_claude_in_its_protocol() {
+    crate::common::needs::python_and_node();
     let p = outbound();
     let hso = |v: &Value| v["hookSpecificOutput"].clone();
     let (code, a, err) = adapter(
@@ -465,7 +487,12 @@ fn a_wasm_hook_in_claude_settings_sees_claude_project_dir() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn list_check_and_import_show_dialects_files_and_warnings() {
+    crate::common::needs::python_and_node();
     let mut settings = claude_settings();
     settings["hooks"]["PreToolUse"][0]["hooks"][1]["once"] = json!(true);
     settings["hooks"]["Notification"] =

@@ -28,7 +28,12 @@ fn gemini() -> Project {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn gemini_hooks_inbound_and_outbound() {
+    crate::common::needs::python_and_node();
     let p = gemini();
     let (code, r) = run_json(
         &p,
@@ -81,7 +86,12 @@ fn gemini_hooks_inbound_and_outbound() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn codex_hooks_inbound_and_outbound_with_its_stricter_rules() {
+    crate::common::needs::python_and_node();
     let p = Project::new(json!({}));
     make_executable(&p.write(
         ".codex/hooks/guard.py",
@@ -154,7 +164,12 @@ if cmd == "ls":
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
 fn lings_block_node_modules_example_blocks() {
+    crate::common::needs::python_and_node();
     let p = Project::new(json!({}));
     make_executable(&p.write(
         ".ling/hooks/block-node-modules.sh",

@@ -6,10 +6,8 @@
 //! The GIL is released while an event fires, so shell, wasm and HTTP hooks and other Python
 //! threads run meanwhile; a Python hook takes the GIL back only for its own call.
 
-use hookhost::config::ConfigPaths;
 use hookhost::locations;
-use hookhost::setup::{ClientHook, Engine, HookTable, report_json};
-use hookhost::spawner::WasmEngineConfig;
+use hookhost::setup::{ClientHook, Home, HookTable, Setup, WasmOptions, report_json};
 use hookhost::{Event, FnHook, FnResponse, HookError, HookResult, Payload, TrustPolicy};
 use hookhost_serve::{payload_of, typed_answer};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -79,23 +77,21 @@ impl Engine_ {
         let policy: TrustPolicy = trust.parse().map_err(value_error)?;
         // An explicit `home` isolates (no managed file: tests, embedders). Without one, the
         // account's home from the password database, never `$HOME`: the process may run
-        // with an environment a project's settings chose.
-        let paths = match home {
-            Some(h) => ConfigPaths::with_home(&project, Some(h)),
-            None => ConfigPaths::for_project_with_home(&project, locations::account_home()),
+        // with an environment a project's settings chose. The cache and store variables are
+        // vetted against this project (the first Engine of the process settles the defaults
+        // the library reads).
+        let home = match home {
+            Some(h) => Home::Isolated(Some(h)),
+            None => Home::Given(locations::account_home()),
         };
-        // The cache and store variables, vetted against this project (the first Runner of
-        // the process settles the defaults the library reads).
-        let (_, warnings) = locations::settle(&project, paths.home.as_deref());
-        for w in warnings {
+        let setup = Setup::new(&project, home);
+        for w in setup.warnings() {
             eprintln!("{w}");
         }
-        let (roots, _) = locations::choose(&project, paths.home.as_deref());
-        let wasm = WasmEngineConfig {
-            pooling: true,
-            cache_root: cache_dir.or(roots.cache),
-            ..WasmEngineConfig::default()
-        };
+        let setup = setup.policy(policy).wasm(WasmOptions {
+            cache_root: cache_dir,
+            ..WasmOptions::default()
+        });
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -103,7 +99,8 @@ impl Engine_ {
             .map_err(|e| PyRuntimeError::new_err(format!("cannot start the runtime: {e}")))?;
         let engine = {
             let _guard = rt.enter();
-            Engine::with_wasm_config(paths, policy, wasm)
+            setup
+                .engine()
                 .map_err(|e| PyRuntimeError::new_err(e.to_string()))?
         };
         Ok(Engine_ {

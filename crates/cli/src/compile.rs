@@ -56,6 +56,7 @@ fn spawner() -> anyhow::Result<WasmSpawner> {
 }
 
 /// `--background`: compiles the one module under its claim, quietly.
+#[allow(unsafe_code)]
 async fn background(modules: &[PathBuf]) -> anyhow::Result<u8> {
     let [module] = modules else {
         anyhow::bail!("--background takes exactly one module path");
@@ -143,7 +144,7 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
     } else {
         for r in &results {
             match &r.error {
-                Some(e) => println!("error: {}", hookhost::terminal_safe_lines(&e.to_string())),
+                Some(e) => println!("error: {}", hookhost::terminal_safe_lines(&e.clone())),
                 None if r.cached => println!("{}: already compiled", shown(&r.module)),
                 None => println!(
                     "{}: compiled in {:.1} s",

@@ -6,8 +6,8 @@ use hookhost::agent::{
     Agent, AgentConfig, AgentEvent, Observer, PermissionChecker, ScriptedModel, TerminalPrompter,
 };
 use hookhost::config::ConfigPaths;
-use hookhost::spawner::{HookSpawner, WasmEngineConfig};
-use hookhost::{Decision, EventReport, HookKind, Outcome, Runner};
+use hookhost::setup::{Setup, WasmOptions};
+use hookhost::{Decision, EventReport, HookKind, Outcome};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -151,31 +151,48 @@ impl Trace {
 
 impl Observer for Trace {
     fn on(&self, depth: usize, event: &AgentEvent) {
+        self.count(event);
+        self.line(depth, self.describe(event));
+    }
+}
+
+impl Trace {
+    /// Counts `event` into the summary and follows subagent nesting.
+    fn count(&self, event: &AgentEvent) {
         let mut stats = hookhost::agent::sync::lock(&self.stats);
-        let text = match event {
-            AgentEvent::UserPrompt(p) => format!("{} {p}", self.paint("36;1", "user  ▸")),
-            AgentEvent::ModelText(t) => {
-                stats.turns += 1;
-                format!("{} {t}", self.paint("35;1", "model ▸"))
+        match event {
+            AgentEvent::ModelText(_) => stats.turns += 1,
+            AgentEvent::ToolCall { .. } => stats.tool_calls += 1,
+            AgentEvent::Blocked { .. } => stats.blocked += 1,
+            AgentEvent::PermissionDenied { .. } => stats.denied += 1,
+            AgentEvent::TodoGuard(_) => stats.todo_guard += 1,
+            AgentEvent::Forced(_) => stats.forced += 1,
+            AgentEvent::SubagentStart(_) => {
+                self.depth
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
+            AgentEvent::SubagentEnd(_) => {
+                self.depth
+                    .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            _ => {}
+        }
+    }
+
+    /// The line of a tool call and what became of it.
+    fn tool_line(&self, event: &AgentEvent) -> String {
+        match event {
             AgentEvent::ToolCall { name, args } => {
-                stats.tool_calls += 1;
                 format!("{} {name} {args}", self.paint("34;1", "tool  ▸"))
             }
-            AgentEvent::Blocked { name, .. } => {
-                stats.blocked += 1;
-                format!(
-                    "  {} {name} was blocked by a hook; the reason goes back to the model",
-                    self.paint("31;1", "✗")
-                )
-            }
-            AgentEvent::PermissionDenied { name, why } => {
-                stats.denied += 1;
-                format!(
-                    "  {} {name}: permission checker {why} (no hook can override a system deny)",
-                    self.paint("31;1", "✗")
-                )
-            }
+            AgentEvent::Blocked { name, .. } => format!(
+                "  {} {name} was blocked by a hook; the reason goes back to the model",
+                self.paint("31;1", "✗")
+            ),
+            AgentEvent::PermissionDenied { name, why } => format!(
+                "  {} {name}: permission checker {why} (no hook can override a system deny)",
+                self.paint("31;1", "✗")
+            ),
             AgentEvent::ToolResult {
                 output, is_error, ..
             } => {
@@ -192,55 +209,48 @@ impl Observer for Trace {
                     }
                 )
             }
+            _ => String::new(),
+        }
+    }
+
+    /// The trace line of `event`.
+    fn describe(&self, event: &AgentEvent) -> String {
+        match event {
+            AgentEvent::ToolCall { .. }
+            | AgentEvent::Blocked { .. }
+            | AgentEvent::PermissionDenied { .. }
+            | AgentEvent::ToolResult { .. } => self.tool_line(event),
+            AgentEvent::UserPrompt(p) => format!("{} {p}", self.paint("36;1", "user  ▸")),
+            AgentEvent::ModelText(t) => format!("{} {t}", self.paint("35;1", "model ▸")),
             AgentEvent::HookContext(c) => format!("  + context for the model: {c}"),
             AgentEvent::SystemMessage(m) => format!("  + message for the user: {m}"),
-            AgentEvent::TodoGuard(m) => {
-                stats.todo_guard += 1;
-                format!(
-                    "  {} TodoGuard: {}",
-                    self.paint("33;1", "↻"),
-                    m.lines().next().unwrap_or("")
-                )
-            }
-            AgentEvent::Forced(m) => {
-                stats.forced += 1;
-                format!(
-                    "  {} a Stop hook forced one more turn: {m}",
-                    self.paint("33;1", "↻")
-                )
-            }
+            AgentEvent::TodoGuard(m) => format!(
+                "  {} TodoGuard: {}",
+                self.paint("33;1", "↻"),
+                m.lines().next().unwrap_or("")
+            ),
+            AgentEvent::Forced(m) => format!(
+                "  {} a Stop hook forced one more turn: {m}",
+                self.paint("33;1", "↻")
+            ),
             AgentEvent::Compacted { before, after } => {
                 format!("  ⇣ compacted the conversation: {before} -> {after} messages")
             }
-            AgentEvent::SubagentStart(n) => {
-                self.depth
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                format!(
-                    "{} subagent `{n}` starts (only PreToolUse/PostToolUse hooks apply)",
-                    self.paint("36", "┌")
-                )
-            }
-            AgentEvent::SubagentEnd(n) => {
-                self.depth
-                    .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-                format!("{} subagent `{n}` done", self.paint("36", "└"))
-            }
+            AgentEvent::SubagentStart(n) => format!(
+                "{} subagent `{n}` starts (only PreToolUse/PostToolUse hooks apply)",
+                self.paint("36", "┌")
+            ),
+            AgentEvent::SubagentEnd(n) => format!("{} subagent `{n}` done", self.paint("36", "└")),
             AgentEvent::Final(t) => format!("{} {t}", self.paint("32;1", "final ▸")),
-            AgentEvent::PromptBlocked(r) => {
-                format!(
-                    "  {} a hook blocked the prompt: {r}",
-                    self.paint("31;1", "✗")
-                )
-            }
-            AgentEvent::Stopped(r) => {
-                format!(
-                    "  {} a hook stopped the agent: {r}",
-                    self.paint("31;1", "■")
-                )
-            }
-        };
-        drop(stats);
-        self.line(depth, text);
+            AgentEvent::PromptBlocked(r) => format!(
+                "  {} a hook blocked the prompt: {r}",
+                self.paint("31;1", "✗")
+            ),
+            AgentEvent::Stopped(r) => format!(
+                "  {} a hook stopped the agent: {r}",
+                self.paint("31;1", "■")
+            ),
+        }
     }
 }
 
@@ -248,7 +258,7 @@ fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 0.0;
     }
-    v.sort_by(|a, b| a.total_cmp(b));
+    v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
@@ -269,19 +279,18 @@ pub async fn demo() -> anyhow::Result<u8> {
         root.display()
     );
 
-    // Project hooks only: the demo must not pick up the user's own ~/.coding-agent hooks.
-    let paths = ConfigPaths::with_home(&root, None);
-    let spawner = HookSpawner::with_wasm_config(WasmEngineConfig {
-        pooling: false,
-        ..WasmEngineConfig::default()
-    });
+    // Project hooks only: the demo must not pick up the user's own ~/.coding-agent hooks,
+    // and it trusts the hooks it wrote itself.
     let t = trace.clone();
-    let runner = Runner::builder(&root)
-        .config_paths(paths)
-        .spawner(Arc::new(spawner))
+    let ready = Setup::with_paths(ConfigPaths::with_home(&root, None))
+        .trust_every_hook()
+        .wasm(WasmOptions {
+            pooling: false,
+            ..WasmOptions::default()
+        })
         .observer(Arc::new(move |r| t.report(r)))
-        .build()?;
-    let runner = Arc::new(runner);
+        .runner()?;
+    let runner = Arc::new(ready.runner);
 
     let model = ScriptedModel::from_json(TRANSCRIPT)?;
     let mut agent = Agent::new(Box::new(model), runner.clone(), &root, "demo-session")

@@ -22,11 +22,12 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::Event;
+use hookhost::Payload;
 use hookhost::dialect::{self, Dialect};
 use hookhost::files::{PAYLOAD_LIMIT, read_stream_bounded};
+use hookhost::setup::WasmOptions;
 use hookhost::spawner::wasm::{COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV};
-use hookhost::spawner::{HookSpawner, TIERING_ENV, Tiering, WasmEngineConfig};
-use hookhost::{Payload, Runner, TrustPolicy, TrustStore};
+use hookhost::spawner::{TIERING_ENV, Tiering};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -92,6 +93,7 @@ fn read_payload(
 
 /// The adapter's work; `blocking` is cleared once the payload is known not to be a
 /// PreToolUse.
+#[allow(unsafe_code)]
 async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u8> {
     let read = read_payload(&a.agent);
     if let Ok((event, _)) = &read {
@@ -108,37 +110,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
         return Ok(0);
     };
     let home = super::env::runner_home(a.home.clone());
-    let project = match a.project {
-        Some(p) => super::project_dir(Some(p))?,
-        None => {
-            // The directory the agent was started in, which it names for its hooks; the
-            // payload's `cwd` follows the model's `cd` (after `cd src` the project's own
-            // guards would no longer be found).
-            let vars: &[&str] = match d {
-                Dialect::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
-                _ => &["CLAUDE_PROJECT_DIR"],
-            };
-            let started_in = vars
-                .iter()
-                .filter_map(std::env::var_os)
-                .map(PathBuf::from)
-                .find(|p| p.is_dir());
-            let cwd = fields
-                .get("cwd")
-                .and_then(|c| c.as_str())
-                .map(PathBuf::from)
-                .filter(|p| p.is_dir());
-            // Codex names no directory: the payload's `cwd` may be a subdirectory of the
-            // project (a session started in `repo/src`), whose guards are at the root.
-            let found = || {
-                cwd.iter()
-                    .cloned()
-                    .chain(std::env::current_dir().ok())
-                    .find_map(|start| find_project(&start, home.as_deref()))
-            };
-            super::project_dir(started_in.or_else(found).or(cwd))?
-        }
-    };
+    let project = project_of(d, a.project, &fields, home.as_deref())?;
     let session = fields
         .get("sessionId")
         .and_then(|s| s.as_str())
@@ -151,10 +123,79 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     // SAFETY of set_var: the runtime is single-threaded here and nothing reads the
     // environment concurrently; every hook spawned from now on inherits the marker.
     unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
-    let paths = super::env::runner_paths(&project, home).native_only();
-    // Numbers and modes a project's `env` could set to cut a first compile short (a spawn
-    // failure only warns on a non-blocking event: the user's wasm hook would not run) are
-    // not read here: the defaults hold.
+    let setup = super::env::runner_setup(&project, home).native_only();
+    note_ignored_env();
+    let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
+    // A big module's optimised build is left to a background `hookhost compile`.
+    let ready = setup
+        .policy(policy)
+        .wasm(WasmOptions {
+            tiering: Some(Tiering::Deferred),
+            compile_timeout: Some(COMPILE_TIMEOUT),
+            ..WasmOptions::one_event()
+        })
+        .runner()?;
+    super::env::warn_trust(ready.trust_warning.as_ref());
+    let (runner, spawner) = (ready.runner, ready.spawner);
+    let tool = payload.tool_name().map(str::to_string);
+    let report = runner.fire(payload).await;
+    runner.wait_async().await;
+    for e in &report.config_errors {
+        eprintln!("hookhost: error: {e}");
+    }
+    let answer = dialect::respond(d, &report, tool.as_deref());
+    if !answer.stdout.is_empty() {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", answer.stdout)?;
+    }
+    super::tier_up::hand_off(&spawner);
+    Ok(answer.exit_code)
+}
+
+/// The project directory: `--project`, else the directory the agent was started in (which
+/// it names for its hooks), else the nearest project root at or above the payload's `cwd`
+/// (then the current directory), else the payload's `cwd`, else the current directory.
+fn project_of(
+    d: Dialect,
+    project: Option<PathBuf>,
+    fields: &serde_json::Map<String, serde_json::Value>,
+    home: Option<&Path>,
+) -> anyhow::Result<PathBuf> {
+    if project.is_some() {
+        return super::project_dir(project);
+    }
+    // The directory the agent was started in, which it names for its hooks; the
+    // payload's `cwd` follows the model's `cd` (after `cd src` the project's own
+    // guards would no longer be found).
+    let vars: &[&str] = match d {
+        Dialect::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        _ => &["CLAUDE_PROJECT_DIR"],
+    };
+    let started_in = vars
+        .iter()
+        .filter_map(std::env::var_os)
+        .map(PathBuf::from)
+        .find(|p| p.is_dir());
+    let cwd = fields
+        .get("cwd")
+        .and_then(|c| c.as_str())
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir());
+    // Codex names no directory: the payload's `cwd` may be a subdirectory of the
+    // project (a session started in `repo/src`), whose guards are at the root.
+    let found = || {
+        cwd.iter()
+            .cloned()
+            .chain(std::env::current_dir().ok())
+            .find_map(|start| find_project(&start, home))
+    };
+    super::project_dir(started_in.or_else(found).or(cwd))
+}
+
+/// Numbers and modes a project's `env` could set to cut a first compile short (a spawn
+/// failure only warns on a non-blocking event: the user's wasm hook would not run) are not
+/// read here: the defaults hold, and a set one is said on stderr.
+fn note_ignored_env() {
     let timeout_default = COMPILE_TIMEOUT.as_millis().to_string();
     for (var, default) in [
         (COMPILE_TIMEOUT_ENV, timeout_default.as_str()),
@@ -169,42 +210,6 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
             );
         }
     }
-    // A big module's optimised build is left to a background `hookhost compile`.
-    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
-        pooling: false,
-        prewarm: None,
-        tiering: Tiering::Deferred,
-        compile_timeout: Some(COMPILE_TIMEOUT),
-        ..WasmEngineConfig::default()
-    }));
-    let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
-    let store = match TrustStore::load(paths.home.as_deref()) {
-        Ok(store) => store,
-        Err(e) if policy == TrustPolicy::All => {
-            eprintln!("hookhost: warning: {e}; treating every project hook as untrusted");
-            TrustStore::load(None)?
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let runner = Runner::builder(&project)
-        .config_paths(paths)
-        .lenient()
-        .spawner(spawner.clone())
-        .trust(policy, store)
-        .build()?;
-    let tool = payload.tool_name().map(str::to_string);
-    let report = runner.fire(payload).await;
-    runner.wait_async().await;
-    for e in &report.config_errors {
-        eprintln!("hookhost: error: {e}");
-    }
-    let answer = dialect::respond(d, &report, tool.as_deref());
-    if !answer.stdout.is_empty() {
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", answer.stdout)?;
-    }
-    super::tier_up::hand_off(&spawner);
-    Ok(answer.exit_code)
 }
 
 /// What makes a directory a project root for [`find_project`]: hookhost's own directory, a

@@ -13,7 +13,7 @@ use hookhost::config::PROJECT_CONFIG;
 use hookhost::dialect::{self, Dialect};
 use hookhost::files::{CONFIG_LIMIT, read_bounded};
 use serde_json::{Map, Value, json};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct ImportArgs {
@@ -28,25 +28,72 @@ pub struct ImportArgs {
     write: bool,
 }
 
+/// Each agent's project files, in the order they are read.
+const SOURCES: &[(Dialect, &str)] = &[
+    (Dialect::Claude, ".claude/settings.json"),
+    (Dialect::Claude, ".claude/settings.local.json"),
+    (Dialect::Gemini, ".gemini/settings.json"),
+    (Dialect::Codex, ".codex/hooks.json"),
+];
+
+/// The converted hooks by event, and the files they came from.
+struct Converted {
+    events: Map<String, Value>,
+    read: Vec<PathBuf>,
+}
+
 pub fn import(a: ImportArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
-    let wanted: Vec<Dialect> = match &a.from {
+    let wanted = wanted(a.from.as_deref())?;
+    let converted = convert(&project, &wanted)?;
+    let target = project.join(PROJECT_CONFIG);
+    if !a.write {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"hooks": converted.events}))?
+        );
+        eprintln!(
+            "dry run: this is what {} would hold; run with --write to append it (then remove the hooks from the source files, or both copies run)",
+            target.display()
+        );
+        return Ok(0);
+    }
+    let added = append(&target, converted.events)?;
+    println!(
+        "added {added} hook{} to {}; remove them from {} or they run twice",
+        if added == 1 { "" } else { "s" },
+        target.display(),
+        converted
+            .read
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(0)
+}
+
+/// The agents `--from` names (every one by default).
+fn wanted(from: Option<&str>) -> anyhow::Result<Vec<Dialect>> {
+    Ok(match from {
         None => vec![Dialect::Claude, Dialect::Gemini, Dialect::Codex],
         Some(f) => match f.parse::<Dialect>() {
             Ok(d @ (Dialect::Claude | Dialect::Gemini | Dialect::Codex)) => vec![d],
             _ => bail!("--from takes claude, gemini or codex, got {f}"),
         },
+    })
+}
+
+/// Every hook of the `wanted` agents' files in `project`, converted; their problems and
+/// warnings printed. An error when no file exists or any has a problem.
+fn convert(project: &Path, wanted: &[Dialect]) -> anyhow::Result<Converted> {
+    let sources = || SOURCES.iter().filter(|(d, _)| wanted.contains(d));
+    let mut converted = Converted {
+        events: Map::new(),
+        read: Vec::new(),
     };
-    let files: &[(Dialect, &str)] = &[
-        (Dialect::Claude, ".claude/settings.json"),
-        (Dialect::Claude, ".claude/settings.local.json"),
-        (Dialect::Gemini, ".gemini/settings.json"),
-        (Dialect::Codex, ".codex/hooks.json"),
-    ];
-    let mut events: Map<String, Value> = Map::new();
-    let mut read_any = Vec::new();
     let mut problems = 0;
-    for (d, rel) in files.iter().filter(|(d, _)| wanted.contains(d)) {
+    for (d, rel) in sources() {
         let path = project.join(rel);
         let bytes = match read_bounded(&path, CONFIG_LIMIT) {
             Ok(b) => b,
@@ -55,58 +102,45 @@ pub fn import(a: ImportArgs) -> anyhow::Result<u8> {
         };
         let text =
             String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8", path.display()))?;
-        read_any.push(path.clone());
+        converted.read.push(path.clone());
         let f = dialect::read_settings(*d, &text);
-        for (at, msg) in &f.problems {
-            problems += 1;
-            eprintln!(
-                "error: {}: {}{msg}",
-                path.display(),
-                at.as_ref().map(|a| format!("{a}: ")).unwrap_or_default()
-            );
-        }
-        for (at, msg) in &f.warnings {
-            eprintln!(
-                "warning: {}: {}{msg}",
-                path.display(),
-                at.as_ref().map(|a| format!("{a}: ")).unwrap_or_default()
-            );
+        problems += f.problems.len();
+        for (kind, list) in [("error", &f.problems), ("warning", &f.warnings)] {
+            for (at, msg) in list {
+                eprintln!(
+                    "{kind}: {}: {}{msg}",
+                    path.display(),
+                    at.as_ref().map(|a| format!("{a}: ")).unwrap_or_default()
+                );
+            }
         }
         for h in f.hooks {
-            if let Value::Array(list) = events.entry(h.event.as_str()).or_insert_with(|| json!([]))
+            if let Value::Array(list) = converted
+                .events
+                .entry(h.event.as_str())
+                .or_insert_with(|| json!([]))
             {
                 list.push(h.hook);
             }
         }
     }
-    if read_any.is_empty() {
+    if converted.read.is_empty() {
         bail!(
             "no hooks to import: none of {} exists in {}",
-            files
-                .iter()
-                .filter(|(d, _)| wanted.contains(d))
-                .map(|(_, r)| *r)
-                .collect::<Vec<_>>()
-                .join(", "),
+            sources().map(|(_, r)| *r).collect::<Vec<_>>().join(", "),
             project.display()
         );
     }
     if problems > 0 {
         bail!("{problems} problem(s) in the source files; fix them first (nothing was converted)");
     }
-    let target = project.join(PROJECT_CONFIG);
-    if !a.write {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({"hooks": events}))?
-        );
-        eprintln!(
-            "dry run: this is what {} would hold; run with --write to append it (then remove the hooks from the source files, or both copies run)",
-            target.display()
-        );
-        return Ok(0);
-    }
-    let mut root = match read_bounded(&target, CONFIG_LIMIT) {
+    Ok(converted)
+}
+
+/// Appends `events` to the hooks of `target` (created if absent; a broken one is left
+/// alone); how many hooks were added.
+fn append(target: &Path, events: Map<String, Value>) -> anyhow::Result<usize> {
+    let mut root = match read_bounded(target, CONFIG_LIMIT) {
         Ok(bytes) => serde_json::from_slice::<Value>(&bytes).with_context(|| {
             format!(
                 "{} is not valid JSON; fix it before importing into it",
@@ -138,13 +172,20 @@ pub fn import(a: ImportArgs) -> anyhow::Result<u8> {
             ),
         }
     }
-    // A cloned repository may ship `.coding-agent` (or the file) as a symlink leading out of
-    // the project, e.g. to the user's own `~/.coding-agent`: writing through it would turn the
-    // project's untrusted hooks into the user's global, trusted ones.
-    for p in [target.parent(), Some(target.as_path())]
-        .into_iter()
-        .flatten()
-    {
+    refuse_symlinks(target)?;
+    if let Some(dir) = target.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(target, serde_json::to_string_pretty(&root)? + "\n")
+        .with_context(|| format!("writing {}", target.display()))?;
+    Ok(added)
+}
+
+/// A cloned repository may ship `.coding-agent` (or the file) as a symlink leading out of
+/// the project, e.g. to the user's own `~/.coding-agent`: writing through it would turn the
+/// project's untrusted hooks into the user's global, trusted ones.
+fn refuse_symlinks(target: &Path) -> anyhow::Result<()> {
+    for p in [target.parent(), Some(target)].into_iter().flatten() {
         if p.symlink_metadata()
             .is_ok_and(|m| m.file_type().is_symlink())
         {
@@ -154,20 +195,5 @@ pub fn import(a: ImportArgs) -> anyhow::Result<u8> {
             );
         }
     }
-    if let Some(dir) = target.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(&target, serde_json::to_string_pretty(&root)? + "\n")
-        .with_context(|| format!("writing {}", target.display()))?;
-    println!(
-        "added {added} hook{} to {}; remove them from {} or they run twice",
-        if added == 1 { "" } else { "s" },
-        target.display(),
-        read_any
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    Ok(0)
+    Ok(())
 }

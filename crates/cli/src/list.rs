@@ -76,7 +76,7 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
         let file = terminal_safe(&h.file.display().to_string()).into_owned();
         match h.dialect {
             hookhost::Dialect::Native => {
-                println!("      from {file} ({scope})")
+                println!("      from {file} ({scope})");
             }
             d => println!("      from {file} ({scope}, {d} dialect)"),
         }

@@ -4,7 +4,7 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::files::{PAYLOAD_LIMIT, read_bounded, read_stream_bounded};
-use hookhost::spawner::{HookSpawner, WasmEngineConfig};
+use hookhost::setup::WasmOptions;
 use hookhost::{
     Decision, Event, EventReport, HookKind, HookRecord, Payload, TrustPolicy, terminal_safe,
     terminal_safe_lines,
@@ -116,29 +116,23 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project.clone())?;
     let payload = build_payload(&a, event, &project)?;
     // First: it settles the cache root the spawner's defaults read.
-    let paths = super::env::user_paths(&project);
-    // One event per process: the pooling allocator's set-up (~6 ms) would cost more than it
-    // saves, so the CLI allocates on demand.
-    // A big module's optimised build is left to a background `hookhost compile`.
-    let spawner = std::sync::Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
-        pooling: false,
-        prewarm: None,
-        tiering: super::tier_up::tiering_from_env(),
-        ..WasmEngineConfig::default()
-    }));
+    let setup = super::env::user_setup(&project);
     // A broken file does not stop the others (the user's global guards still run); its
     // problems are printed, and on PreToolUse it blocks (fail closed).
     let policy = super::trust_policy(a.trust.as_deref())?;
-    // A broken trust file must not stop every hook under the permissive default; under
-    // `skip`/`block` it is an error (failing open there would defeat the policy).
-    let (store, warning) = hookhost::setup::trust_store(&paths, policy)?;
-    if let Some(e) = warning {
-        eprintln!("hookhost: warning: {e}; treating every project hook as untrusted");
-    }
-    // The same engine set-up as `serve` and the language packages.
-    let runner = hookhost::setup::runner_builder(paths, policy, store)
-        .spawner(spawner.clone())
-        .build()?;
+    // One event per process: no pooling allocator, no instances made ahead; a big module's
+    // optimised build is left to a background `hookhost compile`. A broken trust file does
+    // not stop every hook under the permissive `all`; under `skip`/`block` it is an error
+    // (failing open there would defeat the policy).
+    let ready = setup
+        .policy(policy)
+        .wasm(WasmOptions {
+            tiering: Some(super::tier_up::tiering_from_env()),
+            ..WasmOptions::one_event()
+        })
+        .runner()?;
+    super::env::warn_trust(ready.trust_warning.as_ref());
+    let (runner, spawner) = (ready.runner, ready.spawner);
     let tool_given = payload.tool_name().is_some_and(|t| !t.is_empty());
     let mut report = runner.fire(payload).await;
     report.hooks.extend(runner.wait_async().await);

@@ -3,7 +3,6 @@
 //! the flags.
 
 use clap::Args;
-use hookhost::setup::Engine;
 use hookhost_serve::{Limits, Server};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -36,10 +35,12 @@ pub async fn serve(a: ServeArgs) -> anyhow::Result<u8> {
     let project = super::project_dir(a.project)?;
     let policy = super::trust_policy(a.trust.as_deref())?;
     let home = super::env::runner_home(a.home);
-    let engine = Arc::new(Engine::new(
-        super::env::runner_paths(&project, home),
-        policy,
-    )?);
+    // A long-lived engine: the wasm engine's defaults (pooling, instances made ahead).
+    let engine = Arc::new(
+        super::env::runner_setup(&project, home)
+            .policy(policy)
+            .engine()?,
+    );
     let limits = Limits {
         max_message: a.max_message_bytes.max(1024),
         poll: std::time::Duration::from_millis(a.poll_ms.max(10)),

@@ -8,10 +8,14 @@
 //! exit 2 with the reason on stderr; `force(message)` is exit 2 with the message on stdout.
 //! So a typed answer means exactly what the same answer from a shell script means, in every
 //! event's column of the decision table.
+//!
+//! [`typed_answer`] reads a client hook's answer (serve's `hook` call, a Python callable:
+//! [`ClientAnswer`]) into a typed answer.
 
 use super::decision::Verdict;
 use super::spawner::ExitStatus;
-use serde_json::{Map, Value};
+use super::wire::{ClientAnswer, ClientDecision, HookAnswer};
+use serde_json::Value;
 
 /// A hook's typed answer.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -33,25 +37,39 @@ impl TypedAnswer {
             Verdict::Block(reason) => (ExitStatus::Exited(2), Vec::new(), reason.clone().into()),
             Verdict::Force(message) => (ExitStatus::Exited(2), message.clone().into(), Vec::new()),
             Verdict::Pass => {
-                let mut answer = Map::new();
-                if let Some(input) = &self.updated_input {
-                    answer.insert("updatedInput".into(), input.clone());
-                }
-                if let Some(context) = &self.additional_context {
-                    answer.insert("additionalContext".into(), Value::String(context.clone()));
-                }
-                if let Some(message) = &self.system_message {
-                    answer.insert("systemMessage".into(), Value::String(message.clone()));
-                }
-                let stdout = if answer.is_empty() {
+                let answer = HookAnswer {
+                    updated_input: self.updated_input.clone(),
+                    additional_context: self.additional_context.clone(),
+                    system_message: self.system_message.clone(),
+                    ..HookAnswer::default()
+                };
+                let stdout = if answer == HookAnswer::default() {
                     Vec::new()
                 } else {
-                    Value::Object(answer).to_string().into_bytes()
+                    // Plain data: serialising it cannot fail.
+                    serde_json::to_vec(&answer).unwrap_or_default()
                 };
                 (ExitStatus::Exited(0), stdout, Vec::new())
             }
         }
     }
+}
+
+/// A client hook's answer (`null`, or an object like `{"decision": "block", "reason": ...}`:
+/// [`ClientAnswer`]) as a typed answer; `Err` says what was wrong and what to answer.
+pub fn typed_answer(v: &Value) -> Result<TypedAnswer, String> {
+    let a = ClientAnswer::read(v)?;
+    let reason = a.reason.unwrap_or_default();
+    Ok(TypedAnswer {
+        verdict: match a.decision {
+            None | Some(ClientDecision::Pass) => Verdict::Pass,
+            Some(ClientDecision::Block) => Verdict::Block(reason),
+            Some(ClientDecision::Force) => Verdict::Force(reason),
+        },
+        updated_input: a.updated_input,
+        additional_context: a.additional_context,
+        system_message: a.system_message,
+    })
 }
 
 #[cfg(test)]
@@ -87,6 +105,50 @@ mod tests {
         assert_eq!(
             TypedAnswer::default().as_process(),
             (ExitStatus::Exited(0), vec![], vec![])
+        );
+        let all = TypedAnswer {
+            updated_input: Some(json!({"a": 1})),
+            additional_context: Some("c".into()),
+            system_message: Some("m".into()),
+            ..TypedAnswer::default()
+        };
+        assert_eq!(
+            String::from_utf8(all.as_process().1).unwrap(),
+            r#"{"additionalContext":"c","systemMessage":"m","updatedInput":{"a":1}}"#
+        );
+    }
+
+    #[test]
+    fn client_answers_map_to_verdicts() {
+        assert_eq!(typed_answer(&Value::Null).unwrap(), TypedAnswer::pass());
+        assert_eq!(
+            typed_answer(&json!({"decision": "block", "reason": "no"})).unwrap(),
+            TypedAnswer::block("no")
+        );
+        assert_eq!(
+            typed_answer(&json!({"decision": "force", "reason": "more"})).unwrap(),
+            TypedAnswer::force("more")
+        );
+        assert_eq!(
+            typed_answer(&json!({"updatedInput": {"a": 1}, "other": 1})).unwrap(),
+            TypedAnswer::update_input(json!({"a": 1}))
+        );
+        let err = |v: Value| typed_answer(&v).unwrap_err();
+        assert_eq!(
+            err(json!({"decision": "maybe"})),
+            r#"`decision` must be "pass", "block" or "force", got "maybe""#
+        );
+        assert_eq!(
+            err(json!({"updatedInput": 3})),
+            "`updatedInput` must be an object, got a number"
+        );
+        assert_eq!(
+            err(json!({"reason": []})),
+            "`reason` must be a string, got an array"
+        );
+        assert_eq!(
+            err(json!(5)),
+            r#"a client hook must answer an object like {"decision":"pass"}, got a number"#
         );
     }
 }

@@ -375,7 +375,7 @@ fn plain_stdout(rules: &Rules, event: Event, stdout: &[u8]) -> Judgement {
         PlainStdout::ContextAtStart
             if matches!(event, Event::SessionStart | Event::UserPromptSubmit) =>
         {
-            j.effects.additional_context.push(text)
+            j.effects.additional_context.push(text);
         }
         // Gemini CLI: stdout that is not JSON is a message for the user.
         PlainStdout::UserMessage => j.effects.system_messages.push(text),

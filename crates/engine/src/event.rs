@@ -4,12 +4,15 @@
 //! hook name a tool matcher? which payload fields does it carry?) is data in [`Event::class`]
 //! and [`Event::takes_tool_matcher`]; one generic path in `runner.rs` runs every event.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
 /// A lifecycle event of the agent at which hooks run (DESIGN §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 pub enum Event {
     /// The agent session begins (payload: `source`).
     SessionStart,

@@ -128,8 +128,7 @@ pub fn check_private_dir(dir: &Path) -> Result<(), DirError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        let me = unsafe { libc::geteuid() };
+        let me = crate::agent::process::effective_uid();
         if meta.uid() != me {
             return Err(DirError::NotYours {
                 dir: dir.to_path_buf(),
@@ -368,6 +367,7 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    #[allow(unsafe_code)]
     fn refuses_devices_fifos_directories_and_symlinks_when_asked() {
         let dir = tempfile::tempdir().unwrap();
         let zero = dir.path().join("zero");

@@ -139,7 +139,7 @@ impl<F: Future + Unpin> Future for CatchPanic<F> {
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
             Err(panic) => Poll::Ready(Err(panic
                 .downcast_ref::<&str>()
-                .map(|s| s.to_string())
+                .map(std::string::ToString::to_string)
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a non-string panic".into()))),
         }

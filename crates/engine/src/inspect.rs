@@ -22,7 +22,7 @@ pub fn list_json(set: &HookSet) -> Value {
                 "command": h.handler.display(),
                 "match": h.match_source,
                 "description": h.description,
-                "timeoutMs": h.timeout.as_millis() as u64,
+                "timeoutMs": u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
                 "cwd": h.cwd,
                 "async": h.is_async,
                 "onError": h.on_error,
@@ -184,7 +184,7 @@ impl Found {
                 if let Some(w) = wasm
                     && let Err(e) = w.prepare_file(module.path()).await
                 {
-                    self.errors.push(problem(hook, e.to_string()));
+                    self.errors.push(problem(hook, e.clone()));
                 }
             }
             Handler::Shell { command } => {

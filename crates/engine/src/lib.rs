@@ -87,9 +87,10 @@ pub mod setup;
 pub mod spawner;
 pub mod store;
 pub mod trust;
+pub mod wire;
 
 pub use agent::{HookContext, HookVerdict, ToolHooks};
-pub use answer::TypedAnswer;
+pub use answer::{TypedAnswer, typed_answer};
 pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
 pub use decision::{
     Cell, Condition, EffectKind, EffectSet, Effects, HookFacts, Judgement, Outcome, Verdict, judge,

@@ -8,6 +8,8 @@
 //! reported (a protocol mismatch is never silent); a known key with the wrong type, or two
 //! spellings of one field that disagree, is a protocol error.
 
+use super::wire::{HookAnswer, SpecificOutput, StatedDecision};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// What a hook asked for through JSON on stdout.
@@ -37,7 +39,8 @@ pub struct HookResponse {
     pub unrecognized: Vec<String>,
 }
 
-/// Every top-level key of a JSON answer that hookhost reads.
+/// Every top-level key of a JSON answer that hookhost reads: the fields of
+/// [`HookAnswer`] (a unit test holds the two together).
 pub const KNOWN_ANSWER_KEYS: &[&str] = &[
     "decision",
     "reason",
@@ -96,100 +99,107 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
     let Value::Object(obj) = value else {
         return Err("the answer starts like JSON but is not one JSON object".into());
     };
-    let mut r = HookResponse::default();
-    if let Some(d) = obj.get("decision") {
-        r.decision = Some(permission(d, "decision")?);
+    let keys = obj.len();
+    let answer = HookAnswer::deserialize(Value::Object(obj)).map_err(|e| e.to_string())?;
+    let mut r = top_level(&answer)?;
+    if keys > 0 && answer.other.len() == keys {
+        r.unrecognized = answer.other.keys().take(10).cloned().collect();
     }
-    r.reason = string(&obj, "reason")?;
-    match obj.get("blocked") {
-        None | Some(Value::Null) => {}
-        Some(Value::Bool(b)) => {
-            let d = if *b {
-                JsonDecision::Block
-            } else {
-                JsonDecision::Allow
-            };
-            if r.decision.is_some_and(|top| top != d) {
-                return Err("`decision` and `blocked` disagree; give one".into());
-            }
-            r.decision = Some(d);
-        }
-        Some(v) => return Err(format!("`blocked` must be true or false, got {v}")),
-    }
-    if let Some(why) = string(&obj, "blockReason")? {
-        if r.reason.as_ref().is_some_and(|top| *top != why) {
-            return Err("`reason` and `blockReason` disagree; give one".into());
-        }
-        r.reason = Some(why);
-    }
-    if !obj.is_empty() && !obj.keys().any(|k| KNOWN_ANSWER_KEYS.contains(&k.as_str())) {
-        r.unrecognized = obj.keys().take(10).cloned().collect();
-    }
-    r.updated_input = input(&obj)?;
-    r.additional_context = string(&obj, "additionalContext")?;
-    r.system_message = string(&obj, "systemMessage")?;
-    match obj.get("continue") {
-        None | Some(Value::Null) | Some(Value::Bool(true)) => {}
-        Some(Value::Bool(false)) => {
-            r.stop = Some(
-                string(&obj, "stopReason")?
-                    .filter(|s| !s.trim().is_empty())
-                    .unwrap_or_else(|| "a hook stopped the agent (continue: false)".into()),
-            );
-        }
-        Some(v) => return Err(format!("`continue` must be true or false, got {v}")),
-    }
-    if r.stop.is_none() {
-        string(&obj, "stopReason")?;
-    }
-    match obj.get("suppressOutput") {
-        None | Some(Value::Null) => {}
-        Some(Value::Bool(b)) => r.suppress_output = *b,
-        Some(v) => return Err(format!("`suppressOutput` must be true or false, got {v}")),
-    }
-
-    match obj.get("hookSpecificOutput") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(hso)) => {
-            if let Some(d) = hso.get("permissionDecision") {
-                let nested = permission(d, "hookSpecificOutput.permissionDecision")?;
-                if r.decision.is_some_and(|top| top != nested) {
-                    return Err(
-                        "`decision` and `hookSpecificOutput.permissionDecision` disagree; give one"
-                            .into(),
-                    );
-                }
-                r.decision = Some(nested);
-                r.permission_decision = Some(nested);
-            }
-            if let Some(reason) = string(hso, "permissionDecisionReason")? {
-                r.reason = Some(reason);
-            }
-            if let Some(u) = input(hso)? {
-                if r.updated_input.as_ref().is_some_and(|top| *top != u) {
-                    return Err(
-                        "`updatedInput` and `hookSpecificOutput.updatedInput` disagree; give one"
-                            .into(),
-                    );
-                }
-                r.updated_input = Some(u);
-            }
-            if let Some(c) = string(hso, "additionalContext")? {
-                r.additional_context = Some(c);
-            }
-            match hso.get("tool_input") {
-                None | Some(Value::Null) => {}
-                Some(v @ Value::Object(_)) => r.tool_input_patch = Some(v.clone()),
-                Some(v) => {
-                    return Err(format!(
-                        "`hookSpecificOutput.tool_input` must be an object of arguments to merge, got {v}"
-                    ));
-                }
-            }
-        }
-        Some(_) => return Err("`hookSpecificOutput` must be an object".into()),
+    if let Some(hso) = &answer.hook_specific_output {
+        specific(hso, &mut r)?;
     }
     Ok(Some(r))
+}
+
+/// What the top-level fields ask for, the spellings checked against each other.
+fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
+    let mut r = HookResponse {
+        decision: a.decision.map(JsonDecision::from),
+        reason: a.reason.clone(),
+        ..HookResponse::default()
+    };
+    if let Some(b) = a.blocked {
+        let d = if b {
+            JsonDecision::Block
+        } else {
+            JsonDecision::Allow
+        };
+        if r.decision.is_some_and(|top| top != d) {
+            return Err("`decision` and `blocked` disagree; give one".into());
+        }
+        r.decision = Some(d);
+    }
+    if let Some(why) = &a.block_reason {
+        if r.reason.as_ref().is_some_and(|top| top != why) {
+            return Err("`reason` and `blockReason` disagree; give one".into());
+        }
+        r.reason = Some(why.clone());
+    }
+    r.updated_input = one_input(&a.updated_input, &a.modified_params)?;
+    r.additional_context.clone_from(&a.additional_context);
+    r.system_message.clone_from(&a.system_message);
+    if a.continue_ == Some(false) {
+        r.stop = Some(
+            a.stop_reason
+                .clone()
+                .filter(|s| !s.trim().is_empty())
+                .unwrap_or_else(|| "a hook stopped the agent (continue: false)".into()),
+        );
+    }
+    r.suppress_output = a.suppress_output.unwrap_or(false);
+    Ok(r)
+}
+
+/// What `hookSpecificOutput` adds (Claude Code's shape), checked against the top level.
+fn specific(hso: &SpecificOutput, r: &mut HookResponse) -> Result<(), String> {
+    if let Some(d) = hso.permission_decision {
+        let nested = JsonDecision::from(d);
+        if r.decision.is_some_and(|top| top != nested) {
+            return Err(
+                "`decision` and `hookSpecificOutput.permissionDecision` disagree; give one".into(),
+            );
+        }
+        r.decision = Some(nested);
+        r.permission_decision = Some(nested);
+    }
+    if let Some(reason) = &hso.permission_decision_reason {
+        r.reason = Some(reason.clone());
+    }
+    if let Some(u) = one_input(&hso.updated_input, &hso.modified_params)? {
+        if r.updated_input.as_ref().is_some_and(|top| *top != u) {
+            return Err(
+                "`updatedInput` and `hookSpecificOutput.updatedInput` disagree; give one".into(),
+            );
+        }
+        r.updated_input = Some(u);
+    }
+    if let Some(c) = &hso.additional_context {
+        r.additional_context = Some(c.clone());
+    }
+    r.tool_input_patch.clone_from(&hso.tool_input);
+    Ok(())
+}
+
+impl From<StatedDecision> for JsonDecision {
+    fn from(d: StatedDecision) -> Self {
+        match d {
+            StatedDecision::Block | StatedDecision::Deny => JsonDecision::Block,
+            StatedDecision::Allow | StatedDecision::Approve => JsonDecision::Allow,
+            StatedDecision::Ask => JsonDecision::Ask,
+        }
+    }
+}
+
+/// `updatedInput`, or its alias `modifiedParams`; both given and different is an error (which
+/// one the hook meant is not for the host to guess).
+fn one_input(updated: &Option<Value>, modified: &Option<Value>) -> Result<Option<Value>, String> {
+    match (updated, modified) {
+        (Some(u), Some(m)) if u != m => {
+            Err("`updatedInput` and `modifiedParams` disagree; give one".to_string())
+        }
+        (Some(v), _) | (None, Some(v)) => Ok(Some(v.clone())),
+        (None, None) => Ok(None),
+    }
 }
 
 /// A JSON value read strictly: a key that appears twice in one object is an error (which of
@@ -256,54 +266,84 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     }
 }
 
-fn permission(v: &Value, key: &str) -> Result<JsonDecision, String> {
-    match v.as_str() {
-        Some("block" | "deny") => Ok(JsonDecision::Block),
-        Some("allow" | "approve") => Ok(JsonDecision::Allow),
-        Some("ask") => Ok(JsonDecision::Ask),
-        _ => Err(format!(
-            "`{key}` must be \"block\"/\"deny\", \"allow\" or \"ask\", got {v}"
-        )),
-    }
-}
-
-fn string(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, String> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(v) => Err(format!("`{key}` must be a string, got {v}")),
-    }
-}
-
-/// `updatedInput`, or its alias `modifiedParams`; both given and different is an error (which
-/// one the hook meant is not for the host to guess).
-fn input(obj: &Map<String, Value>) -> Result<Option<Value>, String> {
-    let mut found: Option<Value> = None;
-    for key in ["updatedInput", "modifiedParams"] {
-        match obj.get(key) {
-            None | Some(Value::Null) => {}
-            Some(v @ Value::Object(_)) => match &found {
-                Some(other) if other != v => {
-                    return Err(
-                        "`updatedInput` and `modifiedParams` disagree; give one".to_string()
-                    );
-                }
-                _ => found = Some(v.clone()),
-            },
-            Some(v) => {
-                return Err(format!(
-                    "`{key}` must be an object holding the new tool arguments, got {v}"
-                ));
-            }
-        }
-    }
-    Ok(found)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_known_keys_are_the_answer_types_fields() {
+        let schema = crate::wire::schemas()
+            .into_iter()
+            .find(|(name, _)| *name == "answer.schema.json")
+            .unwrap()
+            .1;
+        let mut fields: Vec<&str> = schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut known = KNOWN_ANSWER_KEYS.to_vec();
+        fields.sort_unstable();
+        known.sort_unstable();
+        assert_eq!(fields, known);
+    }
+
+    #[test]
+    fn messages_name_the_field_and_show_the_value() {
+        let err = |s: &str| parse_stdout(s.as_bytes(), false).unwrap_err();
+        assert_eq!(err(r#"{"reason":5}"#), "`reason` must be a string, got 5");
+        assert_eq!(
+            err(r#"{"decision":null}"#),
+            r#"`decision` must be "block"/"deny", "allow" or "ask", got null"#
+        );
+        assert_eq!(
+            err(r#"{"blocked":"yes"}"#),
+            r#"`blocked` must be true or false, got "yes""#
+        );
+        assert_eq!(
+            err(r#"{"continue":1}"#),
+            "`continue` must be true or false, got 1"
+        );
+        assert_eq!(
+            err(r#"{"updatedInput":"rm"}"#),
+            r#"`updatedInput` must be an object holding the new tool arguments, got "rm""#
+        );
+        assert_eq!(
+            err(r#"{"hookSpecificOutput":[]}"#),
+            "`hookSpecificOutput` must be an object"
+        );
+        assert_eq!(
+            err(r#"{"hookSpecificOutput":{"permissionDecision":"maybe"}}"#),
+            r#"`hookSpecificOutput.permissionDecision` must be "block"/"deny", "allow" or "ask", got "maybe""#
+        );
+        assert_eq!(
+            err(r#"{"hookSpecificOutput":{"tool_input":1}}"#),
+            "`hookSpecificOutput.tool_input` must be an object of arguments to merge, got 1"
+        );
+        assert_eq!(
+            err(r#"{"updatedInput":{"a":1},"modifiedParams":{"a":2}}"#),
+            "`updatedInput` and `modifiedParams` disagree; give one"
+        );
+        assert_eq!(
+            err(r#"{"decision":"block","hookSpecificOutput":{"permissionDecision":"allow"}}"#),
+            "`decision` and `hookSpecificOutput.permissionDecision` disagree; give one"
+        );
+        let r = parse_stdout(br#"{"continue":false,"stopReason":" ","suppressOutput":true,"hookSpecificOutput":{"tool_input":{"a":1}}}"#, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            r.stop.as_deref(),
+            Some("a hook stopped the agent (continue: false)")
+        );
+        assert!(r.suppress_output);
+        assert_eq!(r.tool_input_patch, Some(json!({"a": 1})));
+        let r = parse_stdout(br#"{"reason":null,"x":1}"#, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.unrecognized, Vec::<String>::new());
+    }
 
     #[test]
     fn plain_text_is_text_and_broken_json_is_an_error() {

@@ -1,11 +1,14 @@
 //! The JSON object a hook reads on stdin (DESIGN §2).
 //!
-//! A payload is kept as a JSON object rather than a struct per event: the typed constructors
-//! below guarantee the fields each event documents, and a payload supplied whole (`hookhost
-//! run --payload`) keeps any extra fields its author put in.
+//! A payload is kept as the JSON object it is, rather than a struct per event: a payload
+//! supplied whole (`hookhost run --payload`, serve's `fire`) keeps any extra field its author
+//! put in, verbatim, and this object is where they live (the one place that indexes a payload
+//! by key). Its known fields are the wire type [`NativePayload`]: the constructors below
+//! write one, [`Payload::known`] reads one back, [`Payload::merge`] sets some.
 
 use super::event::Event;
-use serde_json::{Map, Value, json};
+use super::wire::NativePayload;
+use serde_json::{Map, Value};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -25,39 +28,66 @@ impl PartialEq for Payload {
     }
 }
 
+/// The fields of `known` that are set, as JSON.
+fn to_fields(known: &NativePayload) -> Map<String, Value> {
+    match serde_json::to_value(known) {
+        Ok(Value::Object(m)) => m,
+        // A struct of plain data always serialises to an object.
+        _ => Map::new(),
+    }
+}
+
 impl Payload {
-    fn base(event: Event, cwd: &Path, session_id: &str) -> Self {
-        let mut fields = Map::new();
-        fields.insert("event".into(), json!(event.as_str()));
-        fields.insert("cwd".into(), json!(cwd.to_string_lossy()));
-        fields.insert("sessionId".into(), json!(session_id));
+    fn of(event: Event, cwd: &Path, session_id: &str, fields: NativePayload) -> Self {
+        let known = NativePayload {
+            event: Some(event),
+            cwd: Some(cwd.to_string_lossy().into_owned()),
+            session_id: Some(session_id.to_string()),
+            ..fields
+        };
         Payload {
             event,
-            fields,
+            fields: to_fields(&known),
             bytes: OnceLock::new(),
         }
     }
 
-    fn with(mut self, key: &str, value: Value) -> Self {
-        self.set(key, value);
-        self
-    }
-
     /// SessionStart; `source` is `startup` or `resume`.
     pub fn session_start(cwd: &Path, session_id: &str, source: &str) -> Self {
-        Self::base(Event::SessionStart, cwd, session_id).with("source", json!(source))
+        let source = Some(source.to_string());
+        Self::of(
+            Event::SessionStart,
+            cwd,
+            session_id,
+            NativePayload {
+                source,
+                ..Default::default()
+            },
+        )
     }
 
     /// UserPromptSubmit, with the user's `prompt`.
     pub fn user_prompt_submit(cwd: &Path, session_id: &str, prompt: &str) -> Self {
-        Self::base(Event::UserPromptSubmit, cwd, session_id).with("prompt", json!(prompt))
+        let prompt = Some(prompt.to_string());
+        Self::of(
+            Event::UserPromptSubmit,
+            cwd,
+            session_id,
+            NativePayload {
+                prompt,
+                ..Default::default()
+            },
+        )
     }
 
     /// PreToolUse of `tool` with `args`.
     pub fn pre_tool_use(cwd: &Path, session_id: &str, tool: &str, args: Value) -> Self {
-        Self::base(Event::PreToolUse, cwd, session_id)
-            .with("toolName", json!(tool))
-            .with("toolArgs", args)
+        let fields = NativePayload {
+            tool_name: Some(tool.to_string()),
+            tool_args: Some(args),
+            ..Default::default()
+        };
+        Self::of(Event::PreToolUse, cwd, session_id, fields)
     }
 
     /// PostToolUse of `tool` with `args`, its `result`, and whether it failed.
@@ -69,38 +99,69 @@ impl Payload {
         result: Value,
         is_error: bool,
     ) -> Self {
-        Self::base(Event::PostToolUse, cwd, session_id)
-            .with("toolName", json!(tool))
-            .with("toolArgs", args)
-            .with("toolResult", result)
-            .with("toolError", json!(is_error))
+        let fields = NativePayload {
+            tool_name: Some(tool.to_string()),
+            tool_args: Some(args),
+            tool_result: Some(result),
+            tool_error: Some(is_error),
+            ..Default::default()
+        };
+        Self::of(Event::PostToolUse, cwd, session_id, fields)
     }
 
     /// PreCompact; `trigger` is `auto` or `manual`.
     pub fn pre_compact(cwd: &Path, session_id: &str, trigger: &str) -> Self {
-        Self::base(Event::PreCompact, cwd, session_id).with("trigger", json!(trigger))
+        let trigger = Some(trigger.to_string());
+        Self::of(
+            Event::PreCompact,
+            cwd,
+            session_id,
+            NativePayload {
+                trigger,
+                ..Default::default()
+            },
+        )
     }
 
     /// Stop or SubagentStop.
     pub fn stop(event: Event, cwd: &Path, session_id: &str, stop_hook_active: bool) -> Self {
-        Self::base(event, cwd, session_id).with("stopHookActive", json!(stop_hook_active))
+        let stop_hook_active = Some(stop_hook_active);
+        Self::of(
+            event,
+            cwd,
+            session_id,
+            NativePayload {
+                stop_hook_active,
+                ..Default::default()
+            },
+        )
     }
 
     /// SessionEnd; `reason` says why the session ended.
     pub fn session_end(cwd: &Path, session_id: &str, reason: &str) -> Self {
-        Self::base(Event::SessionEnd, cwd, session_id).with("reason", json!(reason))
+        let reason = Some(reason.to_string());
+        Self::of(
+            Event::SessionEnd,
+            cwd,
+            session_id,
+            NativePayload {
+                reason,
+                ..Default::default()
+            },
+        )
     }
 
     /// A payload built from neutral defaults for `event` (the CLI's starting point when only
     /// some flags are given): empty tool name and arguments, `toolError` false, `source`
     /// "startup", `trigger` "manual", `reason` "other", `stopHookActive` false.
     pub fn neutral(event: Event, cwd: &Path, session_id: &str) -> Self {
+        let empty = || Value::Object(Map::new());
         match event {
             Event::SessionStart => Self::session_start(cwd, session_id, "startup"),
             Event::UserPromptSubmit => Self::user_prompt_submit(cwd, session_id, ""),
-            Event::PreToolUse => Self::pre_tool_use(cwd, session_id, "", json!({})),
+            Event::PreToolUse => Self::pre_tool_use(cwd, session_id, "", empty()),
             Event::PostToolUse => {
-                Self::post_tool_use(cwd, session_id, "", json!({}), Value::Null, false)
+                Self::post_tool_use(cwd, session_id, "", empty(), Value::Null, false)
             }
             Event::PreCompact => Self::pre_compact(cwd, session_id, "manual"),
             Event::Stop | Event::SubagentStop => Self::stop(event, cwd, session_id, false),
@@ -116,32 +177,45 @@ impl Payload {
         cwd: &Path,
         session_id: &str,
     ) -> Result<Self, String> {
-        let Value::Object(mut fields) = value else {
+        let Value::Object(given) = value else {
             return Err(format!(
                 "a payload must be a JSON object, got {}",
                 json_type_name(&value)
             ));
         };
-        fields.insert("event".into(), json!(event.as_str()));
-        fields
-            .entry("cwd")
-            .or_insert_with(|| json!(cwd.to_string_lossy()));
-        fields
-            .entry("sessionId")
-            .or_insert_with(|| json!(session_id));
-        Ok(Payload {
-            event,
-            fields,
-            bytes: OnceLock::new(),
-        })
+        // The defaults first, then what was given over them (unknown fields verbatim), then
+        // the event.
+        let mut p = Self::of(event, cwd, session_id, NativePayload::default());
+        p.fields.extend(given);
+        p.merge(NativePayload {
+            event: Some(event),
+            ..NativePayload::default()
+        });
+        Ok(p)
+    }
+
+    /// The known fields, typed (a field of the wrong type reads as absent).
+    pub fn known(&self) -> NativePayload {
+        // Every field is read leniently: this cannot fail.
+        serde::Deserialize::deserialize(&self.fields).unwrap_or_default()
+    }
+
+    /// Sets the known fields that `fields` sets (the others stay as they are).
+    pub fn merge(&mut self, fields: NativePayload) {
+        self.fields.extend(to_fields(&fields));
+        self.bytes = OnceLock::new();
     }
 
     /// Marks the payload as coming from inside a subagent (`"isSubagent": true`).
     pub fn mark_subagent(&mut self) {
-        self.set("isSubagent", Value::Bool(true));
+        self.merge(NativePayload {
+            is_subagent: Some(true),
+            ..NativePayload::default()
+        });
     }
 
-    /// Sets (or replaces) one field.
+    /// Sets (or replaces) one field by its camelCase name, verbatim (a known field is better
+    /// set through [`Payload::merge`]).
     pub fn set(&mut self, key: &str, value: Value) {
         self.fields.insert(key.to_string(), value);
         self.bytes = OnceLock::new();
@@ -169,7 +243,10 @@ impl Payload {
 
     /// Replaces the tool arguments (a hook's `updatedInput`; later hooks see the new ones).
     pub fn set_tool_args(&mut self, args: Value) {
-        self.set("toolArgs", args);
+        self.merge(NativePayload {
+            tool_args: Some(args),
+            ..NativePayload::default()
+        });
     }
 
     /// Every field.

@@ -1,6 +1,8 @@
 //! What firing an event produced: the event's [`Decision`], each hook's [`HookRecord`], and
 //! the [`EventReport`] that `run --json` prints (DESIGN §8). Data only: made by the runner,
-//! read by the CLI, the agent core (through [`EventReport::to_verdict`]) and embedders.
+//! read by the CLI, the agent core (through [`EventReport::to_verdict`]) and embedders. These
+//! types are the `run --json` wire format itself (`schema/run.schema.json` is generated from
+//! them; the schema side of the engine types they carry is in `wire/run.rs`).
 
 use super::config::{Hook, HookId, HookKind, Scope};
 use super::decision::{Judgement, Outcome};
@@ -8,14 +10,16 @@ use super::dialect::Dialect;
 use super::event::Event;
 use super::inprocess::FnHookEntry;
 use super::spawner::{ExitStatus, SpawnOutput};
+use super::wire::run::{ConfigErrorSchema, HookIdSchema, KindSchema, OutcomeSchema, ScopeSchema};
 use crate::agent::{Effects, HookVerdict, Verdict};
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// The decision of an event (DESIGN §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     /// Go on.
@@ -27,20 +31,22 @@ pub enum Decision {
 }
 
 /// A hook stopped the agent (`continue: false`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct StopRequest {
     /// Why (`stopReason`), shown to the user.
     pub reason: String,
 }
 
 /// What one hook did, as `run --json` reports it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HookRecord {
     /// The hook: shown as `PreToolUse[0]` (its event and index in its file), or
     /// `PreToolUse[fn 0]` for an in-process hook.
+    #[schemars(with = "HookIdSchema")]
     pub hook: HookId,
     /// Where it comes from: the project, the global file or in-process.
+    #[schemars(with = "ScopeSchema")]
     pub source: Scope,
     /// The command or URL as written, or the name of an in-process hook.
     pub command: String,
@@ -49,8 +55,10 @@ pub struct HookRecord {
     /// The file it was configured in; `None` for an in-process hook.
     pub file: Option<PathBuf>,
     /// Shell, wasm, HTTP or in-process.
+    #[schemars(with = "KindSchema")]
     pub kind: HookKind,
     /// What it did for the event (DESIGN §8).
+    #[schemars(with = "OutcomeSchema")]
     pub outcome: Outcome,
     /// The exit code, `None` when there is none (timeout, spawn failure, crash).
     pub exit_code: Option<i32>,
@@ -74,8 +82,12 @@ pub struct HookRecord {
 }
 
 /// Everything that firing one event produced.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(
+    title = "hookhost run --json",
+    description = "What firing one event produced (DESIGN §8): printed by `hookhost run --json`, answered by serve's `fire`, returned by the Python package."
+)]
 pub struct EventReport {
     /// The event fired.
     pub event: Event,
@@ -100,11 +112,13 @@ pub struct EventReport {
     pub hooks: Vec<HookRecord>,
     /// Untrusted project hooks this event met (`Event[index]`), whatever the trust policy
     /// did with them; empty when no trust store is in use.
+    #[schemars(with = "Vec<HookIdSchema>")]
     pub untrusted: Vec<HookId>,
     /// Problems in the config files. The hooks of the valid files (and the valid hooks of a
     /// broken one) still ran; on PreToolUse a broken file blocks the call (fail closed: a
     /// guard in it may be the part that could not be read).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<ConfigErrorSchema>")]
     pub config_errors: Vec<super::config::ConfigError>,
 }
 

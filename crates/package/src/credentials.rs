@@ -17,12 +17,77 @@
 //! origin (`registry.rs`). Nothing here logs a secret; a malformed file is an error naming
 //! it, never its content.
 
-use super::reference::host_of;
-use super::registry::Credentials;
+use super::reference::{OciRef, host_of};
 use base64::Engine;
 use hookhost::files::{CONFIG_LIMIT, read_bounded};
 use serde_json::Value;
 use std::path::PathBuf;
+
+/// Credentials for one registry (never printed: `Debug` shows only the user name and the
+/// registry). Used for no other registry: a client handed credentials for another one
+/// talks anonymously.
+#[derive(Clone, Default)]
+pub struct Credentials {
+    basic: Option<(String, String)>,
+    /// The registry (`host[:port]`) they are for.
+    pub(crate) registry: String,
+    /// Where they came from (a file or a variable), for messages.
+    pub(crate) source: String,
+    /// A token service origin elsewhere that may receive them (`HOOKHOST_REGISTRY_REALM`).
+    pub(crate) realm: Option<String>,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.basic {
+            Some((user, _)) => write!(f, "Credentials({user}:*** for {})", self.registry),
+            None => f.write_str("Credentials(anonymous)"),
+        }
+    }
+}
+
+impl Credentials {
+    /// No credentials.
+    pub fn anonymous() -> Credentials {
+        Credentials::default()
+    }
+
+    /// `user`/`password` for `registry` only; `source` says where they came from.
+    pub fn basic(registry: &str, user: String, password: String, source: String) -> Credentials {
+        Credentials {
+            basic: Some((user, password)),
+            registry: registry.to_string(),
+            source,
+            realm: None,
+        }
+    }
+
+    /// Lets the token service at `origin` (a URL) receive them too.
+    pub fn with_realm(mut self, origin: Option<String>) -> Credentials {
+        self.realm = origin;
+        self
+    }
+
+    /// Whether there are none.
+    pub fn is_anonymous(&self) -> bool {
+        self.basic.is_none()
+    }
+
+    /// Where they came from (empty when anonymous).
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The user and password, for `r`'s registry only.
+    pub(crate) fn basic_for(&self, r: &OciRef) -> Option<(&str, &str)> {
+        match &self.basic {
+            Some((u, p)) if same_registry(&self.registry, &r.registry) => {
+                Some((u.as_str(), p.as_str()))
+            }
+            _ => None,
+        }
+    }
+}
 
 /// The user name variable.
 pub const USERNAME_ENV: &str = "HOOKHOST_REGISTRY_USERNAME";

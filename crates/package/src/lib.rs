@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 mod check;
+mod hooks_file;
 pub mod manifest;
 pub mod pins;
 pub mod reference;

@@ -260,7 +260,14 @@ impl Manifest {
 
     /// Checks every field's content, not only its type.
     pub fn validate(&self) -> Result<(), ManifestError> {
-        let bad = |m: String| Err(ManifestError(m));
+        self.validate_identity()?;
+        self.validate_text()?;
+        self.validate_events()?;
+        self.capabilities.validate()
+    }
+
+    /// `name` and `version`.
+    fn validate_identity(&self) -> Result<(), ManifestError> {
         let name_ok = !self.name.is_empty()
             && self.name.len() <= 64
             && self
@@ -282,32 +289,36 @@ impl Manifest {
                 self.version
             ));
         }
+        Ok(())
+    }
+
+    /// The free-text fields, shown on the user's terminal before they approve: no escape
+    /// sequences, no line breaks that could fake a capability line.
+    fn validate_text(&self) -> Result<(), ManifestError> {
+        let unfit = |s: &String| s.len() > 1024 || s.chars().any(char::is_control);
         for (key, v) in [
             ("description", &self.description),
             ("author", &self.author),
             ("license", &self.license),
             ("language", &self.language),
         ] {
-            // Shown on the user's terminal before they approve: no escape sequences, no
-            // line breaks that could fake a capability line.
-            if v.as_ref()
-                .is_some_and(|s| s.len() > 1024 || s.chars().any(char::is_control))
-            {
+            if v.as_ref().is_some_and(unfit) {
                 return bad(format!(
                     "`{key}` must be one line of at most 1024 characters, without control characters"
                 ));
             }
         }
-        if self
-            .matcher
-            .as_ref()
-            .is_some_and(|m| m.len() > 1024 || m.chars().any(char::is_control))
-        {
+        if self.matcher.as_ref().is_some_and(unfit) {
             return bad(
                 "`match` must be one line of at most 1024 characters, without control characters"
                     .into(),
             );
         }
+        Ok(())
+    }
+
+    /// `events` (at least one, each known) and `match` (a regex, on a tool event).
+    fn validate_events(&self) -> Result<(), ManifestError> {
         if self.events.is_empty() {
             return bad("`events` must name at least one event, e.g. [\"PreToolUse\"]".into());
         }
@@ -326,8 +337,14 @@ impl Manifest {
                 return bad(format!("`match` is not a valid regex: {e}"));
             }
         }
-        let c = &self.capabilities;
-        for name in &c.env {
+        Ok(())
+    }
+}
+
+impl Capabilities {
+    /// `env` names, and `memory`, `timeout` and `fuel` within their bounds.
+    fn validate(&self) -> Result<(), ManifestError> {
+        for name in &self.env {
             let ok = !name.is_empty()
                 && !name.starts_with(|ch: char| ch.is_ascii_digit())
                 && name
@@ -339,23 +356,32 @@ impl Manifest {
                 ));
             }
         }
-        if c.memory.is_some_and(|m| !(1..=MAX_MEMORY_MIB).contains(&m)) {
+        if self
+            .memory
+            .is_some_and(|m| !(1..=MAX_MEMORY_MIB).contains(&m))
+        {
             return bad(format!(
                 "`capabilities.memory` must be between 1 and {MAX_MEMORY_MIB} MiB"
             ));
         }
-        if c.timeout
+        if self
+            .timeout
             .is_some_and(|t| !(1..=MAX_TIMEOUT_MS).contains(&t))
         {
             return bad(format!(
                 "`capabilities.timeout` must be between 1 and {MAX_TIMEOUT_MS} ms"
             ));
         }
-        if c.fuel == Some(0) {
+        if self.fuel == Some(0) {
             return bad("`capabilities.fuel` must be positive".into());
         }
         Ok(())
     }
+}
+
+/// A validation failure saying `message`.
+fn bad(message: String) -> Result<(), ManifestError> {
+    Err(ManifestError(message))
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod peer;
 pub mod protocol;
 mod server;
 
+/// A client hook's answer as a typed answer (the engine's; kept here for the bindings).
+pub use hookhost::typed_answer;
 pub use methods::payload_of;
-pub use peer::typed_answer;
 pub use server::{Limits, Server};

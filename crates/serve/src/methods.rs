@@ -4,10 +4,13 @@
 //! that says which param was wrong and how to fix it.
 
 use super::peer::{ClientFn, Peer};
-use super::protocol::{INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError, param, string_param};
+use super::protocol::{INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError};
 use hookhost::setup::{ClientHook, HookTable, report_json};
-use hookhost::{Event, Payload};
-use serde_json::{Value, json};
+use hookhost::wire::NativePayload;
+use hookhost::{Event, Payload, json_type_name};
+use serde::de::{DeserializeOwned, Deserializer, Error};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -27,6 +30,119 @@ impl Client {
     }
 }
 
+/// `fire`'s params (docs/serve-protocol.md); `null` is absent.
+#[derive(Debug, Default, Deserialize)]
+struct FireParams {
+    #[serde(default, deserialize_with = "event")]
+    event: Option<String>,
+    #[serde(default, deserialize_with = "session")]
+    session: Option<String>,
+    #[serde(default)]
+    payload: Option<Value>,
+    #[serde(default, deserialize_with = "tool")]
+    tool: Option<String>,
+    #[serde(default)]
+    args: Option<Value>,
+    #[serde(default)]
+    result: Option<Value>,
+    #[serde(default, deserialize_with = "prompt")]
+    prompt: Option<String>,
+}
+
+/// `register`'s params.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RegisterParams {
+    #[serde(default, deserialize_with = "event")]
+    event: Option<String>,
+    #[serde(rename = "match", default, deserialize_with = "matcher")]
+    matcher: Option<String>,
+    #[serde(default, deserialize_with = "timeout_ms")]
+    timeout_ms: Option<u64>,
+    #[serde(default, deserialize_with = "on_error")]
+    on_error: Option<String>,
+    #[serde(default, deserialize_with = "name")]
+    name: Option<String>,
+}
+
+/// `unregister`'s params.
+#[derive(Debug, Default, Deserialize)]
+struct UnregisterParams {
+    #[serde(default, deserialize_with = "id")]
+    id: Option<String>,
+}
+
+/// `unregister`'s answer.
+#[derive(Serialize)]
+struct Removed {
+    removed: bool,
+}
+
+/// `reload`'s answer.
+#[derive(Serialize)]
+struct Reloaded {
+    generation: u64,
+}
+
+/// `register`'s answer.
+#[derive(Serialize)]
+struct Registered {
+    id: String,
+}
+
+/// A string param: `null` is absent, anything else than a string is an error naming it.
+fn text<'de, D: Deserializer<'de>>(d: D, key: &str) -> Result<Option<String>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(s)),
+        v => Err(D::Error::custom(format!(
+            "`{key}` must be a string, got {}",
+            json_type_name(&v)
+        ))),
+    }
+}
+
+macro_rules! text_params {
+    ($($name:ident = $key:literal),* $(,)?) => {$(
+        fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+            text(d, $key)
+        }
+    )*};
+}
+
+text_params! {
+    event = "event",
+    session = "session",
+    tool = "tool",
+    prompt = "prompt",
+    matcher = "match",
+    on_error = "onError",
+    name = "name",
+    id = "id",
+}
+
+fn timeout_ms<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        v => v.as_u64().filter(|&ms| ms > 0).map(Some).ok_or_else(|| {
+            D::Error::custom("`timeoutMs` must be a positive integer (milliseconds)")
+        }),
+    }
+}
+
+/// A method's params (an object, or `null` for none).
+fn params<T: DeserializeOwned + Default>(params: &Value) -> Result<T, RpcError> {
+    match params {
+        Value::Null => Ok(T::default()),
+        v => T::deserialize(v).map_err(|e| RpcError::params(e.to_string())),
+    }
+}
+
+/// A method's answer as JSON.
+fn answer<T: Serialize>(value: T) -> Result<Value, RpcError> {
+    serde_json::to_value(value).map_err(internal)
+}
+
 /// Runs one method (all but `shutdown`).
 pub async fn call(client: &Client, method: &str, params: &Value) -> Result<Value, RpcError> {
     match method {
@@ -42,13 +158,19 @@ pub async fn call(client: &Client, method: &str, params: &Value) -> Result<Value
         }
         "register" => register(client, params),
         "unregister" => {
-            let id = string_param(params, "id")?
+            let p: UnregisterParams = self::params(params)?;
+            let id = p
+                .id
                 .ok_or_else(|| RpcError::params("`id` is required: the id `register` answered"))?;
-            Ok(json!({"removed": client.table().unregister(id)}))
+            answer(Removed {
+                removed: client.table().unregister(&id),
+            })
         }
         "reload" => {
             let engine = client.table().engine().clone();
-            Ok(json!({"generation": engine.config_changed()}))
+            answer(Reloaded {
+                generation: engine.config_changed(),
+            })
         }
         other => Err(RpcError::new(
             METHOD_NOT_FOUND,
@@ -63,8 +185,8 @@ fn internal(e: impl std::fmt::Display) -> RpcError {
     RpcError::new(INTERNAL_ERROR, e.to_string())
 }
 
-fn event_param(params: &Value) -> Result<Event, RpcError> {
-    let name = string_param(params, "event")?.ok_or_else(|| {
+fn event_of(name: Option<&str>) -> Result<Event, RpcError> {
+    let name = name.ok_or_else(|| {
         RpcError::params("`event` is required: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, Stop, SubagentStop or SessionEnd")
     })?;
     Event::parse_loose(name).map_err(|e| RpcError::params(e.to_string()))
@@ -73,20 +195,16 @@ fn event_param(params: &Value) -> Result<Event, RpcError> {
 /// The payload of a `fire`: `payload` (a whole object) or neutral defaults, then `tool`,
 /// `args`, `result` and `prompt` over it, as `hookhost run` does with its flags.
 pub fn payload_of(params: &Value, cwd: &Path) -> Result<Payload, RpcError> {
-    let event = event_param(params)?;
-    let session = string_param(params, "session")?
-        .map(str::to_string)
+    let p: FireParams = self::params(params)?;
+    let event = event_of(p.event.as_deref())?;
+    let session = p
+        .session
         .unwrap_or_else(|| format!("serve-{}", std::process::id()));
-    let mut payload = match param(params, "payload") {
+    let mut payload = match p.payload {
         None => Payload::neutral(event, cwd, &session),
         // Any agent's payload, told by its shape, as `run --payload` takes it.
-        Some(v) => Payload::from_object(
-            event,
-            hookhost::dialect::to_native(v.clone()),
-            cwd,
-            &session,
-        )
-        .map_err(|e| RpcError::params(format!("`payload`: {e}")))?,
+        Some(v) => Payload::from_object(event, hookhost::dialect::to_native(v), cwd, &session)
+            .map_err(|e| RpcError::params(format!("`payload`: {e}")))?,
     };
     let tool_event = event.takes_tool_matcher();
     let only = |name: &str, ok: bool, events: &str| -> Result<(), RpcError> {
@@ -98,31 +216,33 @@ pub fn payload_of(params: &Value, cwd: &Path) -> Result<Payload, RpcError> {
             )))
         }
     };
-    if let Some(tool) = string_param(params, "tool")? {
+    let mut known = NativePayload::default();
+    if let Some(tool) = p.tool {
         only("tool", tool_event, "PreToolUse and PostToolUse")?;
-        payload.set("toolName", Value::String(tool.to_string()));
+        known.tool_name = Some(tool);
     }
-    if let Some(args) = param(params, "args") {
+    if let Some(args) = p.args {
         only("args", tool_event, "PreToolUse and PostToolUse")?;
         if !args.is_object() {
             return Err(RpcError::params(
                 "`args` must be an object like {\"command\":\"ls\"}",
             ));
         }
-        payload.set_tool_args(args.clone());
+        known.tool_args = Some(args);
     }
-    if let Some(result) = param(params, "result") {
+    if let Some(result) = p.result {
         only("result", event == Event::PostToolUse, "PostToolUse")?;
-        payload.set("toolResult", result.clone());
+        known.tool_result = Some(result);
     }
-    if let Some(prompt) = string_param(params, "prompt")? {
+    if let Some(prompt) = p.prompt {
         only(
             "prompt",
             event == Event::UserPromptSubmit,
             "UserPromptSubmit",
         )?;
-        payload.set("prompt", Value::String(prompt.to_string()));
+        known.prompt = Some(prompt);
     }
+    payload.merge(known);
     Ok(payload)
 }
 
@@ -134,20 +254,14 @@ async fn fire(client: &Client, params: &Value) -> Result<Value, RpcError> {
 }
 
 fn register(client: &Client, params: &Value) -> Result<Value, RpcError> {
-    let event = event_param(params)?;
-    let matcher = string_param(params, "match")?.map(str::to_string);
-    if matcher.is_some() && !event.takes_tool_matcher() {
+    let p: RegisterParams = self::params(params)?;
+    let event = event_of(p.event.as_deref())?;
+    if p.matcher.is_some() && !event.takes_tool_matcher() {
         return Err(RpcError::params(format!(
             "`match` applies to PreToolUse and PostToolUse, not {event}"
         )));
     }
-    let timeout_ms = match param(params, "timeoutMs") {
-        None => None,
-        Some(v) => Some(v.as_u64().filter(|&ms| ms > 0).ok_or_else(|| {
-            RpcError::params("`timeoutMs` must be a positive integer (milliseconds)")
-        })?),
-    };
-    let on_error_block = match string_param(params, "onError")? {
+    let on_error_block = match p.on_error.as_deref() {
         None | Some("warn") => false,
         Some("block") => true,
         Some(other) => {
@@ -159,21 +273,21 @@ fn register(client: &Client, params: &Value) -> Result<Value, RpcError> {
     let n = client
         .next_hook
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let id = match string_param(params, "name")? {
+    let id = match p.name {
         Some(name) => format!("{name}#{n}"),
         None => format!("client#{n}"),
     };
     let hook = ClientHook::new(
         id.clone(),
         event,
-        matcher,
+        p.matcher,
         Arc::new(ClientFn::new(&client.peer, &id)),
-        timeout_ms,
+        p.timeout_ms,
         on_error_block,
     );
     client
         .table()
         .register(hook)
         .map_err(|e| RpcError::params(e.to_string()))?;
-    Ok(json!({"id": id}))
+    answer(Registered { id })
 }

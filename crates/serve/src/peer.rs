@@ -6,8 +6,8 @@
 use super::memory::Charge;
 use super::protocol::{self, HOOK_FAILED, RpcError};
 use async_trait::async_trait;
-use hookhost::{FnHook, FnResponse, HookError, HookResult, Payload, Verdict};
-use serde_json::{Value, json};
+use hookhost::{FnHook, HookError, HookResult, Payload, typed_answer};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -64,7 +64,11 @@ impl Peer {
         self.lock().insert(n, tx);
         let _guard = PendingGuard(self, n);
         if !self
-            .send(protocol::request(json!(format!("s{n}")), method, params))
+            .send(protocol::request(
+                Value::String(format!("s{n}")),
+                method,
+                params,
+            ))
             .await
         {
             return (
@@ -99,6 +103,13 @@ impl Peer {
     }
 }
 
+/// The params of a `hook` call to the client: which of its hooks, and the event's payload.
+#[derive(serde::Serialize)]
+struct HookCall<'a> {
+    id: &'a str,
+    payload: &'a serde_json::Map<String, Value>,
+}
+
 /// A hook whose function lives in the client: each event is a `hook` call to it.
 pub struct ClientFn {
     peer: Weak<Peer>,
@@ -115,56 +126,6 @@ impl ClientFn {
     }
 }
 
-/// Turns a client's answer into a hook's typed answer.
-pub fn typed_answer(v: &Value) -> Result<FnResponse, String> {
-    if v.is_null() {
-        return Ok(FnResponse::pass());
-    }
-    let Some(m) = v.as_object() else {
-        return Err(format!(
-            "a client hook must answer an object like {{\"decision\":\"pass\"}}, got {}",
-            hookhost::json_type_name(v)
-        ));
-    };
-    let text = |key: &str| -> Result<Option<String>, String> {
-        match m.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(other) => Err(format!(
-                "`{key}` must be a string, got {}",
-                hookhost::json_type_name(other)
-            )),
-        }
-    };
-    let reason = text("reason")?.unwrap_or_default();
-    let verdict = match text("decision")?.as_deref() {
-        None | Some("pass") => Verdict::Pass,
-        Some("block") => Verdict::Block(reason),
-        Some("force") => Verdict::Force(reason),
-        Some(other) => {
-            return Err(format!(
-                "`decision` must be \"pass\", \"block\" or \"force\", got {other:?}"
-            ));
-        }
-    };
-    let updated_input = match m.get("updatedInput") {
-        None | Some(Value::Null) => None,
-        Some(v @ Value::Object(_)) => Some(v.clone()),
-        Some(other) => {
-            return Err(format!(
-                "`updatedInput` must be an object, got {}",
-                hookhost::json_type_name(other)
-            ));
-        }
-    };
-    Ok(FnResponse {
-        verdict,
-        updated_input,
-        additional_context: text("additionalContext")?,
-        system_message: text("systemMessage")?,
-    })
-}
-
 /// A client hook that failed (disconnected, answered an error or a malformed answer) is a
 /// crash, like a process that died: the decision table applies `onError`.
 #[async_trait]
@@ -173,7 +134,12 @@ impl FnHook for ClientFn {
         let Some(peer) = self.peer.upgrade() else {
             return Err(HookError::new("the client that registered it disconnected"));
         };
-        let params = json!({"id": self.id, "payload": payload.as_map()});
+        let params = HookCall {
+            id: &self.id,
+            payload: payload.as_map(),
+        };
+        // Plain data: serialising it cannot fail.
+        let params = serde_json::to_value(params).unwrap_or_default();
         let (outcome, _held) = peer.call("hook", params).await;
         match outcome {
             Ok(v) => typed_answer(&v).map_err(HookError::new),
@@ -182,30 +148,5 @@ impl FnHook for ClientFn {
                 e.message
             ))),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn answers_map_to_verdicts() {
-        assert_eq!(typed_answer(&Value::Null).unwrap(), FnResponse::pass());
-        assert_eq!(
-            typed_answer(&json!({"decision": "block", "reason": "no"})).unwrap(),
-            FnResponse::block("no")
-        );
-        assert_eq!(
-            typed_answer(&json!({"decision": "force", "reason": "more"})).unwrap(),
-            FnResponse::force("more")
-        );
-        assert_eq!(
-            typed_answer(&json!({"updatedInput": {"a": 1}})).unwrap(),
-            FnResponse::update_input(json!({"a": 1}))
-        );
-        assert!(typed_answer(&json!({"decision": "maybe"})).is_err());
-        assert!(typed_answer(&json!({"updatedInput": 3})).is_err());
-        assert!(typed_answer(&json!(5)).is_err());
     }
 }

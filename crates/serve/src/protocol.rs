@@ -2,7 +2,8 @@
 //! (docs/serve-protocol.md). Parsing never fails the connection: what is not a valid message
 //! becomes an error answer with the id when one could be read, `null` otherwise.
 
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 
 /// Invalid JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -45,10 +46,81 @@ impl RpcError {
     pub fn params(message: impl Into<String>) -> Self {
         Self::new(INVALID_PARAMS, message)
     }
-    fn to_json(&self) -> Value {
-        json!({"code": self.code, "message": self.message})
+}
+
+/// A message as read: each member as given (`Some(null)` is present).
+#[derive(Debug, Default, Deserialize)]
+struct RawMessage {
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    jsonrpc: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    method: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    params: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    result: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    error: Option<Value>,
+}
+
+/// An error object as read from the client (a member of the wrong type is absent).
+#[derive(Debug, Default, Deserialize)]
+struct ErrorIn {
+    #[serde(default, deserialize_with = "lenient")]
+    code: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
+    message: Option<String>,
+}
+
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+fn lenient<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    Ok(serde_json::from_value(Value::deserialize(d)?).ok())
+}
+
+/// A message as written.
+#[derive(Debug, Serialize)]
+struct Message<'a> {
+    jsonrpc: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ErrorOut<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct ErrorOut<'a> {
+    code: i64,
+    message: &'a str,
+}
+
+impl Message<'_> {
+    fn to_value(&self) -> Value {
+        // Plain data: serialising it cannot fail.
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
+
+const MESSAGE: Message<'static> = Message {
+    jsonrpc: "2.0",
+    id: None,
+    method: None,
+    params: None,
+    result: None,
+    error: None,
+};
 
 /// One message read from the peer.
 #[derive(Debug)]
@@ -89,15 +161,17 @@ pub fn parse(line: &[u8]) -> Result<Incoming, (Value, RpcError)> {
 
 /// Reads one parsed message (the server parses with a memory bound first).
 pub fn interpret(value: Value) -> Result<Incoming, (Value, RpcError)> {
-    let Value::Object(mut m) = value else {
+    if !value.is_object() {
         let what = if value.is_array() {
             "batches are not supported: send one request object per line"
         } else {
             "a message must be a JSON object"
         };
         return Err((Value::Null, RpcError::new(INVALID_REQUEST, what)));
-    };
-    let id = m.remove("id");
+    }
+    // Every member is read as it is: this cannot fail on an object.
+    let m = RawMessage::deserialize(value).unwrap_or_default();
+    let id = m.id;
     if let Some(id) = &id
         && !(id.is_string() || id.is_number() || id.is_null())
     {
@@ -106,15 +180,15 @@ pub fn interpret(value: Value) -> Result<Incoming, (Value, RpcError)> {
             RpcError::new(INVALID_REQUEST, "`id` must be a string or a number"),
         ));
     }
-    if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+    if m.jsonrpc.as_ref().and_then(Value::as_str) != Some("2.0") {
         return Err((
             id.unwrap_or(Value::Null),
             RpcError::new(INVALID_REQUEST, "`jsonrpc` must be \"2.0\""),
         ));
     }
-    match m.remove("method") {
+    match m.method {
         Some(Value::String(method)) => {
-            let params = m.remove("params").unwrap_or(Value::Null);
+            let params = m.params.unwrap_or(Value::Null);
             if !(params.is_object() || params.is_null()) {
                 return Err((
                     id.unwrap_or(Value::Null),
@@ -132,19 +206,16 @@ pub fn interpret(value: Value) -> Result<Incoming, (Value, RpcError)> {
         )),
         None => {
             let id = id.unwrap_or(Value::Null);
-            let outcome = match (m.remove("result"), m.remove("error")) {
+            let outcome = match (m.result, m.error) {
                 (Some(result), None) => Ok(result),
-                (None, Some(error)) => Err(RpcError::new(
-                    error
-                        .get("code")
-                        .and_then(Value::as_i64)
-                        .unwrap_or(HOOK_FAILED),
-                    error
-                        .get("message")
-                        .and_then(Value::as_str)
-                        .unwrap_or("the client hook failed")
-                        .to_string(),
-                )),
+                (None, Some(error)) => {
+                    let e = ErrorIn::deserialize(error).unwrap_or_default();
+                    Err(RpcError::new(
+                        e.code.unwrap_or(HOOK_FAILED),
+                        e.message
+                            .unwrap_or_else(|| "the client hook failed".to_string()),
+                    ))
+                }
                 _ => {
                     return Err((
                         Value::Null,
@@ -163,44 +234,49 @@ pub fn interpret(value: Value) -> Result<Incoming, (Value, RpcError)> {
 /// The answer to request `id`.
 pub fn response(id: Value, outcome: Result<Value, RpcError>) -> Value {
     match outcome {
-        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-        Err(e) => json!({"jsonrpc": "2.0", "id": id, "error": e.to_json()}),
+        Ok(result) => Message {
+            id: Some(id),
+            result: Some(result),
+            ..MESSAGE
+        }
+        .to_value(),
+        Err(e) => Message {
+            id: Some(id),
+            error: Some(ErrorOut {
+                code: e.code,
+                message: &e.message,
+            }),
+            ..MESSAGE
+        }
+        .to_value(),
     }
 }
 
 /// A call to the peer (an answer is expected).
 pub fn request(id: Value, method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    Message {
+        id: Some(id),
+        method: Some(method),
+        params: Some(params),
+        ..MESSAGE
+    }
+    .to_value()
 }
 
 /// A notification to the peer.
 pub fn notification(method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "method": method, "params": params})
-}
-
-/// A named param of `params` (an object or null).
-pub fn param<'a>(params: &'a Value, name: &str) -> Option<&'a Value> {
-    params
-        .as_object()
-        .and_then(|m: &Map<String, Value>| m.get(name))
-        .filter(|v| !v.is_null())
-}
-
-/// A string param, or an error naming it.
-pub fn string_param<'a>(params: &'a Value, name: &str) -> Result<Option<&'a str>, RpcError> {
-    match param(params, name) {
-        None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(v) => Err(RpcError::params(format!(
-            "`{name}` must be a string, got {}",
-            hookhost::json_type_name(v)
-        ))),
+    Message {
+        method: Some(method),
+        params: Some(params),
+        ..MESSAGE
     }
+    .to_value()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn reads_requests_notifications_and_answers() {
@@ -234,5 +310,29 @@ mod tests {
         );
         let (id, _) = parse(br#"{"jsonrpc":"1.0","id":7,"method":"x"}"#).unwrap_err();
         assert_eq!(id, json!(7));
+    }
+
+    #[test]
+    fn messages_are_written_as_before() {
+        assert_eq!(
+            response(json!(1), Ok(Value::Null)).to_string(),
+            r#"{"id":1,"jsonrpc":"2.0","result":null}"#
+        );
+        assert_eq!(
+            response(Value::Null, Err(RpcError::params("bad"))).to_string(),
+            r#"{"error":{"code":-32602,"message":"bad"},"id":null,"jsonrpc":"2.0"}"#
+        );
+        assert_eq!(
+            request(json!("s1"), "hook", json!({})).to_string(),
+            r#"{"id":"s1","jsonrpc":"2.0","method":"hook","params":{}}"#
+        );
+        assert_eq!(
+            notification("n", json!({"a": 1})).to_string(),
+            r#"{"jsonrpc":"2.0","method":"n","params":{"a":1}}"#
+        );
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","id":"s1","error":5}"#),
+            Ok(Incoming::Response { outcome: Err(e), .. }) if e.code == HOOK_FAILED && e.message == "the client hook failed"
+        ));
     }
 }

@@ -4,19 +4,18 @@
 //! concurrently and a hook that hangs delays only its own request (and at most until its
 //! timeout). Nothing a client sends can end the server but `shutdown`.
 
-use super::lines::{Line, LineReader};
-use super::memory::{Budget, ParseFailure, Pool, id_of, parse_charged};
-use super::methods::{self, Client};
-use super::peer::Peer;
-use super::protocol::{self, BUSY, Incoming, PARSE_ERROR, RpcError, SHUTTING_DOWN, TOO_LARGE};
-use hookhost::setup::{Engine, HookTable};
+mod connection;
+
+use super::memory::{Budget, Pool};
+use super::protocol::{self, BUSY, RpcError, SHUTTING_DOWN, TOO_LARGE};
+use hookhost::setup::Engine;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::{Notify, Semaphore, broadcast, mpsc, watch};
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::{Notify, broadcast, mpsc, watch};
 use tokio::task::JoinSet;
 
 /// The limits of a server, each a guard against a client that asks too much.
@@ -185,138 +184,6 @@ impl Server {
         watcher.abort();
         Ok(())
     }
-
-    /// One connection: reads messages, runs each request as a task, writes answers through
-    /// one writer. Ends at the client's EOF, or at shutdown once its requests are answered.
-    async fn connection<R, W>(self: Arc<Self>, reader: R, writer: W)
-    where
-        R: AsyncRead + Unpin + Send + 'static,
-        W: AsyncWrite + Unpin + Send + 'static,
-    {
-        self.connections.fetch_add(1, Ordering::AcqRel);
-        let (tx, rx) = mpsc::channel::<Value>(256);
-        let writer = tokio::spawn(write_messages(writer, rx));
-        let peer = Arc::new(Peer::new(tx));
-        let client = Arc::new(Client {
-            table: std::sync::Mutex::new(HookTable::new(self.engine.clone())),
-            peer: peer.clone(),
-            next_hook: AtomicU64::new(1),
-        });
-        let permits = Arc::new(Semaphore::new(self.limits.max_in_flight));
-        let budget = Budget::new(Pool::new(self.limits.max_queued_bytes), self.memory.clone());
-        let mut lines = LineReader::new(
-            BufReader::new(reader),
-            self.limits.max_message,
-            budget.clone(),
-        );
-        let mut jobs = JoinSet::new();
-        let mut shutdown = self.shutdown.subscribe();
-        let mut notes = self.notes.subscribe();
-        let mut closing = self.shutting_down();
-        loop {
-            if closing && jobs.is_empty() {
-                break;
-            }
-            tokio::select! {
-                line = lines.next() => {
-                    let (line, line_charge) = match line {
-                        Ok(Line::Message(line, charge)) => (line, charge),
-                        Ok(Line::TooLong(n)) => {
-                            let e = RpcError::new(TOO_LARGE, format!(
-                                "a message of {n}+ bytes is over the limit of {} bytes; it was skipped",
-                                self.limits.max_message));
-                            peer.send(protocol::response(Value::Null, Err(e))).await;
-                            continue;
-                        }
-                        Ok(Line::NoRoom(n)) => {
-                            let e = self.no_room(&budget, n as usize, false);
-                            peer.send(protocol::response(Value::Null, Err(e))).await;
-                            continue;
-                        }
-                        Ok(Line::Eof) | Err(_) => break,
-                    };
-                    if line.iter().all(u8::is_ascii_whitespace) {
-                        continue;
-                    }
-                    // Parsed against the memory budget: what the value holds is charged as it
-                    // is built, and the request keeps that charge until it is answered.
-                    let mut charge = budget.charge();
-                    let parsed = parse_charged(&line, &mut charge);
-                    let parsed = match parsed {
-                        Ok(value) => protocol::interpret(value),
-                        Err(ParseFailure::Invalid(e)) => Err((
-                            Value::Null,
-                            RpcError::new(PARSE_ERROR, format!("not valid JSON: {e}")),
-                        )),
-                        Err(ParseFailure::NoRoom { needed }) => {
-                            let never = charge.never_fits(needed);
-                            // What the partial value held is given back before answering.
-                            charge = budget.charge();
-                            let e = self.no_room(&budget, line.len(), never);
-                            Err((id_of(&line), e))
-                        }
-                    };
-                    drop((line, line_charge));
-                    match parsed {
-                        Err((id, e)) => { peer.send(protocol::response(id, Err(e))).await; }
-                        Ok(Incoming::Response { id, outcome }) => { peer.answer(&id, outcome, charge); }
-                        Ok(Incoming::Notification { method }) => {
-                            tracing::debug!(method, "ignored a notification");
-                        }
-                        Ok(Incoming::Request { id, method, params }) => {
-                            if closing {
-                                let e = RpcError::new(SHUTTING_DOWN, "the server is shutting down");
-                                peer.send(protocol::response(id, Err(e))).await;
-                                continue;
-                            }
-                            // Requests past the in-flight limit wait for a slot inside
-                            // their task, so reading goes on (a running request may be
-                            // waiting for this client's answer to a hook call). What waits is
-                            // bounded in count and in memory (its charge, above); beyond, the
-                            // request is refused.
-                            if jobs.len() >= self.limits.max_queued {
-                                let e = RpcError::new(BUSY, format!(
-                                    "too many requests waiting on this connection (at most {}); wait for answers before sending more",
-                                    self.limits.max_queued));
-                                peer.send(protocol::response(id, Err(e))).await;
-                                continue;
-                            }
-                            let permits = permits.clone();
-                            let (server, client, peer) = (self.clone(), client.clone(), peer.clone());
-                            let guard = (method != "shutdown").then(|| self.in_flight.enter());
-                            jobs.spawn(async move {
-                                let permit = permits.acquire_owned().await;
-                                let outcome = if method == "shutdown" {
-                                    server.begin_shutdown();
-                                    server.drain().await;
-                                    Ok(json!({"ok": true}))
-                                } else {
-                                    methods::call(&client, &method, &params).await
-                                };
-                                drop(params);
-                                peer.send(protocol::response(id, outcome)).await;
-                                drop((guard, permit, charge));
-                            });
-                        }
-                    }
-                }
-                Some(_) = jobs.join_next(), if !jobs.is_empty() => {}
-                _ = stopped(&mut shutdown), if !closing => { closing = true; }
-                note = notes.recv() => {
-                    if let Ok(note) = note { peer.send(note).await; }
-                }
-            }
-        }
-        // The client is gone (or we are closing): its pending hook calls fail, its requests
-        // still running end (client hooks fail as crashes), its runner is retired so its
-        // async hooks run to their end.
-        peer.close();
-        while jobs.join_next().await.is_some() {}
-        hookhost::agent::sync::lock(&client.table).invalidate();
-        drop((client, peer));
-        let _ = writer.await;
-        self.connections.fetch_sub(1, Ordering::AcqRel);
-    }
 }
 
 impl Server {
@@ -426,8 +293,7 @@ fn bind(path: &Path) -> std::io::Result<tokio::net::UnixListener> {
 /// Only the user running the server may talk to it (the socket is 0600 too; this also holds
 /// if its directory's permissions are loose).
 fn same_user(stream: &tokio::net::UnixStream) -> bool {
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let me = unsafe { libc::getuid() };
+    let me = hookhost::agent::process::real_uid();
     stream.peer_cred().map(|c| c.uid() == me).unwrap_or(false)
 }
 

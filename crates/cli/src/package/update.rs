@@ -9,7 +9,8 @@ use super::{
 };
 use anyhow::bail;
 use clap::Args;
-use hookhost_package::{Capabilities, Digest, PackageRef, Store, pins, registry};
+use hookhost::config::FsAccess;
+use hookhost_package::{Capabilities, Digest, Manifest, PackageRef, Store, pins, registry};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -73,16 +74,7 @@ pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
     let mut doc = target.read()?;
     let (project, file) = (target.project.clone(), target.file.clone());
     let store = Store::open_default()?;
-    let mut refs: Vec<(String, Digest)> = Vec::new();
-    for p in pins::pinned(&doc) {
-        if a.reference
-            .as_deref()
-            .is_none_or(|w| names(w, &p.reference))
-            && !refs.iter().any(|(r, _)| *r == p.reference)
-        {
-            refs.push((p.reference, p.digest));
-        }
-    }
+    let refs = wanted_pins(&doc, a.reference.as_deref());
     if refs.is_empty() {
         bail!(
             "{}: no pinned hook{}; add one with `hookhost add REF`",
@@ -95,13 +87,7 @@ pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
     let was_trusted = !a.file.global && all_trusted(&project);
     let mut changed = Vec::new();
     for (reference, old) in refs {
-        let movable = match reference.parse::<PackageRef>() {
-            Ok(PackageRef::Oci(o)) => o.digest.is_none(),
-            Ok(PackageRef::Url { .. }) => false,
-            Ok(PackageRef::File(_)) => true,
-            Err(_) => false,
-        };
-        if !movable {
+        if !movable(&reference) {
             println!("{reference}: pinned by digest, nothing to move");
             continue;
         }
@@ -116,48 +102,7 @@ pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
             .ok()
             .and_then(|b| hookhost_package::manifest_of(&b).ok().flatten());
         println!("{reference}: {old} -> {}", fetched.digest);
-        let old_caps = old_manifest.as_ref().map(|m| m.capabilities.clone());
-        let diff = manifest
-            .capabilities
-            .diff(&old_caps.clone().unwrap_or_else(|| Capabilities {
-                fs: hookhost::config::FsAccess::None,
-                ..Capabilities::default()
-            }));
-        if old_caps.is_none() {
-            println!("  (the old package is not in the store: its capabilities are unknown)");
-        }
-        if diff.is_empty() {
-            println!("  capabilities: unchanged");
-        } else {
-            println!("  capabilities:");
-            for line in &diff {
-                println!("    {line}");
-            }
-        }
-        if manifest.capabilities.fs == hookhost::config::FsAccess::Write
-            && old_caps
-                .as_ref()
-                .is_none_or(|c| c.fs != hookhost::config::FsAccess::Write)
-        {
-            println!(
-                "  !!! {} NOW ASKS TO WRITE TO YOUR PROJECT (fs: write) !!!",
-                manifest.name
-            );
-        }
-        if let Some(om) = &old_manifest
-            && om.version != manifest.version
-        {
-            println!("  version: {} -> {}", om.version, manifest.version);
-        }
-        if let Some(om) = &old_manifest
-            && om.events != manifest.events
-        {
-            println!(
-                "  events: {} -> {}",
-                om.events.join(", "),
-                manifest.events.join(", ")
-            );
-        }
+        show_changes(&manifest, old_manifest.as_ref());
         if !confirm("  move it?", a.yes)? {
             println!("  kept {old}");
             continue;
@@ -180,6 +125,74 @@ pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
         shown(&file)
     );
     Ok(0)
+}
+
+/// The pinned references (each once, with its digest) that `which` names (all without it).
+fn wanted_pins(doc: &serde_json::Value, which: Option<&str>) -> Vec<(String, Digest)> {
+    let mut refs: Vec<(String, Digest)> = Vec::new();
+    for p in pins::pinned(doc) {
+        if which.is_none_or(|w| names(w, &p.reference))
+            && !refs.iter().any(|(r, _)| *r == p.reference)
+        {
+            refs.push((p.reference, p.digest));
+        }
+    }
+    refs
+}
+
+/// Whether `reference` can name other bytes later: a tag or a file, not a digest or a URL
+/// pinned by its `#sha256=`.
+fn movable(reference: &str) -> bool {
+    match reference.parse::<PackageRef>() {
+        Ok(PackageRef::Oci(o)) => o.digest.is_none(),
+        Ok(PackageRef::File(_)) => true,
+        Ok(PackageRef::Url { .. }) | Err(_) => false,
+    }
+}
+
+/// What changed from `old` (unknown when the old package is not in the store) to
+/// `manifest`: capabilities first, a new write access loudly, then version and events.
+fn show_changes(manifest: &Manifest, old: Option<&Manifest>) {
+    let old_caps = old.map(|m| m.capabilities.clone());
+    let diff = manifest
+        .capabilities
+        .diff(&old_caps.clone().unwrap_or_else(|| Capabilities {
+            fs: FsAccess::None,
+            ..Capabilities::default()
+        }));
+    if old_caps.is_none() {
+        println!("  (the old package is not in the store: its capabilities are unknown)");
+    }
+    if diff.is_empty() {
+        println!("  capabilities: unchanged");
+    } else {
+        println!("  capabilities:");
+        for line in &diff {
+            println!("    {line}");
+        }
+    }
+    if manifest.capabilities.fs == FsAccess::Write
+        && old_caps.as_ref().is_none_or(|c| c.fs != FsAccess::Write)
+    {
+        println!(
+            "  !!! {} NOW ASKS TO WRITE TO YOUR PROJECT (fs: write) !!!",
+            manifest.name
+        );
+    }
+    if let Some(om) = old
+        && om.version != manifest.version
+    {
+        println!("  version: {} -> {}", om.version, manifest.version);
+    }
+    if let Some(om) = old
+        && om.events != manifest.events
+    {
+        println!(
+            "  events: {} -> {}",
+            om.events.join(", "),
+            manifest.events.join(", ")
+        );
+    }
 }
 
 pub fn remove(a: RemoveArgs) -> anyhow::Result<u8> {

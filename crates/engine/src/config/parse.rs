@@ -53,7 +53,7 @@ pub(super) fn parse_foreign(
         match resolved {
             Ok(hook) => hooks.push(hook),
             Err(problems) => {
-                errors.extend(problems.into_iter().map(|m| at(Some(fh.label.clone()), m)))
+                errors.extend(problems.into_iter().map(|m| at(Some(fh.label.clone()), m)));
             }
         }
     }

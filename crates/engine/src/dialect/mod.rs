@@ -8,7 +8,8 @@
 //! What lives where:
 //! - `sources`: which other agents' files are read, in `list` order ([`foreign_sources`]);
 //! - `settings`: another agent's settings file -> native hook objects (with `"dialect"`),
-//!   read then by the native config reader, so one validator judges every hook;
+//!   read then by the native config reader, so one validator judges every hook (`ling_file`:
+//!   ling's list of rules);
 //! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
 //!   ([`recognise`]: a payload of any dialect, told by its shape);
 //! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
@@ -18,6 +19,7 @@
 //! - `rules`: what a dialect's exit codes and JSON mean, as a value ([`Rules`]) that
 //!   `decision::judge` applies; nothing here decides.
 
+mod ling_file;
 mod render;
 mod respond;
 mod rules;
@@ -31,12 +33,15 @@ pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
 pub use settings::{ForeignFile, ForeignHook, read_settings};
 pub use sources::{ForeignSource, foreign_sources};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 
 /// The contract a hook was written for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Default, JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Dialect {
     /// hookhost's own (DESIGN §2-4): camelCase payload, milliseconds.

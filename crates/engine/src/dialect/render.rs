@@ -1,8 +1,8 @@
 //! Payloads across dialects: [`render`] writes a native [`Payload`] as the JSON a dialect's
 //! hook reads on stdin (Claude Code's one-line snake_case object, Gemini CLI's with its event
-//! names and a timestamp, Codex's with `turn_id` and `model`, ling's `toolCall`), [`env`] is
-//! the environment that agent sets, and [`recognise`] reads a payload of any dialect back
-//! into native fields, told by its shape.
+//! names and a timestamp, Codex's with `turn_id` and `model`, ling's `toolCall`: the wire
+//! types of [`crate::wire`]), [`env`] is the environment that agent sets, and [`recognise`]
+//! reads a payload of any dialect back into native fields, told by its shape.
 //!
 //! Fields an agent sends that the native payload has no source for are taken from optional
 //! native fields when present (`transcriptPath`, `permissionMode`, `toolUseId`, `turnId`,
@@ -13,7 +13,12 @@ use super::Dialect;
 use super::tools;
 use crate::event::Event;
 use crate::payload::Payload;
-use serde_json::{Map, Value, json};
+use crate::wire::{
+    AgentPayload, ClaudePayload, CodexPayload, GeminiPayload, LingPayload, LingPayloadIn,
+    LingToolCall, NativePayload,
+};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -38,19 +43,12 @@ pub(crate) fn from_gemini_event(name: &str) -> Option<Event> {
         .find(|e| gemini_event(*e) == Some(name))
 }
 
-fn text(p: &Payload, key: &str, default: &str) -> Value {
-    match p.get(key) {
-        Some(v @ Value::String(_)) => v.clone(),
-        _ => Value::String(default.to_string()),
-    }
-}
-
 /// An ISO 8601 UTC timestamp of now, to the millisecond.
 fn now_iso() -> String {
     let d = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
-    let secs = d.as_secs() as i64;
+    let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let z = days + 719_468;
@@ -73,181 +71,165 @@ fn now_iso() -> String {
 
 /// The bytes a hook of dialect `d` reads on stdin for `p`.
 pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
-    let value = match d {
+    let (e, k) = (p.event(), p.known());
+    let bytes = match d {
         Dialect::Native => return p.to_json_bytes(),
-        Dialect::Claude | Dialect::Codex => claude_shape(d, p),
-        Dialect::Gemini => gemini_shape(p),
-        Dialect::Ling => ling_shape(p),
+        Dialect::Claude => serde_json::to_vec(&claude_payload(Dialect::Claude, e, &k)),
+        Dialect::Codex => serde_json::to_vec(&codex_payload(e, &k)),
+        Dialect::Gemini => serde_json::to_vec(&gemini_payload(e, &k)),
+        Dialect::Ling => serde_json::to_vec(&ling_payload(e, &k)),
     };
     // One compact line, ended by a newline so that `read -r payload` succeeds even under
-    // `set -e` (every JSON reader ignores the trailing whitespace).
-    let mut bytes = serde_json::to_vec(&value).unwrap_or_default();
+    // `set -e` (every JSON reader ignores the trailing whitespace). Plain data: serialising
+    // it cannot fail.
+    let mut bytes = bytes.unwrap_or_default();
     bytes.push(b'\n');
     bytes.into()
 }
 
-fn tool_call(d: Dialect, p: &Payload) -> (String, Value) {
-    let name = p.tool_name().unwrap_or_default();
-    let args = p.tool_args().cloned().unwrap_or_else(|| json!({}));
+/// A known text field, or `default`.
+fn or(field: &Option<String>, default: &str) -> String {
+    field.as_deref().unwrap_or(default).to_string()
+}
+
+/// The event's tool call in the dialect's names and keys.
+fn tool_call(d: Dialect, k: &NativePayload) -> (String, Value) {
+    let name = k.tool_name.as_deref().unwrap_or_default();
+    let args = k
+        .tool_args
+        .clone()
+        .unwrap_or_else(|| Value::Object(Map::new()));
     tools::to_dialect(d, name, &args)
 }
 
-fn claude_shape(d: Dialect, p: &Payload) -> Value {
-    let e = p.event();
-    let mut m = Map::new();
-    m.insert("session_id".into(), text(p, "sessionId", ""));
-    m.insert("transcript_path".into(), text(p, "transcriptPath", ""));
-    m.insert("cwd".into(), text(p, "cwd", ""));
-    m.insert(
-        "permission_mode".into(),
-        text(p, "permissionMode", "default"),
-    );
-    m.insert("hook_event_name".into(), json!(e.as_str()));
-    if d == Dialect::Codex {
-        m.insert("turn_id".into(), text(p, "turnId", ""));
-        m.insert("model".into(), text(p, "model", ""));
-    }
+fn claude_payload(d: Dialect, e: Event, k: &NativePayload) -> ClaudePayload {
+    let mut c = ClaudePayload {
+        cwd: or(&k.cwd, ""),
+        hook_event_name: e.as_str().to_string(),
+        permission_mode: or(&k.permission_mode, "default"),
+        session_id: or(&k.session_id, ""),
+        transcript_path: or(&k.transcript_path, ""),
+        ..ClaudePayload::default()
+    };
     match e {
         Event::PreToolUse | Event::PostToolUse => {
-            let (name, input) = tool_call(d, p);
-            m.insert("tool_name".into(), json!(name));
-            m.insert("tool_input".into(), input);
+            let (name, input) = tool_call(d, k);
+            c.tool_name = Some(name);
+            c.tool_input = Some(input);
             if e == Event::PostToolUse {
-                m.insert(
-                    "tool_response".into(),
-                    p.get("toolResult").cloned().unwrap_or(Value::Null),
-                );
+                c.tool_response = Some(k.tool_result.clone().unwrap_or(Value::Null));
             }
-            if let Some(id) = p.get("toolUseId") {
-                m.insert("tool_use_id".into(), id.clone());
-            }
+            c.tool_use_id.clone_from(&k.tool_use_id);
         }
-        Event::UserPromptSubmit => {
-            m.insert("prompt".into(), text(p, "prompt", ""));
-        }
+        Event::UserPromptSubmit => c.prompt = Some(or(&k.prompt, "")),
         Event::Stop | Event::SubagentStop => {
-            m.insert(
-                "stop_hook_active".into(),
-                json!(
-                    p.get("stopHookActive")
-                        .and_then(Value::as_bool)
-                        .unwrap_or(false)
-                ),
-            );
-            if d == Dialect::Codex {
-                m.insert(
-                    "last_assistant_message".into(),
-                    p.get("lastAssistantMessage")
-                        .cloned()
-                        .unwrap_or(Value::Null),
-                );
-            }
+            c.stop_hook_active = Some(k.stop_hook_active.unwrap_or(false));
         }
-        Event::SessionStart => {
-            m.insert("source".into(), text(p, "source", "startup"));
-        }
-        Event::SessionEnd => {
-            m.insert("reason".into(), text(p, "reason", "other"));
-        }
+        Event::SessionStart => c.source = Some(or(&k.source, "startup")),
+        Event::SessionEnd => c.reason = Some(or(&k.reason, "other")),
         Event::PreCompact => {
-            m.insert("trigger".into(), text(p, "trigger", "manual"));
-            m.insert(
-                "custom_instructions".into(),
-                text(p, "customInstructions", ""),
-            );
+            c.trigger = Some(or(&k.trigger, "manual"));
+            c.custom_instructions = Some(or(&k.custom_instructions, ""));
         }
     }
-    Value::Object(m)
+    c
 }
 
-fn gemini_shape(p: &Payload) -> Value {
-    let e = p.event();
-    let mut m = Map::new();
-    m.insert("session_id".into(), text(p, "sessionId", ""));
-    m.insert("transcript_path".into(), text(p, "transcriptPath", ""));
-    m.insert("cwd".into(), text(p, "cwd", ""));
-    m.insert(
-        "hook_event_name".into(),
-        json!(gemini_event(e).unwrap_or(e.as_str())),
-    );
-    m.insert("timestamp".into(), json!(now_iso()));
+/// Claude Code's payload with Codex's `turn_id`, `model` and, at Stop, the last message.
+fn codex_payload(e: Event, k: &NativePayload) -> CodexPayload {
+    let ClaudePayload {
+        custom_instructions,
+        cwd,
+        hook_event_name,
+        permission_mode,
+        prompt,
+        reason,
+        session_id,
+        source,
+        stop_hook_active,
+        tool_input,
+        tool_name,
+        tool_response,
+        tool_use_id,
+        transcript_path,
+        trigger,
+    } = claude_payload(Dialect::Codex, e, k);
+    let stops = matches!(e, Event::Stop | Event::SubagentStop);
+    CodexPayload {
+        custom_instructions,
+        cwd,
+        hook_event_name,
+        last_assistant_message: stops.then(|| k.last_assistant_message.clone()),
+        model: or(&k.model, ""),
+        permission_mode,
+        prompt,
+        reason,
+        session_id,
+        source,
+        stop_hook_active,
+        tool_input,
+        tool_name,
+        tool_response,
+        tool_use_id,
+        transcript_path,
+        trigger,
+        turn_id: or(&k.turn_id, ""),
+    }
+}
+
+fn gemini_payload(e: Event, k: &NativePayload) -> GeminiPayload {
+    let mut g = GeminiPayload {
+        cwd: or(&k.cwd, ""),
+        hook_event_name: gemini_event(e).unwrap_or(e.as_str()).to_string(),
+        session_id: or(&k.session_id, ""),
+        timestamp: now_iso(),
+        transcript_path: or(&k.transcript_path, ""),
+        ..GeminiPayload::default()
+    };
     match e {
         Event::PreToolUse | Event::PostToolUse => {
-            let (name, input) = tool_call(Dialect::Gemini, p);
-            m.insert("tool_name".into(), json!(name));
-            m.insert("tool_input".into(), input);
+            let (name, input) = tool_call(Dialect::Gemini, k);
+            g.tool_name = Some(name);
+            g.tool_input = Some(input);
             if e == Event::PostToolUse {
-                m.insert(
-                    "tool_response".into(),
-                    p.get("toolResult").cloned().unwrap_or(Value::Null),
-                );
+                g.tool_response = Some(k.tool_result.clone().unwrap_or(Value::Null));
             }
         }
-        Event::UserPromptSubmit => {
-            m.insert("prompt".into(), text(p, "prompt", ""));
-        }
+        Event::UserPromptSubmit => g.prompt = Some(or(&k.prompt, "")),
         Event::Stop | Event::SubagentStop => {
-            m.insert("prompt".into(), text(p, "prompt", ""));
-            m.insert(
-                "prompt_response".into(),
-                text(p, "lastAssistantMessage", ""),
-            );
-            m.insert(
-                "stop_hook_active".into(),
-                json!(
-                    p.get("stopHookActive")
-                        .and_then(Value::as_bool)
-                        .unwrap_or(false)
-                ),
-            );
+            g.prompt = Some(or(&k.prompt, ""));
+            g.prompt_response = Some(or(&k.last_assistant_message, ""));
+            g.stop_hook_active = Some(k.stop_hook_active.unwrap_or(false));
         }
-        Event::SessionStart => {
-            m.insert("source".into(), text(p, "source", "startup"));
-        }
-        Event::SessionEnd => {
-            m.insert("reason".into(), text(p, "reason", "exit"));
-        }
-        Event::PreCompact => {
-            m.insert("trigger".into(), text(p, "trigger", "manual"));
-        }
+        Event::SessionStart => g.source = Some(or(&k.source, "startup")),
+        Event::SessionEnd => g.reason = Some(or(&k.reason, "exit")),
+        Event::PreCompact => g.trigger = Some(or(&k.trigger, "manual")),
     }
-    Value::Object(m)
+    g
 }
 
-fn ling_shape(p: &Payload) -> Value {
-    let mut m = Map::new();
-    m.insert("event".into(), json!(p.event().as_str()));
-    m.insert("sessionId".into(), text(p, "sessionId", ""));
-    m.insert(
-        "timestamp".into(),
-        p.get("timestamp")
-            .cloned()
-            .unwrap_or_else(|| json!(now_iso())),
-    );
-    m.insert("cwd".into(), text(p, "cwd", ""));
-    if p.event().takes_tool_matcher() {
-        let (tool, params) = tool_call(Dialect::Ling, p);
-        let mut call = Map::new();
-        call.insert("tool".into(), json!(tool));
-        call.insert("params".into(), params);
-        if let Some(r) = p.get("toolResult") {
-            call.insert("result".into(), r.clone());
+fn ling_payload(e: Event, k: &NativePayload) -> LingPayload {
+    let tool_call = e.takes_tool_matcher().then(|| {
+        let (tool, params) = tool_call(Dialect::Ling, k);
+        LingToolCall {
+            params,
+            result: k.tool_result.clone(),
+            tool,
         }
-        m.insert("toolCall".into(), Value::Object(call));
+    });
+    LingPayload {
+        cwd: or(&k.cwd, ""),
+        event: e.as_str().to_string(),
+        is_subagent: k.is_subagent,
+        prompt: k.prompt.clone(),
+        reason: k.reason.clone(),
+        session_id: or(&k.session_id, ""),
+        source: k.source.clone(),
+        stop_hook_active: k.stop_hook_active,
+        timestamp: k.timestamp.clone().unwrap_or_else(now_iso),
+        tool_call,
+        trigger: k.trigger.clone(),
     }
-    for key in [
-        "prompt",
-        "source",
-        "reason",
-        "trigger",
-        "stopHookActive",
-        "isSubagent",
-    ] {
-        if let Some(v) = p.get(key) {
-            m.insert(key.into(), v.clone());
-        }
-    }
-    Value::Object(m)
 }
 
 /// The environment a hook of dialect `d` runs with, besides hookhost's own `HOOK_EVENT` and
@@ -282,88 +264,110 @@ pub fn to_native(v: Value) -> Value {
 /// else is native (`None`). Tool names and argument keys are mapped to the core's.
 pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value>)> {
     let obj = v.as_object()?;
-    let s = |k: &str| obj.get(k).and_then(Value::as_str);
-    let mut out = Map::new();
-    let put = |out: &mut Map<String, Value>, native: &str, foreign: &str| {
-        if let Some(v) = obj.get(foreign) {
-            out.insert(native.to_string(), v.clone());
-        }
-    };
-    if let Some(name) = s("hook_event_name") {
+    // Every field is read leniently: this cannot fail.
+    let a = AgentPayload::deserialize(obj).unwrap_or_default();
+    if let Some(name) = &a.hook_event_name {
         let gemini_event = from_gemini_event(name).filter(|e| e.as_str() != name);
-        let d = if gemini_event.is_some()
-            || obj.contains_key("timestamp") && !obj.contains_key("permission_mode")
-        {
+        let d = if gemini_event.is_some() || a.timestamp.is_some() && a.permission_mode.is_none() {
             Dialect::Gemini
-        } else if obj.contains_key("turn_id") {
+        } else if a.turn_id.is_some() {
             Dialect::Codex
         } else {
             Dialect::Claude
         };
         let event = gemini_event.or_else(|| name.parse().ok());
-        for (native, foreign) in [
-            ("sessionId", "session_id"),
-            ("transcriptPath", "transcript_path"),
-            ("cwd", "cwd"),
-            ("permissionMode", "permission_mode"),
-            ("toolUseId", "tool_use_id"),
-            ("toolResult", "tool_response"),
-            ("prompt", "prompt"),
-            ("stopHookActive", "stop_hook_active"),
-            ("source", "source"),
-            ("reason", "reason"),
-            ("trigger", "trigger"),
-            ("turnId", "turn_id"),
-            ("model", "model"),
-            ("lastAssistantMessage", "last_assistant_message"),
-            ("timestamp", "timestamp"),
-            ("customInstructions", "custom_instructions"),
-        ] {
-            put(&mut out, native, foreign);
-        }
-        if d == Dialect::Gemini {
-            put(&mut out, "lastAssistantMessage", "prompt_response");
-        }
-        if let Some(tool) = s("tool_name") {
-            let args = obj.get("tool_input").cloned().unwrap_or_else(|| json!({}));
-            let (name, args) = tools::to_core(d, tool, &args);
-            out.insert("toolName".into(), json!(name));
-            out.insert("toolArgs".into(), args);
-        }
-        if event.is_some_and(|e| e == Event::PostToolUse) {
-            out.entry("toolError").or_insert(json!(false));
-        }
-        return Some((d, event, out));
+        return Some((d, event, fields_of(&from_agent(d, event, a))));
     }
-    let ling = obj.contains_key("toolCall")
-        || (obj.contains_key("event")
-            && !obj.contains_key("toolName")
-            && obj.contains_key("timestamp"));
+    let ling = a.tool_call.is_some()
+        || (a.event.is_some() && a.native_tool_name.is_none() && a.timestamp.is_some());
     if !ling {
         return None;
     }
-    for (k, v) in obj {
-        if k != "toolCall" {
-            out.insert(k.clone(), v.clone());
-        }
+    let event = a
+        .event
+        .as_ref()
+        .and_then(Value::as_str)
+        .and_then(|e| Event::parse_loose(e).ok());
+    Some((Dialect::Ling, event, from_ling(obj)))
+}
+
+fn fields_of(known: &NativePayload) -> Map<String, Value> {
+    match serde_json::to_value(known) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
     }
-    if let Some(Value::Object(call)) = obj.get("toolCall") {
-        let tool = call.get("tool").and_then(Value::as_str).unwrap_or_default();
-        let params = call.get("params").cloned().unwrap_or_else(|| json!({}));
-        let (name, args) = tools::to_core(Dialect::Ling, tool, &params);
-        out.insert("toolName".into(), json!(name));
-        out.insert("toolArgs".into(), args);
-        if let Some(r) = call.get("result") {
-            out.insert("toolResult".into(), r.clone());
-        }
+}
+
+fn text(v: Option<Value>) -> Option<String> {
+    match v {
+        Some(Value::String(s)) => Some(s),
+        _ => None,
     }
-    let event = s("event").and_then(|e| Event::parse_loose(e).ok());
-    Some((Dialect::Ling, event, out))
+}
+
+/// A Claude Code, Codex or Gemini CLI payload in native fields.
+fn from_agent(d: Dialect, event: Option<Event>, a: AgentPayload) -> NativePayload {
+    let tool = a.tool_name.map(|tool| {
+        let args = a.tool_input.unwrap_or_else(|| Value::Object(Map::new()));
+        tools::to_core(d, &tool, &args)
+    });
+    let last_message = match d {
+        Dialect::Gemini => a.prompt_response.or(a.last_assistant_message),
+        _ => a.last_assistant_message,
+    };
+    let (tool_name, tool_args) = tool.unzip();
+    NativePayload {
+        cwd: a.cwd,
+        custom_instructions: a.custom_instructions,
+        last_assistant_message: last_message,
+        model: a.model,
+        permission_mode: text(a.permission_mode),
+        prompt: a.prompt,
+        reason: a.reason,
+        session_id: a.session_id,
+        source: a.source,
+        stop_hook_active: a.stop_hook_active,
+        timestamp: text(a.timestamp),
+        tool_args,
+        tool_error: (event == Some(Event::PostToolUse)).then_some(false),
+        tool_name,
+        tool_result: a.tool_response,
+        tool_use_id: a.tool_use_id,
+        transcript_path: a.transcript_path,
+        trigger: a.trigger,
+        turn_id: text(a.turn_id),
+        event: None,
+        is_subagent: None,
+    }
+}
+
+/// A ling payload in native fields: every field but `toolCall` as it is, the tool call
+/// mapped to the core's name and keys.
+fn from_ling(obj: &Map<String, Value>) -> Map<String, Value> {
+    // The other fields are kept verbatim: this cannot fail.
+    let Ok(LingPayloadIn {
+        tool_call,
+        mut fields,
+    }) = LingPayloadIn::deserialize(obj)
+    else {
+        return obj.clone();
+    };
+    if let Some(Some(call)) = tool_call {
+        let (name, args) = tools::to_core(Dialect::Ling, &call.tool, &call.params);
+        fields.extend(fields_of(&NativePayload {
+            tool_name: Some(name),
+            tool_args: Some(args),
+            tool_result: call.result,
+            ..NativePayload::default()
+        }));
+    }
+    fields
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn claude_payload_is_one_line_snake_case_with_claude_names() {
@@ -381,6 +385,37 @@ mod tests {
         let (d, e, back) = recognise(&v).unwrap();
         assert_eq!((d, e), (Dialect::Claude, Some(Event::PreToolUse)));
         assert_eq!(back["toolName"], "bash");
+    }
+
+    #[test]
+    fn payloads_are_written_key_by_key_in_order() {
+        let mut p = Payload::post_tool_use(
+            Path::new("/p"),
+            "s1",
+            "read_file",
+            json!({"path": "a"}),
+            Value::Null,
+            false,
+        );
+        p.set("toolUseId", json!("t1"));
+        let text = |d, p: &Payload| String::from_utf8(render(d, p).to_vec()).unwrap();
+        assert_eq!(
+            text(Dialect::Claude, &p),
+            "{\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUse\",\"permission_mode\":\"default\",\"session_id\":\"s1\",\"tool_input\":{\"file_path\":\"a\"},\"tool_name\":\"Read\",\"tool_response\":null,\"tool_use_id\":\"t1\",\"transcript_path\":\"\"}\n"
+        );
+        assert_eq!(
+            text(Dialect::Codex, &p),
+            "{\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUse\",\"model\":\"\",\"permission_mode\":\"default\",\"session_id\":\"s1\",\"tool_input\":{\"file_path\":\"a\"},\"tool_name\":\"Read\",\"tool_response\":null,\"tool_use_id\":\"t1\",\"transcript_path\":\"\",\"turn_id\":\"\"}\n"
+        );
+        p.set("timestamp", json!("T"));
+        assert_eq!(
+            text(Dialect::Ling, &p),
+            "{\"cwd\":\"/p\",\"event\":\"PostToolUse\",\"sessionId\":\"s1\",\"timestamp\":\"T\",\"toolCall\":{\"params\":{\"file_path\":\"a\"},\"result\":null,\"tool\":\"read_file\"}}\n"
+        );
+        let stop = Payload::stop(Event::Stop, Path::new("/p"), "s1", true);
+        let codex: Value = serde_json::from_slice(&render(Dialect::Codex, &stop)).unwrap();
+        assert_eq!(codex["last_assistant_message"], Value::Null);
+        assert_eq!(codex["stop_hook_active"], true);
     }
 
     #[test]

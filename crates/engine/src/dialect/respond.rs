@@ -13,7 +13,12 @@ use super::{Dialect, render::gemini_event, tools};
 use crate::decision::Outcome;
 use crate::event::Event;
 use crate::report::{Decision, EventReport};
-use serde_json::{Map, Value, json};
+use crate::wire::{
+    BlockDecision, ClaudeAnswer, ClaudeSpecificOutput, CodexAnswer, CodexPermission,
+    CodexSpecificOutput, GeminiAnswer, GeminiDecision, GeminiSpecificOutput, PermissionDecision,
+};
+use serde::Serialize;
+use serde_json::Value;
 
 /// What the adapter prints and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,137 +35,227 @@ fn joined(items: &[String]) -> Option<String> {
 
 /// The answer for `report`, fired for the core tool `tool` (PreToolUse/PostToolUse).
 pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
-    let e = report.event;
-    let mut out = Map::new();
-    let mut hso = Map::new();
-    let reason = report.reason.clone().unwrap_or_default();
-    let event_name = match d {
-        Dialect::Gemini => gemini_event(e).unwrap_or(e.as_str()),
-        _ => e.as_str(),
+    let f = Facts::of(d, report, tool);
+    let stdout = match d {
+        Dialect::Gemini => text(&gemini_answer(&f)),
+        Dialect::Codex => text(&codex_answer(&f)),
+        Dialect::Claude | Dialect::Native | Dialect::Ling => text(&claude_answer(&f)),
     };
-    if let Some(stop) = &report.stop {
-        out.insert("continue".into(), json!(false));
-        out.insert("stopReason".into(), json!(stop.reason));
+    Answer {
+        stdout,
+        exit_code: 0,
     }
-    let mut messages = report.system_messages.clone();
-    messages.extend(untrusted_notice(report));
-    if let Some(m) = joined(&messages) {
-        out.insert("systemMessage".into(), json!(m));
+}
+
+/// An answer as printed: nothing when it says nothing.
+fn text<T: Serialize + Default + PartialEq>(answer: &T) -> String {
+    if *answer == T::default() {
+        String::new()
+    } else {
+        // Plain data: serialising it cannot fail.
+        serde_json::to_string(answer).unwrap_or_default()
     }
-    let context = joined(&report.additional_context);
-    let feedback = joined(&report.feedback);
-    let updated = report.updated_args.as_ref().map(|args| {
-        let tool = tool.unwrap_or_default();
-        tools::to_dialect(d, tool, args).1
-    });
-    let ends_turn = matches!(
-        (e, report.decision),
-        (Event::UserPromptSubmit, Decision::Block)
-            | (Event::Stop | Event::SubagentStop, Decision::Force)
-    );
-    // `continue: false` on PreToolUse: deny first, then stop (an agent that reads only the
-    // permission decision must not run the call).
-    let blocked =
-        report.decision == Decision::Block || (e == Event::PreToolUse && report.stop.is_some());
-    let reason = match (&report.stop, reason.is_empty()) {
-        (Some(stop), true) if blocked => stop.reason.clone(),
-        _ => reason,
-    };
-    match (d, e) {
-        (Dialect::Gemini, Event::PreToolUse) => {
-            if blocked {
-                out.insert("decision".into(), json!("deny"));
-                out.insert("reason".into(), json!(reason));
-            } else {
-                if report.ask {
-                    out.insert("decision".into(), json!("ask"));
-                }
-                if let Some(u) = updated {
-                    hso.insert("tool_input".into(), u);
-                }
-            }
+}
+
+/// What every agent's answer is made of, worked out once from the report.
+struct Facts {
+    event: Event,
+    /// `continue: false` with this `stopReason`.
+    stop: Option<String>,
+    /// The system messages and the untrusted-hooks notice, one per line.
+    messages: Option<String>,
+    context: Option<String>,
+    feedback: Option<String>,
+    /// The rewritten arguments, in the agent's keys.
+    updated: Option<Value>,
+    /// A blocked prompt or a forced Stop: the same answer in these protocols.
+    ends_turn: bool,
+    /// The call is denied (a block, or `continue: false` on PreToolUse: deny first, then
+    /// stop, so an agent that reads only the permission decision does not run the call).
+    blocked: bool,
+    /// The block reason or force message (the stop reason for a stop's deny).
+    reason: String,
+    ask: bool,
+    /// The event takes `additionalContext`.
+    takes_context: bool,
+}
+
+impl Facts {
+    fn of(d: Dialect, report: &EventReport, tool: Option<&str>) -> Facts {
+        let e = report.event;
+        let stop = report.stop.as_ref().map(|s| s.reason.clone());
+        let mut messages = report.system_messages.clone();
+        messages.extend(untrusted_notice(report));
+        let blocked =
+            report.decision == Decision::Block || (e == Event::PreToolUse && stop.is_some());
+        let reason = match (&stop, report.reason.as_deref().unwrap_or_default()) {
+            (Some(stop), "") if blocked => stop.clone(),
+            (_, reason) => reason.to_string(),
+        };
+        Facts {
+            event: e,
+            stop,
+            messages: joined(&messages),
+            context: joined(&report.additional_context),
+            feedback: joined(&report.feedback),
+            updated: report
+                .updated_args
+                .as_ref()
+                .map(|args| tools::to_dialect(d, tool.unwrap_or_default(), args).1),
+            ends_turn: matches!(
+                (e, report.decision),
+                (Event::UserPromptSubmit, Decision::Block)
+                    | (Event::Stop | Event::SubagentStop, Decision::Force)
+            ),
+            blocked,
+            reason,
+            ask: report.ask,
+            takes_context: matches!(
+                e,
+                Event::SessionStart
+                    | Event::UserPromptSubmit
+                    | Event::PostToolUse
+                    | Event::PreToolUse
+            ),
         }
-        (Dialect::Codex, Event::PreToolUse) => {
-            let deny = if blocked {
-                Some(if reason.trim().is_empty() {
+    }
+
+    /// The context for `hookSpecificOutput`, unless something else filled it.
+    fn context_for(&self, filled: &Option<String>) -> Option<String> {
+        match filled {
+            Some(c) => Some(c.clone()),
+            None => self.context.clone().filter(|_| self.takes_context),
+        }
+    }
+}
+
+/// Claude Code's answer (also what a native or ling caller gets).
+fn claude_answer(f: &Facts) -> ClaudeAnswer {
+    let mut a = ClaudeAnswer {
+        continue_: f.stop.as_ref().map(|_| false),
+        stop_reason: f.stop.clone(),
+        system_message: f.messages.clone(),
+        ..ClaudeAnswer::default()
+    };
+    let mut hso = ClaudeSpecificOutput::default();
+    match f.event {
+        Event::PreToolUse if f.blocked => {
+            hso.permission_decision = Some(PermissionDecision::Deny);
+            hso.permission_decision_reason = Some(f.reason.clone());
+        }
+        Event::PreToolUse if f.ask || f.updated.is_some() => {
+            hso.permission_decision = Some(PermissionDecision::Ask);
+            hso.updated_input.clone_from(&f.updated);
+        }
+        Event::PreToolUse => {}
+        _ if f.ends_turn => {
+            a.decision = Some(BlockDecision::Block);
+            a.reason = Some(f.reason.clone());
+        }
+        Event::PostToolUse if f.feedback.is_some() => {
+            a.decision = Some(BlockDecision::Block);
+            a.reason.clone_from(&f.feedback);
+        }
+        _ => {}
+    }
+    hso.additional_context = f.context_for(&hso.additional_context);
+    if hso != ClaudeSpecificOutput::default() {
+        hso.hook_event_name = f.event.as_str().to_string();
+        a.hook_specific_output = Some(hso);
+    }
+    a
+}
+
+/// Codex's answer: on PreToolUse only a deny (Codex rejects "ask" and "allow", and cannot
+/// apply a rewrite: a rewrite is a deny that says so, never silently dropped).
+fn codex_answer(f: &Facts) -> CodexAnswer {
+    let mut a = CodexAnswer {
+        continue_: f.stop.as_ref().map(|_| false),
+        stop_reason: f.stop.clone(),
+        system_message: f.messages.clone(),
+        ..CodexAnswer::default()
+    };
+    let mut hso = CodexSpecificOutput::default();
+    match f.event {
+        Event::PreToolUse => {
+            let deny = if f.blocked {
+                Some(if f.reason.trim().is_empty() {
                     "blocked by a hookhost hook".to_string()
                 } else {
-                    reason.clone()
+                    f.reason.clone()
                 })
-            } else if updated.is_some() {
+            } else if f.updated.is_some() {
                 Some("a hookhost hook rewrote this call's arguments, which Codex cannot apply; blocked to fail closed".to_string())
             } else {
-                // Codex rejects "ask" and "allow": say nothing and its approval policy decides.
+                // Say nothing and Codex's approval policy decides.
                 None
             };
             if let Some(why) = deny {
-                hso.insert("permissionDecision".into(), json!("deny"));
-                hso.insert("permissionDecisionReason".into(), json!(why));
+                hso.permission_decision = Some(CodexPermission::Deny);
+                hso.permission_decision_reason = Some(why);
             }
             // Codex 0.171 rejects `continue`/`stopReason` on PreToolUse ("unsupported
             // continue:false"), marks the hook Failed, drops the whole answer and runs the
             // call: the deny alone carries the stop (its reason is the stop reason).
-            out.remove("continue");
-            out.remove("stopReason");
+            a.continue_ = None;
+            a.stop_reason = None;
         }
-        (_, Event::PreToolUse) => {
-            if blocked {
-                hso.insert("permissionDecision".into(), json!("deny"));
-                hso.insert("permissionDecisionReason".into(), json!(reason));
-            } else if report.ask || updated.is_some() {
-                hso.insert("permissionDecision".into(), json!("ask"));
-                if let Some(u) = updated {
-                    hso.insert("updatedInput".into(), u);
-                }
-            }
+        _ if f.ends_turn => {
+            a.decision = Some(BlockDecision::Block);
+            a.reason = Some(f.reason.clone());
         }
-        // A blocked prompt and a forced Stop are the same answer in these protocols.
-        _ if ends_turn => {
-            out.insert(
-                "decision".into(),
-                json!(if d == Dialect::Gemini {
-                    "deny"
-                } else {
-                    "block"
-                }),
-            );
-            out.insert("reason".into(), json!(reason));
-        }
-        (Dialect::Gemini, Event::PostToolUse) => {
-            if let Some(f) = &feedback {
-                let c = context.clone().map_or(f.clone(), |c| format!("{c}\n{f}"));
-                hso.insert("additionalContext".into(), json!(c));
-            }
-        }
-        (_, Event::PostToolUse) => {
-            if let Some(f) = &feedback {
-                out.insert("decision".into(), json!("block"));
-                out.insert("reason".into(), json!(f));
-            }
+        Event::PostToolUse if f.feedback.is_some() => {
+            a.decision = Some(BlockDecision::Block);
+            a.reason.clone_from(&f.feedback);
         }
         _ => {}
     }
-    let takes_context = matches!(
-        e,
-        Event::SessionStart | Event::UserPromptSubmit | Event::PostToolUse | Event::PreToolUse
-    );
-    if let (Some(c), true) = (context, takes_context) {
-        hso.entry("additionalContext").or_insert(json!(c));
+    hso.additional_context = f.context_for(&hso.additional_context);
+    if hso != CodexSpecificOutput::default() {
+        hso.hook_event_name = f.event.as_str().to_string();
+        a.hook_specific_output = Some(hso);
     }
-    if !hso.is_empty() {
-        let mut full = Map::new();
-        full.insert("hookEventName".into(), json!(event_name));
-        full.extend(hso);
-        out.insert("hookSpecificOutput".into(), Value::Object(full));
+    a
+}
+
+/// Gemini CLI's answer: `decision` deny or ask; a rewrite merged through `tool_input`;
+/// AfterTool feedback as context.
+fn gemini_answer(f: &Facts) -> GeminiAnswer {
+    let mut a = GeminiAnswer {
+        continue_: f.stop.as_ref().map(|_| false),
+        stop_reason: f.stop.clone(),
+        system_message: f.messages.clone(),
+        ..GeminiAnswer::default()
+    };
+    let mut hso = GeminiSpecificOutput::default();
+    match f.event {
+        Event::PreToolUse if f.blocked => {
+            a.decision = Some(GeminiDecision::Deny);
+            a.reason = Some(f.reason.clone());
+        }
+        Event::PreToolUse => {
+            a.decision = f.ask.then_some(GeminiDecision::Ask);
+            hso.tool_input.clone_from(&f.updated);
+        }
+        _ if f.ends_turn => {
+            a.decision = Some(GeminiDecision::Deny);
+            a.reason = Some(f.reason.clone());
+        }
+        Event::PostToolUse => {
+            hso.additional_context = f.feedback.as_ref().map(|fb| match &f.context {
+                Some(c) => format!("{c}\n{fb}"),
+                None => fb.clone(),
+            });
+        }
+        _ => {}
     }
-    Answer {
-        stdout: if out.is_empty() {
-            String::new()
-        } else {
-            Value::Object(out).to_string()
-        },
-        exit_code: 0,
+    hso.additional_context = f.context_for(&hso.additional_context);
+    if hso != GeminiSpecificOutput::default() {
+        let e = f.event;
+        hso.hook_event_name = gemini_event(e).unwrap_or(e.as_str()).to_string();
+        a.hook_specific_output = Some(hso);
     }
+    a
 }
 
 /// One line for the user when untrusted project hooks did not run at this event (the
@@ -199,6 +294,7 @@ fn untrusted_notice(report: &EventReport) -> Option<String> {
 mod tests {
     use super::*;
     use crate::report::StopRequest;
+    use serde_json::json;
 
     fn report(event: Event) -> EventReport {
         EventReport::new(event)

@@ -14,7 +14,10 @@ use super::Dialect;
 use super::render::from_gemini_event;
 use crate::event::Event;
 use crate::payload::json_type_name;
-use serde_json::{Map, Value, json};
+use crate::wire::settings::{
+    GeminiSwitches, NativeHookObject, NestedEntry, NestedGroup, NestedRoot, read,
+};
+use serde_json::{Map, Value};
 
 /// One hook of another agent's file, as the native hook object it means.
 #[derive(Debug, Clone)]
@@ -59,7 +62,7 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
         }
     };
     match d {
-        Dialect::Ling => read_ling(&root, &mut f),
+        Dialect::Ling => super::ling_file::read_ling(&root, &mut f),
         _ => read_nested(d, &root, &mut f),
     }
     f
@@ -93,14 +96,30 @@ const FOREIGN_EVENTS: &[&str] = &[
     "WorktreeRemove",
 ];
 
-fn event_of(d: Dialect, name: &str) -> Option<Event> {
-    match d {
-        Dialect::Gemini => from_gemini_event(name),
-        _ => name.parse().ok(),
+fn read_nested(d: Dialect, root: &Value, f: &mut ForeignFile) {
+    let Some(events) = nested_events(d, root, f) else {
+        return;
+    };
+    let disabled: Vec<String> = match read::<GeminiSwitches>(&events).disabled {
+        Some(Value::Array(names)) if d == Dialect::Gemini => names
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (name, groups) in &events {
+        if d == Dialect::Gemini && matches!(name.as_str(), "enabled" | "disabled") {
+            continue;
+        }
+        if let Some(event) = known_event(d, name, f) {
+            read_groups(d, event, name, groups, &disabled, f);
+        }
     }
 }
 
-fn read_nested(d: Dialect, root: &Value, f: &mut ForeignFile) {
+/// The file's `hooks` object (event name -> matcher groups); `None` when it has none, is
+/// switched off, or is not the agent's format (recorded).
+fn nested_events(d: Dialect, root: &Value, f: &mut ForeignFile) -> Option<Map<String, Value>> {
     let Value::Object(root) = root else {
         f.problems.push((
             None,
@@ -109,145 +128,164 @@ fn read_nested(d: Dialect, root: &Value, f: &mut ForeignFile) {
                 json_type_name(root)
             ),
         ));
-        return;
+        return None;
     };
-    if root.get("disableAllHooks") == Some(&Value::Bool(true)) {
+    let top: NestedRoot = read(root);
+    if top.disable_all_hooks == Some(true) {
         f.warnings.push((
             None,
             "\"disableAllHooks\": true: none of this file's hooks run".into(),
         ));
-        return;
+        return None;
     }
-    let events = match root.get("hooks") {
-        None => return,
+    let events = match top.hooks {
+        None => return None,
         Some(Value::Object(m)) => m,
         Some(other) => {
             f.problems.push((
                 None,
                 format!(
                     "\"hooks\" is {}, expected an object mapping event names to lists of matcher groups",
-                    json_type_name(other)
+                    json_type_name(&other)
                 ),
             ));
-            return;
+            return None;
         }
     };
-    let mut disabled: Vec<String> = Vec::new();
-    if d == Dialect::Gemini {
-        // Gemini CLI's switches beside the events.
-        if events.get("enabled") == Some(&Value::Bool(false)) {
-            f.warnings.push((
-                None,
-                "\"hooks\": {\"enabled\": false}: none of this file's hooks run".into(),
-            ));
-            return;
-        }
-        if let Some(Value::Array(names)) = events.get("disabled") {
-            disabled = names
-                .iter()
-                .filter_map(|n| n.as_str().map(str::to_string))
-                .collect();
-        }
+    if d == Dialect::Gemini && read::<GeminiSwitches>(&events).enabled == Some(false) {
+        f.warnings.push((
+            None,
+            "\"hooks\": {\"enabled\": false}: none of this file's hooks run".into(),
+        ));
+        return None;
     }
-    for (name, groups) in events {
-        if d == Dialect::Gemini && matches!(name.as_str(), "enabled" | "disabled") {
-            continue;
-        }
-        let Some(event) = event_of(d, name) else {
-            if FOREIGN_EVENTS.contains(&name.as_str())
-                || name.chars().next().is_some_and(char::is_uppercase)
-            {
-                f.warnings.push((
-                    Some(name.clone()),
-                    format!("hookhost does not fire {name}; its hooks do not run"),
-                ));
-            } else {
-                f.problems.push((
-                    Some(name.clone()),
-                    format!("unknown event `{name}`; event names are case-sensitive, e.g. \"PreToolUse\""),
-                ));
-            }
-            continue;
-        };
-        let Value::Array(groups) = groups else {
+    Some(events)
+}
+
+/// The event an event name of the file means; `None` (a warning or a problem recorded) for
+/// one hookhost does not fire.
+fn known_event(d: Dialect, name: &str, f: &mut ForeignFile) -> Option<Event> {
+    let event = match d {
+        Dialect::Gemini => from_gemini_event(name),
+        _ => name.parse().ok(),
+    };
+    if event.is_none() {
+        if FOREIGN_EVENTS.contains(&name) || name.chars().next().is_some_and(char::is_uppercase) {
+            f.warnings.push((
+                Some(name.to_string()),
+                format!("hookhost does not fire {name}; its hooks do not run"),
+            ));
+        } else {
             f.problems.push((
-                Some(name.clone()),
+                Some(name.to_string()),
                 format!(
-                    "expected a list of matcher groups, got {}; write \"{name}\": [{{\"matcher\": \"...\", \"hooks\": [{{\"type\": \"command\", \"command\": \"...\"}}]}}]",
-                    json_type_name(groups)
+                    "unknown event `{name}`; event names are case-sensitive, e.g. \"PreToolUse\""
                 ),
             ));
+        }
+    }
+    event
+}
+
+/// The matcher groups of one event.
+fn read_groups(
+    d: Dialect,
+    event: Event,
+    name: &str,
+    groups: &Value,
+    disabled: &[String],
+    f: &mut ForeignFile,
+) {
+    let Value::Array(groups) = groups else {
+        f.problems.push((
+            Some(name.to_string()),
+            format!(
+                "expected a list of matcher groups, got {}; write \"{name}\": [{{\"matcher\": \"...\", \"hooks\": [{{\"type\": \"command\", \"command\": \"...\"}}]}}]",
+                json_type_name(groups)
+            ),
+        ));
+        return;
+    };
+    let mut index = 0;
+    for (g, group) in groups.iter().enumerate() {
+        let Some((matcher, hooks)) = read_group(d, event, &format!("{name}[{g}]"), group, f) else {
             continue;
         };
-        let mut index = 0;
-        for (g, group) in groups.iter().enumerate() {
-            let glabel = format!("{name}[{g}]");
-            let Value::Object(group) = group else {
-                f.problems.push((
-                    Some(glabel),
-                    format!(
-                        "a matcher group is an object like {{\"matcher\": \"Bash\", \"hooks\": [...]}}, got {}",
-                        json_type_name(group)
-                    ),
-                ));
-                continue;
-            };
-            for key in group.keys() {
-                match key.as_str() {
-                    "matcher" | "hooks" => {}
-                    "sequential" if d == Dialect::Gemini => {}
-                    other => f.warnings.push((
-                        Some(glabel.clone()),
-                        format!("`{other}` is not implemented by hookhost and is ignored"),
-                    )),
-                }
+        for (h, hook) in hooks.iter().enumerate() {
+            let label = format!("{name}[{g}].hooks[{h}]");
+            let native = nested_hook(d, event, hook, matcher.as_deref(), &label, disabled, f);
+            if let Some(native) = native {
+                f.hooks.push(ForeignHook {
+                    event,
+                    index,
+                    label,
+                    hook: native,
+                });
+                index += 1;
             }
-            let matcher = match group.get("matcher") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(m)) if m.is_empty() || m == "*" => None,
-                Some(Value::String(m)) => Some(m.clone()),
-                Some(v) => {
-                    f.problems.push((
-                        Some(glabel.clone()),
-                        format!(
-                            "`matcher` must be a string such as \"Bash\" or \"Edit|Write\", got {v}"
-                        ),
-                    ));
-                    continue;
-                }
-            };
-            // Claude Code ignores a matcher where the event has nothing to match.
-            let matcher = matcher.filter(|_| {
-                event.takes_tool_matcher()
-                    || matches!(event, Event::SessionStart | Event::PreCompact)
-            });
-            let hooks = match group.get("hooks") {
-                Some(Value::Array(h)) => h,
-                other => {
-                    f.problems.push((
-                        Some(glabel),
-                        format!(
-                            "`hooks` must be a list like [{{\"type\": \"command\", \"command\": \"...\"}}], got {}",
-                            other.map_or("nothing", json_type_name)
-                        ),
-                    ));
-                    continue;
-                }
-            };
-            for (h, hook) in hooks.iter().enumerate() {
-                let label = format!("{name}[{g}].hooks[{h}]");
-                if let Some(native) =
-                    nested_hook(d, event, hook, matcher.as_deref(), &label, &disabled, f)
-                {
-                    f.hooks.push(ForeignHook {
-                        event,
-                        index,
-                        label,
-                        hook: native,
-                    });
-                    index += 1;
-                }
-            }
+        }
+    }
+}
+
+/// One matcher group: its matcher (where the event has something to match) and its hooks;
+/// `None` when it is malformed (recorded).
+fn read_group(
+    d: Dialect,
+    event: Event,
+    glabel: &str,
+    group: &Value,
+    f: &mut ForeignFile,
+) -> Option<(Option<String>, Vec<Value>)> {
+    let Value::Object(group) = group else {
+        f.problems.push((
+            Some(glabel.to_string()),
+            format!(
+                "a matcher group is an object like {{\"matcher\": \"Bash\", \"hooks\": [...]}}, got {}",
+                json_type_name(group)
+            ),
+        ));
+        return None;
+    };
+    let group: NestedGroup = read(group);
+    // The keys not implemented, in file order (`sequential` is Gemini CLI's).
+    let mut unknown: Vec<&str> = group.other.keys().map(String::as_str).collect();
+    if group.sequential.is_some() && d != Dialect::Gemini {
+        unknown.push("sequential");
+        unknown.sort_unstable();
+    }
+    for other in unknown {
+        f.warnings.push((
+            Some(glabel.to_string()),
+            format!("`{other}` is not implemented by hookhost and is ignored"),
+        ));
+    }
+    let matcher = match group.matcher {
+        None | Some(Value::Null) => None,
+        Some(Value::String(m)) if m.is_empty() || m == "*" => None,
+        Some(Value::String(m)) => Some(m),
+        Some(v) => {
+            f.problems.push((
+                Some(glabel.to_string()),
+                format!("`matcher` must be a string such as \"Bash\" or \"Edit|Write\", got {v}"),
+            ));
+            return None;
+        }
+    };
+    // Claude Code ignores a matcher where the event has nothing to match.
+    let matcher = matcher.filter(|_| {
+        event.takes_tool_matcher() || matches!(event, Event::SessionStart | Event::PreCompact)
+    });
+    match group.hooks {
+        Some(Value::Array(h)) => Some((matcher, h)),
+        other => {
+            f.problems.push((
+                Some(glabel.to_string()),
+                format!(
+                    "`hooks` must be a list like [{{\"type\": \"command\", \"command\": \"...\"}}], got {}",
+                    other.as_ref().map_or("nothing", json_type_name)
+                ),
+            ));
+            None
         }
     }
 }
@@ -273,11 +311,58 @@ fn nested_hook(
         ));
         return None;
     };
-    let mut out = Map::new();
-    out.insert("dialect".into(), json!(d.as_str()));
-    let kind = h.get("type").and_then(Value::as_str).unwrap_or("command");
-    match kind {
-        "command" => match h.get("command") {
+    let entry: NestedEntry = read(h);
+    let mut out = nested_handler(d, &entry, label, f)?;
+    if let Some(name) = &entry.name
+        && disabled.iter().any(|n| n == name)
+    {
+        f.warnings.push((
+            Some(label.to_string()),
+            format!("hook {name:?} is listed in \"disabled\"; it does not run"),
+        ));
+        return None;
+    }
+    out.matcher = matcher.map(|m| Value::String(m.to_string()));
+    if let Some(t) = &entry.timeout {
+        out.timeout = nested_timeout(d, t, label, f);
+    }
+    out.description = entry.description.clone().or(entry.status_message.clone());
+    if entry.is_async == Some(true) {
+        if event.allows_async() {
+            out.is_async = Some(Value::Bool(true));
+        } else {
+            f.warnings.push((
+                Some(label.to_string()),
+                format!("`async` on {event} is not implemented by hookhost: the hook runs synchronously and can decide"),
+            ));
+        }
+    }
+    for key in entry.other.keys() {
+        f.warnings.push((
+            Some(label.to_string()),
+            format!("`{key}` is not implemented by hookhost and is ignored"),
+        ));
+    }
+    Some(out.into_value())
+}
+
+/// What runs: a command or (not in Gemini CLI) an HTTP endpoint; `None` when the hook is
+/// skipped (recorded).
+fn nested_handler(
+    d: Dialect,
+    entry: &NestedEntry,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<NativeHookObject> {
+    let mut out = NativeHookObject {
+        dialect: d,
+        ..NativeHookObject::default()
+    };
+    let problem = |f: &mut ForeignFile, what: &str| {
+        f.problems.push((Some(label.to_string()), what.to_string()));
+    };
+    match entry.kind.as_deref().unwrap_or("command") {
+        "command" => match &entry.command {
             Some(Value::String(c)) if is_adapter(c) => {
                 // The agent's entry for hookhost's outbound adapter: the native hooks it
                 // would fire run anyway; running it too would run them twice.
@@ -287,35 +372,26 @@ fn nested_hook(
                 ));
                 return None;
             }
-            Some(c) => {
-                out.insert("command".into(), c.clone());
-            }
+            Some(c) => out.command = Some(c.clone()),
             None => {
-                f.problems.push((
-                    Some(label.to_string()),
-                    "a \"command\" hook needs `command`: add \"command\": \"path/to/script.sh\""
-                        .into(),
-                ));
+                problem(
+                    f,
+                    "a \"command\" hook needs `command`: add \"command\": \"path/to/script.sh\"",
+                );
                 return None;
             }
         },
         "http" if d != Dialect::Gemini => {
-            match h.get("url") {
-                Some(u) => out.insert("url".into(), u.clone()),
-                None => {
-                    f.problems.push((
-                        Some(label.to_string()),
-                        "an \"http\" hook needs `url`: add \"url\": \"http://...\"".into(),
-                    ));
-                    return None;
-                }
-            };
-            if let Some(headers) = h.get("headers") {
-                out.insert("headers".into(), headers.clone());
+            if entry.url.is_none() {
+                problem(
+                    f,
+                    "an \"http\" hook needs `url`: add \"url\": \"http://...\"",
+                );
+                return None;
             }
-            if let Some(allowed) = h.get("allowedEnvVars") {
-                out.insert("allowedEnv".into(), allowed.clone());
-            }
+            out.url.clone_from(&entry.url);
+            out.headers.clone_from(&entry.headers);
+            out.allowed_env.clone_from(&entry.allowed_env_vars);
         }
         other => {
             f.warnings.push((
@@ -327,79 +403,34 @@ fn nested_hook(
             return None;
         }
     }
-    if let Some(name) = h.get("name").and_then(Value::as_str)
-        && disabled.iter().any(|n| n == name)
-    {
-        f.warnings.push((
+    Some(out)
+}
+
+/// A hook's `timeout` in milliseconds (Claude Code and Codex: seconds; Gemini CLI:
+/// milliseconds); `None` with a problem recorded when it is not a positive number.
+// Both numbers are positive (checked) and `as` saturates: a huge timeout becomes u64::MAX,
+// which the config's bound then refuses.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn nested_timeout(d: Dialect, t: &Value, label: &str, f: &mut ForeignFile) -> Option<Value> {
+    let ms = match (d, t.as_f64()) {
+        (Dialect::Gemini, Some(ms)) if ms > 0.0 => Some(ms.round() as u64),
+        (_, Some(s)) if s > 0.0 => Some((s * 1000.0).round() as u64),
+        _ => None,
+    };
+    if ms.is_none() {
+        f.problems.push((
             Some(label.to_string()),
-            format!("hook {name:?} is listed in \"disabled\"; it does not run"),
+            format!(
+                "`timeout` must be a positive number of {}, got {t}",
+                if d == Dialect::Gemini {
+                    "milliseconds"
+                } else {
+                    "seconds"
+                }
+            ),
         ));
-        return None;
     }
-    if let Some(m) = matcher {
-        out.insert("match".into(), json!(m));
-    }
-    if let Some(t) = h.get("timeout") {
-        // Claude Code and Codex: seconds; Gemini CLI: milliseconds.
-        let ms = match (d, t.as_f64()) {
-            (Dialect::Gemini, Some(ms)) if ms > 0.0 => Some(ms.round() as u64),
-            (_, Some(s)) if s > 0.0 => Some((s * 1000.0).round() as u64),
-            _ => None,
-        };
-        match ms {
-            Some(ms) => {
-                out.insert("timeout".into(), json!(ms));
-            }
-            None => f.problems.push((
-                Some(label.to_string()),
-                format!(
-                    "`timeout` must be a positive number of {}, got {t}",
-                    if d == Dialect::Gemini {
-                        "milliseconds"
-                    } else {
-                        "seconds"
-                    }
-                ),
-            )),
-        }
-    }
-    for key in ["description", "statusMessage"] {
-        if let Some(Value::String(s)) = h.get(key) {
-            out.entry("description").or_insert(json!(s));
-        }
-    }
-    if h.get("async") == Some(&Value::Bool(true)) {
-        if event.allows_async() {
-            out.insert("async".into(), json!(true));
-        } else {
-            f.warnings.push((
-                Some(label.to_string()),
-                format!("`async` on {event} is not implemented by hookhost: the hook runs synchronously and can decide"),
-            ));
-        }
-    }
-    for key in h.keys() {
-        let known = matches!(
-            key.as_str(),
-            "type"
-                | "command"
-                | "url"
-                | "headers"
-                | "allowedEnvVars"
-                | "timeout"
-                | "description"
-                | "statusMessage"
-                | "async"
-                | "name"
-        );
-        if !known {
-            f.warnings.push((
-                Some(label.to_string()),
-                format!("`{key}` is not implemented by hookhost and is ignored"),
-            ));
-        }
-    }
-    Some(Value::Object(out))
+    ms.map(Value::from)
 }
 
 /// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary,
@@ -421,129 +452,10 @@ fn is_adapter(command: &str) -> bool {
         && rest.next().is_some_and(|w| w == "hook")
 }
 
-fn read_ling(root: &Value, f: &mut ForeignFile) {
-    let rules = match root {
-        Value::Array(r) => r,
-        Value::Object(o) => match o.get("hooks") {
-            Some(Value::Array(r)) => r,
-            None => return,
-            Some(other) => {
-                f.problems.push((
-                    None,
-                    format!(
-                        "\"hooks\" must be a list of rules, got {}",
-                        json_type_name(other)
-                    ),
-                ));
-                return;
-            }
-        },
-        other => {
-            f.problems.push((
-                None,
-                format!(
-                    "the file holds {}, expected a list of rules like [{{\"event\": \"PreToolUse\", \"handler\": {{\"type\": \"command\", \"command\": \"...\"}}}}]",
-                    json_type_name(other)
-                ),
-            ));
-            return;
-        }
-    };
-    let mut per_event: std::collections::BTreeMap<Event, usize> = Default::default();
-    for (i, rule) in rules.iter().enumerate() {
-        let label = format!("rule[{i}]");
-        let Value::Object(r) = rule else {
-            f.problems.push((
-                Some(label),
-                format!("a rule is an object, got {}", json_type_name(rule)),
-            ));
-            continue;
-        };
-        let Some(event) = r.get("event").and_then(Value::as_str) else {
-            f.problems.push((
-                Some(label),
-                "a rule needs `event`, e.g. \"event\": \"PreToolUse\"".into(),
-            ));
-            continue;
-        };
-        let Ok(event) = Event::parse_loose(event) else {
-            f.warnings.push((
-                Some(label),
-                format!("hookhost does not fire {event}; this rule does not run"),
-            ));
-            continue;
-        };
-        let label = format!("{event}: rule[{i}]");
-        let Some(Value::Object(handler)) = r.get("handler") else {
-            f.problems.push((
-                Some(label),
-                "a rule needs `handler`: {\"type\": \"command\", \"command\": \"...\"}".into(),
-            ));
-            continue;
-        };
-        let mut out = Map::new();
-        out.insert("dialect".into(), json!("ling"));
-        match handler
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or("command")
-        {
-            "command" => {
-                if let Some(c) = handler.get("command") {
-                    out.insert("command".into(), c.clone());
-                }
-            }
-            "http" => {
-                if let Some(u) = handler.get("url") {
-                    out.insert("url".into(), u.clone());
-                }
-                if let Some(h) = handler.get("headers") {
-                    out.insert("headers".into(), h.clone());
-                }
-            }
-            other => {
-                f.warnings.push((
-                    Some(label),
-                    format!("handlers of type {other:?} are not implemented by hookhost"),
-                ));
-                continue;
-            }
-        }
-        if let Some(t) = handler.get("timeout") {
-            out.insert("timeout".into(), t.clone());
-        }
-        match r.get("matcher") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(m)) if m.is_empty() || m == "*" => {}
-            Some(m) => {
-                out.insert("match".into(), m.clone());
-            }
-        }
-        if let Some(a) = r.get("async") {
-            out.insert("async".into(), a.clone());
-        }
-        for key in r.keys() {
-            if !matches!(key.as_str(), "event" | "matcher" | "handler" | "async") {
-                f.warnings.push((
-                    Some(label.clone()),
-                    format!("`{key}` is not implemented by hookhost and is ignored"),
-                ));
-            }
-        }
-        let index = per_event.entry(event).or_default();
-        f.hooks.push(ForeignHook {
-            event,
-            index: *index,
-            label,
-            hook: Value::Object(out),
-        });
-        *index += 1;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn claude_settings_become_native_hooks() {

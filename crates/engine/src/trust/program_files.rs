@@ -130,7 +130,8 @@ pub(super) fn pin_makefiles(
         } else {
             &["GNUmakefile", "makefile", "Makefile"]
         };
-        args.files.extend(defaults.iter().map(|f| f.to_string()));
+        args.files
+            .extend(defaults.iter().map(std::string::ToString::to_string));
     }
     for f in args.files.iter().filter(|f| *f != "-") {
         pin(f, &args.dir, project, found);
@@ -150,7 +151,7 @@ fn make_long_option(o: &mut Options<'_>, long: &str, args: &mut MakeArgs) {
         "include-dir" | "what-if" | "new-file" | "assume-new" | "old-file" | "assume-old"
             if joined.is_empty() =>
         {
-            o.k += 1
+            o.k += 1;
         }
         _ => {}
     }

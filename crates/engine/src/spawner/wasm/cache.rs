@@ -173,6 +173,7 @@ impl DiskCache {
 
     /// The cached artifact for the module whose bytes hash to `hash`, if a valid entry for
     /// exactly those bytes and this engine exists. Maps the entry; reads only its seal.
+    #[allow(unsafe_code)]
     pub fn load(&self, engine: &Engine, hash: &str) -> Option<Artifact> {
         let seal_path = self.seal_path(hash)?;
         let seal = match crate::files::read_bounded_nofollow(&seal_path, SEAL as u64) {
@@ -332,8 +333,7 @@ fn open_entry(path: &Path, sealed: EntryId) -> Result<std::fs::File, String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // SAFETY: geteuid has no preconditions and cannot fail.
-        let me = unsafe { libc::geteuid() };
+        let me = crate::agent::process::effective_uid();
         if meta.uid() != me || meta.mode() & 0o022 != 0 {
             return Err("it is not a file of yours writable only by you".into());
         }
@@ -350,6 +350,7 @@ fn open_entry(path: &Path, sealed: EntryId) -> Result<std::fs::File, String> {
 ///
 /// # Safety
 /// As [`Component::deserialize_file`].
+#[allow(unsafe_code)]
 unsafe fn component_from_open_file(
     engine: &Engine,
     path: &Path,

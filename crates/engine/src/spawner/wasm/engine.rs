@@ -249,7 +249,9 @@ fn wasmtime_config(pooling: bool, fuel: bool) -> Config {
             .total_memories(POOL_SLOTS)
             .total_tables(POOL_SLOTS)
             .total_stacks(POOL_SLOTS)
-            .max_memory_size(crate::config::MAX_MEMORY_MIB as usize * MIB as usize)
+            .max_memory_size(
+                usize::try_from(crate::config::MAX_MEMORY_MIB * MIB).unwrap_or(usize::MAX),
+            )
             // A freed memory is reset by copying back what its guest dirtied, up to this much,
             // instead of unmapping it: the next instance of the same module then does not
             // fault those pages in again (for an interpreter's heap, most of a warm event).

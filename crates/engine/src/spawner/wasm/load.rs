@@ -196,7 +196,7 @@ impl Loader {
                 // Proposals winch lacks (exceptions, tail calls, GC, ...), or an invalid
                 // module: cranelift decides, and its error is the one reported.
                 Err(e) => {
-                    tracing::debug!(error = %e, "the baseline tier cannot compile this module; compiling it with cranelift")
+                    tracing::debug!(error = %e, "the baseline tier cannot compile this module; compiling it with cranelift");
                 }
             }
         }

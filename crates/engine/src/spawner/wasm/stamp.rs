@@ -67,9 +67,9 @@ impl FileStamp {
         let Ok(now) = now.duration_since(SystemTime::UNIX_EPOCH) else {
             return false;
         };
-        let now = now.as_nanos() as i128;
-        let margin = margin.as_nanos() as i128;
-        self.ctime_ns.max(self.mtime_ns) + margin <= now
+        let now = i128::try_from(now.as_nanos()).unwrap_or(i128::MAX);
+        let margin = i128::try_from(margin.as_nanos()).unwrap_or(i128::MAX);
+        self.ctime_ns.max(self.mtime_ns).saturating_add(margin) <= now
     }
 
     /// The stamp as bytes, for the index file name and record.

@@ -1,0 +1,247 @@
+//! The JSON answer a hook prints on stdout (DESIGN §4), in any dialect: hookhost's own
+//! (`decision`/`reason`, `updatedInput`, `additionalContext`, `systemMessage`), ling's
+//! spelling (`blocked`, `blockReason`, `modifiedParams`), and Claude Code's, Codex's and
+//! Gemini CLI's (`continue`/`stopReason`, `suppressOutput`, `hookSpecificOutput`). One reader
+//! for all of them: [`parse_stdout`](crate::parse_stdout) reads this type, then checks that
+//! two spellings of one field agree.
+//!
+//! Read strictly: a known field of the wrong type is an error that names it and shows what was
+//! there. Unknown fields are kept as they are in [`HookAnswer::other`] (an answer with keys but
+//! none of these is a hook speaking another protocol, which the engine reports).
+
+use super::fields::strict;
+use schemars::JsonSchema;
+use serde::de::{Deserializer, Error};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A decision as an answer states it (`decision` or `permissionDecision`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StatedDecision {
+    /// Block (PreToolUse), force (Stop), block the prompt or give feedback (Claude's family).
+    Block,
+    /// The same as `block`.
+    Deny,
+    /// The same as passing (hooks can block, never bypass).
+    Allow,
+    /// The same as `allow`.
+    Approve,
+    /// PreToolUse: hand the call to the permission prompt.
+    Ask,
+}
+
+/// A hook's JSON answer; `None` is absent (or `null`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(
+    title = "a hook's JSON answer",
+    description = "What a hook may print on stdout with exit 0, in any dialect hookhost reads (DESIGN §4): plain text is fine too. Two spellings of one field (`decision`/`blocked`, `reason`/`blockReason`, `updatedInput`/`modifiedParams`, and the same inside `hookSpecificOutput`) must agree; a key given twice is an error."
+)]
+pub struct HookAnswer {
+    /// Text for the model (UserPromptSubmit, SessionStart, PostToolUse).
+    #[serde(
+        default,
+        deserialize_with = "additional_context",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub additional_context: Option<String>,
+    /// ling's spelling of `reason`.
+    #[serde(
+        default,
+        deserialize_with = "block_reason",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub block_reason: Option<String>,
+    /// ling's spelling of `decision`: `true` is block, `false` allow.
+    #[serde(
+        default,
+        deserialize_with = "blocked",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub blocked: Option<bool>,
+    /// `false`: stop the agent, with `stopReason`.
+    #[serde(
+        rename = "continue",
+        default,
+        deserialize_with = "continue_",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub continue_: Option<bool>,
+    /// Block (or force a Stop, with `reason` as the message), allow, or ask.
+    #[serde(
+        default,
+        deserialize_with = "decision",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub decision: Option<StatedDecision>,
+    /// Claude Code's shape (also Codex's and Gemini CLI's).
+    #[serde(
+        default,
+        deserialize_with = "hook_specific_output",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub hook_specific_output: Option<SpecificOutput>,
+    /// ling's spelling of `updatedInput`.
+    #[serde(
+        default,
+        deserialize_with = "modified_params",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<Map<String, Value>>")]
+    pub modified_params: Option<Value>,
+    /// The block reason, or the force message.
+    #[serde(
+        default,
+        deserialize_with = "reason",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub reason: Option<String>,
+    /// Why the agent stops (with `continue: false`).
+    #[serde(
+        default,
+        deserialize_with = "stop_reason",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub stop_reason: Option<String>,
+    /// Accepted; hookhost never puts a hook's stdout in a transcript.
+    #[serde(
+        default,
+        deserialize_with = "suppress_output",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub suppress_output: Option<bool>,
+    /// Text for the user.
+    #[serde(
+        default,
+        deserialize_with = "system_message",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub system_message: Option<String>,
+    /// PreToolUse: the new tool arguments (later hooks see them).
+    #[serde(
+        default,
+        deserialize_with = "updated_input",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<Map<String, Value>>")]
+    pub updated_input: Option<Value>,
+    /// Keys hookhost does not read, as given.
+    #[serde(flatten)]
+    #[schemars(skip)]
+    pub other: Map<String, Value>,
+}
+
+/// `hookSpecificOutput`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpecificOutput {
+    /// Text for the model.
+    #[serde(
+        default,
+        deserialize_with = "additional_context",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub additional_context: Option<String>,
+    /// The event answered (not read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook_event_name: Option<Value>,
+    /// ling's spelling of `updatedInput`.
+    #[serde(
+        default,
+        deserialize_with = "modified_params",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<Map<String, Value>>")]
+    pub modified_params: Option<Value>,
+    /// Deny (block), allow, or ask.
+    #[serde(
+        default,
+        deserialize_with = "permission_decision",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub permission_decision: Option<StatedDecision>,
+    /// Why.
+    #[serde(
+        default,
+        deserialize_with = "permission_decision_reason",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub permission_decision_reason: Option<String>,
+    /// Gemini CLI: arguments merged into the call's.
+    #[serde(
+        rename = "tool_input",
+        default,
+        deserialize_with = "tool_input",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<Map<String, Value>>")]
+    pub tool_input: Option<Value>,
+    /// The new tool arguments.
+    #[serde(
+        default,
+        deserialize_with = "updated_input",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<Map<String, Value>>")]
+    pub updated_input: Option<Value>,
+}
+
+strict! {
+    string additional_context = "additionalContext",
+    string block_reason = "blockReason",
+    bool blocked = "blocked",
+    bool continue_ = "continue",
+    arguments modified_params = "modifiedParams",
+    string reason = "reason",
+    string stop_reason = "stopReason",
+    bool suppress_output = "suppressOutput",
+    string system_message = "systemMessage",
+    arguments updated_input = "updatedInput",
+    string permission_decision_reason = "permissionDecisionReason",
+}
+
+fn stated<E: Error>(v: &Value, key: &str) -> Result<StatedDecision, E> {
+    StatedDecision::deserialize(v).map_err(|_| {
+        E::custom(format!(
+            "`{key}` must be \"block\"/\"deny\", \"allow\" or \"ask\", got {v}"
+        ))
+    })
+}
+
+/// `decision`: present means stated (`null` is not a decision).
+fn decision<'de, D: Deserializer<'de>>(d: D) -> Result<Option<StatedDecision>, D::Error> {
+    stated(&Value::deserialize(d)?, "decision").map(Some)
+}
+
+fn permission_decision<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<StatedDecision>, D::Error> {
+    stated(
+        &Value::deserialize(d)?,
+        "hookSpecificOutput.permissionDecision",
+    )
+    .map(Some)
+}
+
+fn hook_specific_output<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<SpecificOutput>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        v @ Value::Object(_) => SpecificOutput::deserialize(v)
+            .map(Some)
+            .map_err(|e| D::Error::custom(e.to_string())),
+        _ => Err(D::Error::custom("`hookSpecificOutput` must be an object")),
+    }
+}
+
+fn tool_input<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        v @ Value::Object(_) => Ok(Some(v)),
+        v => Err(D::Error::custom(format!(
+            "`hookSpecificOutput.tool_input` must be an object of arguments to merge, got {v}"
+        ))),
+    }
+}

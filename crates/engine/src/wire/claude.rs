@@ -1,0 +1,124 @@
+//! Claude Code's side of a hook: the payload its hooks read (compact snake_case JSON with
+//! `hook_event_name`), and the answer `hookhost hook --for claude` gives it.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+
+/// The payload a Claude Code hook reads on stdin; `None` fields are absent (they belong to
+/// other events).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[schemars(
+    title = "Claude Code hook payload",
+    description = "What a hook of the `claude` dialect reads on stdin, one line: Claude Code's own payload, with its tool names (`Bash`, `Write`, ...) and argument keys (`file_path`)."
+)]
+pub struct ClaudePayload {
+    /// PreCompact: the user's instructions for the compaction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_instructions: Option<String>,
+    /// The directory the agent runs in.
+    pub cwd: String,
+    /// The event, by Claude Code's name (the same as hookhost's).
+    pub hook_event_name: String,
+    /// The permission mode (`default` when unknown).
+    pub permission_mode: String,
+    /// UserPromptSubmit: the prompt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// SessionEnd: why the session ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The session.
+    pub session_id: String,
+    /// SessionStart: `startup` or `resume`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Stop, SubagentStop: the agent already continues because of a Stop hook.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_hook_active: Option<bool>,
+    /// PreToolUse, PostToolUse: the tool's arguments, in Claude Code's keys.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_input: Option<Value>,
+    /// PreToolUse, PostToolUse: the tool, by Claude Code's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// PostToolUse: the tool's result (`null` when it gave none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_response: Option<Value>,
+    /// PreToolUse, PostToolUse: the tool call's id, when the event came with one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
+    /// Where the transcript is (empty when unknown).
+    pub transcript_path: String,
+    /// PreCompact: `auto` or `manual`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+}
+
+/// `"decision": "block"`: block the prompt, force the Stop, or give PostToolUse feedback.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockDecision {
+    /// The only value.
+    Block,
+}
+
+/// `hookSpecificOutput.permissionDecision` as hookhost writes it: never "allow" (hooks can
+/// block, never bypass).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PermissionDecision {
+    /// The tool call does not run.
+    Deny,
+    /// Hand the call to the permission prompt.
+    Ask,
+}
+
+/// The answer `hookhost hook --for claude` prints (nothing at all when every field is absent).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(
+    title = "hookhost's answer to Claude Code",
+    description = "What `hookhost hook --for claude` prints on stdout, with exit 0: the decision hookhost reached, in Claude Code's hook protocol."
+)]
+pub struct ClaudeAnswer {
+    /// `false`: a hook stopped the agent.
+    #[serde(rename = "continue", skip_serializing_if = "Option::is_none")]
+    pub continue_: Option<bool>,
+    /// A blocked prompt, a forced Stop, PostToolUse feedback.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<BlockDecision>,
+    /// The event's own fields.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hook_specific_output: Option<ClaudeSpecificOutput>,
+    /// Why (with `decision`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Why the agent stops (with `continue: false`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// Text for the user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_message: Option<String>,
+}
+
+/// Claude Code's `hookSpecificOutput`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaudeSpecificOutput {
+    /// Text for the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// The event answered.
+    pub hook_event_name: String,
+    /// PreToolUse: deny, or ask (also with a rewrite, so Claude Code never auto-approves
+    /// rewritten arguments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision: Option<PermissionDecision>,
+    /// Why (with `deny`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision_reason: Option<String>,
+    /// PreToolUse: the rewritten arguments, in Claude Code's keys.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Value>,
+}

