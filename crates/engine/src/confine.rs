@@ -67,7 +67,7 @@ pub struct Confined {
 /// At run time: the canonical forms of `project` and of `dir`, which must exist, be a
 /// directory and lie inside the project. The common case, a hook running in the project root,
 /// costs one path resolution.
-pub fn confine_run(project: &Path, dir: &Path) -> Result<Confined, String> {
+pub fn confine_run(project: &Path, dir: &Path) -> Result<Confined, CwdError> {
     let root = canonical_or_same(project);
     let cwd = if dir == project {
         root.clone()
@@ -79,29 +79,49 @@ pub fn confine_run(project: &Path, dir: &Path) -> Result<Confined, String> {
 
 /// At run time: the canonical form of `dir`, which must exist, be a directory and lie inside
 /// the canonical `project`.
-pub fn confined_dir(project: &Path, dir: &Path) -> Result<PathBuf, String> {
+pub fn confined_dir(project: &Path, dir: &Path) -> Result<PathBuf, CwdError> {
     let project = canonical_or_same(project);
-    let real = dir.canonicalize().map_err(|e| {
-        format!(
-            "working directory {} is not usable ({e}); fix the hook's `cwd` (relative to the project root)",
-            dir.display()
-        )
+    let real = dir.canonicalize().map_err(|source| CwdError::Unusable {
+        dir: dir.to_path_buf(),
+        source,
     })?;
     if !real.starts_with(&project) {
-        return Err(format!(
-            "working directory {} resolves to {}, outside the project {}; a wasm hook runs only inside the project (a symlink leading out is refused)",
-            dir.display(),
-            real.display(),
-            project.display()
-        ));
+        return Err(CwdError::Outside {
+            dir: dir.to_path_buf(),
+            resolved: real,
+            project,
+        });
     }
     if !real.is_dir() {
-        return Err(format!(
-            "working directory {} is not a directory; fix the hook's `cwd`",
-            dir.display()
-        ));
+        return Err(CwdError::NotADirectory(dir.to_path_buf()));
     }
     Ok(real)
+}
+
+/// Why a working directory cannot be used for a run.
+#[derive(Debug, thiserror::Error)]
+pub enum CwdError {
+    /// It cannot be resolved (gone, unreadable).
+    #[error("working directory {} is not usable ({source}); fix the hook's `cwd` (relative to the project root)", dir.display())]
+    Unusable {
+        /// The directory.
+        dir: PathBuf,
+        /// Why it cannot be resolved.
+        source: std::io::Error,
+    },
+    /// It resolves to a place outside the project.
+    #[error("working directory {} resolves to {}, outside the project {}; a wasm hook runs only inside the project (a symlink leading out is refused)", dir.display(), resolved.display(), project.display())]
+    Outside {
+        /// The directory.
+        dir: PathBuf,
+        /// Where it really is.
+        resolved: PathBuf,
+        /// The canonical project root.
+        project: PathBuf,
+    },
+    /// It is not a directory.
+    #[error("working directory {} is not a directory; fix the hook's `cwd`", .0.display())]
+    NotADirectory(PathBuf),
 }
 
 /// The canonical form of `p`, or `p` itself when it cannot be canonicalised.

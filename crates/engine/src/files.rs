@@ -42,55 +42,105 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Makes sure `dir` is a directory private to this user: creates it (0700) if missing;
 /// refuses a symlink, a directory owned by someone else, or one others can write.
-pub fn private_dir(dir: &Path) -> Result<(), String> {
+pub fn private_dir(dir: &Path) -> Result<(), DirError> {
     match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let mut b = std::fs::DirBuilder::new();
             b.recursive(true);
             #[cfg(unix)]
             std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-            b.create(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            b.create(dir).map_err(|source| DirError::Create {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
-        Err(e) => return Err(format!("cannot inspect {}: {e}", dir.display())),
+        Err(source) => {
+            return Err(DirError::Inspect {
+                dir: dir.to_path_buf(),
+                source,
+            });
+        }
         Ok(_) => {}
     }
     check_private_dir(dir)
 }
 
+/// Why a directory is not private to this user; each says how to fix it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DirError {
+    /// It is missing and cannot be created.
+    #[error("cannot create {}: {source}", dir.display())]
+    Create {
+        /// The directory.
+        dir: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// Its metadata cannot be read.
+    #[error("cannot inspect {}: {source}", dir.display())]
+    Inspect {
+        /// The directory.
+        dir: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// It is a symlink.
+    #[error("{} is a symlink; use a real directory of your own", .0.display())]
+    Symlink(PathBuf),
+    /// It is not a directory.
+    #[error("{} is not a directory", .0.display())]
+    NotADirectory(PathBuf),
+    /// Another user owns it.
+    #[error("{} belongs to user {owner}, not to you (user {me}); use a directory of your own", dir.display())]
+    NotYours {
+        /// The directory.
+        dir: PathBuf,
+        /// Its owner.
+        owner: u32,
+        /// This process's effective user.
+        me: u32,
+    },
+    /// Others can write to it.
+    #[error("{} is writable by other users (mode {mode:o}); run `chmod 700 {}`", dir.display(), dir.display())]
+    WritableByOthers {
+        /// The directory.
+        dir: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+}
+
 /// Whether the existing `dir` is private to this user (what [`private_dir`] requires, without
 /// creating anything): a real directory (not a symlink), owned by the current user, writable
 /// by no one else. `Err` says why not and how to fix it.
-pub fn check_private_dir(dir: &Path) -> Result<(), String> {
-    let meta = std::fs::symlink_metadata(dir)
-        .map_err(|e| format!("cannot inspect {}: {e}", dir.display()))?;
+pub fn check_private_dir(dir: &Path) -> Result<(), DirError> {
+    let meta = std::fs::symlink_metadata(dir).map_err(|source| DirError::Inspect {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     if meta.file_type().is_symlink() {
-        return Err(format!(
-            "{} is a symlink; use a real directory of your own",
-            dir.display()
-        ));
+        return Err(DirError::Symlink(dir.to_path_buf()));
     }
     if !meta.is_dir() {
-        return Err(format!("{} is not a directory", dir.display()));
+        return Err(DirError::NotADirectory(dir.to_path_buf()));
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
         let me = crate::agent::process::effective_uid();
         if meta.uid() != me {
-            return Err(format!(
-                "{} belongs to user {}, not to you (user {me}); use a directory of your own",
-                dir.display(),
-                meta.uid()
-            ));
+            return Err(DirError::NotYours {
+                dir: dir.to_path_buf(),
+                owner: meta.uid(),
+                me,
+            });
         }
         if meta.mode() & 0o022 != 0 {
-            return Err(format!(
-                "{} is writable by other users (mode {:o}); run `chmod 700 {}`",
-                dir.display(),
-                meta.mode() & 0o777,
-                dir.display()
-            ));
+            return Err(DirError::WritableByOthers {
+                dir: dir.to_path_buf(),
+                mode: meta.mode() & 0o777,
+            });
         }
     }
     Ok(())
@@ -234,16 +284,43 @@ pub fn read_stream_bounded(
     mut reader: impl Read,
     limit: u64,
     what: &str,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, StreamError> {
     let mut bytes = Vec::new();
     (&mut reader)
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("reading {what}: {e}"))?;
+        .map_err(|source| StreamError::Read {
+            what: what.to_string(),
+            source,
+        })?;
     if bytes.len() as u64 > limit {
-        return Err(format!("{what} is larger than {} MiB", limit >> 20));
+        return Err(StreamError::TooLarge {
+            what: what.to_string(),
+            limit,
+        });
     }
     Ok(bytes)
+}
+
+/// Why a bounded read of a stream failed; `what` names the stream ("the payload on stdin").
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    /// Reading failed.
+    #[error("reading {what}: {source}")]
+    Read {
+        /// The stream.
+        what: String,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// It holds more than the limit.
+    #[error("{what} is larger than {} MiB", limit >> 20)]
+    TooLarge {
+        /// The stream.
+        what: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
 }
 
 fn kind_of(meta: &std::fs::Metadata) -> &'static str {
@@ -352,10 +429,16 @@ mod tests {
         assert!(
             private_dir(&fresh)
                 .unwrap_err()
+                .to_string()
                 .contains("writable by other users")
         );
         let link = root.path().join("link");
         std::os::unix::fs::symlink(root.path(), &link).unwrap();
-        assert!(private_dir(&link).unwrap_err().contains("symlink"));
+        assert!(
+            private_dir(&link)
+                .unwrap_err()
+                .to_string()
+                .contains("symlink")
+        );
     }
 }

@@ -25,7 +25,7 @@
 //!   in `config/load.rs`.
 
 use super::confine::canonical_or_same;
-use super::files::check_private_dir;
+use super::files::{DirError, check_private_dir};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -149,24 +149,82 @@ fn canonical_prefix(path: &Path) -> PathBuf {
 /// project is the home directory itself, whose cache is the user's); and, if it exists, a
 /// real directory of this user that no one else can write. `Err` says why not, for a line
 /// that starts "not using $VAR=...: ".
-pub fn vet_dir(var: &str, dir: &Path, project: &Path, home: Option<&Path>) -> Result<(), String> {
+pub fn vet_dir(var: &str, dir: &Path, project: &Path, home: Option<&Path>) -> Result<(), VetError> {
     if !dir.is_absolute() {
-        return Err(format!(
-            "it is a relative path, which resolves in the project; give an absolute path (unset {var} for the default)"
-        ));
+        return Err(VetError::Relative {
+            var: var.to_string(),
+        });
     }
     let project = canonical_or_same(project);
     let at_home = home.is_some_and(|h| canonical_or_same(h) == project);
     if !at_home && canonical_prefix(dir).starts_with(&project) {
-        return Err(format!(
-            "it lies inside the project {} (a project's settings `env` can set {var}, and the project's files are the project's to choose); give a directory of your own outside it",
-            project.display()
-        ));
+        return Err(VetError::InsideProject {
+            var: var.to_string(),
+            project,
+        });
     }
     match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        _ => check_private_dir(dir),
+        _ => Ok(check_private_dir(dir)?),
     }
+}
+
+/// Why a directory a variable names is not used ([`vet_dir`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum VetError {
+    /// A relative path, which would resolve in the project.
+    #[error(
+        "it is a relative path, which resolves in the project; give an absolute path (unset {var} for the default)"
+    )]
+    Relative {
+        /// The variable.
+        var: String,
+    },
+    /// A directory inside the project.
+    #[error(
+        "it lies inside the project {} (a project's settings `env` can set {var}, and the project's files are the project's to choose); give a directory of your own outside it",
+        project.display()
+    )]
+    InsideProject {
+        /// The variable.
+        var: String,
+        /// The canonical project root.
+        project: PathBuf,
+    },
+    /// A directory that is not private to this user.
+    #[error(transparent)]
+    NotPrivate(#[from] DirError),
+}
+
+/// Why a managed file a variable names is not the administrator's ([`check_root_owned`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OwnerError {
+    /// It (or its directory) belongs to another user.
+    #[error("{} belongs to user {uid}, not to root", path.display())]
+    NotRoot {
+        /// The file or directory.
+        path: PathBuf,
+        /// Its owner.
+        uid: u32,
+    },
+    /// Group or others can write to it.
+    #[error("{} is writable by group or others (mode {mode:o})", path.display())]
+    Writable {
+        /// The file or directory.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// Its metadata cannot be read.
+    #[error("cannot inspect {}: {source}", path.display())]
+    Inspect {
+        /// The file or directory.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
 }
 
 /// Whether the managed file `file` (named by a variable, not the machine's standard path) is
@@ -174,32 +232,34 @@ pub fn vet_dir(var: &str, dir: &Path, project: &Path, home: Option<&Path>) -> Re
 /// holding it, both the link's and the target's, owned by root and writable by no one else;
 /// for a missing file its nearest existing ancestor directory. `Err` says why not.
 #[cfg(unix)]
-pub fn check_root_owned(file: &Path) -> Result<(), String> {
+pub fn check_root_owned(file: &Path) -> Result<(), OwnerError> {
     use std::os::unix::fs::MetadataExt;
-    let check = |path: &Path, meta: &std::fs::Metadata| -> Result<(), String> {
+    let check = |path: &Path, meta: &std::fs::Metadata| -> Result<(), OwnerError> {
         if meta.uid() != 0 {
-            return Err(format!(
-                "{} belongs to user {}, not to root",
-                path.display(),
-                meta.uid()
-            ));
+            return Err(OwnerError::NotRoot {
+                path: path.to_path_buf(),
+                uid: meta.uid(),
+            });
         }
         if meta.mode() & 0o022 != 0 {
-            return Err(format!(
-                "{} is writable by group or others (mode {:o})",
-                path.display(),
-                meta.mode() & 0o777
-            ));
+            return Err(OwnerError::Writable {
+                path: path.to_path_buf(),
+                mode: meta.mode() & 0o777,
+            });
         }
         Ok(())
     };
-    let parent_of = |p: &Path| -> Result<(), String> {
+    let inspect = |path: &Path, source| OwnerError::Inspect {
+        path: path.to_path_buf(),
+        source,
+    };
+    let parent_of = |p: &Path| -> Result<(), OwnerError> {
         let mut dir = p.parent().filter(|d| !d.as_os_str().is_empty());
         while let Some(d) = dir {
             match std::fs::metadata(d) {
                 Ok(meta) => return check(d, &meta),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => dir = d.parent(),
-                Err(e) => return Err(format!("cannot inspect {}: {e}", d.display())),
+                Err(e) => return Err(inspect(d, e)),
             }
         }
         Ok(())
@@ -207,7 +267,7 @@ pub fn check_root_owned(file: &Path) -> Result<(), String> {
     parent_of(file)?;
     match std::fs::metadata(file) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("cannot inspect {}: {e}", file.display())),
+        Err(e) => Err(inspect(file, e)),
         Ok(meta) => {
             check(file, &meta)?;
             let target = canonical_or_same(file);
@@ -221,7 +281,7 @@ pub fn check_root_owned(file: &Path) -> Result<(), String> {
 
 /// Not on Unix: no owner to check.
 #[cfg(not(unix))]
-pub fn check_root_owned(_file: &Path) -> Result<(), String> {
+pub fn check_root_owned(_file: &Path) -> Result<(), OwnerError> {
     Ok(())
 }
 
@@ -333,6 +393,7 @@ mod tests {
         assert!(
             v(&project.join("cache"))
                 .unwrap_err()
+                .to_string()
                 .contains("inside the project")
         );
         // Not yet there, or reached through `..` or a symlink: still inside.
@@ -343,14 +404,19 @@ mod tests {
             std::os::unix::fs::symlink(&project, home.join("link")).unwrap();
             assert!(v(&home.join("link/cache")).is_err());
         }
-        assert!(v(Path::new("relative")).unwrap_err().contains("relative"));
+        assert!(
+            v(Path::new("relative"))
+                .unwrap_err()
+                .to_string()
+                .contains("relative")
+        );
         // Outside, private: fine; missing: fine (it is made 0700 when used).
         let mine = home.join("cache");
         crate::files::private_dir(&mine).unwrap();
-        assert_eq!(v(&mine), Ok(()));
-        assert_eq!(v(&home.join("missing")), Ok(()));
+        assert!(v(&mine).is_ok());
+        assert!(v(&home.join("missing")).is_ok());
         // A project at the home directory: its cache is the user's.
-        assert_eq!(vet_dir("V", &mine, &home, Some(&home)), Ok(()));
+        assert!(vet_dir("V", &mine, &home, Some(&home)).is_ok());
     }
 
     #[cfg(unix)]
@@ -395,14 +461,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         let file = dir.path().join("hooks.json");
-        assert_eq!(
-            check_root_owned(&file),
-            Ok(()),
+        assert!(
+            check_root_owned(&file).is_ok(),
             "missing, in root's directory"
         );
         std::fs::write(&file, "{}").unwrap();
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
-        assert_eq!(check_root_owned(&file), Ok(()));
+        assert!(check_root_owned(&file).is_ok());
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o646)).unwrap();
         assert!(check_root_owned(&file).is_err());
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();

@@ -63,7 +63,10 @@ pub enum StoreError {
     BadDigest(String),
     /// The store directory is unusable.
     #[error("the hook store: {0}")]
-    Dir(String),
+    Dir(#[from] crate::files::DirError),
+    /// There is no directory to keep it in.
+    #[error("the hook store: no user cache directory; set {STORE_ENV}")]
+    NoCacheDir,
     /// The package is not in the store.
     #[error("hook package {digest} is not in the store ({}); run `hookhost fetch` to download the pinned packages, or `hookhost add REF` again", path.display())]
     Missing {
@@ -122,7 +125,7 @@ impl Store {
     pub fn open_default() -> Result<Store, StoreError> {
         Store::default_root()
             .map(Store::at)
-            .ok_or_else(|| StoreError::Dir(format!("no user cache directory; set {STORE_ENV}")))
+            .ok_or(StoreError::NoCacheDir)
     }
 
     /// The store at `root` (nothing is created until something is written).
@@ -154,8 +157,8 @@ impl Store {
             });
         }
         let dir = self.root.join("sha256");
-        private_dir(&self.root).map_err(StoreError::Dir)?;
-        private_dir(&dir).map_err(StoreError::Dir)?;
+        private_dir(&self.root)?;
+        private_dir(&dir)?;
         let path = self.path(&digest);
         write_private(&path, bytes).map_err(|e| StoreError::Io {
             path: path.clone(),

@@ -10,7 +10,7 @@
 use super::capture::{Capture, CapturedStream, drain_body};
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::config::Handler;
-pub use crate::config::headers::expand_with;
+pub use crate::config::headers::{HeaderError, expand_with};
 use async_trait::async_trait;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -34,7 +34,7 @@ impl Default for HttpSpawner {
 
 /// Expands `$NAME` and `${NAME}` in a header value from the environment, for names in
 /// `allowed` only. The error names the variable, never the value.
-pub fn expand_header(value: &str, allowed: &[String]) -> Result<String, String> {
+pub fn expand_header(value: &str, allowed: &[String]) -> Result<String, HeaderError> {
     expand_with(value, allowed, |name| std::env::var(name).ok())
 }
 
@@ -138,6 +138,7 @@ mod tests {
         assert!(
             expand_header("$HOME", &allowed)
                 .unwrap_err()
+                .to_string()
                 .contains("not listed")
         );
         assert_eq!(expand_header("plain", &[]).unwrap(), "plain");
