@@ -104,9 +104,9 @@ enum Command {
     /// Move pinned tags to the digests they name now, showing what changed.
     Update(package::update::UpdateArgs),
     /// Remove a hook package's entries from hooks.json.
-    Remove(package::update::RemoveArgs),
+    Remove(package::remove::RemoveArgs),
     /// Download pinned packages missing from (or damaged in) the store.
-    Fetch(package::update::FetchArgs),
+    Fetch(package::fetch::FetchArgs),
     /// Keep the engine warm: JSON-RPC 2.0 on stdio, or on a Unix socket with --socket.
     ///
     /// Reads <project>/.coding-agent/hooks.json, ~/.coding-agent/hooks.json and
@@ -213,8 +213,8 @@ fn main() -> ExitCode {
             Command::Publish(args) => package::publish::publish(args).await,
             Command::Add(args) => package::add::add(args).await,
             Command::Update(args) => package::update::update(args).await,
-            Command::Remove(args) => package::update::remove(args),
-            Command::Fetch(args) => package::update::fetch(args).await,
+            Command::Remove(args) => package::remove::remove(args),
+            Command::Fetch(args) => package::fetch::fetch(args).await,
             Command::Serve(args) => serve::serve(args).await,
         }
     });

@@ -4,9 +4,11 @@
 //! command edits.
 
 pub mod add;
+pub mod fetch;
 pub mod inspect;
 pub mod pack;
 pub mod publish;
+pub mod remove;
 pub mod update;
 
 use anyhow::{Context, bail};

@@ -1,17 +1,13 @@
-//! `hookhost update [REF]`, `hookhost remove REF|NAME`, `hookhost fetch`: the pinned entries
-//! after `add`. `update` moves each tag (or file) reference to the digest it names now and
-//! shows what changed, capabilities first; `remove` deletes entries; `fetch` downloads the
-//! pinned digests the store lacks (or holds damaged), exactly those digests.
+//! `hookhost update [REF]`: moves each pinned tag (or file) reference to the digest it names
+//! now and shows what changed, capabilities first.
 
 use super::add::{all_trusted, approve};
-use super::{
-    Fetched, HooksFileArgs, confirm, credentials_for, hooks_file, obtain, require_manifest, shown,
-};
+use super::remove::names;
+use super::{HooksFileArgs, confirm, hooks_file, obtain, require_manifest, shown};
 use anyhow::bail;
 use clap::Args;
 use hookhost::config::FsAccess;
-use hookhost_package::{Capabilities, Digest, Manifest, PackageRef, Store, pins, registry};
-use std::path::PathBuf;
+use hookhost_package::{Capabilities, Digest, Manifest, PackageRef, Store, pins};
 
 #[derive(Args, Debug)]
 #[command(
@@ -29,44 +25,6 @@ pub struct UpdateArgs {
     /// Allow plain HTTP to a registry that is not on this machine.
     #[arg(long)]
     insecure: bool,
-}
-
-#[derive(Args, Debug)]
-#[command(
-    after_help = "Reads and writes: <project>/.coding-agent/hooks.json (or the user's with --global)."
-)]
-pub struct RemoveArgs {
-    /// The reference (as in hooks.json) or the package's name (the last part of its repository).
-    reference: String,
-    #[command(flatten)]
-    file: HooksFileArgs,
-}
-
-#[derive(Args, Debug)]
-#[command(
-    after_help = "Reads: both hooks.json files. Writes: the hook store. Downloads only the pinned digests."
-)]
-pub struct FetchArgs {
-    #[arg(long)]
-    project: Option<PathBuf>,
-    /// Allow plain HTTP to a registry that is not on this machine.
-    #[arg(long)]
-    insecure: bool,
-}
-
-/// Whether `which` (a reference or a name) names `reference`.
-fn names(which: &str, reference: &str) -> bool {
-    if which == reference {
-        return true;
-    }
-    let path = reference.split(['#', '@']).next().unwrap_or(reference);
-    let last = path.rsplit('/').next().unwrap_or(path);
-    let name = last
-        .split(':')
-        .next()
-        .unwrap_or(last)
-        .trim_end_matches(".wasm");
-    name == which
 }
 
 pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
@@ -193,108 +151,4 @@ fn show_changes(manifest: &Manifest, old: Option<&Manifest>) {
             manifest.events.join(", ")
         );
     }
-}
-
-pub fn remove(a: RemoveArgs) -> anyhow::Result<u8> {
-    let target = hooks_file(a.file.project, a.file.global)?;
-    let file = target.file.clone();
-    let mut doc = target.read()?;
-    let n = pins::remove(&mut doc, |r| names(&a.reference, r));
-    if n == 0 {
-        bail!(
-            "{}: no pinned hook from {}; `hookhost list` shows the hooks",
-            shown(&file),
-            a.reference
-        );
-    }
-    target.write(&doc)?;
-    println!(
-        "removed {n} entr{} from {} (the store keeps the bytes)",
-        if n == 1 { "y" } else { "ies" },
-        shown(&file)
-    );
-    Ok(0)
-}
-
-pub async fn fetch(a: FetchArgs) -> anyhow::Result<u8> {
-    let target = hooks_file(a.project.clone(), false)?;
-    // (file, whether it is the project's: its references are the project's say, and get
-    // credentials only for a registry the user's own settings name.)
-    let mut files = vec![(target.file.clone(), true)];
-    if let Some(home) = dirs::home_dir() {
-        let global = home.join(".coding-agent/hooks.json");
-        if files[0].0 != global {
-            files.push((global, false));
-        }
-    }
-    let store = Store::open_default()?;
-    let (mut fetched, mut failed) = (0, 0);
-    for (file, from_project) in files {
-        let doc = match pins::read_doc(&file) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("error: {e}");
-                failed += 1;
-                continue;
-            }
-        };
-        let mut done: Vec<Digest> = Vec::new();
-        for p in pins::pinned(&doc) {
-            if done.contains(&p.digest) || store.verify(&p.digest).is_ok() {
-                continue;
-            }
-            done.push(p.digest.clone());
-            let note = from_project.then(|| shown(&file));
-            match fetch_one(&p.reference, &p.digest, a.insecure, note.as_deref()).await {
-                Ok(f) => {
-                    store.put(&f.bytes, Some(&p.digest))?;
-                    println!("fetched {} ({})", p.digest, p.reference);
-                    fetched += 1;
-                }
-                Err(e) => {
-                    eprintln!("error: {}: {e:#}", p.reference);
-                    failed += 1;
-                }
-            }
-        }
-    }
-    println!("{fetched} fetched, {failed} failed");
-    Ok(if failed == 0 { 0 } else { 1 })
-}
-
-/// Downloads exactly `digest` from where `reference` points: a registry blob by digest (the
-/// tag may have moved since), a URL or a file, checked. `project_file` names the project
-/// file the reference comes from: credentials go with it only when the user's own settings
-/// name its registry (`credentials.rs`), and the user is told when they do.
-async fn fetch_one(
-    reference: &str,
-    digest: &Digest,
-    insecure: bool,
-    project_file: Option<&str>,
-) -> anyhow::Result<Fetched> {
-    if let Ok(PackageRef::Oci(o)) = reference.parse::<PackageRef>() {
-        let creds = credentials_for(&o)?;
-        if let (Some(file), false) = (project_file, creds.is_anonymous()) {
-            eprintln!(
-                "note: {reference} (named by {file}) is fetched with your credentials for {} (from {})",
-                o.registry,
-                creds.source()
-            );
-        }
-        let bytes = registry::pull_blob(&o, digest, &creds, insecure).await?;
-        return Ok(Fetched {
-            bytes,
-            digest: digest.clone(),
-            recorded_ref: reference.to_string(),
-            manifest_digest: None,
-        });
-    }
-    let f = obtain(reference, insecure).await?;
-    if f.digest != *digest {
-        bail!(
-            "it now holds {}, not the pinned {digest}; run `hookhost update` to move the pin, or restore the file",
-            f.digest
-        );
-    }
-    Ok(f)
 }

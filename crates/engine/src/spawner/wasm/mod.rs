@@ -232,7 +232,7 @@ impl Spawner for WasmSpawner {
         // config was loaded is caught here) and refused unless it lies inside the project.
         let confined = match crate::confine::confine_run(&req.project_dir, &req.cwd) {
             Ok(dir) => dir,
-            Err(e) => return SpawnOutput::spawn_failed(e.clone(), start.elapsed()),
+            Err(e) => return SpawnOutput::spawn_failed(e.to_string(), start.elapsed()),
         };
         let ready = match self.ready(&req, module.path()).await {
             Ok(r) => r,
