@@ -59,7 +59,7 @@ const TREE_RUNNERS: &[&str] = &[
 ];
 
 /// The programs of `command` (each simple command's, past assignments and wrappers) that run
-/// code trust does not pin ([`TREE_RUNNERS`]), by name, each once.
+/// code trust does not pin (`TREE_RUNNERS`), by name, each once.
 pub fn unpinned_programs(command: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     collect_unpinned(command, &mut out, 0);
