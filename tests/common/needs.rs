@@ -48,10 +48,25 @@ pub fn program(program: &str, fix: &str) -> PathBuf {
     on_path(program).unwrap_or_else(|| fail(format!("`{program}` is not on PATH: {fix}")))
 }
 
+/// `python3` on `PATH`, or the test fails saying what to install.
+pub fn python3() -> PathBuf {
+    program(
+        "python3",
+        "install Python 3 with pip (e.g. `apt-get install python3 python3-pip`), then run scripts/setup",
+    )
+}
+
+/// `node` on `PATH`, or the test fails saying what to install.
+pub fn node() -> PathBuf {
+    program(
+        "node",
+        "install Node.js 18+ with npm (e.g. `apt-get install nodejs npm`), then run scripts/setup",
+    )
+}
+
 /// `python3` on `PATH`, importing `module`, or the test fails saying what to install.
 pub fn python_module(module: &str) {
-    let python = program("python3", "install Python 3, then run scripts/setup");
-    let ok = std::process::Command::new(python)
+    let ok = std::process::Command::new(python3())
         .args(["-c", &format!("import {module}")])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -67,9 +82,6 @@ pub fn python_module(module: &str) {
 /// The interpreters the other agents' example hooks are written in (tests/interop): python3
 /// and node on `PATH`.
 pub fn python_and_node() {
-    program("python3", "install Python 3 (scripts/setup needs it too)");
-    program(
-        "node",
-        "install Node.js 18+ (e.g. `apt-get install nodejs npm`)",
-    );
+    python3();
+    node();
 }

@@ -377,10 +377,7 @@ fn a_stray_core_key_in_an_agents_tool_input_does_not_hide_the_real_path_from_a_g
     // Claude Code's Write reads `file_path`; the core's `write_file` reads `path`. A tool input
     // carrying both must show the guard the path the agent writes, not the decoy. Without
     // python3 the guard cannot start, which blocks too: the test would pass for nothing.
-    crate::common::needs::program(
-        "python3",
-        "install Python 3 with pip (README's test command needs it)",
-    );
+    crate::common::needs::python3();
     let guard = "python3 -c \"import json,sys; a=json.load(sys.stdin)['toolArgs']; sys.exit(2 if '.ssh' in a.get('path','') or '.ssh' in a.get('old','') else 0)\"";
     let p = Project::new(json!({"hooks": {"PreToolUse": [
         {"match": "write_file|edit_file", "command": guard}]}}));
