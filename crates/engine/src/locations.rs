@@ -353,8 +353,14 @@ pub fn settle(project: &Path, home: Option<&Path>) -> (Roots, Vec<String>) {
         return (roots.clone(), Vec::new());
     }
     let (roots, warnings) = choose(project, home);
-    let _ = SETTLED.set(roots);
+    let warnings = if install(roots) { warnings } else { Vec::new() };
     (SETTLED.get().cloned().unwrap_or_default(), warnings)
+}
+
+/// Installs `roots` as this process's defaults unless some are already installed (the first
+/// call wins); true when these were installed.
+pub fn install(roots: Roots) -> bool {
+    SETTLED.set(roots).is_ok()
 }
 
 /// [`settle`] without installing anything: the roots for `project` and `home` (for an

@@ -84,7 +84,8 @@ impl WasmOptions {
 /// `hook`, `check`, `list`, `serve`, `test`, the demo and the bindings.
 ///
 /// [`Setup::new`] settles where the caches and the store are for the process (the
-/// directory variables vetted against the project, [`locations::settle`]); what it refused
+/// directory variables vetted against the project, [`locations::choose`], installed by
+/// [`locations::install`]); what it refused
 /// is in [`Setup::warnings`], for the caller to show.
 pub struct Setup {
     plan: Plan,
@@ -122,9 +123,14 @@ impl Setup {
     /// default trust policy (`skip`) and the engine's wasm defaults.
     pub fn new(project: &Path, home: Home) -> Self {
         let paths = home.paths(project);
-        let (_, warnings) = locations::settle(project, paths.home.as_deref());
-        // This project's roots, not the first one settled (an embedder may serve several).
-        let (roots, _) = locations::choose(project, paths.home.as_deref());
+        // This project's roots (an embedder may serve several), chosen once; the first set-up
+        // of the process installs them as its defaults and shows what was refused.
+        let (roots, warnings) = locations::choose(project, paths.home.as_deref());
+        let warnings = if locations::install(roots.clone()) {
+            warnings
+        } else {
+            Vec::new()
+        };
         Setup {
             cache_root: Some(roots.cache),
             warnings,
