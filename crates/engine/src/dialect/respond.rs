@@ -120,6 +120,18 @@ impl Facts {
         }
     }
 
+    /// Outside PreToolUse, the reason of Claude Code's and Codex's top-level
+    /// `"decision": "block"`: a turn ended (prompt blocked, Stop forced), or PostToolUse
+    /// feedback for the model.
+    fn top_level_block(&self) -> Option<String> {
+        match self.event {
+            Event::PreToolUse => None,
+            _ if self.ends_turn => Some(self.reason.clone()),
+            Event::PostToolUse => self.feedback.clone(),
+            _ => None,
+        }
+    }
+
     /// The context for `hookSpecificOutput`, unless something else filled it.
     fn context_for(&self, filled: &Option<String>) -> Option<String> {
         match filled {
@@ -148,15 +160,11 @@ fn claude_answer(f: &Facts) -> ClaudeAnswer {
             hso.updated_input.clone_from(&f.updated);
         }
         Event::PreToolUse => {}
-        _ if f.ends_turn => {
-            a.decision = Some(BlockDecision::Block);
-            a.reason = Some(f.reason.clone());
-        }
-        Event::PostToolUse if f.feedback.is_some() => {
-            a.decision = Some(BlockDecision::Block);
-            a.reason.clone_from(&f.feedback);
-        }
         _ => {}
+    }
+    if let Some(reason) = f.top_level_block() {
+        a.decision = Some(BlockDecision::Block);
+        a.reason = Some(reason);
     }
     hso.additional_context = f.context_for(&hso.additional_context);
     if hso != ClaudeSpecificOutput::default() {
@@ -176,39 +184,20 @@ fn codex_answer(f: &Facts) -> CodexAnswer {
         ..CodexAnswer::default()
     };
     let mut hso = CodexSpecificOutput::default();
-    match f.event {
-        Event::PreToolUse => {
-            let deny = if f.blocked {
-                Some(if f.reason.trim().is_empty() {
-                    "blocked by a hookhost hook".to_string()
-                } else {
-                    f.reason.clone()
-                })
-            } else if f.updated.is_some() {
-                Some("a hookhost hook rewrote this call's arguments, which Codex cannot apply; blocked to fail closed".to_string())
-            } else {
-                // Say nothing and Codex's approval policy decides.
-                None
-            };
-            if let Some(why) = deny {
-                hso.permission_decision = Some(CodexPermission::Deny);
-                hso.permission_decision_reason = Some(why);
-            }
-            // Codex 0.171 rejects `continue`/`stopReason` on PreToolUse ("unsupported
-            // continue:false"), marks the hook Failed, drops the whole answer and runs the
-            // call: the deny alone carries the stop (its reason is the stop reason).
-            a.continue_ = None;
-            a.stop_reason = None;
+    if f.event == Event::PreToolUse {
+        if let Some(why) = codex_deny(f) {
+            hso.permission_decision = Some(CodexPermission::Deny);
+            hso.permission_decision_reason = Some(why);
         }
-        _ if f.ends_turn => {
-            a.decision = Some(BlockDecision::Block);
-            a.reason = Some(f.reason.clone());
-        }
-        Event::PostToolUse if f.feedback.is_some() => {
-            a.decision = Some(BlockDecision::Block);
-            a.reason.clone_from(&f.feedback);
-        }
-        _ => {}
+        // Codex 0.171 rejects `continue`/`stopReason` on PreToolUse ("unsupported
+        // continue:false"), marks the hook Failed, drops the whole answer and runs the
+        // call: the deny alone carries the stop (its reason is the stop reason).
+        a.continue_ = None;
+        a.stop_reason = None;
+    }
+    if let Some(reason) = f.top_level_block() {
+        a.decision = Some(BlockDecision::Block);
+        a.reason = Some(reason);
     }
     hso.additional_context = f.context_for(&hso.additional_context);
     if hso != CodexSpecificOutput::default() {
@@ -216,6 +205,23 @@ fn codex_answer(f: &Facts) -> CodexAnswer {
         a.hook_specific_output = Some(hso);
     }
     a
+}
+
+/// Why Codex must deny this PreToolUse call, if it must: a block, or a rewrite Codex cannot
+/// apply (denied to fail closed, never silently dropped). `None`: Codex's approval policy
+/// decides.
+fn codex_deny(f: &Facts) -> Option<String> {
+    if f.blocked {
+        Some(if f.reason.trim().is_empty() {
+            "blocked by a hookhost hook".to_string()
+        } else {
+            f.reason.clone()
+        })
+    } else if f.updated.is_some() {
+        Some("a hookhost hook rewrote this call's arguments, which Codex cannot apply; blocked to fail closed".to_string())
+    } else {
+        None
+    }
 }
 
 /// Gemini CLI's answer: `decision` deny or ask; a rewrite merged through `tool_input`;
