@@ -75,7 +75,10 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
     // rank hookhost's own file first, then other agents' files in their load order
     // (`source`); declared order within a file (a stable sort keeps it).
     hooks.sort_by_key(|h: &Hook| (h.event, h.scope.rank(), h.source));
-    disabled.sort_by_key(|d| (d.hook.event, d.hook.scope.rank(), d.hook.source));
+    disabled.sort_by_key(|d| {
+        let h = &d.hook;
+        (h.event, h.scope.rank(), h.source, h.index)
+    });
     let mut set = HookSet::from_hooks(hooks);
     set.files = files;
     set.file_hashes = hashes;

@@ -47,6 +47,7 @@ pub use parse::parse_file;
 pub use paths::{ConfigPaths, PROJECT_CONFIG};
 pub use resolve::{ModulePathError, UnsplittableCommand, wasm_words};
 pub use rule::PermissionRule;
+#[cfg(test)]
 pub(crate) use rule::RuleBase;
 pub use types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, DisabledHook, FsAccess, Handler, Hook, HookId, HookKind, HookSet,
