@@ -94,16 +94,22 @@ pub(super) fn project_switch_notes(switches: &[Switch]) -> Vec<ConfigError> {
     switches
         .iter()
         .filter_map(|s| match (s.scope, s.reach) {
-            (Scope::Project, Reach::AgentFiles(d)) => Some(ConfigError {
-                file: s.file.clone(),
-                hook: None,
-                message: format!(
-                    "{}: turns off this project's {} hooks; {} would turn off the user's too, hookhost does not (a project file never turns off a user's or managed hook)",
-                    s.why,
-                    crate::dialect::agent_name(d),
-                    crate::dialect::agent_name(d),
-                ),
-            }),
+            (Scope::Project, Reach::AgentFiles(d)) => {
+                let agent = crate::dialect::agent_name(d);
+                let what = if s.names.is_some() {
+                    "the hooks it names"
+                } else {
+                    "the hooks"
+                };
+                Some(ConfigError {
+                    file: s.file.clone(),
+                    hook: None,
+                    message: format!(
+                        "{}: turns off {what} of this project's {agent} files; {agent} would turn off the user's too, hookhost does not (a project file never turns off a user's or managed hook)",
+                        s.why,
+                    ),
+                })
+            }
             _ => None,
         })
         .collect()
