@@ -89,7 +89,10 @@ fn gemini_hooks_config_switches_and_keys_skipped_inside_hooks() {
     for key in ["hooks.enabled", "hooks.notifications", "hooks.disabled"] {
         assert!(warnings.contains(key), "{key} not warned: {warnings}");
     }
-    assert_eq!((&report["hooks"], &report["disabled"]), (&json!(1), &json!(2)));
+    assert_eq!(
+        (&report["hooks"], &report["disabled"]),
+        (&json!(1), &json!(2))
+    );
     let listed = list(&p);
     assert_eq!(listed["hooks"].as_array().unwrap().len(), 1, "{listed}");
     let disabled = listed["disabled"].as_array().unwrap();
@@ -101,7 +104,11 @@ fn gemini_hooks_config_switches_and_keys_skipped_inside_hooks() {
     );
     // `hooks.enabled: false` is skipped: the guard runs, the disabled ones do not.
     let (code, r) = bash(&p, "rm -rf build");
-    assert_eq!((code, r["reason"].as_str()), (2, Some("gemini-guard")), "{r}");
+    assert_eq!(
+        (code, r["reason"].as_str()),
+        (2, Some("gemini-guard")),
+        "{r}"
+    );
     assert!(!p.path().join("by-name").exists() && !p.path().join("by-command").exists());
 
     // The user's `hooksConfig.enabled: false` turns the project's Gemini hooks off too.
@@ -155,7 +162,13 @@ fn a_codex_config_toml_hook_blocks_and_its_switches_turn_it_off() {
     // Not Bash: not matched.
     let (code, _) = run(
         &p,
-        &["PreToolUse", "--tool", "read_file", "--args", r#"{"path":"a"}"#],
+        &[
+            "PreToolUse",
+            "--tool",
+            "read_file",
+            "--args",
+            r#"{"path":"a"}"#,
+        ],
     );
     assert_eq!(code, 0);
 
@@ -185,7 +198,10 @@ fn a_codex_config_toml_hook_blocks_and_its_switches_turn_it_off() {
 #[test]
 fn a_broken_codex_config_toml_is_an_error_of_that_file_only() {
     let p = Project::new(json!({"hooks": {"PostToolUse": [{"command": "touch native-ran"}]}}));
-    let file = p.write(".codex/config.toml", "model = \"gpt-5\"\n[[hooks.PreToolUse]\n");
+    let file = p.write(
+        ".codex/config.toml",
+        "model = \"gpt-5\"\n[[hooks.PreToolUse]\n",
+    );
     let (code, report) = check(&p);
     assert_eq!(code, 1, "{report}");
     let e = &report["errors"][0];
@@ -213,7 +229,10 @@ fn a_native_hook_with_enabled_false_does_not_run_and_is_listed_and_counted() {
     assert_eq!(code, 0, "{r}");
     assert!(p.path().join("on-ran").exists());
     let listed = list(&p);
-    assert_eq!(listed["disabled"][0]["why"], "\"enabled\": false", "{listed}");
+    assert_eq!(
+        listed["disabled"][0]["why"], "\"enabled\": false",
+        "{listed}"
+    );
     assert_eq!(listed["disabled"][0]["hook"], "PreToolUse[0]");
     let (code, report) = check(&p);
     assert_eq!((code, &report["disabled"]), (0, &json!(1)), "{report}");
@@ -326,7 +345,8 @@ fn an_identical_handler_in_the_users_and_the_projects_file_runs_once() {
     );
 }
 
-const BLOCK_RM: &str = "#!/bin/sh\ncat >/dev/null\ntouch block-rm-started\necho 'rm is not allowed' >&2\nexit 2\n";
+const BLOCK_RM: &str =
+    "#!/bin/sh\ncat >/dev/null\ntouch block-rm-started\necho 'rm is not allowed' >&2\nexit 2\n";
 
 #[test]
 fn claudes_if_does_not_start_block_rm_on_ls() {
@@ -392,7 +412,13 @@ fn a_native_match_naming_claudes_tool_matches_the_core_tool() {
     assert_eq!((code, r["reason"].as_str()), (2, Some("bash-guard")), "{r}");
     let (code, r) = run(
         &p,
-        &["PreToolUse", "--tool", "Bash", "--args", r#"{"command":"x"}"#],
+        &[
+            "PreToolUse",
+            "--tool",
+            "Bash",
+            "--args",
+            r#"{"command":"x"}"#,
+        ],
     );
     assert_eq!((code, r["reason"].as_str()), (2, Some("bash-guard")), "{r}");
     let (code, r) = run(
@@ -410,7 +436,11 @@ fn a_native_match_naming_claudes_tool_matches_the_core_tool() {
     let (code, report) = check(&p);
     assert_eq!(code, 0, "{report}");
     let warnings = messages(&report["warnings"]);
-    assert_eq!(warnings.matches("as the core's `bash`").count(), 1, "{warnings}");
+    assert_eq!(
+        warnings.matches("as the core's `bash`").count(),
+        1,
+        "{warnings}"
+    );
     assert!(
         warnings.contains("`Edit` as the core's `edit_file`")
             && warnings.contains("`Write` as the core's `write_file`"),

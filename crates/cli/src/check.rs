@@ -39,7 +39,10 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
             if report.disabled == 0 {
                 String::new()
             } else {
-                format!(" (and {} disabled, not run: `hookhost list`)", report.disabled)
+                format!(
+                    " (and {} disabled, not run: `hookhost list`)",
+                    report.disabled
+                )
             },
             report
                 .files

@@ -50,6 +50,7 @@ pub use rule::PermissionRule;
 #[cfg(test)]
 pub(crate) use rule::RuleBase;
 pub use types::{
-    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, DisabledHook, FsAccess, Handler, Hook, HookId, HookKind, HookSet,
-    MAX_MEMORY_MIB, MAX_TIMEOUT_MS, ModuleSource, OnError, PackageModule, Scope, WasmLimits,
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, DisabledHook, FsAccess, Handler, Hook, HookId,
+    HookKind, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, ModuleSource, OnError, PackageModule, Scope,
+    WasmLimits,
 };

@@ -46,8 +46,16 @@ pub(super) fn parse_foreign(
     let mut parsed = ForeignParsed {
         hooks: Vec::new(),
         disabled: Vec::new(),
-        errors: foreign.problems.into_iter().map(|(h, m)| at(h, m)).collect(),
-        warnings: foreign.warnings.into_iter().map(|(h, m)| at(h, m)).collect(),
+        errors: foreign
+            .problems
+            .into_iter()
+            .map(|(h, m)| at(h, m))
+            .collect(),
+        warnings: foreign
+            .warnings
+            .into_iter()
+            .map(|(h, m)| at(h, m))
+            .collect(),
         switches: foreign.switches,
     };
     for fh in foreign.hooks {
@@ -74,11 +82,9 @@ pub(super) fn parse_foreign(
                     None => parsed.hooks.push(hook),
                 }
             }
-            Err(problems) => parsed.errors.extend(
-                problems
-                    .into_iter()
-                    .map(|m| at(Some(fh.label.clone()), m)),
-            ),
+            Err(problems) => parsed
+                .errors
+                .extend(problems.into_iter().map(|m| at(Some(fh.label.clone()), m))),
         }
     }
     parsed

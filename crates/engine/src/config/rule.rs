@@ -78,8 +78,7 @@ impl fmt::Display for PermissionRule {
     }
 }
 
-const SYNTAX: &str =
-    "write Tool or Tool(pattern), e.g. \"Bash(git *)\", \"Edit(*.ts)\", \"Bash\" or \"mcp__server__tool\"";
+const SYNTAX: &str = "write Tool or Tool(pattern), e.g. \"Bash(git *)\", \"Edit(*.ts)\", \"Bash\" or \"mcp__server__tool\"";
 
 impl PermissionRule {
     /// Reads `text`; `Err` says what is wrong and how to write it.
@@ -371,7 +370,10 @@ fn host_of(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
     let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    host.split(':').next().unwrap_or_default().to_ascii_lowercase()
+    host.split(':')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase()
 }
 
 #[cfg(test)]

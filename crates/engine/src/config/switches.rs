@@ -53,11 +53,10 @@ impl Switch {
             Reach::Every => true,
             Reach::AgentFiles(d) => agent_files.get(&hook.file) == Some(&d),
         };
-        let named = self.names.as_ref().is_none_or(|names| {
-            hook.switch_id
-                .as_ref()
-                .is_some_and(|id| names.contains(id))
-        });
+        let named = self
+            .names
+            .as_ref()
+            .is_none_or(|names| hook.switch_id.as_ref().is_some_and(|id| names.contains(id)));
         let ranked = if own {
             !(self.reach == Reach::Every && hook.scope == Scope::Managed)
         } else {
@@ -162,9 +161,17 @@ mod tests {
             (PathBuf::from("/h/.claude/settings.json"), Dialect::Claude),
         ]);
         let managed = hook(Scope::Managed, "/etc/m.json", Dialect::Native);
-        let user = hook(Scope::Global, "/h/.coding-agent/hooks.json", Dialect::Native);
+        let user = hook(
+            Scope::Global,
+            "/h/.coding-agent/hooks.json",
+            Dialect::Native,
+        );
         let user_claude = hook(Scope::Global, "/h/.claude/settings.json", Dialect::Claude);
-        let project = hook(Scope::Project, "/p/.coding-agent/hooks.json", Dialect::Native);
+        let project = hook(
+            Scope::Project,
+            "/p/.coding-agent/hooks.json",
+            Dialect::Native,
+        );
         let project_claude = hook(Scope::Project, "/p/.claude/settings.json", Dialect::Claude);
         let off = |s: &Switch| {
             [&managed, &user, &user_claude, &project, &project_claude]

@@ -158,7 +158,12 @@ trusted_hash = "sha256:00"
     #[test]
     fn state_keys_are_codexs() {
         assert_eq!(
-            codex_state_key(Path::new("/p/.codex/config.toml"), Event::UserPromptSubmit, 1, 2),
+            codex_state_key(
+                Path::new("/p/.codex/config.toml"),
+                Event::UserPromptSubmit,
+                1,
+                2
+            ),
             "/p/.codex/config.toml:user_prompt_submit:1:2"
         );
     }

@@ -29,10 +29,10 @@ mod settings;
 mod sources;
 pub mod tools;
 
+pub use codex_config::codex_state_key;
 pub use render::{env, recognise, render, to_native};
 pub use respond::{Answer, respond};
 pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
-pub use codex_config::codex_state_key;
 pub(crate) use settings::agent_name;
 pub use settings::{AgentSwitch, ForeignFile, ForeignHook, read_settings, read_settings_at};
 pub use sources::{ForeignSource, foreign_sources};

@@ -204,9 +204,7 @@ fn gemini_switches(root: &Map<String, Value>, f: &mut ForeignFile) -> Vec<AgentS
         }
         Some(v) => f.warnings.push((
             at(),
-            format!(
-                "`disabled` must be a list of hook names like [\"my-hook\"], got {v}; ignored"
-            ),
+            format!("`disabled` must be a list of hook names like [\"my-hook\"], got {v}; ignored"),
         )),
     }
     if let Some(v) = switches.notifications.filter(|v| !v.is_boolean()) {
@@ -253,9 +251,7 @@ fn switch_off_own(f: &mut ForeignFile) {
         let covered = f.switches.iter().find(|s| {
             !s.user_only
                 && s.names.as_ref().is_none_or(|names| {
-                    hook.switch_id
-                        .as_ref()
-                        .is_some_and(|id| names.contains(id))
+                    hook.switch_id.as_ref().is_some_and(|id| names.contains(id))
                 })
         });
         if let Some(s) = covered {
@@ -384,8 +380,7 @@ fn read_groups(d: Dialect, event: Event, name: &str, groups: &Value, f: &mut For
         };
         for (h, hook) in hooks.iter().enumerate() {
             let label = format!("{name}[{g}].hooks[{h}]");
-            if let Some(mut foreign) = nested_hook(d, event, hook, matcher.as_deref(), &label, f)
-            {
+            if let Some(mut foreign) = nested_hook(d, event, hook, matcher.as_deref(), &label, f) {
                 foreign.index = index;
                 foreign.position = (g, h);
                 f.hooks.push(foreign);
@@ -482,10 +477,13 @@ fn nested_hook(
     let mut out = nested_handler(d, &entry, label, f)?;
     // Gemini CLI names a hook by its `name`, else by its command (`hooksConfig.disabled`).
     let switch_id = match d {
-        Dialect::Gemini => entry
-            .name
-            .clone()
-            .or_else(|| entry.command.as_ref().and_then(Value::as_str).map(str::to_string)),
+        Dialect::Gemini => entry.name.clone().or_else(|| {
+            entry
+                .command
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        }),
         _ => None,
     };
     out.matcher = matcher.map(|m| Value::String(m.to_string()));

@@ -193,7 +193,9 @@ impl Step<'_> {
     /// Whether its `if` lets the call in `payload` start it (in-process hooks have none).
     fn condition_holds(&self, payload: &Payload) -> bool {
         match self {
-            Step::Configured(hook) => hook.condition_holds(payload.tool_name(), payload.tool_args()),
+            Step::Configured(hook) => {
+                hook.condition_holds(payload.tool_name(), payload.tool_args())
+            }
             Step::InProcess(_) => true,
         }
     }

@@ -51,7 +51,11 @@ impl NativeHookObject {
 pub(crate) struct NestedRoot {
     /// Claude Code's switch, as written (Claude Code reads any value but `false`, `"false"`
     /// and `null` as on).
-    #[serde(rename = "disableAllHooks", default, deserialize_with = "fields::present")]
+    #[serde(
+        rename = "disableAllHooks",
+        default,
+        deserialize_with = "fields::present"
+    )]
     pub(crate) disable_all_hooks: Option<Value>,
     #[serde(default, deserialize_with = "fields::present")]
     pub(crate) hooks: Option<Value>,
