@@ -70,6 +70,15 @@ fn messages(list: &Value) -> String {
 
 #[test]
 fn gemini_hooks_config_switches_and_keys_skipped_inside_hooks() {
+    // Valid settings with `hooks.notifications` alone: no config error, nothing blocks.
+    let p = Project::new(json!({}));
+    p.write(
+        ".gemini/settings.json",
+        r#"{"hooks": {"notifications": true}}"#,
+    );
+    let (code, r) = bash(&p, "ls");
+    assert_eq!((code, &r["configErrors"]), (0, &json!([])), "{r}");
+
     let p = Project::new(json!({}));
     p.write(
         ".gemini/settings.json",

@@ -89,20 +89,26 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
             return f;
         }
     };
+    f.switches = agent_switches(d, &root, &mut f);
     match d {
         Dialect::Ling => super::ling_file::read_ling(&root, &mut f),
-        _ => {
-            f.switches = match (d, &root) {
-                (Dialect::Claude, Value::Object(o)) => claude_switches(o, &mut f),
-                (Dialect::Gemini, Value::Object(o)) => gemini_switches(o, &mut f),
-                (_, Value::Object(o)) => not_the_agents_switches(d, o, &mut f),
-                _ => Vec::new(),
-            };
-            read_nested(d, &root, &mut f);
-        }
+        _ => read_nested(d, &root, &mut f),
     }
     switch_off_own(&mut f);
     f
+}
+
+/// The switches of an agent's file, read as that agent reads them (one function per agent).
+fn agent_switches(d: Dialect, root: &Value, f: &mut ForeignFile) -> Vec<AgentSwitch> {
+    let Value::Object(root) = root else {
+        return Vec::new();
+    };
+    match d {
+        Dialect::Claude => claude_switches(root, f),
+        Dialect::Gemini => gemini_switches(root, f),
+        Dialect::Codex => not_the_agents_switches(d, root, f),
+        Dialect::Ling | Dialect::Native => Vec::new(),
+    }
 }
 
 /// Reads another agent's file at `file`: Codex's `config.toml` as TOML, any other as JSON.
