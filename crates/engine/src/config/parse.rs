@@ -31,7 +31,7 @@ pub(super) fn parse_foreign(
         hook,
         message,
     };
-    let foreign = dialect::read_settings(d, text);
+    let foreign = dialect::read_settings_at(d, text, file, scope);
     let mut errors: Vec<ConfigError> = foreign
         .problems
         .into_iter()

@@ -12,7 +12,9 @@
 
 use super::Dialect;
 use super::render::from_gemini_event;
+use crate::config::Scope;
 use crate::event::Event;
+use std::path::Path;
 use crate::payload::json_type_name;
 use crate::wire::settings::{
     GeminiSwitches, NativeHookObject, NestedEntry, NestedGroup, NestedRoot, read,
@@ -63,17 +65,34 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
     };
     match d {
         Dialect::Ling => super::ling_file::read_ling(&root, &mut f),
+        Dialect::Cursor => super::cursor_file::read_cursor(&root, &mut f),
+        Dialect::Copilot => super::copilot_file::read_copilot(&root, &mut f),
         _ => read_nested(d, &root, &mut f),
     }
     f
 }
 
-fn agent_name(d: Dialect) -> &'static str {
+/// [`read_settings`] for the file `file` of `scope`: what depends on where the file is
+/// (Cursor runs its user hooks in `~/.cursor`, the user file's directory).
+pub fn read_settings_at(d: Dialect, text: &str, file: &Path, scope: Scope) -> ForeignFile {
+    let mut f = read_settings(d, text);
+    if d == Dialect::Cursor
+        && scope == Scope::Global
+        && let Some(dir) = file.parent()
+    {
+        super::cursor_file::run_in(&mut f, dir);
+    }
+    f
+}
+
+pub(super) fn agent_name(d: Dialect) -> &'static str {
     match d {
         Dialect::Claude => "Claude Code",
         Dialect::Gemini => "Gemini CLI",
         Dialect::Codex => "Codex",
         Dialect::Ling => "the ling agent",
+        Dialect::Cursor => "Cursor",
+        Dialect::Copilot => "GitHub Copilot CLI",
         Dialect::Native => "hookhost",
     }
 }
@@ -436,7 +455,7 @@ fn nested_timeout(d: Dialect, t: &Value, label: &str, f: &mut ForeignFile) -> Op
 /// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary,
 /// and nothing else: a command that chains more (`;`, `&&`, `|`, a substitution) may hold a
 /// guard of its own, which must not be skipped with the adapter.
-fn is_adapter(command: &str) -> bool {
+pub(super) fn is_adapter(command: &str) -> bool {
     if command.contains([';', '&', '|', '\n', '`']) || command.contains("$(") {
         return false;
     }
