@@ -424,6 +424,56 @@ mod tests {
     }
 
     #[test]
+    fn reads_cursors_and_copilots_answers() {
+        let read = |s: &str| parse_stdout(s.as_bytes(), false).unwrap().unwrap();
+        // tests/fixtures/dialects/cursor/answer-beforeShellExecution-deny.json
+        let r = read(
+            r#"{"permission": "deny", "user_message": "no rm", "agent_message": "blocked: no rm"}"#,
+        );
+        assert_eq!(r.decision, Some(JsonDecision::Block));
+        assert_eq!(r.reason.as_deref(), Some("blocked: no rm"));
+        assert_eq!(r.system_message.as_deref(), Some("no rm"));
+        assert!(r.unrecognized.is_empty());
+        let r = read(r#"{"continue": false, "user_message": "secret in prompt"}"#);
+        assert_eq!(r.stop.as_deref(), Some("secret in prompt"));
+        let r = read(r#"{"followup_message": "run the tests"}"#);
+        assert_eq!(
+            (r.decision, r.followup.as_deref()),
+            (None, Some("run the tests"))
+        );
+        assert_eq!(
+            read(r#"{"permission": "ask"}"#).decision,
+            Some(JsonDecision::Ask)
+        );
+        // tests/fixtures/dialects/copilot/answer-preToolUse-deny.json
+        let r = read(
+            r#"{"permissionDecision": "deny", "permissionDecisionReason": "Destructive operations require approval"}"#,
+        );
+        assert_eq!(r.decision, Some(JsonDecision::Block));
+        assert_eq!(
+            r.reason.as_deref(),
+            Some("Destructive operations require approval")
+        );
+        // Not Claude Code's nested permissionDecision (Codex's rules read that one).
+        assert_eq!(r.permission_decision, None);
+        let r = read(r#"{"modifiedArgs": {"command": "ls"}}"#);
+        assert_eq!(r.updated_input, Some(json!({"command": "ls"})));
+        let err = |s: &str| parse_stdout(s.as_bytes(), false).unwrap_err();
+        assert_eq!(
+            err(r#"{"permission": "maybe"}"#),
+            r#"`permission` must be "block"/"deny", "allow" or "ask", got "maybe""#
+        );
+        assert!(err(r#"{"decision": "block", "permission": "allow"}"#).contains("disagrees"));
+        assert!(
+            err(r#"{"updatedInput": {"a": 1}, "modifiedArgs": {"a": 2}}"#).contains("disagree")
+        );
+        assert_eq!(
+            err(r#"{"user_message": 1}"#),
+            "`user_message` must be a string, got 1"
+        );
+    }
+
+    #[test]
     fn reads_the_native_shape() {
         let r = parse_stdout(
             br#"{"decision":"block","reason":"no","systemMessage":"hi"}"#,

@@ -398,7 +398,8 @@ mod tests {
     fn the_documented_file_becomes_native_hooks() {
         let f = read_settings(Dialect::Copilot, DOCUMENTED);
         assert!(f.problems.is_empty(), "{:?}", f.problems);
-        let hooks: Vec<(Event, Value)> = f.hooks.iter().map(|h| (h.event, h.hook.clone())).collect();
+        let hooks: Vec<(Event, Value)> =
+            f.hooks.iter().map(|h| (h.event, h.hook.clone())).collect();
         assert_eq!(
             hooks,
             vec![
@@ -456,20 +457,27 @@ mod tests {
         assert!(f.hooks.is_empty());
         assert!(f.warnings[0].1.contains("disableAllHooks"));
         let problems = |text: &str| read_settings(Dialect::Copilot, text).problems;
-        assert!(problems(r#"{"version": 2, "hooks": {}}"#)[0].1.contains("version"));
-        let p = problems(r#"{"version": 1, "hooks": {"preToolUse": [{"bash": "x"}], "agentStop": {}}}"#);
+        assert!(
+            problems(r#"{"version": 2, "hooks": {}}"#)[0]
+                .1
+                .contains("version")
+        );
+        let p = problems(
+            r#"{"version": 1, "hooks": {"preToolUse": [{"bash": "x"}], "agentStop": {}}}"#,
+        );
         assert_eq!(p[0].0.as_deref(), Some("agentStop"));
-        assert!(read_settings(
-            Dialect::Copilot,
-            r#"{"version": 1, "hooks": {"preToolUse": [{"bash": "x"}], "agentStop": {}}}"#
-        )
-        .hooks
-        .is_empty());
+        assert!(
+            read_settings(
+                Dialect::Copilot,
+                r#"{"version": 1, "hooks": {"preToolUse": [{"bash": "x"}], "agentStop": {}}}"#
+            )
+            .hooks
+            .is_empty()
+        );
         let p = problems(r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command"}]}}"#);
         assert_eq!(p[0].0.as_deref(), Some("preToolUse[0]"));
-        let p = problems(
-            r#"{"version": 1, "hooks": {"preToolUse": [{"exec": "x", "bash": "y"}]}}"#,
-        );
+        let p =
+            problems(r#"{"version": 1, "hooks": {"preToolUse": [{"exec": "x", "bash": "y"}]}}"#);
         assert!(p[0].1.contains("exec"), "{p:?}");
         let f = read_settings(
             Dialect::Copilot,

@@ -127,7 +127,9 @@ fn event_of(c: &CopilotPayloadIn) -> Option<Event> {
 /// A camelCase Copilot CLI payload in native fields: `(Copilot, event, fields)`, or `None`
 /// when `obj` is not one. Fields hookhost does not know (`initialPrompt`, `agentName`, ...)
 /// are kept verbatim.
-pub(super) fn recognise(obj: &Map<String, Value>) -> Option<(Dialect, Option<Event>, Map<String, Value>)> {
+pub(super) fn recognise(
+    obj: &Map<String, Value>,
+) -> Option<(Dialect, Option<Event>, Map<String, Value>)> {
     if obj.contains_key("hook_event_name") || obj.contains_key("event") {
         return None;
     }
@@ -141,7 +143,15 @@ pub(super) fn recognise(obj: &Map<String, Value>) -> Option<(Dialect, Option<Eve
     }
     let event = event_of(&c);
     let mut out = obj.clone();
-    for key in ["timestamp", "toolName", "toolArgs", "toolResult", "stop_hook_active", "response", "error"] {
+    for key in [
+        "timestamp",
+        "toolName",
+        "toolArgs",
+        "toolResult",
+        "stop_hook_active",
+        "response",
+        "error",
+    ] {
         out.remove(key);
     }
     let mut n = NativePayload {
@@ -207,9 +217,17 @@ fn ms_of_iso(s: &str) -> Option<u64> {
     let b = s.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let t = s.get(r)?;
-        t.bytes().all(|c| c.is_ascii_digit()).then(|| t.parse().ok())?
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
     };
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+    {
         return None;
     }
     let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
@@ -264,9 +282,17 @@ mod tests {
     #[test]
     fn timestamps_round_trip() {
         assert_eq!(iso_of_ms(1_796_150_718_325), "2026-12-01T18:45:18.325Z");
-        assert_eq!(ms_of_iso("2026-12-01T18:45:18.325Z"), Some(1_796_150_718_325));
+        assert_eq!(
+            ms_of_iso("2026-12-01T18:45:18.325Z"),
+            Some(1_796_150_718_325)
+        );
         assert_eq!(ms_of_iso("1970-01-01T00:00:00Z"), Some(0));
-        for bad in ["", "2026-12-01", "2026-13-01T00:00:00Z", "2026-12-01T18:45:18+01:00"] {
+        for bad in [
+            "",
+            "2026-12-01",
+            "2026-13-01T00:00:00Z",
+            "2026-12-01T18:45:18+01:00",
+        ] {
             assert_eq!(ms_of_iso(bad), None, "{bad}");
         }
     }
@@ -275,7 +301,10 @@ mod tests {
     fn the_captured_payloads_tell_their_events() {
         let cases = [
             ("captured-sessionStart.json", Some(Event::SessionStart)),
-            ("captured-userPromptSubmitted.json", Some(Event::UserPromptSubmit)),
+            (
+                "captured-userPromptSubmitted.json",
+                Some(Event::UserPromptSubmit),
+            ),
             ("captured-preToolUse.json", Some(Event::PreToolUse)),
             ("captured-postToolUse.json", Some(Event::PostToolUse)),
             ("captured-agentStop.json", Some(Event::Stop)),
@@ -290,10 +319,19 @@ mod tests {
             let (d, e, _) = recognise(v.as_object().unwrap()).unwrap_or_else(|| panic!("{name}"));
             assert_eq!((d, e), (Dialect::Copilot, want), "{name}");
         }
-        let (_, _, f) = recognise(fixture("doc-preToolUse-toolArgs-text.json").as_object().unwrap()).unwrap();
+        let (_, _, f) = recognise(
+            fixture("doc-preToolUse-toolArgs-text.json")
+                .as_object()
+                .unwrap(),
+        )
+        .unwrap();
         assert_eq!(f["toolArgs"]["command"], "rm -rf dist");
-        let (_, _, f) = recognise(fixture("captured-postToolUse.json").as_object().unwrap()).unwrap();
-        assert_eq!(f["toolResult"], "victim\n<shellId: 0 completed with exit code 0>");
+        let (_, _, f) =
+            recognise(fixture("captured-postToolUse.json").as_object().unwrap()).unwrap();
+        assert_eq!(
+            f["toolResult"],
+            "victim\n<shellId: 0 completed with exit code 0>"
+        );
         assert_eq!(f["toolError"], false);
         assert_eq!(f["timestamp"], "2026-12-01T18:45:32.079Z");
         let (_, _, f) = recognise(fixture("captured-agentStop.json").as_object().unwrap()).unwrap();
@@ -313,13 +351,26 @@ mod tests {
     fn a_rendered_payload_is_the_captured_one() {
         let captured = fixture("captured-preToolUse.json");
         let (_, e, fields) = recognise(captured.as_object().unwrap()).unwrap();
-        let p = Payload::from_object(e.unwrap(), Value::Object(fields), Path::new("/x"), "s").unwrap();
-        assert_eq!(serde_json::to_value(payload(Event::PreToolUse, &p)).unwrap(), captured);
+        let p =
+            Payload::from_object(e.unwrap(), Value::Object(fields), Path::new("/x"), "s").unwrap();
+        assert_eq!(
+            serde_json::to_value(payload(Event::PreToolUse, &p)).unwrap(),
+            captured
+        );
         let captured = fixture("captured-postToolUse.json");
         let (_, e, fields) = recognise(captured.as_object().unwrap()).unwrap();
-        let p = Payload::from_object(e.unwrap(), Value::Object(fields), Path::new("/x"), "s").unwrap();
-        assert_eq!(serde_json::to_value(payload(Event::PostToolUse, &p)).unwrap(), captured);
-        let write = Payload::pre_tool_use(Path::new("/p"), "s", "write_file", json!({"path": "a", "content": "b"}));
+        let p =
+            Payload::from_object(e.unwrap(), Value::Object(fields), Path::new("/x"), "s").unwrap();
+        assert_eq!(
+            serde_json::to_value(payload(Event::PostToolUse, &p)).unwrap(),
+            captured
+        );
+        let write = Payload::pre_tool_use(
+            Path::new("/p"),
+            "s",
+            "write_file",
+            json!({"path": "a", "content": "b"}),
+        );
         let c = payload(Event::PreToolUse, &write);
         assert_eq!(c.tool_name.as_deref(), Some("create"));
         assert_eq!(c.tool_args, Some(json!({"path": "a", "file_text": "b"})));

@@ -268,15 +268,15 @@ fn cursor_command(e: &CursorEntry, label: &str, f: &mut ForeignFile) -> Option<S
         Some(Some(kind)) => {
             f.warnings.push((
                 at,
-                format!("hooks of type {kind:?} are not implemented by hookhost; this one does not run"),
+                format!(
+                    "hooks of type {kind:?} are not implemented by hookhost; this one does not run"
+                ),
             ));
             return None;
         }
         Some(None) => {
-            f.problems.push((
-                at,
-                "`type` must be \"command\" or \"prompt\"".into(),
-            ));
+            f.problems
+                .push((at, "`type` must be \"command\" or \"prompt\"".into()));
             return None;
         }
     }
@@ -397,7 +397,8 @@ mod tests {
     fn the_documented_file_becomes_native_hooks() {
         let f = read_settings(Dialect::Cursor, DOCUMENTED);
         assert!(f.problems.is_empty(), "{:?}", f.problems);
-        let hooks: Vec<(Event, Value)> = f.hooks.iter().map(|h| (h.event, h.hook.clone())).collect();
+        let hooks: Vec<(Event, Value)> =
+            f.hooks.iter().map(|h| (h.event, h.hook.clone())).collect();
         assert_eq!(
             hooks,
             vec![
@@ -446,7 +447,11 @@ mod tests {
     #[test]
     fn wrong_shapes_are_errors_with_their_place() {
         let problems = |text: &str| read_settings(Dialect::Cursor, text).problems;
-        assert!(problems(r#"{"version": 2, "hooks": {}}"#)[0].1.contains("\"version\": 1"));
+        assert!(
+            problems(r#"{"version": 2, "hooks": {}}"#)[0]
+                .1
+                .contains("\"version\": 1")
+        );
         let p = problems(r#"{"version": 1, "hooks": {"stop": {"command": "x"}}}"#);
         assert_eq!(p[0].0.as_deref(), Some("stop"));
         let p = problems(r#"{"version": 1, "hooks": {"stop": [{"command": 5}]}}"#);
@@ -493,9 +498,15 @@ mod tests {
 
     #[test]
     fn events_and_tools_map_both_ways() {
-        assert_eq!(event_name(Event::PreToolUse, "bash"), "beforeShellExecution");
+        assert_eq!(
+            event_name(Event::PreToolUse, "bash"),
+            "beforeShellExecution"
+        );
         assert_eq!(event_name(Event::PostToolUse, "edit_file"), "afterFileEdit");
-        assert_eq!(event_name(Event::PreToolUse, "mcp__db__query"), "beforeMCPExecution");
+        assert_eq!(
+            event_name(Event::PreToolUse, "mcp__db__query"),
+            "beforeMCPExecution"
+        );
         assert_eq!(event_name(Event::PreToolUse, "write_file"), "preToolUse");
         assert_eq!(event_name(Event::Stop, ""), "stop");
         assert_eq!(

@@ -111,7 +111,8 @@ fn tool_fields(c: &mut CursorPayload, name: &str, k: &NativePayload, cwd: String
             c.edits = Some(vec![edit]);
         }
         "afterMCPExecution" => {
-            c.result_json = Some(serde_json::to_string(&result.unwrap_or(Value::Null)).unwrap_or_default());
+            c.result_json =
+                Some(serde_json::to_string(&result.unwrap_or(Value::Null)).unwrap_or_default());
         }
         _ => {}
     }
@@ -127,7 +128,9 @@ fn json_or_text(v: Value) -> Value {
 
 /// A Cursor payload in native fields: `(Cursor, event, fields)`, or `None` when `obj` is not
 /// Cursor's (no Cursor event name and no `conversation_id`).
-pub(super) fn recognise(obj: &Map<String, Value>) -> Option<(Dialect, Option<Event>, Map<String, Value>)> {
+pub(super) fn recognise(
+    obj: &Map<String, Value>,
+) -> Option<(Dialect, Option<Event>, Map<String, Value>)> {
     // Every field is read leniently: this cannot fail.
     let c = CursorPayloadIn::deserialize(obj).unwrap_or_default();
     let name = c.hook_event_name.clone()?;
@@ -145,7 +148,10 @@ pub(super) fn recognise(obj: &Map<String, Value>) -> Option<(Dialect, Option<Eve
     Some((Dialect::Cursor, event, out))
 }
 
-fn native_fields(c: &CursorPayloadIn, meaning: Option<(Event, Option<&str>)>) -> Map<String, Value> {
+fn native_fields(
+    c: &CursorPayloadIn,
+    meaning: Option<(Event, Option<&str>)>,
+) -> Map<String, Value> {
     let first_root = match &c.workspace_roots {
         Some(Value::Array(r)) => r.first().and_then(Value::as_str).map(str::to_string),
         _ => None,
@@ -175,19 +181,19 @@ fn native_fields(c: &CursorPayloadIn, meaning: Option<(Event, Option<&str>)>) ->
                     serde_json::json!({"path": c.file_path.clone().unwrap_or_default()}),
                     c.tool_output.clone(),
                 ),
-                Some(_) => (
-                    "edit_file".to_string(),
-                    edit_args(c),
-                    c.tool_output.clone(),
-                ),
+                Some(_) => ("edit_file".to_string(), edit_args(c), c.tool_output.clone()),
                 None => {
-                    let input = json_or_text(c.tool_input.clone().unwrap_or(Value::Object(Map::new())));
+                    let input =
+                        json_or_text(c.tool_input.clone().unwrap_or(Value::Object(Map::new())));
                     let (name, args) = tools::to_core(
                         Dialect::Cursor,
                         c.tool_name.as_deref().unwrap_or_default(),
                         &input,
                     );
-                    let result = c.tool_output.clone().or_else(|| c.result_json.clone().map(json_or_text));
+                    let result = c
+                        .tool_output
+                        .clone()
+                        .or_else(|| c.result_json.clone().map(json_or_text));
                     (name, args, result)
                 }
             };
@@ -200,7 +206,8 @@ fn native_fields(c: &CursorPayloadIn, meaning: Option<(Event, Option<&str>)>) ->
             }
         }
         Event::Stop | Event::SubagentStop => {
-            n.stop_hook_active = Some(c.loop_count.as_ref().and_then(Value::as_u64).unwrap_or(0) > 0);
+            n.stop_hook_active =
+                Some(c.loop_count.as_ref().and_then(Value::as_u64).unwrap_or(0) > 0);
         }
         _ => {}
     }
@@ -213,7 +220,13 @@ fn edit_args(c: &CursorPayloadIn) -> Value {
         Some(Value::Array(e)) => e.first().cloned().unwrap_or(Value::Null),
         _ => Value::Null,
     };
-    let text = |key: &str| first.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+    let text = |key: &str| {
+        first
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
     serde_json::json!({
         "path": c.file_path.clone().unwrap_or_default(),
         "old": text("old_string"),
@@ -243,7 +256,12 @@ mod tests {
 
     #[test]
     fn a_bash_call_is_before_shell_execution_with_the_generic_fields() {
-        let p = Payload::pre_tool_use(Path::new("/p"), "c1", "bash", json!({"command": "rm -rf /"}));
+        let p = Payload::pre_tool_use(
+            Path::new("/p"),
+            "c1",
+            "bash",
+            json!({"command": "rm -rf /"}),
+        );
         let c = serde_json::to_value(payload(Event::PreToolUse, &p)).unwrap();
         assert_eq!(
             c,
@@ -274,13 +292,22 @@ mod tests {
                 new_string: "2".into()
             }])
         );
-        assert_eq!(c.tool_input, Some(json!({"file_path": "a.ts", "old_string": "1", "new_string": "2"})));
+        assert_eq!(
+            c.tool_input,
+            Some(json!({"file_path": "a.ts", "old_string": "1", "new_string": "2"}))
+        );
         let stop = Payload::stop(Event::Stop, Path::new("/p"), "c1", true);
         let c = payload(Event::Stop, &stop);
-        assert_eq!((c.status.as_deref(), c.loop_count), (Some("completed"), Some(1)));
+        assert_eq!(
+            (c.status.as_deref(), c.loop_count),
+            (Some("completed"), Some(1))
+        );
         let prompt = Payload::user_prompt_submit(Path::new("/p"), "c1", "hi");
         let c = payload(Event::UserPromptSubmit, &prompt);
-        assert_eq!((c.hook_event_name.as_str(), c.prompt.as_deref()), ("beforeSubmitPrompt", Some("hi")));
+        assert_eq!(
+            (c.hook_event_name.as_str(), c.prompt.as_deref()),
+            ("beforeSubmitPrompt", Some("hi"))
+        );
     }
 
     #[test]
@@ -289,15 +316,30 @@ mod tests {
         let (d, e, fields) = recognise(v.as_object().unwrap()).unwrap();
         assert_eq!((d, e), (Dialect::Cursor, Some(Event::PreToolUse)));
         assert_eq!(fields["toolName"], "bash");
-        assert_eq!(fields["toolArgs"], json!({"command": "npm install express"}));
+        assert_eq!(
+            fields["toolArgs"],
+            json!({"command": "npm install express"})
+        );
         assert_eq!(fields["sessionId"], "conv-123");
         assert_eq!(fields["cwd"], "/path/to/project");
         assert_eq!(fields["generationId"], "gen-456");
         // Rendered again for a Cursor hook: its own fields come back.
-        let p = Payload::from_object(Event::PreToolUse, Value::Object(fields), Path::new("/x"), "s")
-            .unwrap();
+        let p = Payload::from_object(
+            Event::PreToolUse,
+            Value::Object(fields),
+            Path::new("/x"),
+            "s",
+        )
+        .unwrap();
         let again = serde_json::to_value(payload(Event::PreToolUse, &p)).unwrap();
-        for key in ["hook_event_name", "conversation_id", "generation_id", "workspace_roots", "command", "cwd"] {
+        for key in [
+            "hook_event_name",
+            "conversation_id",
+            "generation_id",
+            "workspace_roots",
+            "command",
+            "cwd",
+        ] {
             assert_eq!(again[key], v[key], "{key}");
         }
         let v = fixture("payload-afterFileEdit.json");
@@ -306,7 +348,10 @@ mod tests {
         assert_eq!(fields["toolName"], "edit_file");
         assert_eq!(fields["toolArgs"]["old"], "const foo = 1");
         let v = fixture("payload-stop.json");
-        assert_eq!(recognise(v.as_object().unwrap()).unwrap().1, Some(Event::Stop));
+        assert_eq!(
+            recognise(v.as_object().unwrap()).unwrap().1,
+            Some(Event::Stop)
+        );
         let v = fixture("payload-afterAgentResponse.json");
         let (d, e, _) = recognise(v.as_object().unwrap()).unwrap();
         assert_eq!((d, e), (Dialect::Cursor, None));
@@ -316,6 +361,13 @@ mod tests {
         assert_eq!(fields["toolName"], "read_file");
         assert_eq!(fields["toolArgs"], json!({"path": "/path/to/project/.env"}));
         // A Claude Code payload is not Cursor's.
-        assert!(recognise(json!({"hook_event_name": "PreToolUse", "session_id": "s"}).as_object().unwrap()).is_none());
+        assert!(
+            recognise(
+                json!({"hook_event_name": "PreToolUse", "session_id": "s"})
+                    .as_object()
+                    .unwrap()
+            )
+            .is_none()
+        );
     }
 }

@@ -356,7 +356,8 @@ fn copilot_answer(f: &Facts) -> CopilotAnswer {
             a.modified_args.clone_from(&f.updated);
             if f.ask {
                 a.permission_decision = Some(CopilotPermission::Ask);
-                a.permission_decision_reason = (!f.reason.trim().is_empty()).then(|| f.reason.clone());
+                a.permission_decision_reason =
+                    (!f.reason.trim().is_empty()).then(|| f.reason.clone());
             }
         }
         Event::Stop | Event::SubagentStop if f.ends_turn => {
@@ -471,6 +472,78 @@ mod tests {
             (a["continue"].as_bool(), a["stopReason"].as_str()),
             (Some(false), Some("halt"))
         );
+    }
+
+    #[test]
+    fn cursor_and_copilot_answers() {
+        let mut r = report(Event::PreToolUse);
+        r.decision = Decision::Block;
+        r.reason = Some("no rm -rf".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("bash"))),
+            json!({"permission": "deny", "user_message": "no rm -rf", "agent_message": "no rm -rf"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("bash"))),
+            json!({"permissionDecision": "deny", "permissionDecisionReason": "no rm -rf"})
+        );
+        // A rewrite: Copilot CLI applies `modifiedArgs` (in its keys); Cursor is denied.
+        let mut r = report(Event::PreToolUse);
+        r.updated_args = Some(json!({"path": "a", "old": "x", "new": "y"}));
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("edit_file"))),
+            json!({"modifiedArgs": {"path": "a", "old_str": "x", "new_str": "y"}})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("edit_file")))["permission"],
+            "deny"
+        );
+        let mut r = report(Event::PreToolUse);
+        r.ask = true;
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("bash"))),
+            json!({"permissionDecision": "ask"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("bash"))),
+            json!({"permission": "ask"})
+        );
+        let mut r = report(Event::Stop);
+        r.decision = Decision::Force;
+        r.reason = Some("run the tests".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, None)),
+            json!({"followup_message": "run the tests"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, None)),
+            json!({"decision": "block", "reason": "run the tests"})
+        );
+        let mut r = report(Event::UserPromptSubmit);
+        r.decision = Decision::Block;
+        r.reason = Some("secret".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, None)),
+            json!({"continue": false, "user_message": "secret"})
+        );
+        // Copilot CLI drops every answer to userPromptSubmitted: nothing to say.
+        assert_eq!(respond(Dialect::Copilot, &r, None).stdout, "");
+        let mut r = report(Event::PostToolUse);
+        r.additional_context = vec!["ctx".into()];
+        r.feedback = vec!["fb".into()];
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("bash"))),
+            json!({"additionalContext": "ctx\nfb"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("bash"))),
+            json!({"additional_context": "ctx\nfb"})
+        );
+        for d in [Dialect::Cursor, Dialect::Copilot] {
+            for e in Event::ALL {
+                assert_eq!(respond(d, &report(e), Some("bash")).stdout, "", "{d} {e}");
+            }
+        }
     }
 
     #[test]

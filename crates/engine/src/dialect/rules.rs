@@ -126,8 +126,9 @@ fn without_progress_lines(stdout: &[u8]) -> Cow<'_, [u8]> {
     let is_progress = |line: &[u8]| {
         let trimmed = line.trim_ascii();
         trimmed.starts_with(b"{")
-            && serde_json::from_slice::<serde_json::Value>(trimmed)
-                .is_ok_and(|v| v.get("type").and_then(serde_json::Value::as_str) == Some("progress"))
+            && serde_json::from_slice::<serde_json::Value>(trimmed).is_ok_and(|v| {
+                v.get("type").and_then(serde_json::Value::as_str) == Some("progress")
+            })
     };
     if !stdout.split(|b| *b == b'\n').any(is_progress) {
         return Cow::Borrowed(stdout);

@@ -14,12 +14,12 @@ use super::Dialect;
 use super::render::from_gemini_event;
 use crate::config::Scope;
 use crate::event::Event;
-use std::path::Path;
 use crate::payload::json_type_name;
 use crate::wire::settings::{
     GeminiSwitches, NativeHookObject, NestedEntry, NestedGroup, NestedRoot, read,
 };
 use serde_json::{Map, Value};
+use std::path::Path;
 
 /// One hook of another agent's file, as the native hook object it means.
 #[derive(Debug, Clone)]

@@ -90,7 +90,10 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
         let l = out.remove(local);
         out.insert(user, l);
     }
-    out.extend(copilot_files(Scope::Project, &project.join(".github/hooks")));
+    out.extend(copilot_files(
+        Scope::Project,
+        &project.join(".github/hooks"),
+    ));
     if let Some(home) = home {
         out.extend(copilot_files(Scope::Global, &home.join(".copilot/hooks")));
     }
@@ -225,7 +228,10 @@ mod tests {
             .filter(|s| s.dialect == Dialect::Copilot)
             .map(|s| {
                 assert!(s.problem.is_none());
-                (s.scope, s.path.file_name().unwrap().to_string_lossy().into_owned())
+                (
+                    s.scope,
+                    s.path.file_name().unwrap().to_string_lossy().into_owned(),
+                )
             })
             .collect();
         assert_eq!(

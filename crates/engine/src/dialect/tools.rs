@@ -90,7 +90,11 @@ const CURSOR: &[Alias] = &[
 const COPILOT: &[Alias] = &[
     ("read_file", "view", &[]),
     ("write_file", "create", &[("content", "file_text")]),
-    ("edit_file", "edit", &[("old", "old_str"), ("new", "new_str")]),
+    (
+        "edit_file",
+        "edit",
+        &[("old", "old_str"), ("new", "new_str")],
+    ),
 ];
 
 fn table(d: Dialect) -> &'static [Alias] {
@@ -233,7 +237,11 @@ mod tests {
             ("edit", json!({"path": "a", "old_str": "x", "new_str": "y"}))
         );
         assert_eq!(
-            to_core(Dialect::Copilot, "create", &json!({"path": "a", "file_text": "t"})),
+            to_core(
+                Dialect::Copilot,
+                "create",
+                &json!({"path": "a", "file_text": "t"})
+            ),
             (
                 "write_file".to_string(),
                 json!({"path": "a", "content": "t"})
