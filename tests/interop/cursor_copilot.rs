@@ -420,3 +420,74 @@ fn hook_for_copilot_answers_as_copilot_documents() {
     assert_eq!((code, a), (0, Value::Null), "{err}");
     assert!(!p.path().join("end-ran").exists());
 }
+
+#[test]
+fn their_documented_answers_decide_as_documented() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/dialects");
+    let cases = [
+        (
+            "cursor",
+            "answer-beforeShellExecution-deny.json",
+            "beforeShellExecution",
+            "block",
+        ),
+        (
+            "cursor",
+            "answer-beforeSubmitPrompt-block.json",
+            "beforeSubmitPrompt",
+            "pass",
+        ),
+        ("cursor", "answer-stop-followup.json", "stop", "force"),
+        (
+            "copilot",
+            "answer-preToolUse-deny.json",
+            "preToolUse",
+            "block",
+        ),
+        (
+            "copilot",
+            "answer-agentStop-block.json",
+            "agentStop",
+            "force",
+        ),
+    ];
+    for (dialect, answer, event, want) in cases {
+        let p = Project::new(json!({}));
+        let answer_file = dir.join(dialect).join(answer).canonicalize().unwrap();
+        let command = format!("cat >/dev/null; cat '{}'", answer_file.display());
+        let (file, text) = match dialect {
+            "cursor" => (
+                ".cursor/hooks.json",
+                json!({"version": 1, "hooks": {event: [{"command": command}]}}),
+            ),
+            _ => (
+                ".github/hooks/answer.json",
+                json!({"version": 1, "hooks": {event: [{"type": "command", "bash": command}]}}),
+            ),
+        };
+        p.write(file, &text.to_string());
+        let args: Vec<String> = match event {
+            "beforeShellExecution" | "preToolUse" => bash("rm -rf /"),
+            "beforeSubmitPrompt" => ["UserPromptSubmit", "--prompt", "x"]
+                .map(str::to_string)
+                .to_vec(),
+            _ => vec!["Stop".to_string()],
+        };
+        let (_, r) = run(&p, &args);
+        assert_eq!(r["decision"], want, "{dialect} {answer}: {r}");
+        let expect = |key: &str| fixture(dialect, answer)[key].clone();
+        match answer {
+            "answer-beforeShellExecution-deny.json" => {
+                assert_eq!(r["reason"], expect("agent_message"))
+            }
+            "answer-beforeSubmitPrompt-block.json" => {
+                assert_eq!(r["stop"]["reason"], expect("user_message"))
+            }
+            "answer-stop-followup.json" => assert_eq!(r["reason"], expect("followup_message")),
+            "answer-preToolUse-deny.json" => {
+                assert_eq!(r["reason"], expect("permissionDecisionReason"))
+            }
+            _ => assert_eq!(r["reason"], expect("reason")),
+        }
+    }
+}

@@ -348,6 +348,23 @@ mod tests {
     }
 
     #[test]
+    fn the_vs_code_form_is_copilots_with_claudes_tool_names() {
+        let v = fixture("captured-PreToolUse-pascal.json");
+        let (d, e, f) = super::super::render::recognise(&v).unwrap();
+        assert_eq!((d, e), (Dialect::Copilot, Some(Event::PreToolUse)));
+        assert_eq!(
+            (f["toolName"].as_str(), f["sessionId"].as_str()),
+            (Some("bash"), v["session_id"].as_str())
+        );
+        // And a camelCase one through the same entry point.
+        let v = fixture("captured-preToolUse.json");
+        assert_eq!(
+            super::super::render::recognise(&v).map(|(d, e, _)| (d, e)),
+            Some((Dialect::Copilot, Some(Event::PreToolUse)))
+        );
+    }
+
+    #[test]
     fn a_rendered_payload_is_the_captured_one() {
         let captured = fixture("captured-preToolUse.json");
         let (_, e, fields) = recognise(captured.as_object().unwrap()).unwrap();

@@ -360,6 +360,24 @@ mod tests {
         assert_eq!(e, Some(Event::PreToolUse));
         assert_eq!(fields["toolName"], "read_file");
         assert_eq!(fields["toolArgs"], json!({"path": "/path/to/project/.env"}));
+        let v = fixture("payload-beforeReadFile.json");
+        let (_, e, fields) = recognise(v.as_object().unwrap()).unwrap();
+        assert_eq!(
+            (e, &fields["toolArgs"]),
+            (
+                Some(Event::PreToolUse),
+                &json!({"path": "/path/to/project/secrets.env"})
+            )
+        );
+        let v = fixture("payload-beforeSubmitPrompt.json");
+        let (_, e, fields) = recognise(v.as_object().unwrap()).unwrap();
+        assert_eq!(
+            (e, fields["prompt"].as_str()),
+            (
+                Some(Event::UserPromptSubmit),
+                Some("Fix the bug in main.ts")
+            )
+        );
         // A Claude Code payload is not Cursor's.
         assert!(
             recognise(
