@@ -5,8 +5,10 @@ It speaks just enough of three model APIs for an agent's main loop:
 - OpenAI Responses (`POST .../responses`, SSE) for Codex;
 - Gemini (`POST .../models/M:generateContent` and `:streamGenerateContent?alt=sse`) for Gemini CLI.
 
-A script is a list of turns, each `{"shell": "COMMAND"}` (call the agent's shell tool) or
-`{"text": "..."}` (a final answer). Which turn a request gets is the number of tool results
+A script is a list of turns, each `{"shell": "COMMAND"}` (call the agent's shell tool),
+`{"text": "..."}` (a final answer), or, for Anthropic only, `{"tool": NAME or [NAMES], "input": {...}}`
+(the first of these tools the request offers; else a text answer, so a subagent that is not offered
+the tool ends) and `{"error": STATUS}` (an API error). Which turn a request gets is the number of tool results
 already in its conversation, so a retried request or a side request never shifts the script;
 past the end the answer is the text "done". Requests that offer no shell tool (titles,
 classifiers, summaries) get a short text answer (JSON when the request asks for JSON) and are
@@ -213,7 +215,18 @@ class Server:
                     turn = server._turn(turn_no)
                 model = body.get("model", "claude-scripted")
                 msg_id = server.next_id("msg")
-                if "shell" in turn and shell:
+                if "error" in turn:  # an API error the agent does not retry (StopFailure)
+                    return self._send(int(turn["error"]), {"type": "error", "error": {
+                        "type": "invalid_request_error", "message": "scripted API error"}})
+                offered = _tool_names_anthropic(body)
+                names = [turn["tool"]] if isinstance(turn.get("tool"), str) else turn.get("tool") or []
+                tool = next((n for n in names if n in offered), None)
+                if tool:  # any other tool (a subagent's Task)
+                    block = {"type": "tool_use", "id": server.next_id("toolu"), "name": tool, "input": {}}
+                    delta = {"type": "input_json_delta", "partial_json": json.dumps(turn.get("input", {}))}
+                    full = dict(block, input=turn.get("input", {}))
+                    stop = "tool_use"
+                elif "shell" in turn and shell:
                     block = {"type": "tool_use", "id": server.next_id("toolu"), "name": shell, "input": {}}
                     delta = {"type": "input_json_delta", "partial_json": json.dumps(_shell_args(shell, turn["shell"]))}
                     full = dict(block, input=_shell_args(shell, turn["shell"]))
