@@ -332,13 +332,12 @@ fn copilots_real_payloads_run_its_hooks() {
 /// A native guard on bash that blocks `rm -rf`, and a native Stop hook that keeps the agent
 /// going once; every event leaves a mark.
 fn native_guard() -> Project {
-    let p = Project::new(json!({"hooks": {
+    Project::new(json!({"hooks": {
         "PreToolUse": [{"match": "bash", "command": "grep -q 'rm -rf' && { echo 'rm -rf is not allowed' >&2; exit 2; } || exit 0"}],
         "Stop": [{"command": "grep -q '\"stopHookActive\":true' || echo '{\"decision\":\"block\",\"reason\":\"keep going\"}'"}],
         "PostToolUse": [{"command": "cat >/dev/null; touch post-ran"}],
         "SessionEnd": [{"command": "cat >/dev/null; touch end-ran"}]
-    }}));
-    p
+    }}))
 }
 
 #[test]
@@ -476,18 +475,13 @@ fn their_documented_answers_decide_as_documented() {
         let (_, r) = run(&p, &args);
         assert_eq!(r["decision"], want, "{dialect} {answer}: {r}");
         let expect = |key: &str| fixture(dialect, answer)[key].clone();
-        match answer {
-            "answer-beforeShellExecution-deny.json" => {
-                assert_eq!(r["reason"], expect("agent_message"))
-            }
-            "answer-beforeSubmitPrompt-block.json" => {
-                assert_eq!(r["stop"]["reason"], expect("user_message"))
-            }
-            "answer-stop-followup.json" => assert_eq!(r["reason"], expect("followup_message")),
-            "answer-preToolUse-deny.json" => {
-                assert_eq!(r["reason"], expect("permissionDecisionReason"))
-            }
-            _ => assert_eq!(r["reason"], expect("reason")),
-        }
+        let (got, key) = match answer {
+            "answer-beforeShellExecution-deny.json" => (&r["reason"], "agent_message"),
+            "answer-beforeSubmitPrompt-block.json" => (&r["stop"]["reason"], "user_message"),
+            "answer-stop-followup.json" => (&r["reason"], "followup_message"),
+            "answer-preToolUse-deny.json" => (&r["reason"], "permissionDecisionReason"),
+            _ => (&r["reason"], "reason"),
+        };
+        assert_eq!(*got, expect(key), "{dialect} {answer}: {r}");
     }
 }

@@ -365,6 +365,32 @@ mod tests {
     }
 
     #[test]
+    fn the_other_agents_real_payloads_are_not_taken_for_copilots_or_cursors() {
+        let agents = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/agents");
+        let mut seen = 0;
+        for agent in ["claude", "codex", "gemini"] {
+            let Ok(dir) = std::fs::read_dir(agents.join(agent)) else {
+                continue;
+            };
+            for entry in dir.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if !name.ends_with(".json") || name.ends_with(".env.json") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(entry.path()).unwrap();
+                let v: Value = serde_json::from_str(&text).unwrap();
+                let d = super::super::render::recognise(&v).map(|(d, _, _)| d);
+                assert!(
+                    !matches!(d, Some(Dialect::Copilot | Dialect::Cursor)),
+                    "{agent}/{name} read as {d:?}"
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen > 0 || !agents.exists());
+    }
+
+    #[test]
     fn a_rendered_payload_is_the_captured_one() {
         let captured = fixture("captured-preToolUse.json");
         let (_, e, fields) = recognise(captured.as_object().unwrap()).unwrap();

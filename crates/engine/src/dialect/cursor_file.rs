@@ -510,7 +510,7 @@ mod tests {
         assert_eq!(event_name(Event::PreToolUse, "write_file"), "preToolUse");
         assert_eq!(event_name(Event::Stop, ""), "stop");
         assert_eq!(
-            native_of("beforeShellExecution").map(|(e, t)| (e, t)),
+            native_of("beforeShellExecution"),
             Some((Event::PreToolUse, Some("bash")))
         );
         assert!(native_of("afterAgentThought").is_none());
