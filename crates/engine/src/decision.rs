@@ -287,7 +287,8 @@ fn by_table(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
                     .unwrap_or_else(|| format!("blocked by hook {} (exit 2)", t.id)),
                 _ => failure_reason(),
             });
-            if condition == Condition::Exit2 {
+            // A failure that blocks (Copilot CLI's PreToolUse on any other exit) is a block.
+            if matches!(condition, Condition::Exit2 | Condition::OtherExit) {
                 j.outcome = Outcome::Block;
             }
         }
