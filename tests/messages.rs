@@ -214,7 +214,7 @@ config_errors! {
 ]}}"#;
     async_on_a_blocking_event: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "async": true}]}}"#;
     bad_on_error: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "onError": "explode"}]}}"#;
-    bad_dialect: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "dialect": "cursor"}]}}"#;
+    bad_dialect: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "dialect": "windsurf"}]}}"#;
     wasm_options_on_a_shell_hook: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "fuel": 1000, "memory": 16, "fs": "none", "env": ["HOME"]}]}}"#;
     bad_wasm_limits: r#"{"hooks": {"PreToolUse": [{"command": "hooks/guard.wasm", "fuel": 0, "memory": 0, "fs": "all", "env": "HOME"}]}}"#;
     http_options_on_a_shell_hook: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "headers": {"X-Token": "t"}, "allowedEnv": ["TOKEN"]}]}}"#;
@@ -679,7 +679,7 @@ fn hook_for_an_unknown_agent() {
         &p,
         "hook_for_unknown_agent",
         &input,
-        "cursor",
+        "windsurf",
         payload.as_bytes(),
         &[],
     );

@@ -10,5 +10,6 @@ mod common;
 mod agent;
 mod claude;
 mod corpus;
+mod cursor_copilot;
 mod http;
 mod others;

@@ -287,7 +287,8 @@ fn by_table(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
                     .unwrap_or_else(|| format!("blocked by hook {} (exit 2)", t.id)),
                 _ => failure_reason(),
             });
-            if condition == Condition::Exit2 {
+            // A failure that blocks (Copilot CLI's PreToolUse on any other exit) is a block.
+            if matches!(condition, Condition::Exit2 | Condition::OtherExit) {
                 j.outcome = Outcome::Block;
             }
         }
@@ -326,9 +327,10 @@ fn stop_blocks_the_call(t: &HookFacts, mut j: Judgement) -> Judgement {
 /// whose answer is unreadable must never count as a pass. Elsewhere it is a warning.
 fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) -> Judgement {
     let event = t.id.event;
-    let r: HookResponse = match parse_stdout(stdout, truncated) {
+    let stdout = (rules.answer_of)(stdout);
+    let r: HookResponse = match parse_stdout(&stdout, truncated) {
         Ok(Some(r)) => r,
-        Ok(None) => return plain_stdout(rules, event, stdout),
+        Ok(None) => return plain_stdout(rules, event, &stdout),
         Err(problem) => return unreadable_answer(t, problem),
     };
     if let Some(ignored) = ignored_answer(rules, event, &r) {
@@ -349,7 +351,15 @@ fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) ->
         j.outcome = Outcome::Block;
         return j;
     }
-    apply_decision(t, r.decision, reason, &mut j);
+    // Cursor's stop answer: `followup_message` is the next user message, as a forcing
+    // `decision: "block"` with that reason.
+    let (decision, reason) = match r.followup {
+        Some(f) if r.decision.is_none() && event.class() == EventClass::Forcing => {
+            (Some(JsonDecision::Block), Some(f))
+        }
+        _ => (r.decision, reason),
+    };
+    apply_decision(t, decision, reason, &mut j);
     if event.class() == EventClass::Blocking && j.effects.verdict == Verdict::Pass {
         j.effects.updated_args = match (r.updated_input, r.tool_input_patch) {
             (Some(u), _) => Some(in_event_terms(rules, t, u, false)),

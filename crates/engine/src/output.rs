@@ -37,6 +37,8 @@ pub struct HookResponse {
     /// The answer's keys when it has some but none that hookhost understands (sorted, at
     /// most ten): a hook speaking another protocol, which the engine reports.
     pub unrecognized: Vec<String>,
+    /// Cursor's `followup_message`: on Stop and SubagentStop, the agent goes on with it.
+    pub followup: Option<String>,
 }
 
 /// Every top-level key of a JSON answer that hookhost reads: the fields of
@@ -54,6 +56,13 @@ pub const KNOWN_ANSWER_KEYS: &[&str] = &[
     "continue",
     "stopReason",
     "suppressOutput",
+    "permission",
+    "user_message",
+    "agent_message",
+    "followup_message",
+    "permissionDecision",
+    "permissionDecisionReason",
+    "modifiedArgs",
 ];
 
 /// The decision a hook's JSON answer states (`decision`, or Claude Code's
@@ -135,19 +144,58 @@ fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
         }
         r.reason = Some(why.clone());
     }
+    other_agents_decisions(a, &mut r)?;
     r.updated_input = one_input(&a.updated_input, &a.modified_params)?;
+    if let Some(args) = one_input(&a.modified_args, &None)? {
+        if r.updated_input.as_ref().is_some_and(|u| *u != args) {
+            return Err("`updatedInput` and `modifiedArgs` disagree; give one".into());
+        }
+        r.updated_input = Some(args);
+    }
     r.additional_context.clone_from(&a.additional_context);
-    r.system_message.clone_from(&a.system_message);
+    r.system_message = match (&a.system_message, &a.user_message) {
+        (Some(s), Some(u)) if s != u => Some(format!("{s}\n{u}")),
+        (s, u) => s.clone().or_else(|| u.clone()),
+    };
     if a.continue_ == Some(false) {
         r.stop = Some(
             a.stop_reason
                 .clone()
+                .or_else(|| a.user_message.clone())
                 .filter(|s| !s.trim().is_empty())
                 .unwrap_or_else(|| "a hook stopped the agent (continue: false)".into()),
         );
     }
     r.suppress_output = a.suppress_output.unwrap_or(false);
+    r.followup = a.followup_message.clone().filter(|f| !f.trim().is_empty());
     Ok(r)
+}
+
+/// Cursor's `permission` and Copilot CLI's top-level `permissionDecision` are `decision`
+/// spelt their way (all given must agree); `permissionDecisionReason`, then Cursor's
+/// `agent_message`, are the reason when `reason` is absent.
+fn other_agents_decisions(a: &HookAnswer, r: &mut HookResponse) -> Result<(), String> {
+    for (key, stated) in [
+        ("permission", a.permission),
+        ("permissionDecision", a.permission_decision),
+    ] {
+        let Some(d) = stated.map(JsonDecision::from) else {
+            continue;
+        };
+        if r.decision.is_some_and(|top| top != d) {
+            return Err(format!(
+                "`{key}` disagrees with the answer's other decision (`decision`, `blocked`, `permission` or `permissionDecision`); give one"
+            ));
+        }
+        r.decision = Some(d);
+    }
+    if r.reason.is_none() {
+        r.reason = a
+            .permission_decision_reason
+            .clone()
+            .or_else(|| a.agent_message.clone());
+    }
+    Ok(())
 }
 
 /// What `hookSpecificOutput` adds (Claude Code's shape), checked against the top level.
@@ -373,6 +421,56 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(r.decision, Some(JsonDecision::Block));
+    }
+
+    #[test]
+    fn reads_cursors_and_copilots_answers() {
+        let read = |s: &str| parse_stdout(s.as_bytes(), false).unwrap().unwrap();
+        // tests/fixtures/dialects/cursor/answer-beforeShellExecution-deny.json
+        let r = read(
+            r#"{"permission": "deny", "user_message": "no rm", "agent_message": "blocked: no rm"}"#,
+        );
+        assert_eq!(r.decision, Some(JsonDecision::Block));
+        assert_eq!(r.reason.as_deref(), Some("blocked: no rm"));
+        assert_eq!(r.system_message.as_deref(), Some("no rm"));
+        assert!(r.unrecognized.is_empty());
+        let r = read(r#"{"continue": false, "user_message": "secret in prompt"}"#);
+        assert_eq!(r.stop.as_deref(), Some("secret in prompt"));
+        let r = read(r#"{"followup_message": "run the tests"}"#);
+        assert_eq!(
+            (r.decision, r.followup.as_deref()),
+            (None, Some("run the tests"))
+        );
+        assert_eq!(
+            read(r#"{"permission": "ask"}"#).decision,
+            Some(JsonDecision::Ask)
+        );
+        // tests/fixtures/dialects/copilot/answer-preToolUse-deny.json
+        let r = read(
+            r#"{"permissionDecision": "deny", "permissionDecisionReason": "Destructive operations require approval"}"#,
+        );
+        assert_eq!(r.decision, Some(JsonDecision::Block));
+        assert_eq!(
+            r.reason.as_deref(),
+            Some("Destructive operations require approval")
+        );
+        // Not Claude Code's nested permissionDecision (Codex's rules read that one).
+        assert_eq!(r.permission_decision, None);
+        let r = read(r#"{"modifiedArgs": {"command": "ls"}}"#);
+        assert_eq!(r.updated_input, Some(json!({"command": "ls"})));
+        let err = |s: &str| parse_stdout(s.as_bytes(), false).unwrap_err();
+        assert_eq!(
+            err(r#"{"permission": "maybe"}"#),
+            r#"`permission` must be "block"/"deny", "allow" or "ask", got "maybe""#
+        );
+        assert!(err(r#"{"decision": "block", "permission": "allow"}"#).contains("disagrees"));
+        assert!(
+            err(r#"{"updatedInput": {"a": 1}, "modifiedArgs": {"a": 2}}"#).contains("disagree")
+        );
+        assert_eq!(
+            err(r#"{"user_message": 1}"#),
+            "`user_message` must be a string, got 1"
+        );
     }
 
     #[test]

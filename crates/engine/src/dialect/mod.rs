@@ -9,8 +9,9 @@
 //! - `sources`: which other agents' files are read, in `list` order ([`foreign_sources`]);
 //! - `settings`: another agent's settings file -> native hook objects (with `"dialect"`),
 //!   read then by the native config reader, so one validator judges every hook (`ling_file`:
-//!   ling's list of rules; `codex_config`: the `[hooks]` tables of Codex's `config.toml`),
-//!   and each agent's own switches;
+//!   ling's list of rules; `codex_config`: the `[hooks]` tables of Codex's `config.toml`;
+//!   `cursor_file`: Cursor's `hooks.json`; `copilot_file`: GitHub Copilot CLI's
+//!   `.github/hooks/*.json`), and each agent's own switches;
 //! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
 //!   ([`recognise`]: a payload of any dialect, told by its shape);
 //! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
@@ -21,6 +22,10 @@
 //!   `decision::judge` applies; nothing here decides.
 
 mod codex_config;
+mod copilot_file;
+mod copilot_payload;
+mod cursor_file;
+mod cursor_payload;
 mod ling_file;
 mod render;
 mod respond;
@@ -32,7 +37,7 @@ pub mod tools;
 pub use codex_config::codex_state_key;
 pub use render::{env, recognise, render, to_native};
 pub use respond::{Answer, respond};
-pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
+pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
 pub(crate) use settings::agent_name;
 pub use settings::{AgentSwitch, ForeignFile, ForeignHook, read_settings, read_settings_at};
 pub use sources::{ForeignSource, foreign_sources};
@@ -59,19 +64,27 @@ pub enum Dialect {
     Codex,
     /// The TypeScript agent hookhost's design comes from: `.ling/hooks.json`, `toolCall`.
     Ling,
+    /// Cursor: `.cursor/hooks.json`, one event per tool kind (`beforeShellExecution`, ...),
+    /// `permission` answers, seconds.
+    Cursor,
+    /// GitHub Copilot CLI: `.github/hooks/*.json`, camelCase payload without an event name,
+    /// `permissionDecision` answers, `timeoutSec`.
+    Copilot,
 }
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: [Dialect; 5] = [
+    pub const ALL: [Dialect; 7] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Gemini,
         Dialect::Codex,
         Dialect::Ling,
+        Dialect::Cursor,
+        Dialect::Copilot,
     ];
 
-    /// `native`, `claude`, `gemini`, `codex` or `ling`.
+    /// `native`, `claude`, `gemini`, `codex`, `ling`, `cursor` or `copilot`.
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::Native => "native",
@@ -79,6 +92,8 @@ impl Dialect {
             Dialect::Gemini => "gemini",
             Dialect::Codex => "codex",
             Dialect::Ling => "ling",
+            Dialect::Cursor => "cursor",
+            Dialect::Copilot => "copilot",
         }
     }
 
@@ -89,11 +104,14 @@ impl Dialect {
     }
 
     /// The timeout a hook of this dialect gets when it states none: Claude Code's and Codex's
-    /// 600 s, Gemini CLI's 60 s, hookhost's 10 s for the others.
+    /// 600 s, Gemini CLI's 60 s, Copilot CLI's documented 30 s (`timeoutSec`), Cursor's 60 s
+    /// (its docs say "the platform default"; cursor-agent logs 60000 ms for a hook without
+    /// one), hookhost's 10 s for the others.
     pub fn default_timeout_ms(self) -> u64 {
         match self {
             Dialect::Claude | Dialect::Codex => 600_000,
-            Dialect::Gemini => 60_000,
+            Dialect::Gemini | Dialect::Cursor => 60_000,
+            Dialect::Copilot => 30_000,
             Dialect::Native | Dialect::Ling => crate::config::DEFAULT_TIMEOUT_MS,
         }
     }

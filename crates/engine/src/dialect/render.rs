@@ -36,6 +36,11 @@ pub(crate) fn gemini_event(e: Event) -> Option<&'static str> {
     })
 }
 
+/// [`gemini_event`], for where a local of that name hides it.
+fn gemini_event_name(e: Event) -> Option<&'static str> {
+    gemini_event(e)
+}
+
 /// The native event of a Gemini CLI event name.
 pub(crate) fn from_gemini_event(name: &str) -> Option<Event> {
     Event::ALL
@@ -44,7 +49,7 @@ pub(crate) fn from_gemini_event(name: &str) -> Option<Event> {
 }
 
 /// An ISO 8601 UTC timestamp of now, to the millisecond.
-fn now_iso() -> String {
+pub(super) fn now_iso() -> String {
     let d = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
@@ -78,6 +83,8 @@ pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
         Dialect::Codex => serde_json::to_vec(&codex_payload(e, &k)),
         Dialect::Gemini => serde_json::to_vec(&gemini_payload(e, &k)),
         Dialect::Ling => serde_json::to_vec(&ling_payload(e, &k)),
+        Dialect::Cursor => serde_json::to_vec(&super::cursor_payload::payload(e, p)),
+        Dialect::Copilot => serde_json::to_vec(&super::copilot_payload::payload(e, p)),
     };
     // One compact line, ended by a newline so that `read -r payload` succeeds even under
     // `set -e` (every JSON reader ignores the trailing whitespace). Plain data: serialising
@@ -93,7 +100,7 @@ fn or(field: &Option<String>, default: &str) -> String {
 }
 
 /// The event's tool call in the dialect's names and keys.
-fn tool_call(d: Dialect, k: &NativePayload) -> (String, Value) {
+pub(super) fn tool_call(d: Dialect, k: &NativePayload) -> (String, Value) {
     let name = k.tool_name.as_deref().unwrap_or_default();
     let args = k
         .tool_args
@@ -234,7 +241,9 @@ fn ling_payload(e: Event, k: &NativePayload) -> LingPayload {
 
 /// The environment a hook of dialect `d` runs with, besides hookhost's own `HOOK_EVENT` and
 /// `HOOK_PROJECT_DIR`: `CLAUDE_PROJECT_DIR` for Claude Code and Codex hooks, and
-/// `GEMINI_PROJECT_DIR` plus `CLAUDE_PROJECT_DIR` for Gemini CLI's.
+/// `GEMINI_PROJECT_DIR` plus `CLAUDE_PROJECT_DIR` for Gemini CLI's, `CURSOR_PROJECT_DIR` (and
+/// its alias `CLAUDE_PROJECT_DIR`) for Cursor's, `COPILOT_PROJECT_DIR` and
+/// `CLAUDE_PROJECT_DIR` for Copilot CLI's (what Copilot CLI 1.0.102 sets).
 pub fn env(d: Dialect, project: &Path) -> Vec<(String, String)> {
     // Per hook and event: a native hook allocates nothing.
     let dir = || project.to_string_lossy().into_owned();
@@ -242,6 +251,14 @@ pub fn env(d: Dialect, project: &Path) -> Vec<(String, String)> {
         Dialect::Claude | Dialect::Codex => vec![("CLAUDE_PROJECT_DIR".into(), dir())],
         Dialect::Gemini => vec![
             ("GEMINI_PROJECT_DIR".into(), dir()),
+            ("CLAUDE_PROJECT_DIR".into(), dir()),
+        ],
+        Dialect::Cursor => vec![
+            ("CURSOR_PROJECT_DIR".into(), dir()),
+            ("CLAUDE_PROJECT_DIR".into(), dir()),
+        ],
+        Dialect::Copilot => vec![
+            ("COPILOT_PROJECT_DIR".into(), dir()),
             ("CLAUDE_PROJECT_DIR".into(), dir()),
         ],
         Dialect::Native | Dialect::Ling => Vec::new(),
@@ -259,15 +276,42 @@ pub fn to_native(v: Value) -> Value {
 }
 
 /// A payload of any dialect, told by its shape, as native fields: `(dialect, event, fields)`.
-/// `hook_event_name` means Claude Code, Codex (with `turn_id`) or Gemini CLI (its event
-/// names, or a `timestamp`); `toolCall`, or `event` without `toolName`, means ling; anything
-/// else is native (`None`). Tool names and argument keys are mapped to the core's.
+/// Cursor's event names or `conversation_id` mean Cursor; a `sessionId` with a numeric
+/// `timestamp` and no event name means Copilot CLI (its event told by its fields);
+/// `hook_event_name` means Claude Code, Codex (with `turn_id`), Gemini CLI (its event names,
+/// or a `timestamp`) or Copilot CLI's VS Code form (Claude Code's names with an ISO
+/// `timestamp`); `toolCall`, or `event` without `toolName`, means ling; anything else is
+/// native (`None`). Tool names and argument keys are mapped to the core's.
 pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value>)> {
     let obj = v.as_object()?;
+    // Cursor's (its event names, `conversation_id`) and Copilot CLI's camelCase payloads
+    // (no event name, a numeric `timestamp`) first: their shapes are their own.
+    if let Some(found) =
+        super::cursor_payload::recognise(obj).or_else(|| super::copilot_payload::recognise(obj))
+    {
+        return Some(found);
+    }
     // Every field is read leniently: this cannot fail.
     let a = AgentPayload::deserialize(obj).unwrap_or_default();
     if let Some(name) = &a.hook_event_name {
         let gemini_event = from_gemini_event(name).filter(|e| e.as_str() != name);
+        // Copilot CLI's VS Code compatible payload: Claude Code's names (`Bash`), an ISO
+        // `timestamp`, no `permission_mode`; Gemini CLI names these events its own way.
+        let copilot = gemini_event.is_none()
+            && a.permission_mode.is_none()
+            && a.turn_id.is_none()
+            && a.timestamp.as_ref().is_some_and(Value::is_string)
+            && name
+                .parse::<Event>()
+                .is_ok_and(|e| gemini_event_name(e).is_some_and(|g| g != name));
+        if copilot {
+            let event = name.parse().ok();
+            return Some((
+                Dialect::Copilot,
+                event,
+                fields_of(&from_agent(Dialect::Claude, event, a)),
+            ));
+        }
         let d = if gemini_event.is_some() || a.timestamp.is_some() && a.permission_mode.is_none() {
             Dialect::Gemini
         } else if a.turn_id.is_some() {

@@ -1,13 +1,27 @@
 //! The outbound adapter's answer: an event's [`EventReport`] in the protocol of the agent
-//! that asked (`hookhost hook --for claude|gemini|codex`), so that the agent reaches the
-//! decision hookhost reached.
+//! that asked (`hookhost hook --for claude|gemini|codex|cursor|copilot`), so that the agent
+//! reaches the decision hookhost reached.
 //!
 //! Every answer is JSON on stdout with exit 0 (the form each agent documents as preferred);
 //! nothing on stdout when there is nothing to say. Hooks can block, never bypass: hookhost
 //! never answers "allow". A rewrite of the tool input goes back in the agent's argument keys
 //! with "ask" where the agent would otherwise auto-approve (Claude Code), merged into the
-//! input (Gemini CLI), or, where the agent cannot apply rewrites (Codex), as a deny that
-//! says so: a guard's rewrite is never silently dropped.
+//! input (Gemini CLI), as `modifiedArgs` (Copilot CLI, which applies it), or, where the agent
+//! cannot apply rewrites (Codex; Cursor, whose docs do not promise `updated_input`), as a
+//! deny that says so: a guard's rewrite is never silently dropped.
+//!
+//! Cursor (cursor.com/docs/hooks): `{"permission": "deny", "user_message", "agent_message"}`
+//! (or `"ask"`) on its before-events; `{"continue": false, "user_message"}` blocks a prompt;
+//! `{"followup_message"}` sends the agent on at `stop`; `additional_context` on
+//! sessionStart and the after-events; the untrusted-hooks notice goes in `user_message`.
+//! GitHub Copilot CLI (docs.github.com/en/copilot/reference/hooks-reference):
+//! `{"permissionDecision": "deny"|"ask", "permissionDecisionReason"}` or `{"modifiedArgs"}`
+//! on preToolUse, `{"decision": "block", "reason"}` on agentStop/subagentStop,
+//! `additionalContext` on sessionStart and postToolUse. Copilot CLI drops every answer to
+//! userPromptSubmitted and shows hooks no user channel: a blocked prompt, a stop outside
+//! preToolUse and the untrusted-hooks notice cannot reach it (the call-level decisions do).
+//! Events these agents fire that hookhost does not (Cursor's `afterAgentResponse`, Copilot
+//! CLI's `errorOccurred`, ...) fire nothing and are answered with nothing: a pass.
 
 use super::{Dialect, render::gemini_event, tools};
 use crate::decision::Outcome;
@@ -15,7 +29,8 @@ use crate::event::Event;
 use crate::report::{Decision, EventReport};
 use crate::wire::{
     BlockDecision, ClaudeAnswer, ClaudeSpecificOutput, CodexAnswer, CodexPermission,
-    CodexSpecificOutput, GeminiAnswer, GeminiDecision, GeminiSpecificOutput, PermissionDecision,
+    CodexSpecificOutput, CopilotAnswer, CopilotPermission, CopilotStopDecision, CursorAnswer,
+    CursorPermission, GeminiAnswer, GeminiDecision, GeminiSpecificOutput, PermissionDecision,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -39,6 +54,8 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
     let stdout = match d {
         Dialect::Gemini => text(&gemini_answer(&f)),
         Dialect::Codex => text(&codex_answer(&f)),
+        Dialect::Cursor => text(&cursor_answer(&f)),
+        Dialect::Copilot => text(&copilot_answer(&f)),
         Dialect::Claude | Dialect::Native | Dialect::Ling => text(&claude_answer(&f)),
     };
     Answer {
@@ -264,6 +281,96 @@ fn gemini_answer(f: &Facts) -> GeminiAnswer {
     a
 }
 
+/// `f`'s block reason, or a default when it gave none.
+fn block_reason(f: &Facts) -> String {
+    if f.reason.trim().is_empty() {
+        "blocked by a hookhost hook".to_string()
+    } else {
+        f.reason.clone()
+    }
+}
+
+/// Lines for the user, the first given.
+fn lines(first: Option<String>, rest: &Option<String>) -> Option<String> {
+    match (first, rest) {
+        (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+        (a, b) => a.or_else(|| b.clone()),
+    }
+}
+
+/// The context and the feedback of hooks, for the model, on one channel.
+fn context_and_feedback(f: &Facts) -> Option<String> {
+    lines(f.context.clone(), &f.feedback)
+}
+
+/// Cursor's answer: `permission` on the before-events, `continue: false` on
+/// beforeSubmitPrompt, `followup_message` at stop.
+fn cursor_answer(f: &Facts) -> CursorAnswer {
+    let mut a = CursorAnswer::default();
+    match f.event {
+        Event::PreToolUse if f.blocked || f.updated.is_some() => {
+            let why = if f.blocked {
+                block_reason(f)
+            } else {
+                "a hookhost hook rewrote this call's arguments, which hookhost does not hand to Cursor; blocked to fail closed".to_string()
+            };
+            a.permission = Some(CursorPermission::Deny);
+            a.agent_message = Some(why.clone());
+            a.user_message = lines(Some(why), &f.messages);
+        }
+        Event::PreToolUse => {
+            a.permission = f.ask.then_some(CursorPermission::Ask);
+            let why = (f.ask && !f.reason.trim().is_empty()).then(|| f.reason.clone());
+            a.user_message = lines(why, &f.messages);
+        }
+        Event::UserPromptSubmit if f.ends_turn || f.stop.is_some() => {
+            a.continue_ = Some(false);
+            let why = if f.ends_turn {
+                block_reason(f)
+            } else {
+                f.stop.clone().unwrap_or_default()
+            };
+            a.user_message = lines(Some(why), &f.messages);
+        }
+        Event::UserPromptSubmit => a.user_message.clone_from(&f.messages),
+        Event::Stop | Event::SubagentStop if f.ends_turn => {
+            a.followup_message = Some(f.reason.clone());
+        }
+        Event::SessionStart => a.additional_context.clone_from(&f.context),
+        Event::PostToolUse => a.additional_context = context_and_feedback(f),
+        _ => {}
+    }
+    a
+}
+
+/// Copilot CLI's answer: `permissionDecision` or `modifiedArgs` on preToolUse, `decision:
+/// "block"` on agentStop / subagentStop, `additionalContext`.
+fn copilot_answer(f: &Facts) -> CopilotAnswer {
+    let mut a = CopilotAnswer::default();
+    match f.event {
+        Event::PreToolUse if f.blocked => {
+            a.permission_decision = Some(CopilotPermission::Deny);
+            a.permission_decision_reason = Some(block_reason(f));
+        }
+        Event::PreToolUse => {
+            a.modified_args.clone_from(&f.updated);
+            if f.ask {
+                a.permission_decision = Some(CopilotPermission::Ask);
+                a.permission_decision_reason =
+                    (!f.reason.trim().is_empty()).then(|| f.reason.clone());
+            }
+        }
+        Event::Stop | Event::SubagentStop if f.ends_turn => {
+            a.decision = Some(CopilotStopDecision::Block);
+            a.reason = Some(f.reason.clone());
+        }
+        Event::SessionStart => a.additional_context.clone_from(&f.context),
+        Event::PostToolUse => a.additional_context = context_and_feedback(f),
+        _ => {}
+    }
+    a
+}
+
 /// One line for the user when untrusted project hooks did not run at this event (the
 /// default policy skips them): which, and what reviews them. Never silent: the agent shows
 /// it in its own channel.
@@ -365,6 +472,78 @@ mod tests {
             (a["continue"].as_bool(), a["stopReason"].as_str()),
             (Some(false), Some("halt"))
         );
+    }
+
+    #[test]
+    fn cursor_and_copilot_answers() {
+        let mut r = report(Event::PreToolUse);
+        r.decision = Decision::Block;
+        r.reason = Some("no rm -rf".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("bash"))),
+            json!({"permission": "deny", "user_message": "no rm -rf", "agent_message": "no rm -rf"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("bash"))),
+            json!({"permissionDecision": "deny", "permissionDecisionReason": "no rm -rf"})
+        );
+        // A rewrite: Copilot CLI applies `modifiedArgs` (in its keys); Cursor is denied.
+        let mut r = report(Event::PreToolUse);
+        r.updated_args = Some(json!({"path": "a", "old": "x", "new": "y"}));
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("edit_file"))),
+            json!({"modifiedArgs": {"path": "a", "old_str": "x", "new_str": "y"}})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("edit_file")))["permission"],
+            "deny"
+        );
+        let mut r = report(Event::PreToolUse);
+        r.ask = true;
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("bash"))),
+            json!({"permissionDecision": "ask"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("bash"))),
+            json!({"permission": "ask"})
+        );
+        let mut r = report(Event::Stop);
+        r.decision = Decision::Force;
+        r.reason = Some("run the tests".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, None)),
+            json!({"followup_message": "run the tests"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, None)),
+            json!({"decision": "block", "reason": "run the tests"})
+        );
+        let mut r = report(Event::UserPromptSubmit);
+        r.decision = Decision::Block;
+        r.reason = Some("secret".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, None)),
+            json!({"continue": false, "user_message": "secret"})
+        );
+        // Copilot CLI drops every answer to userPromptSubmitted: nothing to say.
+        assert_eq!(respond(Dialect::Copilot, &r, None).stdout, "");
+        let mut r = report(Event::PostToolUse);
+        r.additional_context = vec!["ctx".into()];
+        r.feedback = vec!["fb".into()];
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("bash"))),
+            json!({"additionalContext": "ctx\nfb"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("bash"))),
+            json!({"additional_context": "ctx\nfb"})
+        );
+        for d in [Dialect::Cursor, Dialect::Copilot] {
+            for e in Event::ALL {
+                assert_eq!(respond(d, &report(e), Some("bash")).stdout, "", "{d} {e}");
+            }
+        }
     }
 
     #[test]

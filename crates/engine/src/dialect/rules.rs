@@ -10,10 +10,22 @@
 //! | JSON `decision: "block"` on UserPromptSubmit | feedback | blocks the prompt | blocks the prompt | blocks the prompt |
 //! | refused PreToolUse answers | none | none | none | allow, ask, `updatedInput`, a deny without a reason |
 //! | `hookSpecificOutput.tool_input` | not read | not read | merged into the arguments | not read |
+//!
+//! | rule | Cursor | GitHub Copilot CLI |
+//! |---|---|---|
+//! | table | [`CLAUDE_TABLE`] (exit 2 = `permission: "deny"`; a failure fails open unless `failClosed`) | [`COPILOT_TABLE`] (PreToolUse fails closed on exit 2, a crash or any other exit; a timeout fails open) |
+//! | plain stdout | ignored | ignored |
+//! | JSON `decision: "block"` on UserPromptSubmit | feedback | feedback |
+//! | stdout lines `{"type": "progress", ...}` | part of the answer | dropped before the answer is read |
+//!
+//! Their answers' own fields (`permission`, `user_message`, `agent_message`,
+//! `followup_message`; `permissionDecision`, `modifiedArgs` at the top level) are read by the
+//! one answer reader (`wire/answer.rs`), whatever the dialect.
 
 use super::Dialect;
 use crate::decision::{Cell, Condition, Table};
 use crate::output::{HookResponse, JsonDecision};
+use std::borrow::Cow;
 
 /// What a dialect does with stdout that is not a JSON answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +55,8 @@ pub struct Rules {
     pub refuses: fn(&HookResponse) -> Option<String>,
     /// `hookSpecificOutput.tool_input` is merged into the arguments (Gemini CLI).
     pub merges_tool_input: bool,
+    /// What of stdout is the answer (Copilot CLI drops its progress lines first).
+    pub answer_of: fn(&[u8]) -> Cow<'_, [u8]>,
 }
 
 /// DESIGN §4 row by row; columns: PreToolUse, UserPromptSubmit, PostToolUse, the other
@@ -81,8 +95,49 @@ pub const CLAUDE_TABLE: Table = {
     ]
 };
 
+/// GitHub Copilot CLI's rules; columns as [`NATIVE_TABLE`]. PreToolUse command hooks fail
+/// closed on exit 2, a crash, any other non-zero exit and a command that cannot start ("Denied
+/// by preToolUse hook (hook errored)"); a timeout fails open on every event. Elsewhere exit 2
+/// is a warning (its stderr is for the user, not the model) and failures are logged and
+/// skipped (docs.github.com/en/copilot/reference/hooks-reference, "Exit codes for command
+/// hooks").
+pub const COPILOT_TABLE: Table = {
+    use Cell::*;
+    [
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
+        (Condition::Exit2, [Block, Warn, Warn, Warn, Warn]),
+        (Condition::OtherExit, [Block, Warn, Warn, Warn, Warn]),
+        (Condition::Timeout, [Warn, Warn, Warn, Warn, Warn]),
+        (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn]),
+    ]
+};
+
 fn refuses_nothing(_: &HookResponse) -> Option<String> {
     None
+}
+
+fn whole_stdout(stdout: &[u8]) -> Cow<'_, [u8]> {
+    Cow::Borrowed(stdout)
+}
+
+/// Copilot CLI's answer: stdout without the lines that are one complete JSON object with
+/// `"type": "progress"` (its timeline's status lines); everything else as it was.
+fn without_progress_lines(stdout: &[u8]) -> Cow<'_, [u8]> {
+    let is_progress = |line: &[u8]| {
+        let trimmed = line.trim_ascii();
+        trimmed.starts_with(b"{")
+            && serde_json::from_slice::<serde_json::Value>(trimmed).is_ok_and(|v| {
+                v.get("type").and_then(serde_json::Value::as_str) == Some("progress")
+            })
+    };
+    if !stdout.split(|b| *b == b'\n').any(is_progress) {
+        return Cow::Borrowed(stdout);
+    }
+    let kept: Vec<&[u8]> = stdout
+        .split(|b| *b == b'\n')
+        .filter(|line| !is_progress(line))
+        .collect();
+    Cow::Owned(kept.join(&b'\n'))
 }
 
 /// What Codex refuses in a PreToolUse answer: `permissionDecision` "allow" or "ask", an
@@ -111,6 +166,7 @@ const NATIVE: Rules = Rules {
     json_block_blocks_prompt: false,
     refuses: refuses_nothing,
     merges_tool_input: false,
+    answer_of: whole_stdout,
 };
 
 const LING: Rules = Rules {
@@ -126,6 +182,7 @@ const CLAUDE: Rules = Rules {
     json_block_blocks_prompt: true,
     refuses: refuses_nothing,
     merges_tool_input: false,
+    answer_of: whole_stdout,
 };
 
 const GEMINI: Rules = Rules {
@@ -142,6 +199,27 @@ const CODEX: Rules = Rules {
     ..CLAUDE
 };
 
+/// Cursor: Claude Code's table (exit 2 blocks, "equivalent to returning `permission:
+/// \"deny\"`"; other failures fail open unless the hook says `failClosed`, which becomes
+/// `onError: "block"`); stdout is JSON or nothing.
+const CURSOR: Rules = Rules {
+    dialect: Dialect::Cursor,
+    plain_stdout: PlainStdout::Ignored,
+    json_block_blocks_prompt: false,
+    ..CLAUDE
+};
+
+const COPILOT: Rules = Rules {
+    dialect: Dialect::Copilot,
+    table: COPILOT_TABLE,
+    exit2_needs_stderr: false,
+    plain_stdout: PlainStdout::Ignored,
+    json_block_blocks_prompt: false,
+    refuses: refuses_nothing,
+    merges_tool_input: false,
+    answer_of: without_progress_lines,
+};
+
 /// The rules hooks of dialect `d` are judged by.
 pub fn rules(d: Dialect) -> &'static Rules {
     match d {
@@ -150,5 +228,25 @@ pub fn rules(d: Dialect) -> &'static Rules {
         Dialect::Claude => &CLAUDE,
         Dialect::Gemini => &GEMINI,
         Dialect::Codex => &CODEX,
+        Dialect::Cursor => &CURSOR,
+        Dialect::Copilot => &COPILOT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copilot_progress_lines_are_not_the_answer() {
+        let out = b"{\"type\": \"progress\", \"message\": \"Checking...\"}\n{\"permissionDecision\": \"deny\"}\n";
+        assert_eq!(
+            &*without_progress_lines(out),
+            b"{\"permissionDecision\": \"deny\"}\n"
+        );
+        // A pretty-printed progress object is not a progress line (Copilot CLI keeps it too).
+        let multi = b"{\n\"type\": \"progress\"\n}\n";
+        assert_eq!(&*without_progress_lines(multi), multi);
+        assert!(matches!(without_progress_lines(b"plain"), Cow::Borrowed(_)));
     }
 }

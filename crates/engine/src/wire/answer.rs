@@ -1,7 +1,10 @@
 //! The JSON answer a hook prints on stdout (DESIGN §4), in any dialect: hookhost's own
 //! (`decision`/`reason`, `updatedInput`, `additionalContext`, `systemMessage`), ling's
-//! spelling (`blocked`, `blockReason`, `modifiedParams`), and Claude Code's, Codex's and
-//! Gemini CLI's (`continue`/`stopReason`, `suppressOutput`, `hookSpecificOutput`). One reader
+//! spelling (`blocked`, `blockReason`, `modifiedParams`), Claude Code's, Codex's and
+//! Gemini CLI's (`continue`/`stopReason`, `suppressOutput`, `hookSpecificOutput`), Cursor's
+//! (`permission`, `user_message`, `agent_message`, `followup_message`; cursor.com/docs/hooks)
+//! and GitHub Copilot CLI's (top-level `permissionDecision`, `permissionDecisionReason`,
+//! `modifiedArgs`; docs.github.com/en/copilot/reference/hooks-reference). One reader
 //! for all of them: [`parse_stdout`](crate::parse_stdout) reads this type, then checks that
 //! two spellings of one field agree.
 //!
@@ -39,6 +42,14 @@ pub enum StatedDecision {
     description = "What a hook may print on stdout with exit 0, in any dialect hookhost reads (DESIGN §4): plain text is fine too. Two spellings of one field (`decision`/`blocked`, `reason`/`blockReason`, `updatedInput`/`modifiedParams`, and the same inside `hookSpecificOutput`) must agree; a key given twice is an error."
 )]
 pub struct HookAnswer {
+    /// Cursor: text for the model about a decision (read as `reason` when there is none).
+    #[serde(
+        rename = "agent_message",
+        default,
+        deserialize_with = "agent_message",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub agent_message: Option<String>,
     /// Text for the model (UserPromptSubmit, SessionStart, PostToolUse).
     #[serde(
         default,
@@ -75,6 +86,15 @@ pub struct HookAnswer {
         skip_serializing_if = "Option::is_none"
     )]
     pub decision: Option<StatedDecision>,
+    /// Cursor, at `stop`: the next user message (the agent goes on, as with a forcing
+    /// `decision: "block"`).
+    #[serde(
+        rename = "followup_message",
+        default,
+        deserialize_with = "followup_message",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub followup_message: Option<String>,
     /// Claude Code's shape (also Codex's and Gemini CLI's).
     #[serde(
         default,
@@ -82,6 +102,14 @@ pub struct HookAnswer {
         skip_serializing_if = "Option::is_none"
     )]
     pub hook_specific_output: Option<SpecificOutput>,
+    /// Copilot CLI's spelling of `updatedInput`.
+    #[serde(
+        default,
+        deserialize_with = "modified_args",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<Map<String, Value>>")]
+    pub modified_args: Option<Value>,
     /// ling's spelling of `updatedInput`.
     #[serde(
         default,
@@ -90,6 +118,27 @@ pub struct HookAnswer {
     )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub modified_params: Option<Value>,
+    /// Cursor's spelling of `decision`: `"deny"`, `"allow"` or `"ask"`.
+    #[serde(
+        default,
+        deserialize_with = "permission",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub permission: Option<StatedDecision>,
+    /// Copilot CLI's spelling of `decision` (Claude Code's, at the top level).
+    #[serde(
+        default,
+        deserialize_with = "top_permission_decision",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub permission_decision: Option<StatedDecision>,
+    /// Copilot CLI's spelling of `reason`.
+    #[serde(
+        default,
+        deserialize_with = "permission_decision_reason",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub permission_decision_reason: Option<String>,
     /// The block reason, or the force message.
     #[serde(
         default,
@@ -126,6 +175,15 @@ pub struct HookAnswer {
     )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub updated_input: Option<Value>,
+    /// Cursor: text for the user (read as `systemMessage`; with `continue: false`, the stop
+    /// reason when there is no `stopReason`).
+    #[serde(
+        rename = "user_message",
+        default,
+        deserialize_with = "user_message",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_message: Option<String>,
     /// Keys hookhost does not read, as given.
     #[serde(flatten)]
     #[schemars(skip)]
@@ -188,6 +246,10 @@ pub struct SpecificOutput {
 }
 
 strict! {
+    string agent_message = "agent_message",
+    string followup_message = "followup_message",
+    arguments modified_args = "modifiedArgs",
+    string user_message = "user_message",
     string additional_context = "additionalContext",
     string block_reason = "blockReason",
     bool blocked = "blocked",
@@ -212,6 +274,16 @@ fn stated<E: Error>(v: &Value, key: &str) -> Result<StatedDecision, E> {
 /// `decision`: present means stated (`null` is not a decision).
 fn decision<'de, D: Deserializer<'de>>(d: D) -> Result<Option<StatedDecision>, D::Error> {
     stated(&Value::deserialize(d)?, "decision").map(Some)
+}
+
+fn permission<'de, D: Deserializer<'de>>(d: D) -> Result<Option<StatedDecision>, D::Error> {
+    stated(&Value::deserialize(d)?, "permission").map(Some)
+}
+
+fn top_permission_decision<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<StatedDecision>, D::Error> {
+    stated(&Value::deserialize(d)?, "permissionDecision").map(Some)
 }
 
 fn permission_decision<'de, D: Deserializer<'de>>(
