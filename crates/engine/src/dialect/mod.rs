@@ -13,12 +13,15 @@
 //! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
 //!   ([`recognise`]: a payload of any dialect, told by its shape);
 //! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
+//! - `events`: each agent's names for the events, and the events it fires that mean nothing
+//!   to hookhost;
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`).
 //!
 //! - `rules`: what a dialect's exit codes and JSON mean, as a value ([`Rules`]) that
 //!   `decision::judge` applies; nothing here decides.
 
+pub mod events;
 mod ling_file;
 mod render;
 mod respond;
@@ -74,6 +77,17 @@ impl Dialect {
             Dialect::Claude => "claude",
             Dialect::Gemini => "gemini",
             Dialect::Codex => "codex",
+            Dialect::Ling => "ling",
+        }
+    }
+
+    /// The agent, for messages: `Claude Code`, `Gemini CLI`, `Codex`, ...
+    pub fn agent(self) -> &'static str {
+        match self {
+            Dialect::Native => "hookhost",
+            Dialect::Claude => "Claude Code",
+            Dialect::Gemini => "Gemini CLI",
+            Dialect::Codex => "Codex",
             Dialect::Ling => "ling",
         }
     }

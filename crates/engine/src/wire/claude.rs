@@ -13,13 +13,37 @@ use serde_json::Value;
     description = "What a hook of the `claude` dialect reads on stdin, one line: Claude Code's own payload, with its tool names (`Bash`, `Write`, ...) and argument keys (`file_path`)."
 )]
 pub struct ClaudePayload {
+    /// SubagentStart: the subagent's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// SubagentStart: the kind of subagent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// PostCompact: the summary the compaction produced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compact_summary: Option<String>,
     /// PreCompact: the user's instructions for the compaction.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub custom_instructions: Option<String>,
     /// The directory the agent runs in.
     pub cwd: String,
+    /// PostToolUseFailure: the failure, as text; StopFailure: the kind of error (`rate_limit`, `unknown`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// StopFailure: what went wrong, as text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_details: Option<String>,
     /// The event, by Claude Code's name (the same as hookhost's).
     pub hook_event_name: String,
+    /// StopFailure: the last assistant message (the error as the user saw it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_assistant_message: Option<String>,
+    /// Notification: the text shown to the user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Notification: `permission_prompt`, `idle_prompt`, ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notification_type: Option<String>,
     /// The permission mode (`default` when unknown).
     pub permission_mode: String,
     /// UserPromptSubmit: the prompt.
@@ -36,6 +60,9 @@ pub struct ClaudePayload {
     /// Stop, SubagentStop: the agent already continues because of a Stop hook.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stop_hook_active: Option<bool>,
+    /// Notification: its title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// PreToolUse, PostToolUse: the tool's arguments, in Claude Code's keys.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_input: Option<Value>,
