@@ -129,6 +129,19 @@ pub struct ClaudeAnswer {
     pub system_message: Option<String>,
 }
 
+/// `hookSpecificOutput.decision` on PermissionRequest, as hookhost writes it (Claude Code's
+/// hooks reference, "PermissionRequest decision control"; the same in Codex 0.171): allow
+/// the call the agent would ask about, or deny it with a message.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionRequestDecision {
+    /// `allow` or `deny`.
+    pub behavior: super::Behavior,
+    /// Deny: why (the agent tells the model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
 /// Claude Code's `hookSpecificOutput`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -136,6 +149,9 @@ pub struct ClaudeSpecificOutput {
     /// Text for the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<String>,
+    /// PermissionRequest: allow or deny.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<PermissionRequestDecision>,
     /// The event answered.
     pub hook_event_name: String,
     /// PreToolUse: deny, or ask (also with a rewrite, so Claude Code never auto-approves

@@ -34,6 +34,7 @@ pub(crate) mod settings;
 pub use answer::{Behavior, HookAnswer, PermissionBehavior, SpecificOutput, StatedDecision};
 pub use claude::{
     BlockDecision, ClaudeAnswer, ClaudePayload, ClaudeSpecificOutput, PermissionDecision,
+    PermissionRequestDecision,
 };
 pub use client::{ClientAnswer, ClientDecision};
 pub use codex::{CodexAnswer, CodexPayload, CodexPermission, CodexSpecificOutput};
