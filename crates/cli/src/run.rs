@@ -166,9 +166,7 @@ fn say_alias(name: &events::EventName) -> Option<String> {
 pub async fn run(a: RunArgs, verbose: bool) -> anyhow::Result<u8> {
     let name = events::resolve(&a.event)?;
     let event = name.event;
-    if verbose
-        && let Some(line) = say_alias(&name)
-    {
+    if verbose && let Some(line) = say_alias(&name) {
         eprintln!("hookhost: {line}");
     }
     let project = super::project_dir(a.project.clone())?;
