@@ -471,3 +471,24 @@ async fn the_core_lets_a_permission_request_hook_decide_only_what_it_would_ask()
         )
     );
 }
+
+#[test]
+fn a_broken_config_cancels_an_allow() {
+    // The user's hook allows; the project's file is broken (it may have held a deny).
+    let p = users(json!({"hooks": {"PermissionRequest": [
+        {"command": "echo '{\"decision\":\"allow\"}'"}
+    ]}}));
+    let run = ["run", "PermissionRequest", "--tool", "bash", "--json"];
+    assert_eq!(stdout_json(&p.cli(&run, &[]))["allow"], true);
+    p.write(
+        ".coding-agent/hooks.json",
+        r#"{"hooks": {"PermissionRequest": [{"comand": "x"}]}}"#,
+    );
+    let out = p.cli(&run, &[]);
+    let r = stdout_json(&out);
+    assert_eq!(
+        (&r["allow"], &r["decision"], &r["hooks"][0]["outcome"]),
+        (&json!(false), &json!("pass"), &json!("allow"))
+    );
+    assert!(r["configErrors"].as_array().is_some_and(|e| !e.is_empty()));
+}
