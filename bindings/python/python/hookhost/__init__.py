@@ -20,7 +20,7 @@ import json
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from ._hookhost import Engine as _Engine
-from ._types import Answer, HookRecord, Report, answer_json, block, force, pass_, context
+from ._types import Answer, HookRecord, Report, allow, answer_json, block, force, pass_, context
 
 __all__ = [
     "Runner",
@@ -31,6 +31,7 @@ __all__ = [
     "Answer",
     "block",
     "force",
+    "allow",
     "pass_",
     "context",
     "EVENTS",

@@ -296,3 +296,27 @@ async fn the_loop_sees_the_allow() {
     assert!(v.allow);
     assert_eq!(v.verdict, agent::Verdict::Pass);
 }
+
+#[tokio::test]
+async fn an_in_process_hook_allows_like_a_script() {
+    use crate::inprocess::FnResponse;
+    let runner = Runner::builder("/p")
+        .hooks(HookSet::default())
+        .spawner(Arc::new(FakeSpawner::default()))
+        .hook(
+            Event::PermissionRequest,
+            Some("bash"),
+            "ok",
+            |_: &Payload| FnResponse::allow(),
+        )
+        .hook(Event::PreToolUse, None, "pre", |_: &Payload| {
+            FnResponse::allow()
+        })
+        .build()
+        .unwrap();
+    let r = runner.fire(permission_payload()).await;
+    assert_eq!((r.allow, r.hooks[0].outcome), (true, Outcome::Allow));
+    // Elsewhere an allow is a pass: hooks block, never bypass.
+    let r = runner.fire(payload(Event::PreToolUse)).await;
+    assert_eq!((r.decision, r.allow, r.ask), (Decision::Pass, false, false));
+}
