@@ -155,7 +155,7 @@ impl ToolHooks for Recorder {
             additional_context: self
                 .subagent_context
                 .iter()
-                .map(|c| c.to_string())
+                .map(ToString::to_string)
                 .collect(),
             ..HookVerdict::pass()
         }
