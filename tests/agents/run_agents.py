@@ -110,6 +110,8 @@ class Agent:
     shows_hook_messages = True
     # Whether `continue: false` on PreToolUse ends the session (else only the deny holds).
     stops_on_pretooluse = True
+    # Whether the agent runs a hook's rewritten tool input.
+    rewrites = True
 
     def shown(self, run: "Run") -> str:
         """What the user sees of a run: its stdout and stderr."""
@@ -121,7 +123,8 @@ class Claude(Agent):
 
     def setup(self, home, project):
         events = {e: [{"hooks": [self.hook()]}] for e in ("UserPromptSubmit", "Stop")}
-        events["PreToolUse"] = [{"matcher": "*", "hooks": [self.hook()]}]
+        for e in ("PreToolUse", "PostToolUse"):
+            events[e] = [{"matcher": "*", "hooks": [self.hook()]}]
         write_json(home / ".claude" / "settings.json", {"hooks": events})
 
     def command(self, project):
@@ -160,6 +163,7 @@ class Codex(Agent):
     shows_hook_messages = False
     # "PreToolUse hook returned unsupported continue:false": Codex cannot stop from there.
     stops_on_pretooluse = False
+    rewrites = False
 
     def setup(self, home, project):
         codex_home = home / ".codex"
@@ -175,7 +179,7 @@ class Codex(Agent):
             "request_max_retries = 0\n"
             "stream_max_retries = 0\n"
         )
-        events = {e: [{"hooks": [self.hook()]}] for e in ("PreToolUse", "UserPromptSubmit", "Stop")}
+        events = {e: [{"hooks": [self.hook()]}] for e in ("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop")}
         write_json(codex_home / "hooks.json", {"hooks": events})
 
     def command(self, project):
@@ -196,7 +200,8 @@ class Gemini(Agent):
 
     def setup(self, home, project):
         hooks = {e: [{"hooks": [self.hook()]}] for e in ("BeforeAgent", "AfterAgent")}
-        hooks["BeforeTool"] = [{"matcher": ".*", "hooks": [self.hook()]}]
+        for e in ("BeforeTool", "AfterTool"):
+            hooks[e] = [{"matcher": ".*", "hooks": [self.hook()]}]
         write_json(home / ".gemini" / "settings.json", {
             # GOOGLE_GEMINI_BASE_URL alone selects the "gateway" auth type, which -p refuses.
             "security": {"auth": {"selectedType": "gemini-api-key"}},
@@ -365,6 +370,103 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
             '"UserPromptSubmit"' in ev and '"Stop"' in ev, ev[:300] or "no event logged")
 
 
+CTX = "hookhost-context-7f3a: the project uses tabs"
+FORCE = "hookhost-force-51c2: also say GOODBYE"
+FEEDBACK = "hookhost-feedback-9d0e: that listing was checked"
+REWRITTEN = "hookhost-rewritten-c4b8"
+
+
+def body_has(x: Run, text: str, server_requests: list[dict]) -> bool:
+    """Whether any main request the model got in this run carries `text` anywhere."""
+    return any(text in json.dumps(r["body"]) for r in server_requests)
+
+
+def answers(agent: Agent, server: Server, work: Path, r: Results) -> None:
+    """What a native hook's answer does to the real agent: context injection, a forced stop,
+    PostToolUse feedback, a rewritten call."""
+    a = agent.name
+
+    def run(name: str, turns, native) -> tuple[Run, list[dict]]:
+        root = Path(tempfile.mkdtemp(prefix=f"{a}-{name}-", dir=work))
+        res = Run(agent, server, root, turns, native)
+        print(f"     {a} {name}: {res.summary()} [{root.name}]", flush=True)
+        return res, server.main_requests()
+
+    # 5. Context: a UserPromptSubmit hook's additionalContext reaches the model.
+    ctx = write_script(work / "bin" / f"{a}-ctx.sh",
+                       f"cat > /dev/null\necho {shlex.quote(json.dumps({'additionalContext': CTX}))}\n")
+    x, reqs = run("context", [{"text": "Noted."}], {"UserPromptSubmit": [{"command": ctx}]})
+    r.check(f"{a} context: UserPromptSubmit additionalContext reaches the model", body_has(x, CTX, reqs),
+            x.summary())
+
+    # 6. Stop force: exit 2 with a message once keeps the agent going, with the message.
+    marker = work / f"{a}-forced"
+    force = write_script(work / "bin" / f"{a}-force.sh",
+                         f"cat > /dev/null\nif [ -e {shlex.quote(str(marker))} ]; then exit 0; fi\n"
+                         f"touch {shlex.quote(str(marker))}\necho {shlex.quote(FORCE)}\nexit 2\n")
+    x, reqs = run("force", [{"text": "First answer."}], {"Stop": [{"command": force}]})
+    r.check(f"{a} force: the Stop hook ran", marker.exists(), x.summary())
+    r.check(f"{a} force: the agent went on with the hook's message", body_has(x, FORCE, reqs), x.summary())
+
+    # 7. PostToolUse feedback: exit 2 on PostToolUse shows stderr to the model.
+    fb = write_script(work / "bin" / f"{a}-feedback.sh", f"cat > /dev/null\necho {shlex.quote(FEEDBACK)} >&2\nexit 2\n")
+    x, reqs = run("feedback", [{"shell": "ls"}, {"text": "Listed."}], {"PostToolUse": [{"command": fb, "match": "bash"}]})
+    r.check(f"{a} feedback: the PostToolUse feedback reaches the model", body_has(x, FEEDBACK, reqs), x.summary())
+
+    # 8. Rewrite: updatedInput replaces the command the agent runs.
+    rw = write_script(work / "bin" / f"{a}-rewrite.sh",
+                      'case "$(cat)" in *"echo original"*) echo '
+                      + shlex.quote(json.dumps({"updatedInput": {"command": f"echo {REWRITTEN}"}}))
+                      + ";; esac\nexit 0\n")
+    x, reqs = run("rewrite", [{"shell": "echo original"}, {"text": "Echoed."}],
+                  {"PreToolUse": [{"command": rw, "match": "bash"}]})
+    ran = x.next_request is not None and REWRITTEN in tool_results(x.next_request)
+    if agent.rewrites:
+        r.check(f"{a} rewrite: the agent ran the rewritten command", ran,
+                "no next request" if x.next_request is None else tool_results(x.next_request)[:300])
+    else:
+        said = x.next_request is not None and "cannot apply" in tool_results(x.next_request)
+        r.check(f"{a} rewrite: the call is denied, saying the agent cannot apply the rewrite", said,
+                "no next request" if x.next_request is None else tool_results(x.next_request)[:300])
+        r.unsupported_check(f"{a} rewrite: running a rewritten command",
+                            "Codex refuses updatedInput from a hook; hookhost denies the call instead (fails closed)")
+
+
+def own_files(agent: Agent, hookhost: Path, work: Path, r: Results) -> None:
+    """Hooks in the agent's own settings file, seen through hookhost's list/check/run."""
+    a = agent.name
+    root = Path(tempfile.mkdtemp(prefix=f"{a}-ownfiles-", dir=work))
+    home, project = root / "home", root / "project"
+    project.mkdir(parents=True)
+    guard = write_script(root / "guard.sh", f'case "$(cat)" in *"rm -rf"*) echo {shlex.quote(REASON)} >&2; exit 2;; esac\n')
+    entry = {"matcher": "Bash" if a != "gemini" else "run_shell_command",
+             "hooks": [{"type": "command", "command": guard, "timeout": agent.hook_timeout}]}
+    event = "BeforeTool" if a == "gemini" else "PreToolUse"
+    if a == "claude":
+        write_json(home / ".claude" / "settings.json", {"hooks": {event: [entry]}})
+    elif a == "gemini":
+        write_json(home / ".gemini" / "settings.json", {"hooks": {event: [entry]}})
+    else:
+        write_json(home / ".codex" / "hooks.json", {"hooks": {event: [entry]}})
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
+
+    def hh(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(hookhost), *args], cwd=project, env=env, capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+
+    listed = hh("list")
+    r.check(f"{a} own files: `hookhost list` shows the agent's hook", "guard.sh" in listed.stdout,
+            listed.stdout[-300:] + listed.stderr[-300:])
+    checked = hh("check")
+    r.check(f"{a} own files: `hookhost check` passes", checked.returncode == 0, checked.stdout[-300:] + checked.stderr[-300:])
+    blocked = hh("run", "PreToolUse", "--tool", "bash", "--args", json.dumps({"command": "rm -rf /"}))
+    r.check(f"{a} own files: `hookhost run` blocks with the agent's hook", blocked.returncode == 2 and REASON in
+            blocked.stdout + blocked.stderr, f"exit {blocked.returncode}: {blocked.stdout[-200:]} {blocked.stderr[-200:]}")
+    passed = hh("run", "PreToolUse", "--tool", "bash", "--args", json.dumps({"command": "ls"}))
+    r.check(f"{a} own files: `hookhost run` passes a harmless call", passed.returncode == 0,
+            f"exit {passed.returncode}: {passed.stderr[-300:]}")
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hookhost", required=True, help="absolute path of the hookhost binary")
@@ -377,7 +479,7 @@ def main(argv: list[str]) -> int:
     hookhost = Path(a.hookhost).resolve()
     helptext = subprocess.run([str(hookhost), "hook", "--help"], capture_output=True, text=True, timeout=30).stdout
     # Every run of every agent at its timeout, and then some: the server stops by itself.
-    server = Server(deadline_s=AGENT_TIMEOUT_S * 4 * len(AGENTS) + 120).start()
+    server = Server(deadline_s=AGENT_TIMEOUT_S * 8 * len(AGENTS) + 120).start()
     work = Path(tempfile.mkdtemp(prefix="hookhost-agents-"))
     try:
         for name in a.agents.split(","):
@@ -388,6 +490,8 @@ def main(argv: list[str]) -> int:
                 continue
             try:
                 scenarios(agent, server, work, r)
+                answers(agent, server, work, r)
+                own_files(agent, hookhost, work, r)
             except Exception as e:  # an agent that cannot be run at all fails loudly, the others go on
                 r.check(f"{name}: its scenarios ran", False, f"{type(e).__name__}: {e}")
     finally:
