@@ -364,7 +364,8 @@ run_errors! {
     tool_on_an_event_without_tools: ["run", "SessionStart", "--tool", "bash"];
     result_on_pre_tool_use: ["run", "PreToolUse", "--tool", "bash", "--result", "ok"];
     prompt_on_pre_tool_use: ["run", "PreToolUse", "--prompt", "hello"];
-    unknown_event_name: ["run", "BeforeTool"];
+    unknown_event_name: ["run", "Notificaton"];
+    event_with_no_native_meaning: ["run", "BeforeModel"];
     bad_trust_flag: ["run", "PreToolUse", "--trust", "maybe"];
 }
 
@@ -392,6 +393,14 @@ fn payload_snapshot(name: &str, payload: &str) {
 #[test]
 fn run_payload_not_json() {
     payload_snapshot("run_payload_not_json", "{\"toolName\": \"bash\",");
+}
+
+#[test]
+fn run_payload_for_another_event() {
+    payload_snapshot(
+        "run_payload_for_another_event",
+        r#"{"hook_event_name": "AfterAgent", "session_id": "s", "cwd": "/tmp", "timestamp": "t", "prompt_response": "done"}"#,
+    );
 }
 
 #[test]

@@ -540,6 +540,7 @@ fn report(event: Event) -> hookhost::EventReport {
         reason: None,
         updated_args: None,
         ask: false,
+        allow: false,
         stop: None,
         additional_context: Vec::new(),
         system_messages: Vec::new(),

@@ -113,7 +113,8 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     }
     let (event, fields) = read?;
     let Some(event) = event else {
-        // An event hookhost does not fire (Notification, BeforeModel, ...): nothing to say.
+        // An event with no native meaning (Gemini CLI's BeforeModel, its automatic
+        // PreCompress, ...: `dialect::events`): no hook runs, nothing to say.
         return Ok(0);
     };
     let home = super::env::runner_home(a.home.clone());

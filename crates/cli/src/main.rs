@@ -198,7 +198,7 @@ fn main() -> ExitCode {
     };
     let result = rt.block_on(async {
         match cli.command {
-            Command::Run(args) => run::run(args).await,
+            Command::Run(args) => run::run(args, cli.verbose > 0).await,
             Command::Check(args) => check::check(args).await,
             Command::Compile(args) => compile::compile(args).await,
             Command::List(args) => list::list(args),

@@ -36,6 +36,10 @@ pub struct Effects {
     pub updated_args: Option<Value>,
     /// PreToolUse: a hook asked for the permission prompt.
     pub ask: bool,
+    /// PermissionRequest: a hook allowed the call without the prompt. The loop only fires
+    /// PermissionRequest for a call the permission checker would ask about, so this never
+    /// overrides a deny (hooks block, never bypass).
+    pub allow: bool,
     /// Text to add to the model's context.
     pub additional_context: Vec<String>,
     /// Feedback for the model about a tool call (PostToolUse exit 2 stderr).
@@ -61,6 +65,8 @@ pub enum EffectKind {
     Rewrite,
     /// Hand the call to the permission prompt.
     Ask,
+    /// Allow a call the permission checker would ask about (PermissionRequest).
+    Allow,
     /// Add text to the model's context.
     AdditionalContext,
     /// Give the model feedback about a tool call.
@@ -71,12 +77,13 @@ pub enum EffectKind {
 
 impl EffectKind {
     /// Every kind.
-    pub const ALL: [EffectKind; 8] = [
+    pub const ALL: [EffectKind; 9] = [
         EffectKind::Block,
         EffectKind::Force,
         EffectKind::Stop,
         EffectKind::Rewrite,
         EffectKind::Ask,
+        EffectKind::Allow,
         EffectKind::AdditionalContext,
         EffectKind::Feedback,
         EffectKind::SystemMessage,
@@ -90,6 +97,7 @@ impl EffectKind {
             EffectKind::Stop => "stop",
             EffectKind::Rewrite => "rewrite",
             EffectKind::Ask => "ask",
+            EffectKind::Allow => "allow",
             EffectKind::AdditionalContext => "additionalContext",
             EffectKind::Feedback => "feedback",
             EffectKind::SystemMessage => "systemMessage",
@@ -169,6 +177,7 @@ impl Effects {
             stop,
             updated_args,
             ask,
+            allow,
             additional_context,
             feedback,
             system_messages,
@@ -179,6 +188,7 @@ impl Effects {
             .with(EffectKind::Stop, stop.is_some())
             .with(EffectKind::Rewrite, updated_args.is_some())
             .with(EffectKind::Ask, *ask)
+            .with(EffectKind::Allow, *allow)
             .with(
                 EffectKind::AdditionalContext,
                 !additional_context.is_empty(),
@@ -197,6 +207,7 @@ impl Effects {
             stop,
             updated_args,
             ask,
+            allow,
             additional_context,
             feedback,
             system_messages,
@@ -211,6 +222,7 @@ impl Effects {
             stop: stop.filter(|_| allowed.contains(EffectKind::Stop)),
             updated_args: updated_args.filter(|_| allowed.contains(EffectKind::Rewrite)),
             ask: ask && allowed.contains(EffectKind::Ask),
+            allow: allow && allowed.contains(EffectKind::Allow),
             additional_context: if allowed.contains(EffectKind::AdditionalContext) {
                 additional_context
             } else {
@@ -240,6 +252,7 @@ impl Effects {
             EffectKind::Stop => e.stop = Some(text()),
             EffectKind::Rewrite => e.updated_args = Some(Value::Object(Default::default())),
             EffectKind::Ask => e.ask = true,
+            EffectKind::Allow => e.allow = true,
             EffectKind::AdditionalContext => e.additional_context.push(text()),
             EffectKind::Feedback => e.feedback.push(text()),
             EffectKind::SystemMessage => e.system_messages.push(text()),

@@ -14,7 +14,7 @@
 
 use super::decision::Verdict;
 use super::spawner::ExitStatus;
-use super::wire::{ClientAnswer, ClientDecision, HookAnswer};
+use super::wire::{ClientAnswer, ClientDecision, HookAnswer, StatedDecision};
 use serde_json::Value;
 
 /// A hook's typed answer.
@@ -28,6 +28,8 @@ pub struct TypedAnswer {
     pub additional_context: Option<String>,
     /// Text for the user (on pass).
     pub system_message: Option<String>,
+    /// PermissionRequest: allow the call without the prompt (on pass; elsewhere nothing).
+    pub allow: bool,
 }
 
 impl TypedAnswer {
@@ -38,6 +40,7 @@ impl TypedAnswer {
             Verdict::Force(message) => (ExitStatus::Exited(2), message.clone().into(), Vec::new()),
             Verdict::Pass => {
                 let answer = HookAnswer {
+                    decision: self.allow.then_some(StatedDecision::Allow),
                     updated_input: self.updated_input.clone(),
                     additional_context: self.additional_context.clone(),
                     system_message: self.system_message.clone(),
@@ -62,13 +65,14 @@ pub fn typed_answer(v: &Value) -> Result<TypedAnswer, String> {
     let reason = a.reason.unwrap_or_default();
     Ok(TypedAnswer {
         verdict: match a.decision {
-            None | Some(ClientDecision::Pass) => Verdict::Pass,
+            None | Some(ClientDecision::Pass | ClientDecision::Allow) => Verdict::Pass,
             Some(ClientDecision::Block) => Verdict::Block(reason),
             Some(ClientDecision::Force) => Verdict::Force(reason),
         },
         updated_input: a.updated_input,
         additional_context: a.additional_context,
         system_message: a.system_message,
+        allow: a.decision == Some(ClientDecision::Allow),
     })
 }
 
@@ -129,6 +133,12 @@ mod tests {
             typed_answer(&json!({"decision": "force", "reason": "more"})).unwrap(),
             TypedAnswer::force("more")
         );
+        let allow = typed_answer(&json!({"decision": "allow"})).unwrap();
+        assert_eq!(allow, TypedAnswer::allow());
+        assert_eq!(
+            String::from_utf8(allow.as_process().1).unwrap(),
+            r#"{"decision":"allow"}"#
+        );
         assert_eq!(
             typed_answer(&json!({"updatedInput": {"a": 1}, "other": 1})).unwrap(),
             TypedAnswer::update_input(json!({"a": 1}))
@@ -136,7 +146,7 @@ mod tests {
         let err = |v: Value| typed_answer(&v).unwrap_err();
         assert_eq!(
             err(json!({"decision": "maybe"})),
-            r#"`decision` must be "pass", "block" or "force", got "maybe""#
+            r#"`decision` must be "pass", "block", "force" or "allow", got "maybe""#
         );
         assert_eq!(
             err(json!({"updatedInput": 3})),

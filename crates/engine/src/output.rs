@@ -8,7 +8,7 @@
 //! reported (a protocol mismatch is never silent); a known key with the wrong type, or two
 //! spellings of one field that disagree, is a protocol error.
 
-use super::wire::{HookAnswer, SpecificOutput, StatedDecision};
+use super::wire::{Behavior, HookAnswer, SpecificOutput, StatedDecision};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -34,11 +34,26 @@ pub struct HookResponse {
     /// The decision as `hookSpecificOutput.permissionDecision` stated it (Codex's rules
     /// differ by spelling).
     pub permission_decision: Option<JsonDecision>,
+    /// PermissionRequest: `hookSpecificOutput.decision` (`behavior` allow or deny).
+    pub permission_request: Option<PermissionAnswer>,
     /// The answer's keys when it has some but none that hookhost understands (sorted, at
     /// most ten): a hook speaking another protocol, which the engine reports.
     pub unrecognized: Vec<String>,
     /// Cursor's `followup_message`: on Stop and SubagentStop, the agent goes on with it.
     pub followup: Option<String>,
+}
+
+/// A PermissionRequest answer (`hookSpecificOutput.decision`), as the engine weighs it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PermissionAnswer {
+    /// `behavior: "allow"` (else deny).
+    pub allow: bool,
+    /// A deny's `message`.
+    pub message: Option<String>,
+    /// A deny's `interrupt: true`: stop the agent too.
+    pub interrupt: bool,
+    /// An allow that also rewrites the call or the permission rules.
+    pub rewrites: bool,
 }
 
 /// Every top-level key of a JSON answer that hookhost reads: the fields of
@@ -225,6 +240,12 @@ fn specific(hso: &SpecificOutput, r: &mut HookResponse) -> Result<(), String> {
         r.additional_context = Some(c.clone());
     }
     r.tool_input_patch.clone_from(&hso.tool_input);
+    r.permission_request = hso.decision.as_ref().map(|p| PermissionAnswer {
+        allow: p.behavior == Behavior::Allow,
+        message: p.message.clone(),
+        interrupt: p.interrupt == Some(true),
+        rewrites: p.updated_input.is_some() || p.updated_permissions.is_some(),
+    });
     Ok(())
 }
 

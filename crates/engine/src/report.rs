@@ -99,6 +99,10 @@ pub struct EventReport {
     pub updated_args: Option<Value>,
     /// PreToolUse: a hook asked for the permission prompt.
     pub ask: bool,
+    /// PermissionRequest: a hook allowed the call without the permission prompt (and no
+    /// hook denied it). The agent fires PermissionRequest only for a call its permission
+    /// checker would ask about: an allow never overrides a deny.
+    pub allow: bool,
     /// A hook stopped the agent (`continue: false` and its `stopReason`); `None` when
     /// nothing did. Printed as `"stop": null` or `"stop": {"reason": ...}`.
     pub stop: Option<StopRequest>,
@@ -130,6 +134,7 @@ impl EventReport {
             reason: None,
             updated_args: None,
             ask: false,
+            allow: false,
             stop: None,
             additional_context: Vec::new(),
             system_messages: Vec::new(),
@@ -148,10 +153,13 @@ impl EventReport {
             stop,
             updated_args,
             ask,
+            allow,
             additional_context,
             feedback,
             system_messages,
         } = e;
+        // A deny beats every allow.
+        self.allow = allow && verdict == Verdict::Pass;
         (self.decision, self.reason) = match verdict {
             Verdict::Pass => (Decision::Pass, None),
             Verdict::Block(r) => (Decision::Block, Some(r)),
@@ -176,6 +184,7 @@ impl EventReport {
             },
             updated_args: self.updated_args.clone(),
             ask: self.ask,
+            allow: self.allow,
             additional_context: self.additional_context.clone(),
             feedback: self.feedback.clone(),
             system_messages: self.system_messages.clone(),
@@ -242,7 +251,7 @@ pub(crate) fn duration_ms(d: Duration) -> f64 {
 /// Logs one record: info when it passed or decided, a warning otherwise.
 pub(crate) fn log_record(event: Event, r: &HookRecord) {
     match r.outcome {
-        Outcome::Pass | Outcome::Block | Outcome::Force => tracing::info!(
+        Outcome::Pass | Outcome::Block | Outcome::Force | Outcome::Allow => tracing::info!(
             event = %event, hook = %r.hook, kind = r.kind.as_str(), outcome = r.outcome.as_str(),
             duration_ms = r.duration_ms, "hook ran"
         ),

@@ -17,7 +17,7 @@ use super::render::tool_call;
 use super::tools;
 use crate::event::Event;
 use crate::payload::Payload;
-use crate::wire::{CopilotPayload, CopilotPayloadIn, CopilotToolResult, NativePayload};
+use crate::wire::{CopilotPayload, CopilotPayloadIn, CopilotToolResult, NativePayload, ToolError};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -47,7 +47,10 @@ pub(super) fn payload(e: Event, p: &Payload) -> CopilotPayload {
                     Some(v) => v.to_string(),
                 };
                 c.tool_result = Some(CopilotToolResult {
-                    result_type: if k.tool_error == Some(true) {
+                    result_type: if matches!(
+                        k.tool_error,
+                        Some(ToolError::Failed(true) | ToolError::Text(_))
+                    ) {
                         "failure"
                     } else {
                         "success"
@@ -177,7 +180,9 @@ pub(super) fn recognise(
                 .cloned()
                 .unwrap_or_else(|| result.clone()),
         );
-        n.tool_error = Some(result.get("resultType").and_then(Value::as_str) != Some("success"));
+        n.tool_error = Some(ToolError::Failed(
+            result.get("resultType").and_then(Value::as_str) != Some("success"),
+        ));
     }
     out.extend(fields_of(&n));
     if let (Some(e), Some(error)) = (event, &c.error)

@@ -17,7 +17,7 @@ use super::render::tool_call;
 use super::tools;
 use crate::event::Event;
 use crate::payload::Payload;
-use crate::wire::{CursorEdit, CursorPayload, CursorPayloadIn, NativePayload};
+use crate::wire::{CursorEdit, CursorPayload, CursorPayloadIn, NativePayload, ToolError};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -202,7 +202,7 @@ fn native_fields(
             n.tool_use_id.clone_from(&c.tool_use_id);
             if post {
                 n.tool_result = Some(result.unwrap_or(Value::Null));
-                n.tool_error = Some(false);
+                n.tool_error = Some(ToolError::Failed(false));
             }
         }
         Event::Stop | Event::SubagentStop => {

@@ -15,6 +15,8 @@
 //! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
 //!   ([`recognise`]: a payload of any dialect, told by its shape);
 //! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
+//! - `events`: each agent's names for the events, and the events it fires that mean nothing
+//!   to hookhost;
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`).
 //!
@@ -26,6 +28,7 @@ mod copilot_file;
 mod copilot_payload;
 mod cursor_file;
 mod cursor_payload;
+pub mod events;
 mod ling_file;
 mod render;
 mod respond;
@@ -94,6 +97,19 @@ impl Dialect {
             Dialect::Ling => "ling",
             Dialect::Cursor => "cursor",
             Dialect::Copilot => "copilot",
+        }
+    }
+
+    /// The agent, for messages: `Claude Code`, `Gemini CLI`, `Codex`, ...
+    pub fn agent(self) -> &'static str {
+        match self {
+            Dialect::Native => "hookhost",
+            Dialect::Claude => "Claude Code",
+            Dialect::Gemini => "Gemini CLI",
+            Dialect::Codex => "Codex",
+            Dialect::Ling => "ling",
+            Dialect::Cursor => "Cursor",
+            Dialect::Copilot => "GitHub Copilot CLI",
         }
     }
 

@@ -10,30 +10,22 @@
 //! neutral values: `transcript_path` "" , `permission_mode` "default", `model` "".
 
 use super::Dialect;
+use super::events;
 use super::tools;
 use crate::event::Event;
 use crate::payload::Payload;
 use crate::wire::{
     AgentPayload, ClaudePayload, CodexPayload, GeminiPayload, LingPayload, LingPayloadIn,
-    LingToolCall, NativePayload,
+    LingToolCall, NativePayload, ToolError,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::path::Path;
 use std::sync::Arc;
 
-/// Gemini CLI's name for an event, `None` where it has no such event.
+/// Gemini CLI's name for an event, `None` where it has no such event (`events.rs`).
 pub(crate) fn gemini_event(e: Event) -> Option<&'static str> {
-    Some(match e {
-        Event::SessionStart => "SessionStart",
-        Event::UserPromptSubmit => "BeforeAgent",
-        Event::PreToolUse => "BeforeTool",
-        Event::PostToolUse => "AfterTool",
-        Event::PreCompact => "PreCompress",
-        Event::Stop => "AfterAgent",
-        Event::SessionEnd => "SessionEnd",
-        Event::SubagentStop => return None,
-    })
+    events::agent_name(Dialect::Gemini, e)
 }
 
 /// [`gemini_event`], for where a local of that name hides it.
@@ -41,11 +33,9 @@ fn gemini_event_name(e: Event) -> Option<&'static str> {
     gemini_event(e)
 }
 
-/// The native event of a Gemini CLI event name.
+/// The native event of a Gemini CLI event name, as its settings file names it.
 pub(crate) fn from_gemini_event(name: &str) -> Option<Event> {
-    Event::ALL
-        .into_iter()
-        .find(|e| gemini_event(*e) == Some(name))
+    events::from_agent_name(Dialect::Gemini, name)
 }
 
 /// An ISO 8601 UTC timestamp of now, to the millisecond.
@@ -138,13 +128,72 @@ fn claude_payload(d: Dialect, e: Event, k: &NativePayload) -> ClaudePayload {
             c.trigger = Some(or(&k.trigger, "manual"));
             c.custom_instructions = Some(or(&k.custom_instructions, ""));
         }
+        _ => new_event_fields(d, e, k, &mut c),
     }
     c
+}
+
+/// The fields of the events Claude Code added later (Claude Code 2.1.332's hook input
+/// schemas): PermissionRequest and PostToolUseFailure carry the tool call, PostToolUseFailure
+/// its `error` text; Notification `message`, `notification_type`, `title`; SubagentStart
+/// `agent_id`, `agent_type`; PostCompact `trigger`, `compact_summary`; StopFailure the kind
+/// of error as `error` (`unknown` when hookhost does not know it), the text as
+/// `error_details`.
+fn new_event_fields(d: Dialect, e: Event, k: &NativePayload, c: &mut ClaudePayload) {
+    match e {
+        Event::PermissionRequest | Event::PostToolUseFailure => {
+            let (name, input) = tool_call(d, k);
+            c.tool_name = Some(name);
+            c.tool_input = Some(input);
+            if e == Event::PostToolUseFailure {
+                c.error = Some(failure_text(k));
+                c.tool_use_id.clone_from(&k.tool_use_id);
+            }
+        }
+        Event::Notification => {
+            c.message = Some(or(&k.message, ""));
+            c.notification_type = Some(or(&k.kind, ""));
+            c.title.clone_from(&k.title);
+        }
+        Event::SubagentStart => {
+            c.agent_id = Some(or(&k.agent_id, ""));
+            c.agent_type = Some(or(&k.agent_type, ""));
+        }
+        Event::PostCompact => {
+            c.trigger = Some(or(&k.trigger, "manual"));
+            c.compact_summary = Some(or(&k.summary, ""));
+        }
+        Event::StopFailure => {
+            c.error = Some(or(&k.error_type, "unknown"));
+            c.error_details.clone_from(&k.error);
+            c.last_assistant_message
+                .clone_from(&k.last_assistant_message);
+        }
+        _ => {}
+    }
+}
+
+/// PostToolUseFailure's `toolError` text ("" when the payload has a flag or nothing).
+fn failure_text(k: &NativePayload) -> String {
+    match &k.tool_error {
+        Some(ToolError::Text(t)) => t.clone(),
+        _ => String::new(),
+    }
 }
 
 /// Claude Code's payload with Codex's `turn_id`, `model` and, at Stop, the last message.
 fn codex_payload(e: Event, k: &NativePayload) -> CodexPayload {
     let ClaudePayload {
+        agent_id,
+        agent_type,
+        // Not in Codex 0.171's payloads (it fires none of these events).
+        compact_summary: _,
+        error: _,
+        error_details: _,
+        last_assistant_message: _,
+        message: _,
+        notification_type: _,
+        title: _,
         custom_instructions,
         cwd,
         hook_event_name,
@@ -163,6 +212,8 @@ fn codex_payload(e: Event, k: &NativePayload) -> CodexPayload {
     } = claude_payload(Dialect::Codex, e, k);
     let stops = matches!(e, Event::Stop | Event::SubagentStop);
     CodexPayload {
+        agent_id,
+        agent_type,
         custom_instructions,
         cwd,
         hook_event_name,
@@ -211,8 +262,34 @@ fn gemini_payload(e: Event, k: &NativePayload) -> GeminiPayload {
         Event::SessionStart => g.source = Some(or(&k.source, "startup")),
         Event::SessionEnd => g.reason = Some(or(&k.reason, "exit")),
         Event::PreCompact => g.trigger = Some(or(&k.trigger, "manual")),
+        // Gemini CLI 0.61 `fireNotificationEvent`: `notification_type`, `message`, `details`
+        // (hookhost has no details to give).
+        Event::Notification => {
+            g.message = Some(or(&k.message, ""));
+            g.notification_type = Some(gemini_kind(k.kind.as_deref().unwrap_or_default()));
+        }
+        // No Gemini CLI event: a native file's `"dialect": "gemini"` hook sees hookhost's
+        // name and the common fields.
+        _ => {}
     }
     g
+}
+
+/// Gemini CLI's `notification_type` for a native `kind`: `ToolPermission` is hookhost's
+/// (and Claude Code's) `permission_prompt`; any other kind as it is.
+fn gemini_kind(kind: &str) -> String {
+    match kind {
+        "permission_prompt" => "ToolPermission".into(),
+        other => other.into(),
+    }
+}
+
+/// A Gemini CLI `notification_type` as a native `kind`.
+fn kind_from_gemini(kind: String) -> String {
+    match kind.as_str() {
+        "ToolPermission" => "permission_prompt".into(),
+        _ => kind,
+    }
 }
 
 fn ling_payload(e: Event, k: &NativePayload) -> LingPayload {
@@ -319,7 +396,7 @@ pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value
         } else {
             Dialect::Claude
         };
-        let event = gemini_event.or_else(|| name.parse().ok());
+        let event = events::inbound(d, name, a.trigger.as_deref());
         return Some((d, event, fields_of(&from_agent(d, event, a))));
     }
     let ling = a.tool_call.is_some()
@@ -360,10 +437,27 @@ fn from_agent(d: Dialect, event: Option<Event>, a: AgentPayload) -> NativePayloa
         _ => a.last_assistant_message,
     };
     let (tool_name, tool_args) = tool.unzip();
+    // Claude Code's `error` is PostToolUseFailure's text and StopFailure's kind of error.
+    let (tool_error, error, error_type) = match event {
+        Some(Event::PostToolUse) => (Some(ToolError::Failed(false)), None, None),
+        Some(Event::PostToolUseFailure) => (a.error.map(ToolError::Text), None, None),
+        Some(Event::StopFailure) => (
+            None,
+            a.error_details.or_else(|| last_message.clone()),
+            a.error,
+        ),
+        _ => (None, None, None),
+    };
     NativePayload {
+        agent_id: a.agent_id,
+        agent_type: a.agent_type,
         cwd: a.cwd,
         custom_instructions: a.custom_instructions,
+        error,
+        error_type,
+        kind: a.notification_type.map(kind_from_gemini),
         last_assistant_message: last_message,
+        message: a.message,
         model: a.model,
         permission_mode: text(a.permission_mode),
         prompt: a.prompt,
@@ -371,9 +465,11 @@ fn from_agent(d: Dialect, event: Option<Event>, a: AgentPayload) -> NativePayloa
         session_id: a.session_id,
         source: a.source,
         stop_hook_active: a.stop_hook_active,
+        summary: a.compact_summary,
         timestamp: text(a.timestamp),
+        title: a.title,
         tool_args,
-        tool_error: (event == Some(Event::PostToolUse)).then_some(false),
+        tool_error,
         tool_name,
         tool_result: a.tool_response,
         tool_use_id: a.tool_use_id,
@@ -481,5 +577,126 @@ mod tests {
         assert_eq!((d, e), (Dialect::Ling, Some(Event::PreToolUse)));
         assert_eq!(back["toolArgs"]["path"], "a");
         assert!(recognise(&json!({"event": "PreToolUse", "toolName": "bash"})).is_none());
+    }
+
+    /// A payload the pinned agent wrote, as captured by `scripts/test-real-agents --capture`.
+    fn fixture(agent: &str, event: &str) -> Value {
+        let path = format!(
+            "{}/../../tests/fixtures/agents/{agent}/{event}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn claudes_new_events_are_read_into_native_fields() {
+        let (d, e, f) = recognise(&fixture("claude", "PermissionRequest")).unwrap();
+        assert_eq!((d, e), (Dialect::Claude, Some(Event::PermissionRequest)));
+        assert_eq!(f["toolName"], "bash");
+        assert_eq!(f["toolArgs"]["command"], "touch made-by-the-model");
+        let (_, e, f) = recognise(&fixture("claude", "PostToolUseFailure")).unwrap();
+        assert_eq!(e, Some(Event::PostToolUseFailure));
+        assert_eq!(
+            f["toolError"],
+            "Exit code 1\ncat: missing-file: No such file or directory"
+        );
+        let (_, e, f) = recognise(&fixture("claude", "StopFailure")).unwrap();
+        assert_eq!(e, Some(Event::StopFailure));
+        assert_eq!(
+            (f["errorType"].as_str(), f["error"].as_str()),
+            (Some("unknown"), Some("API Error: 400 scripted API error"))
+        );
+        let (_, e, f) = recognise(&fixture("claude", "SubagentStart")).unwrap();
+        assert_eq!(e, Some(Event::SubagentStart));
+        assert_eq!(f["agentType"], "general-purpose");
+        assert_eq!(f["agentId"], "adc2b7ea449186ade");
+    }
+
+    #[test]
+    fn geminis_model_events_and_automatic_pre_compress_are_no_native_event() {
+        for name in [
+            "BeforeModel",
+            "AfterModel",
+            "BeforeToolSelection",
+            "PreCompress",
+        ] {
+            let (d, e, _) = recognise(&fixture("gemini", name)).unwrap();
+            assert_eq!((d, e), (Dialect::Gemini, None), "{name}");
+        }
+        let mut manual = fixture("gemini", "PreCompress");
+        manual["trigger"] = "manual".into();
+        assert_eq!(recognise(&manual).unwrap().1, Some(Event::PreCompact));
+    }
+
+    #[test]
+    fn the_new_events_render_in_each_agents_fields() {
+        let p = Path::new("/p");
+        let claude = |payload: &Payload| -> Value {
+            serde_json::from_slice(&render(Dialect::Claude, payload)).unwrap()
+        };
+        let v = claude(&Payload::permission_request(
+            p,
+            "s",
+            "write_file",
+            json!({"path": "a"}),
+            "rule write_file",
+        ));
+        assert_eq!(
+            (v["hook_event_name"].as_str(), v["tool_name"].as_str()),
+            (Some("PermissionRequest"), Some("Write"))
+        );
+        assert_eq!(v["tool_input"]["file_path"], "a");
+        let v = claude(&Payload::post_tool_use_failure(
+            p,
+            "s",
+            "bash",
+            json!({"command": "false"}),
+            "exit 1",
+        ));
+        assert_eq!(
+            (v["tool_name"].as_str(), v["error"].as_str()),
+            (Some("Bash"), Some("exit 1"))
+        );
+        let v = claude(&Payload::notification(p, "s", "asks", "permission_prompt"));
+        assert_eq!(v["notification_type"], "permission_prompt");
+        let v = claude(&Payload::subagent_start(p, "s", "scout", "look"));
+        assert_eq!(
+            (v["agent_type"].as_str(), v["agent_id"].as_str()),
+            (Some("scout"), Some(""))
+        );
+        assert!(
+            v.get("prompt").is_none(),
+            "Claude Code sends no prompt there"
+        );
+        let v = claude(&Payload::post_compact(
+            p,
+            "s",
+            "auto",
+            "[3 earlier messages compacted]",
+        ));
+        assert_eq!(v["compact_summary"], "[3 earlier messages compacted]");
+        let v = claude(&Payload::stop_failure(p, "s", "API error: 529"));
+        assert_eq!(
+            (v["error"].as_str(), v["error_details"].as_str()),
+            (Some("unknown"), Some("API error: 529"))
+        );
+        let g: Value = serde_json::from_slice(&render(
+            Dialect::Gemini,
+            &Payload::notification(p, "s", "asks", "permission_prompt"),
+        ))
+        .unwrap();
+        assert_eq!(
+            (
+                g["hook_event_name"].as_str(),
+                g["notification_type"].as_str()
+            ),
+            (Some("Notification"), Some("ToolPermission"))
+        );
+        let c: Value = serde_json::from_slice(&render(
+            Dialect::Codex,
+            &Payload::subagent_start(p, "s", "scout", "look"),
+        ))
+        .unwrap();
+        assert_eq!(c["agent_type"], "scout");
     }
 }

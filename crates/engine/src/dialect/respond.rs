@@ -4,7 +4,10 @@
 //!
 //! Every answer is JSON on stdout with exit 0 (the form each agent documents as preferred);
 //! nothing on stdout when there is nothing to say. Hooks can block, never bypass: hookhost
-//! never answers "allow". A rewrite of the tool input goes back in the agent's argument keys
+//! never answers "allow" on PreToolUse. On PermissionRequest, which Claude Code and Codex
+//! fire only for a call their own rules would prompt for (their deny rules come first), it
+//! answers `decision: {behavior: "allow"}` when a native hook allowed the call and none
+//! denied it, `{behavior: "deny", message}` when one denied it. A rewrite of the tool input goes back in the agent's argument keys
 //! with "ask" where the agent would otherwise auto-approve (Claude Code), merged into the
 //! input (Gemini CLI), as `modifiedArgs` (Copilot CLI, which applies it), or, where the agent
 //! cannot apply rewrites (Codex; Cursor, whose docs do not promise `updated_input`), as a
@@ -28,9 +31,10 @@ use crate::decision::Outcome;
 use crate::event::Event;
 use crate::report::{Decision, EventReport};
 use crate::wire::{
-    BlockDecision, ClaudeAnswer, ClaudeSpecificOutput, CodexAnswer, CodexPermission,
+    Behavior, BlockDecision, ClaudeAnswer, ClaudeSpecificOutput, CodexAnswer, CodexPermission,
     CodexSpecificOutput, CopilotAnswer, CopilotPermission, CopilotStopDecision, CursorAnswer,
     CursorPermission, GeminiAnswer, GeminiDecision, GeminiSpecificOutput, PermissionDecision,
+    PermissionRequestDecision,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -93,6 +97,8 @@ struct Facts {
     /// The block reason or force message (the stop reason for a stop's deny).
     reason: String,
     ask: bool,
+    /// PermissionRequest: a hook allowed the call.
+    allow: bool,
     /// The event takes `additionalContext`.
     takes_context: bool,
 }
@@ -127,13 +133,31 @@ impl Facts {
             blocked,
             reason,
             ask: report.ask,
-            takes_context: matches!(
-                e,
-                Event::SessionStart
-                    | Event::UserPromptSubmit
-                    | Event::PostToolUse
-                    | Event::PreToolUse
-            ),
+            allow: report.allow,
+            takes_context: takes_context(d, e),
+        }
+    }
+
+    /// PermissionRequest's `hookSpecificOutput.decision`: deny (with the reason) when a hook
+    /// blocked, allow when one allowed; `None`: the agent asks its user as usual.
+    fn permission_request(&self) -> Option<PermissionRequestDecision> {
+        if self.event != Event::PermissionRequest {
+            return None;
+        }
+        if self.blocked {
+            Some(PermissionRequestDecision {
+                behavior: Behavior::Deny,
+                message: Some(if self.reason.trim().is_empty() {
+                    "denied by a hookhost hook".to_string()
+                } else {
+                    self.reason.clone()
+                }),
+            })
+        } else {
+            self.allow.then_some(PermissionRequestDecision {
+                behavior: Behavior::Allow,
+                message: None,
+            })
         }
     }
 
@@ -158,6 +182,29 @@ impl Facts {
     }
 }
 
+/// Whether the agent reads `hookSpecificOutput.additionalContext` on `e`: Claude Code on
+/// SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification
+/// and SubagentStart (its 2.1.332 output schemas); Codex on those of them it fires
+/// (its `*.command.output` schemas); Gemini CLI on SessionStart, BeforeAgent, BeforeTool and
+/// AfterTool.
+fn takes_context(d: Dialect, e: Event) -> bool {
+    let common = matches!(
+        e,
+        Event::SessionStart | Event::UserPromptSubmit | Event::PostToolUse | Event::PreToolUse
+    );
+    match d {
+        Dialect::Gemini => common,
+        Dialect::Codex => common || e == Event::SubagentStart,
+        _ => {
+            common
+                || matches!(
+                    e,
+                    Event::PostToolUseFailure | Event::Notification | Event::SubagentStart
+                )
+        }
+    }
+}
+
 /// Claude Code's answer (also what a native or ling caller gets).
 fn claude_answer(f: &Facts) -> ClaudeAnswer {
     let mut a = ClaudeAnswer {
@@ -177,8 +224,16 @@ fn claude_answer(f: &Facts) -> ClaudeAnswer {
             hso.updated_input.clone_from(&f.updated);
         }
         Event::PreToolUse => {}
+        // Claude Code reads only `additionalContext` there: feedback goes to the model so.
+        Event::PostToolUseFailure => {
+            hso.additional_context = f.feedback.as_ref().map(|fb| match &f.context {
+                Some(c) => format!("{c}\n{fb}"),
+                None => fb.clone(),
+            });
+        }
         _ => {}
     }
+    hso.decision = f.permission_request();
     if let Some(reason) = f.top_level_block() {
         a.decision = Some(BlockDecision::Block);
         a.reason = Some(reason);
@@ -212,6 +267,7 @@ fn codex_answer(f: &Facts) -> CodexAnswer {
         a.continue_ = None;
         a.stop_reason = None;
     }
+    hso.decision = f.permission_request();
     if let Some(reason) = f.top_level_block() {
         a.decision = Some(BlockDecision::Block);
         a.reason = Some(reason);
@@ -562,5 +618,70 @@ mod tests {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                 "permissionDecision": "deny", "permissionDecisionReason": "halt"}})
         );
+    }
+
+    #[test]
+    fn permission_request_answers_allow_or_deny_in_the_agents_shape() {
+        let mut r = report(Event::PermissionRequest);
+        for d in [Dialect::Claude, Dialect::Codex] {
+            assert_eq!(
+                respond(d, &r, Some("bash")).stdout,
+                "",
+                "nothing said: asked"
+            );
+        }
+        r.allow = true;
+        let expect = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+            "decision": {"behavior": "allow"}}});
+        assert_eq!(parsed(&respond(Dialect::Claude, &r, Some("bash"))), expect);
+        assert_eq!(parsed(&respond(Dialect::Codex, &r, Some("bash"))), expect);
+        r.allow = false;
+        r.decision = Decision::Block;
+        r.reason = Some("pushes wait for review".into());
+        let expect = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+            "decision": {"behavior": "deny", "message": "pushes wait for review"}}});
+        assert_eq!(parsed(&respond(Dialect::Claude, &r, Some("bash"))), expect);
+        assert_eq!(parsed(&respond(Dialect::Codex, &r, Some("bash"))), expect);
+    }
+
+    #[test]
+    fn the_new_observing_events_answer_context_where_the_agent_reads_it() {
+        for e in [
+            Event::Notification,
+            Event::SubagentStart,
+            Event::PostToolUseFailure,
+        ] {
+            let mut r = report(e);
+            r.additional_context = vec!["ctx".into()];
+            let a = parsed(&respond(Dialect::Claude, &r, None));
+            assert_eq!(a["hookSpecificOutput"]["additionalContext"], "ctx", "{e}");
+            assert_eq!(a["hookSpecificOutput"]["hookEventName"], e.as_str());
+        }
+        let mut r = report(Event::PostToolUseFailure);
+        r.feedback = vec!["retry with -f".into()];
+        let a = parsed(&respond(Dialect::Claude, &r, Some("bash")));
+        assert_eq!(
+            a,
+            json!({"hookSpecificOutput": {"hookEventName": "PostToolUseFailure",
+                "additionalContext": "retry with -f"}})
+        );
+        // Claude Code's StopFailure and PostCompact read no context: only the message.
+        for e in [Event::StopFailure, Event::PostCompact] {
+            let mut r = report(e);
+            r.additional_context = vec!["ctx".into()];
+            r.system_messages = vec!["msg".into()];
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"systemMessage": "msg"}),
+                "{e}"
+            );
+        }
+        let mut r = report(Event::SubagentStart);
+        r.additional_context = vec!["ctx".into()];
+        let a = parsed(&respond(Dialect::Codex, &r, None));
+        assert_eq!(a["hookSpecificOutput"]["additionalContext"], "ctx");
+        let mut r = report(Event::Notification);
+        r.additional_context = vec!["ctx".into()];
+        assert_eq!(respond(Dialect::Gemini, &r, None).stdout, "");
     }
 }

@@ -59,43 +59,72 @@ pub struct Rules {
     pub answer_of: fn(&[u8]) -> Cow<'_, [u8]>,
 }
 
-/// DESIGN §4 row by row; columns: PreToolUse, UserPromptSubmit, PostToolUse, the other
-/// observing events, Stop/SubagentStop.
+/// DESIGN §4 row by row; columns: PreToolUse, UserPromptSubmit, PostToolUse (and
+/// PostToolUseFailure), the other observing events, Stop/SubagentStop, PermissionRequest.
+/// A PermissionRequest hook that fails leaves the call to the prompt (the safe default: it is
+/// asked as if no hook ran), unless it says `onError: "block"`.
 pub const NATIVE_TABLE: Table = {
     use Cell::*;
     [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
         (
             Condition::Exit2,
-            [Block, Warn, Feedback, Warn, ForceIfStdout],
+            [Block, Warn, Feedback, Warn, ForceIfStdout, Block],
         ),
-        (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
-        (Condition::Timeout, [Block, Warn, Warn, Warn, Warn]),
-        (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn]),
+        (
+            Condition::OtherExit,
+            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
+        (
+            Condition::Timeout,
+            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
+        (
+            Condition::SpawnFailure,
+            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
     ]
 };
 
 /// Claude Code's rules, shared by Gemini CLI and Codex; columns as [`NATIVE_TABLE`]. A failure
 /// (other exit, crash, timeout, a command that cannot start) is a non-blocking error there;
-/// `onError: "block"` makes it fail closed on PreToolUse.
+/// `onError: "block"` makes it fail closed on PreToolUse and PermissionRequest. Exit 2 on
+/// PermissionRequest denies with stderr (Claude Code's hooks reference, "exit code 2
+/// behavior": PermissionRequest "denies the permission"); on the observing events Claude
+/// Code added (Notification, SubagentStart, PostCompact, StopFailure) it only shows stderr
+/// to the user: a warning here; on PostToolUseFailure stderr goes to the model.
 pub const CLAUDE_TABLE: Table = {
     use Cell::*;
     [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
         (
             Condition::Exit2,
-            [BlockStderr, BlockPrompt, Feedback, Warn, ForceStderr],
+            [
+                BlockStderr,
+                BlockPrompt,
+                Feedback,
+                Warn,
+                ForceStderr,
+                BlockStderr,
+            ],
         ),
-        (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
-        (Condition::Timeout, [WarnOrBlock, Warn, Warn, Warn, Warn]),
+        (
+            Condition::OtherExit,
+            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
+        (
+            Condition::Timeout,
+            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
         (
             Condition::SpawnFailure,
-            [WarnOrBlock, Warn, Warn, Warn, Warn],
+            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
         ),
     ]
 };
 
-/// GitHub Copilot CLI's rules; columns as [`NATIVE_TABLE`]. PreToolUse command hooks fail
+/// GitHub Copilot CLI's rules; columns as [`NATIVE_TABLE`] (Copilot CLI has no
+/// PermissionRequest: its column only says what exit 2 would mean). PreToolUse command hooks fail
 /// closed on exit 2, a crash, any other non-zero exit and a command that cannot start ("Denied
 /// by preToolUse hook (hook errored)"); a timeout fails open on every event. Elsewhere exit 2
 /// is a warning (its stderr is for the user, not the model) and failures are logged and
@@ -104,11 +133,11 @@ pub const CLAUDE_TABLE: Table = {
 pub const COPILOT_TABLE: Table = {
     use Cell::*;
     [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
-        (Condition::Exit2, [Block, Warn, Warn, Warn, Warn]),
-        (Condition::OtherExit, [Block, Warn, Warn, Warn, Warn]),
-        (Condition::Timeout, [Warn, Warn, Warn, Warn, Warn]),
-        (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn]),
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
+        (Condition::Exit2, [Block, Warn, Warn, Warn, Warn, Block]),
+        (Condition::OtherExit, [Block, Warn, Warn, Warn, Warn, Warn]),
+        (Condition::Timeout, [Warn, Warn, Warn, Warn, Warn, Warn]),
+        (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn, Warn]),
     ]
 };
 

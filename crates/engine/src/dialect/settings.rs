@@ -455,9 +455,8 @@ fn read_group(
         }
     };
     // Claude Code ignores a matcher where the event has nothing to match.
-    let matcher = matcher.filter(|_| {
-        event.takes_tool_matcher() || matches!(event, Event::SessionStart | Event::PreCompact)
-    });
+    let matcher =
+        matcher.filter(|_| event.takes_tool_matcher() || event.matcher_subject().is_some());
     match group.hooks {
         Some(Value::Array(h)) => Some((matcher, h)),
         other => {
@@ -694,13 +693,15 @@ mod tests {
               "Notification": [{"hooks": [{"type": "command", "command": "n"}]}]}}"#,
         );
         assert!(f.problems.is_empty(), "{:?}", f.problems);
-        assert_eq!(f.hooks.len(), 2);
+        // Notification is an event hookhost fires too.
+        assert_eq!(f.hooks.len(), 3);
+        assert_eq!(f.hooks[0].event, Event::Notification);
         assert_eq!(
-            f.hooks[0].hook,
+            f.hooks[1].hook,
             json!({"dialect": "claude", "command": "x.sh", "match": "Bash", "timeout": 30000})
         );
-        assert_eq!(f.hooks[1].index, 1);
-        assert_eq!(f.warnings.len(), 3, "{:?}", f.warnings);
+        assert_eq!(f.hooks[2].index, 1);
+        assert_eq!(f.warnings.len(), 2, "{:?}", f.warnings);
     }
 
     #[test]

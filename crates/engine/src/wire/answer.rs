@@ -201,6 +201,14 @@ pub struct SpecificOutput {
         skip_serializing_if = "Option::is_none"
     )]
     pub additional_context: Option<String>,
+    /// PermissionRequest (Claude Code, Codex): allow or deny the call the agent would ask
+    /// about.
+    #[serde(
+        default,
+        deserialize_with = "permission_behavior",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub decision: Option<PermissionBehavior>,
     /// The event answered (not read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hook_event_name: Option<Value>,
@@ -243,6 +251,75 @@ pub struct SpecificOutput {
     )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub updated_input: Option<Value>,
+}
+
+/// `hookSpecificOutput.decision` on PermissionRequest (Claude Code's hooks reference,
+/// "PermissionRequest decision control"; Codex 0.171's `permission-request.command.output`
+/// schema).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionBehavior {
+    /// Allow the call without the prompt, or deny it.
+    pub behavior: Behavior,
+    /// Deny: why (shown to the model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Deny: `true` also stops the agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupt: Option<bool>,
+    /// Allow: new tool arguments (not applied by hookhost: the user is asked instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Value>,
+    /// Allow: permission rules to add (not applied by hookhost: the user is asked instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_permissions: Option<Value>,
+}
+
+/// `behavior` of a PermissionRequest decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Behavior {
+    /// Run the call without asking.
+    Allow,
+    /// Do not run the call.
+    Deny,
+}
+
+fn permission_behavior<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<PermissionBehavior>, D::Error> {
+    let key = "hookSpecificOutput.decision";
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        Value::Object(o) => {
+            match o.get("behavior") {
+                Some(Value::String(b)) if b == "allow" || b == "deny" => {}
+                other => {
+                    return Err(D::Error::custom(format!(
+                        "`{key}.behavior` must be \"allow\" or \"deny\", got {}",
+                        other.map_or("nothing".to_string(), Value::to_string)
+                    )));
+                }
+            }
+            let field = |k: &str| o.get(k).filter(|v| !v.is_null());
+            if let Some(v) = field("message").filter(|v| !v.is_string()) {
+                return Err(D::Error::custom(format!(
+                    "`{key}.message` must be a string, got {v}"
+                )));
+            }
+            if let Some(v) = field("interrupt").filter(|v| !v.is_boolean()) {
+                return Err(D::Error::custom(format!(
+                    "`{key}.interrupt` must be true or false, got {v}"
+                )));
+            }
+            PermissionBehavior::deserialize(Value::Object(o))
+                .map(Some)
+                .map_err(|e| D::Error::custom(format!("`{key}`: {e}")))
+        }
+        v => Err(D::Error::custom(format!(
+            "`{key}` must be an object like {{\"behavior\": \"allow\"}}, got {v}"
+        ))),
+    }
 }
 
 strict! {

@@ -13,13 +13,37 @@ use serde_json::Value;
     description = "What a hook of the `claude` dialect reads on stdin, one line: Claude Code's own payload, with its tool names (`Bash`, `Write`, ...) and argument keys (`file_path`)."
 )]
 pub struct ClaudePayload {
+    /// SubagentStart: the subagent's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// SubagentStart: the kind of subagent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// PostCompact: the summary the compaction produced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compact_summary: Option<String>,
     /// PreCompact: the user's instructions for the compaction.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub custom_instructions: Option<String>,
     /// The directory the agent runs in.
     pub cwd: String,
+    /// PostToolUseFailure: the failure, as text; StopFailure: the kind of error (`rate_limit`, `unknown`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// StopFailure: what went wrong, as text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_details: Option<String>,
     /// The event, by Claude Code's name (the same as hookhost's).
     pub hook_event_name: String,
+    /// StopFailure: the last assistant message (the error as the user saw it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_assistant_message: Option<String>,
+    /// Notification: the text shown to the user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Notification: `permission_prompt`, `idle_prompt`, ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notification_type: Option<String>,
     /// The permission mode (`default` when unknown).
     pub permission_mode: String,
     /// UserPromptSubmit: the prompt.
@@ -36,6 +60,9 @@ pub struct ClaudePayload {
     /// Stop, SubagentStop: the agent already continues because of a Stop hook.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stop_hook_active: Option<bool>,
+    /// Notification: its title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// PreToolUse, PostToolUse: the tool's arguments, in Claude Code's keys.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_input: Option<Value>,
@@ -102,6 +129,19 @@ pub struct ClaudeAnswer {
     pub system_message: Option<String>,
 }
 
+/// `hookSpecificOutput.decision` on PermissionRequest, as hookhost writes it (Claude Code's
+/// hooks reference, "PermissionRequest decision control"; the same in Codex 0.171): allow
+/// the call the agent would ask about, or deny it with a message.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionRequestDecision {
+    /// `allow` or `deny`.
+    pub behavior: super::Behavior,
+    /// Deny: why (the agent tells the model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
 /// Claude Code's `hookSpecificOutput`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -109,6 +149,9 @@ pub struct ClaudeSpecificOutput {
     /// Text for the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<String>,
+    /// PermissionRequest: allow or deny.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<PermissionRequestDecision>,
     /// The event answered.
     pub hook_event_name: String,
     /// PreToolUse: deny, or ask (also with a rewrite, so Claude Code never auto-approves

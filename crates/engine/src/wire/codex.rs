@@ -15,6 +15,12 @@ use serde_json::Value;
     description = "What a hook of the `codex` dialect reads on stdin, one line: Claude Code's shape with `turn_id` and `model`, and Claude Code's tool names."
 )]
 pub struct CodexPayload {
+    /// SubagentStart (and any event inside a subagent): the subagent's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// SubagentStart (and any event inside a subagent): the kind of subagent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
     /// PreCompact: the user's instructions for the compaction.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub custom_instructions: Option<String>,
@@ -107,6 +113,10 @@ pub struct CodexSpecificOutput {
     /// Text for the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<String>,
+    /// PermissionRequest: allow or deny (never `interrupt`, `updatedInput` or
+    /// `updatedPermissions`, on which Codex 0.171 fails closed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<super::PermissionRequestDecision>,
     /// The event answered.
     pub hook_event_name: String,
     /// PreToolUse: deny (with a reason, always non-empty).

@@ -35,9 +35,10 @@ pub(crate) mod run;
 mod schema;
 pub(crate) mod settings;
 
-pub use answer::{HookAnswer, SpecificOutput, StatedDecision};
+pub use answer::{Behavior, HookAnswer, PermissionBehavior, SpecificOutput, StatedDecision};
 pub use claude::{
     BlockDecision, ClaudeAnswer, ClaudePayload, ClaudeSpecificOutput, PermissionDecision,
+    PermissionRequestDecision,
 };
 pub use client::{ClientAnswer, ClientDecision};
 pub use codex::{CodexAnswer, CodexPayload, CodexPermission, CodexSpecificOutput};
@@ -51,5 +52,5 @@ pub(crate) use foreign::AgentPayload;
 pub use gemini::{GeminiAnswer, GeminiDecision, GeminiPayload, GeminiSpecificOutput};
 pub(crate) use ling::LingPayloadIn;
 pub use ling::{LingPayload, LingToolCall};
-pub use native::NativePayload;
+pub use native::{NativePayload, ToolError};
 pub use schema::{schemas, to_file_text};
