@@ -8,7 +8,7 @@
 //! fire only for a call their own rules would prompt for (their deny rules come first), it
 //! answers `decision: {behavior: "allow"}` when a native hook allowed the call and none
 //! denied it, `{behavior: "deny", message}` when one denied it. A rewrite of the tool input goes back in the agent's argument keys
-//! with "ask" where the agent would otherwise auto-approve (Claude Code), merged into the
+//! with no decision, so that the agent's own permission check runs on it (Claude Code), merged into the
 //! input (Gemini CLI), as `modifiedArgs` (Copilot CLI, which applies it), or, where the agent
 //! cannot apply rewrites (Codex; Cursor, whose docs do not promise `updated_input`), as a
 //! deny that says so: a guard's rewrite is never silently dropped.
@@ -219,8 +219,12 @@ fn claude_answer(f: &Facts) -> ClaudeAnswer {
             hso.permission_decision = Some(PermissionDecision::Deny);
             hso.permission_decision_reason = Some(f.reason.clone());
         }
+        // A rewrite goes back with no decision: Claude Code applies `updatedInput` and still
+        // runs its own permission check on it (tried against 2.1.332: a rewritten `touch`
+        // needs approval, a rewritten call under an allow rule runs). "ask" would make a
+        // headless Claude refuse the call.
         Event::PreToolUse if f.ask || f.updated.is_some() => {
-            hso.permission_decision = Some(PermissionDecision::Ask);
+            hso.permission_decision = f.ask.then_some(PermissionDecision::Ask);
             hso.updated_input.clone_from(&f.updated);
         }
         Event::PreToolUse => {}
@@ -492,7 +496,7 @@ mod tests {
         let mut r = report(Event::PreToolUse);
         r.updated_args = Some(json!({"path": "b.txt", "content": "x"}));
         let claude = parsed(&respond(Dialect::Claude, &r, Some("write_file")));
-        assert_eq!(claude["hookSpecificOutput"]["permissionDecision"], "ask");
+        assert_eq!(claude["hookSpecificOutput"].get("permissionDecision"), None);
         assert_eq!(
             claude["hookSpecificOutput"]["updatedInput"],
             json!({"file_path": "b.txt", "content": "x"})

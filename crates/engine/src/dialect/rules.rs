@@ -137,7 +137,10 @@ pub const COPILOT_TABLE: Table = {
         (Condition::Exit2, [Block, Warn, Warn, Warn, Warn, Block]),
         (Condition::OtherExit, [Block, Warn, Warn, Warn, Warn, Warn]),
         (Condition::Timeout, [Warn, Warn, Warn, Warn, Warn, Warn]),
-        (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn, Warn]),
+        (
+            Condition::SpawnFailure,
+            [Block, Warn, Warn, Warn, Warn, Warn],
+        ),
     ]
 };
 
