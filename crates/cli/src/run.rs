@@ -71,9 +71,9 @@ fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Re
             };
             let value: Value = serde_json::from_slice(&bytes)
                 .with_context(|| format!("the payload in {source} is not valid JSON"))?;
-            // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`).
-            let value = hookhost::dialect::to_native(value);
-            Payload::from_object(event, value, cwd, &session)
+            // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`); the
+            // hooks of that agent's dialect get it back verbatim.
+            hookhost::dialect::payload_from(event, value, cwd, &session)
                 .map_err(|e| anyhow::anyhow!("--payload {source}: {e}"))?
         }
     };

@@ -27,7 +27,7 @@ mod settings;
 mod sources;
 pub mod tools;
 
-pub use render::{env, recognise, render, to_native};
+pub use render::{env, payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};
 pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
 pub use settings::{ForeignFile, ForeignHook, read_settings};

@@ -5,23 +5,26 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-/// The payload a Claude Code hook reads on stdin; `None` fields are absent (they belong to
-/// other events).
+/// The fields Claude Code's and Codex's payloads share (Codex restates Claude Code's shape):
+/// flattened into [`ClaudePayload`] and [`CodexPayload`](super::CodexPayload). `None` fields
+/// are absent: they belong to other events, or their value is not known (nothing is made
+/// up). A payload rendered from the agent's own keeps every other field the agent sent,
+/// verbatim (`prompt_id`, `effort`, `duration_ms`, ...).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[schemars(
-    title = "Claude Code hook payload",
-    description = "What a hook of the `claude` dialect reads on stdin, one line: Claude Code's own payload, with its tool names (`Bash`, `Write`, ...) and argument keys (`file_path`)."
-)]
-pub struct ClaudePayload {
-    /// PreCompact: the user's instructions for the compaction.
+pub struct ClaudeFields {
+    /// PreCompact: the user's instructions for the compaction (`null`: none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub custom_instructions: Option<String>,
+    pub custom_instructions: Option<Option<String>>,
     /// The directory the agent runs in.
     pub cwd: String,
-    /// The event, by Claude Code's name (the same as hookhost's).
+    /// The event, by the agent's name (the same as hookhost's).
     pub hook_event_name: String,
-    /// The permission mode (`default` when unknown).
-    pub permission_mode: String,
+    /// Stop, SubagentStop: the model's last message (Codex: `null` when it has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_assistant_message: Option<Option<String>>,
+    /// The permission mode, on the events that carry it (not Claude Code's SessionStart/End).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_mode: Option<String>,
     /// UserPromptSubmit: the prompt.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
@@ -48,11 +51,24 @@ pub struct ClaudePayload {
     /// PreToolUse, PostToolUse: the tool call's id, when the event came with one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_use_id: Option<String>,
-    /// Where the transcript is (empty when unknown).
-    pub transcript_path: String,
+    /// Where the transcript is, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript_path: Option<String>,
     /// PreCompact: `auto` or `manual`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,
+}
+
+/// The payload a Claude Code hook reads on stdin.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[schemars(
+    title = "Claude Code hook payload",
+    description = "What a hook of the `claude` dialect reads on stdin, one line: Claude Code's own payload, with its tool names (`Bash`, `Write`, ...) and argument keys (`file_path`). Rendered from Claude Code's own payload when the event came from Claude Code (every field it sent kept verbatim), else with the fields Claude Code documents for the event whose values hookhost knows."
+)]
+pub struct ClaudePayload {
+    /// Claude Code's fields.
+    #[serde(flatten)]
+    pub fields: ClaudeFields,
 }
 
 /// `"decision": "block"`: block the prompt, force the Stop, or give PostToolUse feedback.

@@ -33,7 +33,8 @@ pub(crate) mod settings;
 
 pub use answer::{HookAnswer, SpecificOutput, StatedDecision};
 pub use claude::{
-    BlockDecision, ClaudeAnswer, ClaudePayload, ClaudeSpecificOutput, PermissionDecision,
+    BlockDecision, ClaudeAnswer, ClaudeFields, ClaudePayload, ClaudeSpecificOutput,
+    PermissionDecision,
 };
 pub use client::{ClientAnswer, ClientDecision};
 pub use codex::{CodexAnswer, CodexPayload, CodexPermission, CodexSpecificOutput};
