@@ -87,8 +87,7 @@ fn read_payload(agent: &str) -> anyhow::Result<Read> {
     .map_err(anyhow::Error::msg)?;
     let value: Value =
         serde_json::from_slice(&bytes).context("the payload on stdin is not valid JSON")?;
-    let (Some((_, event, fields)), Value::Object(own)) = (dialect::recognise(&value), value)
-    else {
+    let (Some((_, event, fields)), Value::Object(own)) = (dialect::recognise(&value), value) else {
         bail!("the payload on stdin has no `hook_event_name`; is this {agent}'s hook payload?");
     };
     Ok((event, fields, own))
@@ -129,7 +128,11 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     // SAFETY of set_var: the runtime is single-threaded here and nothing reads the
     // environment concurrently; every hook spawned from now on inherits the marker.
     unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
-    let setup = super::env::runner_setup(&project, home).native_only();
+    // hookhost is the agent's hook: the hooks of its dialect get the agent's own variables
+    // (its `CLAUDE_ENV_FILE`, `GEMINI_SESSION_ID`, ...), not values of hookhost's.
+    let setup = super::env::runner_setup(&project, home)
+        .native_only()
+        .agent_env(dialect::AgentEnv::from_process(d));
     note_ignored_env();
     let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
     // A big module's optimised build is left to a background `hookhost compile`.

@@ -217,7 +217,12 @@ impl Payload {
 
     /// Keeps `fields`, the payload agent `dialect` sent for `event`, as this payload's
     /// [`Origin`]; what the payload's native fields are now is what it stood for.
-    pub fn attach_origin(&mut self, dialect: Dialect, event: Option<Event>, fields: Map<String, Value>) {
+    pub fn attach_origin(
+        &mut self,
+        dialect: Dialect,
+        event: Option<Event>,
+        fields: Map<String, Value>,
+    ) {
         self.origin = Some(Arc::new(Origin {
             dialect,
             event,

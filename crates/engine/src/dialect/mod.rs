@@ -12,6 +12,7 @@
 //!   ling's list of rules);
 //! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
 //!   ([`recognise`]: a payload of any dialect, told by its shape);
+//! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
 //! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`).
@@ -19,6 +20,7 @@
 //! - `rules`: what a dialect's exit codes and JSON mean, as a value ([`Rules`]) that
 //!   `decision::judge` applies; nothing here decides.
 
+mod env;
 mod ling_file;
 mod render;
 mod respond;
@@ -27,7 +29,8 @@ mod settings;
 mod sources;
 pub mod tools;
 
-pub use render::{env, payload_from, recognise, render, to_native};
+pub use env::{AgentEnv, EnvFacts, agent_variables, env};
+pub use render::{payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};
 pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
 pub use settings::{ForeignFile, ForeignHook, read_settings};

@@ -1,8 +1,8 @@
 //! Payloads across dialects: [`render`] writes a native [`Payload`] as the JSON a dialect's
 //! hook reads on stdin (Claude Code's one-line snake_case object, Gemini CLI's with its event
 //! names and a timestamp, Codex's with `turn_id` and `model`, ling's `toolCall`: the wire
-//! types of [`crate::wire`]), [`env`] is the environment that agent sets, and [`recognise`]
-//! reads a payload of any dialect back into native fields, told by its shape.
+//! types of [`crate::wire`]), and [`recognise`] reads a payload of any dialect back into
+//! native fields, told by its shape.
 //!
 //! Nothing is made up. When the event came with an agent's own payload (its [`Origin`]: `hook
 //! --for`, `run --payload`, serve's `fire`), a hook of that agent's dialect gets it back field
@@ -198,8 +198,8 @@ fn from_origin(d: Dialect, e: Event, now: &NativePayload, o: &Origin) -> Map<Str
     let then = agent_payload(d, o.event.unwrap_or(e), &o.known, Source::Agent);
     let mut out = o.fields.clone();
     for key in keys(d) {
-        let changed = rendered.get(key) != then.get(key)
-            || (key == "hook_event_name" && o.event != Some(e));
+        let changed =
+            rendered.get(key) != then.get(key) || (key == "hook_event_name" && o.event != Some(e));
         if changed {
             match rendered.get(key) {
                 Some(v) => out.insert(key.to_string(), v.clone()),
@@ -353,22 +353,6 @@ fn ling_payload(e: Event, k: &NativePayload) -> LingPayload {
         timestamp: k.timestamp.clone().unwrap_or_else(now_iso),
         tool_call,
         trigger: k.trigger.clone(),
-    }
-}
-
-/// The environment a hook of dialect `d` runs with, besides hookhost's own `HOOK_EVENT` and
-/// `HOOK_PROJECT_DIR`: `CLAUDE_PROJECT_DIR` for Claude Code and Codex hooks, and
-/// `GEMINI_PROJECT_DIR` plus `CLAUDE_PROJECT_DIR` for Gemini CLI's.
-pub fn env(d: Dialect, project: &Path) -> Vec<(String, String)> {
-    // Per hook and event: a native hook allocates nothing.
-    let dir = || project.to_string_lossy().into_owned();
-    match d {
-        Dialect::Claude | Dialect::Codex => vec![("CLAUDE_PROJECT_DIR".into(), dir())],
-        Dialect::Gemini => vec![
-            ("GEMINI_PROJECT_DIR".into(), dir()),
-            ("CLAUDE_PROJECT_DIR".into(), dir()),
-        ],
-        Dialect::Native | Dialect::Ling => Vec::new(),
     }
 }
 

@@ -25,7 +25,10 @@ fn fixtures(agent: &str) -> Vec<(String, Value)> {
         .filter(|p| !p.to_string_lossy().ends_with(".env.json"))
         .map(|p| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap())
+            (
+                name,
+                serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap(),
+            )
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -114,7 +117,12 @@ fn the_keys_are_the_wire_types_fields() {
             .into_iter()
             .find(|(n, _)| *n == name)
             .unwrap();
-        let mut keys: Vec<String> = schema["properties"].as_object().unwrap().keys().cloned().collect();
+        let mut keys: Vec<String> = schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
         keys.sort();
         keys
     };
@@ -179,7 +187,10 @@ fn from_hookhosts_own_agent_nothing_is_made_up() {
         assert!(v.get("permission_mode").is_none(), "{v}");
         assert!(v.get("transcript_path").is_none(), "{v}");
     }
-    let compact = parsed(Dialect::Claude, &Payload::pre_compact(Path::new("/p"), "s1", "auto"));
+    let compact = parsed(
+        Dialect::Claude,
+        &Payload::pre_compact(Path::new("/p"), "s1", "auto"),
+    );
     assert_eq!(compact["custom_instructions"], Value::Null);
     let stop = Payload::stop(Event::Stop, Path::new("/p"), "s1", true);
     let codex = parsed(Dialect::Codex, &stop);

@@ -4,6 +4,7 @@
 
 use super::{ReportObserver, Runner, Snapshot};
 use crate::config::{self, ConfigErrors, ConfigPaths, HookSet};
+use crate::dialect::AgentEnv;
 use crate::event::Event;
 use crate::inprocess::{FnHook, FnHookEntry};
 use crate::spawner::{HookSpawner, Spawner};
@@ -65,6 +66,7 @@ pub struct RunnerBuilder {
     trust: Option<(TrustPolicy, TrustStore)>,
     fn_hooks: Vec<PendingFn>,
     observer: Option<ReportObserver>,
+    agent_env: Option<AgentEnv>,
 }
 
 /// An in-process hook as registered on the builder, before its matcher is compiled.
@@ -103,6 +105,7 @@ impl RunnerBuilder {
             trust: None,
             fn_hooks: Vec::new(),
             observer: None,
+            agent_env: None,
         }
     }
 
@@ -187,6 +190,13 @@ impl RunnerBuilder {
         self
     }
 
+    /// hookhost runs as the hook of the agent that set `env` (`hookhost hook --for X`): the
+    /// hooks of that agent's dialect get its variables, not hookhost's (`dialect::env`).
+    pub fn agent_env(mut self, env: AgentEnv) -> Self {
+        self.agent_env = Some(env);
+        self
+    }
+
     /// Loads what it must and freezes the runner.
     pub fn build(self) -> Result<Runner, RunnerError> {
         let (hooks, errors, paths) = match self.source {
@@ -216,6 +226,7 @@ impl RunnerBuilder {
             spawner,
             project_dir: self.project_dir,
             background: Mutex::new(JoinSet::new()),
+            agent_env: self.agent_env,
         };
         let snapshot = Snapshot {
             config_errors: errors,

@@ -68,6 +68,8 @@ pub struct Runner {
     spawner: Arc<dyn Spawner>,
     project_dir: PathBuf,
     background: Mutex<JoinSet<HookRecord>>,
+    /// The variables the agent that started hookhost set for it (`hookhost hook --for X`).
+    agent_env: Option<crate::dialect::AgentEnv>,
 }
 
 impl Runner {

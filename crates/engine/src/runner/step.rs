@@ -7,7 +7,7 @@ use super::fire::Step;
 use super::{Runner, Snapshot};
 use crate::config::{Handler, Hook, ModuleSource, Scope};
 use crate::decision::{HookFacts, Judgement, judge};
-use crate::dialect::{self, Dialect};
+use crate::dialect::{self, Dialect, EnvFacts};
 use crate::payload::Payload;
 use crate::report::{EventReport, HookRecord, record, record_fn};
 use crate::spawner::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
@@ -119,6 +119,7 @@ impl Runner {
             } if hook.scope == Scope::Project => snapshot.module_pins.get(module).cloned(),
             _ => None,
         };
+        let known = payload.known();
         let mut request = SpawnRequest {
             event: hook.event,
             handler: hook.handler.clone(),
@@ -126,7 +127,14 @@ impl Runner {
             project_dir: self.project_dir.clone(),
             // The payload and environment of the hook's dialect (native: as is).
             stdin: dialect::render(hook.dialect, payload),
-            env: dialect::env(hook.dialect, &self.project_dir),
+            env: dialect::env(
+                hook.dialect,
+                &EnvFacts {
+                    session_id: known.session_id.as_deref(),
+                    agent: self.agent_env.as_ref(),
+                    ..EnvFacts::of(&self.project_dir)
+                },
+            ),
             timeout: hook.timeout,
             module_sha256,
             untrusted: false,

@@ -45,7 +45,8 @@ pub struct SpawnRequest {
     /// run are the bytes that were trusted, whatever a racing writer does).
     pub module_sha256: Option<String>,
     /// Environment variables a hook of another agent's dialect expects (`CLAUDE_PROJECT_DIR`,
-    /// ...), set besides `HOOK_EVENT` and `HOOK_PROJECT_DIR` for shell and wasm hooks alike.
+    /// `CLAUDE_CODE_SESSION_ID`, `GEMINI_SESSION_ID`, ...: `dialect::env`), set besides
+    /// `HOOK_EVENT` and `HOOK_PROJECT_DIR` for shell and wasm hooks alike.
     pub env: Vec<(String, String)>,
     /// An untrusted hook run with the minimum grants (`trust::reduce_request`): its first
     /// compile is bounded by its own (short) timeout too, so a module crafted to compile
