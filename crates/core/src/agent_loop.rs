@@ -87,6 +87,14 @@ pub enum AgentEvent {
     HookContext(String),
     /// A hook's `systemMessage`: for the user, not added to the conversation.
     SystemMessage(String),
+    /// A PostToolUse hook replaced what the model sees as the tool's result
+    /// (`updatedToolOutput`).
+    ToolOutputReplaced {
+        /// The tool's name.
+        name: String,
+        /// What the model sees instead, as text.
+        output: String,
+    },
     /// TodoGuard turned down a final answer with open todos; the text is the continue message.
     TodoGuard(String),
     /// A Stop (or SubagentStop) hook forced the agent on; the text becomes the next user message.
@@ -138,6 +146,8 @@ pub struct Agent {
     todos: TodoList,
     started: bool,
     depth: usize,
+    /// Variables for the shell tool's calls, from SessionStart hooks (`CLAUDE_ENV_FILE`).
+    shell_env: Vec<(String, String)>,
 }
 
 impl Agent {
@@ -168,6 +178,7 @@ impl Agent {
             todos: TodoList::default(),
             started: false,
             depth: 0,
+            shell_env: Vec::new(),
         }
     }
 
@@ -234,6 +245,8 @@ impl Agent {
             if self.parent_hooks.is_none() {
                 let v = self.hooks.session_start(&self.cx, "startup").await;
                 self.absorb(&v);
+                // What SessionStart hooks wrote to their env file: every later shell call.
+                self.shell_env.extend(v.env.iter().cloned());
                 if let Some(end) = self.stopped(&v) {
                     return Ok(end);
                 }
@@ -371,6 +384,11 @@ impl Agent {
             Permission::Allow => Ok(()),
             Permission::Deny(why) => Err(format!("denied by {why}")),
             Permission::Ask(why) => {
+                // The hook's own reason, when it asked with one.
+                let why = match pre.ask_reason.as_deref().filter(|_| pre.ask) {
+                    Some(reason) if !reason.trim().is_empty() => format!("{why}: {reason}"),
+                    _ => why,
+                };
                 if self.prompter.confirm(&call.name, &args, &why).await {
                     Ok(())
                 } else {
@@ -388,7 +406,14 @@ impl Agent {
         let mut output = if call.name == "task" {
             self.run_task(&args).await
         } else {
-            tools::run(&call.name, &args, &self.project, &mut self.todos).await
+            tools::run_with_env(
+                &call.name,
+                &args,
+                &self.project,
+                &mut self.todos,
+                &self.shell_env,
+            )
+            .await
         };
         self.emit(AgentEvent::ToolResult {
             name: call.name.clone(),
@@ -406,6 +431,14 @@ impl Agent {
             )
             .await;
         self.absorb(&post);
+        // A hook's replacement of the result (`updatedToolOutput`): what the model sees.
+        if let Some(replaced) = &post.updated_tool_output {
+            output.content = replaced.clone();
+            self.emit(AgentEvent::ToolOutputReplaced {
+                name: call.name.clone(),
+                output: output.text(),
+            });
+        }
         if !post.feedback.is_empty() {
             let mut text = output.text();
             for f in &post.feedback {
@@ -444,6 +477,7 @@ impl Agent {
             todos: TodoList::default(),
             started: true,
             depth: self.depth + 1,
+            shell_env: self.shell_env.clone(),
         };
         self.emit(AgentEvent::SubagentStart(name.to_string()));
         let result = Box::pin(sub.run(prompt)).await;

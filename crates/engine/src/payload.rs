@@ -291,6 +291,15 @@ impl Payload {
         });
     }
 
+    /// Replaces the tool result (a PostToolUse hook's `updatedToolOutput`; later hooks see
+    /// the new one).
+    pub fn set_tool_result(&mut self, result: Value) {
+        self.merge(NativePayload {
+            tool_result: Some(result),
+            ..NativePayload::default()
+        });
+    }
+
     /// Every field.
     pub fn as_map(&self) -> &Map<String, Value> {
         &self.fields

@@ -32,7 +32,7 @@ pub mod tools;
 pub use env::{AgentEnv, EnvFacts, agent_variables, env};
 pub use render::{payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};
-pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
+pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
 pub use settings::{ForeignFile, ForeignHook, read_settings};
 pub use sources::{ForeignSource, foreign_sources};
 

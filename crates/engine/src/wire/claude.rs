@@ -88,6 +88,9 @@ pub enum PermissionDecision {
     Deny,
     /// Hand the call to the permission prompt.
     Ask,
+    /// A hook deferred: Claude Code's normal permission flow (`-p`: the session pauses at
+    /// the call, to be resumed).
+    Defer,
 }
 
 /// The answer `hookhost hook --for claude` prints (nothing at all when every field is absent).
@@ -127,14 +130,17 @@ pub struct ClaudeSpecificOutput {
     pub additional_context: Option<String>,
     /// The event answered.
     pub hook_event_name: String,
-    /// PreToolUse: deny, or ask (also with a rewrite, so Claude Code never auto-approves
-    /// rewritten arguments).
+    /// PreToolUse: deny, ask (also with a rewrite, so Claude Code never auto-approves
+    /// rewritten arguments) or defer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub permission_decision: Option<PermissionDecision>,
-    /// Why (with `deny`).
+    /// Why (with `deny` and `ask`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub permission_decision_reason: Option<String>,
     /// PreToolUse: the rewritten arguments, in Claude Code's keys.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_input: Option<Value>,
+    /// PostToolUse: what the model sees as the tool's result instead of its output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_tool_output: Option<Value>,
 }
