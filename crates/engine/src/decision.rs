@@ -171,6 +171,9 @@ pub struct HookFacts<'a> {
     pub trust: TrustLevel,
     /// A second run on the final arguments of a rewritten call: only a block counts.
     pub rejudge: bool,
+    /// What the hook left in its `CLAUDE_ENV_FILE` (SessionStart), read strictly: the
+    /// variables, and one message per refused line (`session_env`).
+    pub env_file: Option<(Vec<(String, String)>, Vec<String>)>,
 }
 
 impl HookFacts<'_> {
@@ -186,6 +189,7 @@ impl HookFacts<'_> {
             hint: None,
             trust: TrustLevel::Trusted,
             rejudge: false,
+            env_file: None,
         }
     }
 }
@@ -233,7 +237,20 @@ fn condition(t: &HookFacts, out: &SpawnOutput) -> (Condition, Option<String>) {
 pub fn judge(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
     let draft = by_table(rules, t, out);
     let draft = stop_blocks_the_call(t, draft);
+    let draft = env_written(t, draft);
     trust::keep(t, draft)
+}
+
+/// What the hook wrote to its env file: variables for the shell's later calls, whatever its
+/// exit (Claude Code reads the file as it is), and a warning per line it refused.
+fn env_written(t: &HookFacts, mut j: Judgement) -> Judgement {
+    if let Some((vars, problems)) = &t.env_file {
+        j.effects.env.clone_from(vars);
+        if !problems.is_empty() {
+            note(&mut j, problems.join("; "));
+        }
+    }
+    j
 }
 
 /// The cell of the table, and for exit 0 the JSON protocol.

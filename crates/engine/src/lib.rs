@@ -85,6 +85,7 @@ mod payload;
 pub mod preflight;
 mod report;
 mod runner;
+pub mod session_env;
 pub mod setup;
 pub mod spawner;
 pub mod store;

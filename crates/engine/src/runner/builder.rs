@@ -7,6 +7,7 @@ use crate::config::{self, ConfigErrors, ConfigPaths, HookSet};
 use crate::dialect::AgentEnv;
 use crate::event::Event;
 use crate::inprocess::{FnHook, FnHookEntry};
+use crate::session_env::SessionEnv;
 use crate::spawner::{HookSpawner, Spawner};
 use crate::trust::{TrustPolicy, TrustStore};
 use std::path::{Path, PathBuf};
@@ -67,6 +68,7 @@ pub struct RunnerBuilder {
     fn_hooks: Vec<PendingFn>,
     observer: Option<ReportObserver>,
     agent_env: Option<AgentEnv>,
+    session_env_root: Option<PathBuf>,
 }
 
 /// An in-process hook as registered on the builder, before its matcher is compiled.
@@ -106,6 +108,7 @@ impl RunnerBuilder {
             fn_hooks: Vec::new(),
             observer: None,
             agent_env: None,
+            session_env_root: None,
         }
     }
 
@@ -197,6 +200,13 @@ impl RunnerBuilder {
         self
     }
 
+    /// Give Claude-dialect SessionStart hooks their `CLAUDE_ENV_FILE` under `root` (default:
+    /// `session-env` under the settled compile-cache root, else a temporary directory).
+    pub fn session_env_root(mut self, root: PathBuf) -> Self {
+        self.session_env_root = Some(root);
+        self
+    }
+
     /// Loads what it must and freezes the runner.
     pub fn build(self) -> Result<Runner, RunnerError> {
         let (hooks, errors, paths) = match self.source {
@@ -227,6 +237,10 @@ impl RunnerBuilder {
             project_dir: self.project_dir,
             background: Mutex::new(JoinSet::new()),
             agent_env: self.agent_env,
+            session_env: match self.session_env_root {
+                Some(root) => SessionEnv::under(root),
+                None => SessionEnv::default_root(),
+            },
         };
         let snapshot = Snapshot {
             config_errors: errors,
