@@ -379,23 +379,7 @@ impl Agent {
             .updated_args
             .clone()
             .unwrap_or_else(|| call.args.clone());
-        // Hooks can block, never bypass: the checker sees the final arguments.
-        let allowed = match self.permissions.check(&call.name, &args, pre.ask) {
-            Permission::Allow => Ok(()),
-            Permission::Deny(why) => Err(format!("denied by {why}")),
-            Permission::Ask(why) => {
-                // The hook's own reason, when it asked with one.
-                let why = match pre.ask_reason.as_deref().filter(|_| pre.ask) {
-                    Some(reason) if !reason.trim().is_empty() => format!("{why}: {reason}"),
-                    _ => why,
-                };
-                if self.prompter.confirm(&call.name, &args, &why).await {
-                    Ok(())
-                } else {
-                    Err(format!("the user did not allow it ({why})"))
-                }
-            }
-        };
+        let allowed = self.permitted(call, &args, &pre).await;
         if let Err(why) = allowed {
             self.emit(AgentEvent::PermissionDenied {
                 name: call.name.clone(),
@@ -431,7 +415,40 @@ impl Agent {
             )
             .await;
         self.absorb(&post);
-        // A hook's replacement of the result (`updatedToolOutput`): what the model sees.
+        self.after_post_tool_use(call, &mut output, &post);
+        let stop = self.stopped(&post);
+        (output, stop)
+    }
+
+    /// The permission checker on the final arguments (hooks can block, never bypass), and
+    /// the prompt when it or a hook asks (with the hook's reason).
+    async fn permitted(
+        &self,
+        call: &ToolCall,
+        args: &Value,
+        pre: &HookVerdict,
+    ) -> Result<(), String> {
+        match self.permissions.check(&call.name, args, pre.ask) {
+            Permission::Allow => Ok(()),
+            Permission::Deny(why) => Err(format!("denied by {why}")),
+            Permission::Ask(why) => {
+                // The hook's own reason, when it asked with one.
+                let why = match pre.ask_reason.as_deref().filter(|_| pre.ask) {
+                    Some(reason) if !reason.trim().is_empty() => format!("{why}: {reason}"),
+                    _ => why,
+                };
+                if self.prompter.confirm(&call.name, args, &why).await {
+                    Ok(())
+                } else {
+                    Err(format!("the user did not allow it ({why})"))
+                }
+            }
+        }
+    }
+
+    /// What PostToolUse hooks make of the result the model sees: a replacement
+    /// (`updatedToolOutput`), then their feedback appended.
+    fn after_post_tool_use(&self, call: &ToolCall, output: &mut ToolOutput, post: &HookVerdict) {
         if let Some(replaced) = &post.updated_tool_output {
             output.content = replaced.clone();
             self.emit(AgentEvent::ToolOutputReplaced {
@@ -446,8 +463,6 @@ impl Agent {
             }
             output.content = Value::String(text);
         }
-        let stop = self.stopped(&post);
-        (output, stop)
     }
 
     /// The `task` tool: a subagent with the parent's PreToolUse/PostToolUse hooks only.

@@ -171,9 +171,9 @@ pub struct HookFacts<'a> {
     pub trust: TrustLevel,
     /// A second run on the final arguments of a rewritten call: only a block counts.
     pub rejudge: bool,
-    /// What the hook left in its `CLAUDE_ENV_FILE` (SessionStart), read strictly: the
-    /// variables, and one message per refused line (`session_env`).
-    pub env_file: Option<(Vec<(String, String)>, Vec<String>)>,
+    /// What the hook left in its `CLAUDE_ENV_FILE` (SessionStart), read strictly
+    /// (`session_env`).
+    pub env_file: Option<crate::session_env::EnvFileRead>,
 }
 
 impl HookFacts<'_> {
@@ -244,10 +244,10 @@ pub fn judge(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
 /// What the hook wrote to its env file: variables for the shell's later calls, whatever its
 /// exit (Claude Code reads the file as it is), and a warning per line it refused.
 fn env_written(t: &HookFacts, mut j: Judgement) -> Judgement {
-    if let Some((vars, problems)) = &t.env_file {
-        j.effects.env.clone_from(vars);
-        if !problems.is_empty() {
-            note(&mut j, problems.join("; "));
+    if let Some(read) = &t.env_file {
+        j.effects.env.clone_from(&read.vars);
+        if !read.refused.is_empty() {
+            note(&mut j, read.refused.join("; "));
         }
     }
     j

@@ -23,6 +23,7 @@
 //!   file gave earlier, else this process's own (`export PATH="$PATH:./bin"`); a command
 //!   substitution (`$(...)`, a backquote) or any other `${...}` form is refused;
 //! - anything after the value but a `#` comment, and every other line, is refused.
+//!
 //! A refused line sets nothing and is named in the hook's record (`message`).
 
 use crate::agent::tools::shell_env_allows;
@@ -33,6 +34,15 @@ use std::sync::OnceLock;
 
 /// Largest env file read: 1 MiB.
 pub const ENV_FILE_LIMIT: u64 = 1 << 20;
+
+/// What a hook left in its env file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EnvFileRead {
+    /// The variables it sets, in order (a later one of the same name wins).
+    pub vars: Vec<(String, String)>,
+    /// One message per refused line.
+    pub refused: Vec<String>,
+}
 
 /// Where a runner's SessionStart hooks get their env files.
 #[derive(Debug, Default)]
@@ -117,24 +127,23 @@ fn dir_name(session: &str) -> String {
     }
 }
 
-/// What a hook left in its env file, read strictly (see the module's rules): the variables
-/// in order, and one message per refused line.
-pub fn read(path: &Path) -> (Vec<(String, String)>, Vec<String>) {
+/// What a hook left in its env file, read strictly (see the module's rules).
+pub fn read(path: &Path) -> EnvFileRead {
     match read_bounded_nofollow(path, ENV_FILE_LIMIT) {
         Ok(bytes) => parse(&String::from_utf8_lossy(&bytes), &|name| {
             std::env::var(name).ok()
         }),
-        Err(e) if e.is_not_found() => (Vec::new(), Vec::new()),
-        Err(e) => (Vec::new(), vec![format!("CLAUDE_ENV_FILE not read: {e}")]),
+        Err(e) if e.is_not_found() => EnvFileRead::default(),
+        Err(e) => EnvFileRead {
+            vars: Vec::new(),
+            refused: vec![format!("CLAUDE_ENV_FILE not read: {e}")],
+        },
     }
 }
 
 /// The variables `text` sets, in order, and one message per refused line; `$NAME` is looked
 /// up in the earlier lines, then with `host`.
-pub fn parse(
-    text: &str,
-    host: &dyn Fn(&str) -> Option<String>,
-) -> (Vec<(String, String)>, Vec<String>) {
+pub fn parse(text: &str, host: &dyn Fn(&str) -> Option<String>) -> EnvFileRead {
     let mut vars: Vec<(String, String)> = Vec::new();
     let mut problems = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -155,7 +164,10 @@ pub fn parse(
             Err(why) => problems.push(format!("CLAUDE_ENV_FILE line {}: {why}", n + 1)),
         }
     }
-    (vars, problems)
+    EnvFileRead {
+        vars,
+        refused: problems,
+    }
 }
 
 /// One `export NAME=VALUE` line.
@@ -276,9 +288,10 @@ mod tests {
     use super::*;
 
     fn parsed(text: &str) -> (Vec<(String, String)>, Vec<String>) {
-        parse(text, &|name| {
+        let r = parse(text, &|name| {
             (name == "PATH").then(|| "/usr/bin".to_string())
-        })
+        });
+        (r.vars, r.refused)
     }
 
     #[test]
@@ -342,7 +355,7 @@ mod tests {
             root.path().join("session-env")
         );
         std::fs::write(&file, "export X=1\n").unwrap();
-        assert_eq!(read(&file).0, [("X".to_string(), "1".to_string())]);
+        assert_eq!(read(&file).vars, [("X".to_string(), "1".to_string())]);
         // Created afresh each time.
         let again = env.file("../../etc", "sessionstart-hook-0-0.sh").unwrap();
         assert_eq!(std::fs::read(&again).unwrap(), b"");
