@@ -4,10 +4,10 @@
 //!
 //! Every answer is JSON on stdout with exit 0 (the form each agent documents as preferred);
 //! nothing on stdout when there is nothing to say. Hooks can block, never bypass: hookhost
-//! never answers "allow". A rewrite of the tool input goes back in the agent's argument keys
-//! with "ask" where the agent would otherwise auto-approve (Claude Code), merged into the
-//! input (Gemini CLI), or, where the agent cannot apply rewrites (Codex), as a deny that
-//! says so: a guard's rewrite is never silently dropped. An ask keeps its reason (Codex,
+//! never answers "allow". A rewrite of the tool input goes back in the agent's argument keys,
+//! with no decision so that the agent's own permission flow judges the new input (Claude
+//! Code), merged into the input (Gemini CLI), or, where the agent cannot apply rewrites
+//! (Codex), as a deny that says so: a guard's rewrite is never silently dropped. An ask keeps its reason (Codex,
 //! which cannot ask, gets a deny that says so); a defer is Claude Code's `defer` (elsewhere
 //! the agent's own permission flow, which is what it means). A replaced tool result
 //! (`updatedToolOutput`) goes back as Claude Code's `updatedToolOutput`, as Gemini CLI's
@@ -149,17 +149,6 @@ impl Facts {
         }
     }
 
-    /// Why the call goes to the permission prompt: the hook's reason, or for a rewrite that
-    /// the arguments were rewritten.
-    fn ask_why(&self) -> Option<String> {
-        self.ask_reason.clone().or_else(|| {
-            self.updated.as_ref().map(|_| {
-                "a hookhost hook rewrote this call's arguments; confirm the rewritten call"
-                    .to_string()
-            })
-        })
-    }
-
     /// The tool result a hook put in place of the real one, as text.
     fn tool_output_text(&self) -> Option<String> {
         self.tool_output.as_ref().map(|v| match v {
@@ -191,13 +180,18 @@ fn claude_answer(f: &Facts) -> ClaudeAnswer {
             hso.permission_decision = Some(PermissionDecision::Deny);
             hso.permission_decision_reason = Some(f.reason.clone());
         }
-        Event::PreToolUse if f.ask || f.updated.is_some() => {
-            hso.permission_decision = Some(PermissionDecision::Ask);
-            hso.permission_decision_reason = f.ask_why();
+        Event::PreToolUse => {
+            // A rewrite goes back alone: Claude Code applies an `updatedInput` that comes
+            // without a decision and runs its own permission flow on the new input (2.1.332:
+            // its `hookUpdatedInput`), as hookhost's checker runs on the final arguments; an
+            // "ask" with it would be refused headless (`-p`). An ask keeps its reason.
             hso.updated_input.clone_from(&f.updated);
-        }
-        Event::PreToolUse if f.defer => {
-            hso.permission_decision = Some(PermissionDecision::Defer);
+            if f.ask {
+                hso.permission_decision = Some(PermissionDecision::Ask);
+                hso.permission_decision_reason.clone_from(&f.ask_reason);
+            } else if f.defer {
+                hso.permission_decision = Some(PermissionDecision::Defer);
+            }
         }
         Event::PostToolUse => hso.updated_tool_output.clone_from(&f.tool_output),
         _ => {}
@@ -394,7 +388,8 @@ mod tests {
         let mut r = report(Event::PreToolUse);
         r.updated_args = Some(json!({"path": "b.txt", "content": "x"}));
         let claude = parsed(&respond(Dialect::Claude, &r, Some("write_file")));
-        assert_eq!(claude["hookSpecificOutput"]["permissionDecision"], "ask");
+        // No decision: Claude Code's own permission flow judges the rewritten input.
+        assert_eq!(claude["hookSpecificOutput"].get("permissionDecision"), None);
         assert_eq!(
             claude["hookSpecificOutput"]["updatedInput"],
             json!({"file_path": "b.txt", "content": "x"})

@@ -130,8 +130,8 @@ pub struct ClaudeSpecificOutput {
     pub additional_context: Option<String>,
     /// The event answered.
     pub hook_event_name: String,
-    /// PreToolUse: deny, ask (also with a rewrite, so Claude Code never auto-approves
-    /// rewritten arguments) or defer.
+    /// PreToolUse: deny, ask or defer; none with a rewrite alone (Claude Code's own
+    /// permission flow then judges the rewritten input).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub permission_decision: Option<PermissionDecision>,
     /// Why (with `deny` and `ask`).
