@@ -240,6 +240,12 @@ config_errors! {
 ]}}"#;
     managed_only_key_in_a_project_file: r#"{"allowManagedHooksOnly": true, "hooks": {}}"#;
     disable_all_hooks_not_a_bool: r#"{"disableAllHooks": "yes", "hooks": {}}"#;
+    bad_if_rules: r#"{"hooks": {"PreToolUse": [
+  {"command": "echo hi", "if": "Bash(git *"},
+  {"command": "echo hi", "if": "Bash()"},
+  {"command": "echo hi", "if": "Ba sh"},
+  {"command": "echo hi", "if": ""}
+], "Stop": [{"command": "echo hi", "if": "Bash(git *)"}]}}"#;
     every_problem_at_once: r#"{"hooks": {
   "PreToolUse": [
     {"comand": "x"},
@@ -816,6 +822,27 @@ fn check_with_errors_and_warnings() {
         &["check", "--json"],
         &[],
     );
+}
+
+/// What `check` and `list` say about switches, duplicates, `if` and a `match` naming
+/// another agent's tool.
+#[test]
+fn check_and_list_switches() {
+    let text = r#"{"hooks": {"PreToolUse": [
+  {"command": "exit 0", "match": "Bash", "if": "Bash(git *)"},
+  {"command": "exit 2", "enabled": false},
+  {"command": "exit 0", "match": "Bash", "if": "Bash(git *)"}
+]}}"#;
+    let p = project_with_text(text);
+    let gemini = r#"{"hooksConfig": {"disabled": ["audit"]}, "hooks": {"notifications": true, "BeforeTool": [{"hooks": [{"type": "command", "name": "audit", "command": "exit 0"}]}]}}"#;
+    p.write(".gemini/settings.json", gemini);
+    let claude = r#"{"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 0"}]}]}}"#;
+    p.write(".claude/settings.json", claude);
+    let input = format!(
+        "==> .coding-agent/hooks.json <==\n{text}\n==> .gemini/settings.json <==\n{gemini}\n==> .claude/settings.json <==\n{claude}"
+    );
+    check_snapshot(&p, "check_switches", &input, &["check"], &[]);
+    check_snapshot(&p, "list_switches", &input, &["list"], &[]);
 }
 
 #[test]

@@ -231,6 +231,13 @@ fn the_schema_and_hookhost_accept_the_same_valid_configs() {
             "Stop",
             json!({"package": {"ref": "g.wasm", "digest": "cd".repeat(32), "args": ["--strict"]}, "env": ["HOME"]}),
         ),
+        json!({"disableAllHooks": true, "hooks": {"Stop": [{"command": "x"}]}}),
+        hook(
+            "PreToolUse",
+            json!({"command": "x", "match": "Bash", "if": "Bash(git *)", "enabled": false}),
+        ),
+        hook("PostToolUse", json!({"command": "x", "if": "Edit(*.ts)"})),
+        hook("Stop", json!({"command": "x", "enabled": true})),
     ];
     for config in &valid {
         assert_eq!(schema_errors(&v, config), [] as [String; 0], "{config}");
@@ -332,6 +339,11 @@ fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
             "PreToolUse",
             json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}),
         ),
+        json!({"disableAllHooks": "yes"}),
+        hook("PreToolUse", json!({"command": "x", "enabled": "no"})),
+        hook("Stop", json!({"command": "x", "if": "Bash"})),
+        hook("SessionStart", json!({"command": "x", "if": "Bash"})),
+        hook("PreToolUse", json!({"command": "x", "if": ""})),
     ];
     for config in &invalid {
         assert_ne!(

@@ -22,6 +22,7 @@ mod review3_packages;
 mod review3_surfaces;
 mod sandbox;
 mod sdk;
+mod switches;
 mod trust;
 
 use common::Project;

@@ -33,9 +33,17 @@ pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
             println!("warning: {}", terminal_safe_lines(&w.to_string()));
         }
         println!(
-            "checked {} hook{} in {}: {} error{}, {} warning{}",
+            "checked {} hook{}{} in {}: {} error{}, {} warning{}",
             report.hooks,
             if report.hooks == 1 { "" } else { "s" },
+            if report.disabled == 0 {
+                String::new()
+            } else {
+                format!(
+                    " (and {} disabled, not run: `hookhost list`)",
+                    report.disabled
+                )
+            },
             report
                 .files
                 .iter()

@@ -38,7 +38,7 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
         println!("{}", serde_json::to_string_pretty(&listed)?);
         return Ok(status);
     }
-    if set.is_empty() {
+    if set.is_empty() && set.disabled.is_empty() {
         println!("no hooks configured (looked in:");
         for f in &set.files {
             println!("  {}", terminal_safe(&f.display().to_string()));
@@ -54,34 +54,60 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
             println!("{}", h.event);
             current = Some(h.event);
         }
-        let mut extras = Vec::new();
-        if let Some(m) = &h.match_source {
-            extras.push(format!("match \"{}\"", terminal_safe(m)));
+        print_hook(h);
+        if let Some(first) = set.duplicate_of(h) {
+            println!(
+                "      duplicate of {} in {}: runs once, as that one, when both match",
+                terminal_safe(&first.label()),
+                terminal_safe(&first.file.display().to_string())
+            );
         }
-        if h.is_async {
-            extras.push("async".into());
-        }
-        extras.push(format!("timeout {} ms", h.timeout.as_millis()));
-        println!(
-            "  {:<16} {:<5} {}  [{}]",
-            terminal_safe(&h.label()),
-            h.handler.kind().as_str(),
-            terminal_safe(h.handler.display()),
-            extras.join(", ")
-        );
-        if let Some(d) = &h.description {
-            println!("      {}", terminal_safe(d));
-        }
-        let scope = scope_name(h.scope);
-        let file = terminal_safe(&h.file.display().to_string()).into_owned();
-        match h.dialect {
-            hookhost::Dialect::Native => {
-                println!("      from {file} ({scope})");
-            }
-            d => println!("      from {file} ({scope}, {d} dialect)"),
+    }
+    if !set.disabled.is_empty() {
+        println!("disabled (not run):");
+        for d in &set.disabled {
+            print_hook(&d.hook);
+            println!(
+                "      disabled by {} in {}",
+                terminal_safe(&d.why),
+                terminal_safe(&d.by.display().to_string())
+            );
         }
     }
     Ok(status)
+}
+
+/// One hook: its label, kind, command, options, description and file.
+fn print_hook(h: &config::Hook) {
+    let mut extras = Vec::new();
+    if let Some(m) = &h.match_source {
+        extras.push(format!("match \"{}\"", terminal_safe(m)));
+    }
+    if let Some(rule) = &h.condition {
+        extras.push(format!("if \"{}\"", terminal_safe(rule.as_str())));
+    }
+    if h.is_async {
+        extras.push("async".into());
+    }
+    extras.push(format!("timeout {} ms", h.timeout.as_millis()));
+    println!(
+        "  {:<16} {:<5} {}  [{}]",
+        terminal_safe(&h.label()),
+        h.handler.kind().as_str(),
+        terminal_safe(h.handler.display()),
+        extras.join(", ")
+    );
+    if let Some(d) = &h.description {
+        println!("      {}", terminal_safe(d));
+    }
+    let scope = scope_name(h.scope);
+    let file = terminal_safe(&h.file.display().to_string()).into_owned();
+    match h.dialect {
+        hookhost::Dialect::Native => {
+            println!("      from {file} ({scope})");
+        }
+        d => println!("      from {file} ({scope}, {d} dialect)"),
+    }
 }
 
 fn scope_name(scope: config::Scope) -> &'static str {

@@ -27,7 +27,7 @@ use std::process::ExitCode;
     version,
     about,
     long_about = None,
-    after_help = "Hooks live in /etc/coding-agent/hooks.json (managed, run first), <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours), then other agents' files (.claude/settings.json, .gemini/settings.json, .codex/hooks.json, .ling/hooks.json); `hookhost list` shows the order. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
+    after_help = "Hooks live in /etc/coding-agent/hooks.json (managed, run first), <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours), then other agents' files (.claude/settings.json, .gemini/settings.json, .codex/hooks.json and config.toml, .ling/hooks.json); `hookhost list` shows the order. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
 )]
 struct Cli {
     /// More logging on stderr (-v: info, -vv: debug). RUST_LOG overrides.

@@ -9,42 +9,65 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
-/// `{"hooks": [...], "files": [...], "managedOnly": FILE|null}`: the effective hooks in run
-/// order, with their source file and dialect, and the files read.
+/// `{"hooks": [...], "disabled": [...], "files": [...], "managedOnly": FILE|null}`: the
+/// effective hooks in run order, with their source file and dialect (and, for an identical
+/// handler listed again, `duplicateOf`: the hook that runs instead when both match), the
+/// hooks a switch turned off (with `disabledBy` and `why`), and the files read.
 pub fn list_json(set: &HookSet) -> Value {
     let hooks: Vec<_> = set
         .all()
         .map(|h| {
-            let mut v = json!({
-                "event": h.event,
-                "hook": h.label(),
-                "kind": h.handler.kind(),
-                "command": h.handler.display(),
-                "match": h.match_source,
-                "description": h.description,
-                "timeoutMs": u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
-                "cwd": h.cwd,
-                "async": h.is_async,
-                "onError": h.on_error,
-                "source": h.scope,
-                "file": h.file,
-                "dialect": h.dialect,
-            });
-            if let Handler::Wasm { limits, module, .. } = &h.handler {
-                v["module"] = json!(module.path());
-                v["fuel"] = json!(limits.fuel);
-                v["memory"] = json!(limits.memory_mib);
-                v["fs"] = json!(limits.fs);
-                v["env"] = json!(limits.env);
+            let mut v = hook_json(h);
+            if let Some(first) = set.duplicate_of(h) {
+                v["duplicateOf"] = json!({"hook": first.label(), "file": first.file});
             }
+            v
+        })
+        .collect();
+    let disabled: Vec<_> = set
+        .disabled
+        .iter()
+        .map(|d| {
+            let mut v = hook_json(&d.hook);
+            v["disabledBy"] = json!(d.by);
+            v["why"] = json!(d.why);
             v
         })
         .collect();
     json!({
         "hooks": hooks,
+        "disabled": disabled,
         "files": set.files,
         "managedOnly": set.managed_only,
     })
+}
+
+/// One hook as `list --json` shows it.
+fn hook_json(h: &Hook) -> Value {
+    let mut v = json!({
+        "event": h.event,
+        "hook": h.label(),
+        "kind": h.handler.kind(),
+        "command": h.handler.display(),
+        "match": h.match_source,
+        "if": h.condition.as_ref().map(config::PermissionRule::as_str),
+        "description": h.description,
+        "timeoutMs": u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
+        "cwd": h.cwd,
+        "async": h.is_async,
+        "onError": h.on_error,
+        "source": h.scope,
+        "file": h.file,
+        "dialect": h.dialect,
+    });
+    if let Handler::Wasm { limits, module, .. } = &h.handler {
+        v["module"] = json!(module.path());
+        v["fuel"] = json!(limits.fuel);
+        v["memory"] = json!(limits.memory_mib);
+        v["fs"] = json!(limits.fs);
+        v["env"] = json!(limits.env);
+    }
+    v
 }
 
 /// What `check` and `list` say when the managed file turns the other files off.
@@ -59,8 +82,11 @@ pub struct CheckReport {
     pub errors: Vec<ConfigError>,
     /// Problems that do not (a missing program on an observing event, untrusted hooks).
     pub warnings: Vec<ConfigError>,
-    /// How many hooks are configured.
+    /// How many hooks are configured and run.
     pub hooks: usize,
+    /// How many configured hooks a switch turns off (`"enabled": false`, `disableAllHooks`,
+    /// the other agents' own switches); `list` shows them.
+    pub disabled: usize,
     /// The files read: hookhost's own always, other agents' when present.
     pub files: Vec<PathBuf>,
     /// The managed file that allows only managed hooks, when one does.
@@ -96,8 +122,14 @@ pub async fn check_with(
     let (set, errors) = config::load_lenient(paths);
     let mut found = Found {
         errors,
-        // What other agents' files say that hookhost accepts but does not implement.
-        warnings: set.warnings.clone(),
+        // What other agents' files say that hookhost accepts but does not implement, and
+        // each native `match` that names another agent's tool (read as the core's).
+        warnings: set
+            .warnings
+            .iter()
+            .cloned()
+            .chain(config::alias_notes(&set))
+            .collect(),
     };
     let mut wasm = None;
     for hook in set.all() {
@@ -126,6 +158,7 @@ pub async fn check_with(
         errors: found.errors,
         warnings: found.warnings,
         hooks: set.len(),
+        disabled: set.disabled.len(),
         files,
         managed_only: set.managed_only.clone(),
     })

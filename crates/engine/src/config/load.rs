@@ -4,9 +4,11 @@
 //! The machine-wide managed file first, then the project's file, then the user's global one
 //! (hooks then run by rank: managed, the user's, the project's); a missing file is empty; a project at the home directory reads its one file once, as
 //! global. A managed file that says `"allowManagedHooksOnly": true` (or that exists but
-//! //! cannot be read, which fails closed) turns the project's and the user's files off. Other
+//! cannot be read, which fails closed) turns the project's and the user's files off. Other
 //! agents' files (Claude Code, Gemini CLI, Codex, ling) load after hookhost's own, and
-//! Claude Code's managed settings load with the managed file. Each file is read bounded
+//! Claude Code's managed settings load with the managed file. Once every file is read, the
+//! switches turn hooks off (`switches.rs`: `disableAllHooks`, the agents' own, each within
+//! its file's rank and below, never managed hooks). Each file is read bounded
 //! ([`read_bounded`]: no FIFOs, no endless files) and hashed from the exact bytes parsed, so
 //! what trust compares is what runs.
 
@@ -16,8 +18,9 @@ use super::paths::{
     CLAUDE_MANAGED_SETTINGS, CLAUDE_MANAGED_SETTINGS_ENV, ConfigPaths, MANAGED_CONFIG,
     MANAGED_CONFIG_ENV,
 };
-use super::raw::MANAGED_ONLY_KEY;
-use super::types::{Hook, HookSet, Scope};
+use super::raw::{DISABLE_ALL_KEY, MANAGED_ONLY_KEY};
+use super::switches::{self, Reach, Switch};
+use super::types::{DisabledHook, Hook, HookSet, Scope};
 use crate::confine::{canonical_or_same, same_file};
 use crate::dialect::{self, Dialect};
 use crate::files::{CONFIG_LIMIT, read_bounded, sha256_hex};
@@ -54,22 +57,34 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
         }
     }
     let Loaded {
-        mut hooks,
+        hooks,
+        mut disabled,
         errors,
-        warnings,
+        mut warnings,
         hashes,
         files,
+        switches,
+        agent_files,
     } = loaded;
+    // The switches, each over its rank and below (never managed hooks of another file).
+    let (mut hooks, off) = switches::apply(hooks, &switches, &agent_files);
+    disabled.extend(off);
+    warnings.extend(switches::project_switch_notes(&switches));
     // Run order: by event, then by rank (managed, the user's, the project's: a guard of a
     // higher rank judges first, and judges again any call a lower rank rewrites); within a
     // rank hookhost's own file first, then other agents' files in their load order
     // (`source`); declared order within a file (a stable sort keeps it).
     hooks.sort_by_key(|h: &Hook| (h.event, h.scope.rank(), h.source));
+    disabled.sort_by_key(|d| {
+        let h = &d.hook;
+        (h.event, h.scope.rank(), h.source, h.index)
+    });
     let mut set = HookSet::from_hooks(hooks);
     set.files = files;
     set.file_hashes = hashes;
     set.warnings = warnings;
     set.managed_only = managed_only;
+    set.disabled = disabled;
     (set, errors)
 }
 
@@ -131,14 +146,20 @@ enum Read {
     Broken,
 }
 
-/// The hooks, problems and hashes of the files read so far.
+/// The hooks, problems, switches and hashes of the files read so far.
 #[derive(Default)]
 struct Loaded {
     hooks: Vec<Hook>,
+    /// Hooks their own `"enabled": false` (or their own file's agent switch) turns off.
+    disabled: Vec<DisabledHook>,
     errors: Vec<ConfigError>,
     warnings: Vec<ConfigError>,
     hashes: BTreeMap<PathBuf, String>,
     files: Vec<PathBuf>,
+    /// Every file's switches, applied once all files are read.
+    switches: Vec<Switch>,
+    /// Which agent each other agent's file read belongs to.
+    agent_files: BTreeMap<PathBuf, Dialect>,
 }
 
 impl Loaded {
@@ -206,6 +227,21 @@ impl Loaded {
         };
         let parsed = parse_source(&text, file, scope, paths);
         self.hooks.extend(parsed.hooks);
+        self.disabled
+            .extend(parsed.disabled.into_iter().map(|hook| DisabledHook {
+                hook: std::sync::Arc::new(hook),
+                by: file.to_path_buf(),
+                why: "\"enabled\": false".into(),
+            }));
+        if parsed.disable_all {
+            self.switches.push(Switch {
+                file: file.to_path_buf(),
+                scope,
+                reach: Reach::Every,
+                names: None,
+                why: format!("\"{DISABLE_ALL_KEY}\": true"),
+            });
+        }
         self.errors.extend(parsed.errors);
         if parsed.unreadable {
             Read::Broken
@@ -228,16 +264,47 @@ impl Loaded {
             Ok(text) => text,
             Err(read) => return read,
         };
-        let root = serde_json::from_str::<serde_json::Value>(&text).ok();
-        let (h, e, w) = parse_foreign(&text, file, d, origin, paths);
-        self.hooks.extend(h);
-        self.errors.extend(e);
-        self.warnings.extend(w);
-        match root {
+        self.agent_files.insert(file.to_path_buf(), d);
+        let parsed = parse_foreign(&text, file, d, origin, paths);
+        self.hooks.extend(parsed.hooks);
+        self.disabled
+            .extend(parsed.disabled.into_iter().map(|(hook, why)| DisabledHook {
+                hook: std::sync::Arc::new(hook),
+                by: file.to_path_buf(),
+                why,
+            }));
+        self.errors.extend(parsed.errors);
+        self.warnings.extend(parsed.warnings);
+        for s in parsed.switches {
+            if s.user_only && origin.0 != Scope::Global {
+                self.warnings.push(ConfigError {
+                    file: file.to_path_buf(),
+                    hook: Some("hooks.state".into()),
+                    message: format!(
+                        "{}: {} reads this from the user's file only; ignored here",
+                        s.why,
+                        dialect::agent_name(d)
+                    ),
+                });
+                continue;
+            }
+            self.switches.push(Switch {
+                file: file.to_path_buf(),
+                scope: origin.0,
+                reach: Reach::AgentFiles(d),
+                names: s.names,
+                why: s.why,
+            });
+        }
+        if origin.0 != Scope::Managed {
+            return Read::Parsed {
+                managed_only: false,
+            };
+        }
+        match serde_json::from_str::<serde_json::Value>(&text).ok() {
             Some(serde_json::Value::Object(root)) => Read::Parsed {
                 // Claude Code's managed settings say "managed hooks only" with the same key.
-                managed_only: origin.0 == Scope::Managed
-                    && root.get(MANAGED_ONLY_KEY) == Some(&serde_json::Value::Bool(true)),
+                managed_only: root.get(MANAGED_ONLY_KEY) == Some(&serde_json::Value::Bool(true)),
             },
             _ => Read::Broken,
         }

@@ -5,6 +5,10 @@
 //! `"bash2"` whichever way a hook was declared. It keeps the text as written, for `list` and
 //! error messages. Where a `match` is allowed is decided elsewhere (config phase 2).
 
+use super::errors::ConfigError;
+use super::rule::{CORE_TOOLS, names_of_core};
+use super::types::HookSet;
+use crate::dialect::Dialect;
 use regex::Regex;
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -67,6 +71,42 @@ impl Serialize for Matcher {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.source)
     }
+}
+
+/// What `check` notes about native hooks whose `match` names another agent's tool and not
+/// the core's (`"Bash"`, `"Edit|MultiEdit|Write"`): hookhost reads it as the core tool it
+/// stands for. One note per pattern, at its first hook.
+pub fn alias_notes(set: &HookSet) -> Vec<ConfigError> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut notes = Vec::new();
+    for hook in set.all().filter(|h| h.dialect == Dialect::Native) {
+        let Some(m) = &hook.matcher else { continue };
+        if seen.contains(&m.as_str()) {
+            continue;
+        }
+        let read: Vec<String> = CORE_TOOLS
+            .iter()
+            .filter(|core| !m.is_match(core))
+            .filter_map(|core| {
+                let alias = names_of_core(core).into_iter().find(|n| m.is_match(n))?;
+                Some(format!("`{alias}` as the core's `{core}`"))
+            })
+            .collect();
+        if read.is_empty() {
+            continue;
+        }
+        seen.push(m.as_str());
+        notes.push(ConfigError {
+            file: hook.file.clone(),
+            hook: Some(hook.label()),
+            message: format!(
+                "`match` {:?} names another agent's tool; read through the alias map: {} (write the core's name to say so)",
+                m.as_str(),
+                read.join(", ")
+            ),
+        });
+    }
+    notes
 }
 
 #[cfg(test)]

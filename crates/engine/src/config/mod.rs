@@ -1,7 +1,7 @@
 //! Loading and validating `hooks.json` (DESIGN §3).
 //!
 //! Three files are read: the machine-wide managed one, the project's, then the user's global
-//! one; a missing file is empty.
+//! one (and other agents' files, `dialect::foreign_sources`); a missing file is empty.
 //! Validation is strict and exhaustive: every problem in a file is collected (unknown keys
 //! and events, bad regexes, misplaced options, ...) and reported together, each naming the
 //! file, the hook as `Event[index]` and what to change. Regexes are compiled here, once.
@@ -17,7 +17,10 @@
 //! Around them: `paths.rs` (where the files are), `load.rs` (which files, in which order,
 //! read bounded, hashed, merged), `parse.rs` (both phases over one file's text),
 //! `types.rs` (what a resolved hook is), `errors.rs` (what a problem report says),
-//! `matcher.rs` ([`Matcher`]: whole-name tool regexes, also for `Runner::register`) and
+//! `matcher.rs` ([`Matcher`]: whole-name tool regexes, also for `Runner::register`),
+//! `rule.rs` ([`PermissionRule`]: a hook's `if`, in Claude Code's permission-rule syntax),
+//! `switches.rs` (what turns hooks off: `"enabled": false`, `disableAllHooks`, the other
+//! agents' own switches, each within its file's rank and below, never managed hooks) and
 //! [`headers`] (the `$NAME` syntax of header values, also for the HTTP spawner).
 //!
 //! The file format is also described by a JSON Schema, `schema/hooks.schema.json`, for
@@ -33,15 +36,21 @@ mod parse;
 mod paths;
 mod raw;
 mod resolve;
+mod rule;
+mod switches;
 mod types;
 
 pub use errors::{ConfigError, ConfigErrors};
 pub use load::{load, load_lenient};
-pub use matcher::Matcher;
+pub use matcher::{Matcher, alias_notes};
 pub use parse::parse_file;
 pub use paths::{ConfigPaths, PROJECT_CONFIG};
 pub use resolve::{ModulePathError, UnsplittableCommand, wasm_words};
+pub use rule::PermissionRule;
+#[cfg(test)]
+pub(crate) use rule::RuleBase;
 pub use types::{
-    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, FsAccess, Handler, Hook, HookId, HookKind, HookSet,
-    MAX_MEMORY_MIB, MAX_TIMEOUT_MS, ModuleSource, OnError, PackageModule, Scope, WasmLimits,
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, DisabledHook, FsAccess, Handler, Hook, HookId,
+    HookKind, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, ModuleSource, OnError, PackageModule, Scope,
+    WasmLimits,
 };

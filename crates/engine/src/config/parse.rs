@@ -10,16 +10,27 @@ use super::types::{Hook, Scope};
 use crate::dialect::{self, Dialect};
 use std::path::Path;
 
+/// Another agent's file, parsed.
+pub(super) struct ForeignParsed {
+    pub(super) hooks: Vec<Hook>,
+    /// Its hooks that a switch of its own file turns off, with what does.
+    pub(super) disabled: Vec<(Hook, String)>,
+    pub(super) errors: Vec<ConfigError>,
+    /// Keys accepted but not implemented, or skipped.
+    pub(super) warnings: Vec<ConfigError>,
+    /// The agent's switches the file holds.
+    pub(super) switches: Vec<dialect::AgentSwitch>,
+}
+
 /// Parses another agent's file: its hooks become native hook objects
-/// ([`dialect::read_settings`]), validated by the native reader. Returns the valid hooks,
-/// the errors and the warnings (keys accepted but not implemented).
+/// ([`dialect::read_settings_at`]), validated by the native reader.
 pub(super) fn parse_foreign(
     text: &str,
     file: &Path,
     d: Dialect,
     (scope, source): (Scope, u8),
     paths: &ConfigPaths,
-) -> (Vec<Hook>, Vec<ConfigError>, Vec<ConfigError>) {
+) -> ForeignParsed {
     let resolver = Resolver {
         file,
         scope,
@@ -31,33 +42,52 @@ pub(super) fn parse_foreign(
         hook,
         message,
     };
-    let foreign = dialect::read_settings(d, text);
-    let mut errors: Vec<ConfigError> = foreign
-        .problems
-        .into_iter()
-        .map(|(h, m)| at(h, m))
-        .collect();
-    let warnings = foreign
-        .warnings
-        .into_iter()
-        .map(|(h, m)| at(h, m))
-        .collect();
-    let mut hooks = Vec::new();
+    let foreign = dialect::read_settings_at(d, file, text);
+    let mut parsed = ForeignParsed {
+        hooks: Vec::new(),
+        disabled: Vec::new(),
+        errors: foreign
+            .problems
+            .into_iter()
+            .map(|(h, m)| at(h, m))
+            .collect(),
+        warnings: foreign
+            .warnings
+            .into_iter()
+            .map(|(h, m)| at(h, m))
+            .collect(),
+        switches: foreign.switches,
+    };
     for fh in foreign.hooks {
         let resolved = match raw::read_hook(fh.event, fh.index, &fh.hook) {
             Entry::Hook(raw) => resolver.resolve(*raw),
             Entry::Problem { message, .. } | Entry::Unreadable(message) => Err(vec![message]),
             // `read_hook` reads one hook object; a file-level setting never comes back.
-            Entry::ManagedOnly(_) => Err(vec!["not a hook object".into()]),
+            Entry::ManagedOnly(_) | Entry::DisableAll(_) => Err(vec!["not a hook object".into()]),
         };
         match resolved {
-            Ok(hook) => hooks.push(hook),
-            Err(problems) => {
-                errors.extend(problems.into_iter().map(|m| at(Some(fh.label.clone()), m)));
+            Ok(mut hook) => {
+                // Codex names every hook by its place ([hooks.state]); Gemini CLI by name.
+                hook.switch_id = match d {
+                    Dialect::Codex => Some(dialect::codex_state_key(
+                        file,
+                        fh.event,
+                        fh.position.0,
+                        fh.position.1,
+                    )),
+                    _ => fh.switch_id,
+                };
+                match fh.off {
+                    Some(why) => parsed.disabled.push((hook, why)),
+                    None => parsed.hooks.push(hook),
+                }
             }
+            Err(problems) => parsed
+                .errors
+                .extend(problems.into_iter().map(|m| at(Some(fh.label.clone()), m))),
         }
     }
-    (hooks, errors, warnings)
+    parsed
 }
 
 /// Parses one file's text. Returns the hooks that were valid and every problem found, in
@@ -75,9 +105,13 @@ pub fn parse_file(
 /// One file's text, parsed.
 pub(super) struct Parsed {
     pub(super) hooks: Vec<Hook>,
+    /// Its hooks that say `"enabled": false`.
+    pub(super) disabled: Vec<Hook>,
     pub(super) errors: Vec<ConfigError>,
     /// `"allowManagedHooksOnly": true` in a managed file.
     pub(super) managed_only: bool,
+    /// `"disableAllHooks": true`.
+    pub(super) disable_all: bool,
     /// Not a JSON object at all (nothing in it could be read).
     pub(super) unreadable: bool,
 }
@@ -96,8 +130,10 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
     };
     let mut parsed = Parsed {
         hooks: Vec::new(),
+        disabled: Vec::new(),
         errors: Vec::new(),
         managed_only: false,
+        disable_all: false,
         unreadable: false,
     };
     for entry in raw::read_file(text) {
@@ -114,10 +150,13 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
                     "\"{MANAGED_ONLY_KEY}\" only has a meaning in the machine-wide managed file ({MANAGED_CONFIG}); remove it from this file"
                 ),
             )),
+            Entry::DisableAll(on) => parsed.disable_all = on,
             Entry::Hook(raw) => {
                 let label = raw.label();
+                let enabled = raw.enabled != Some(false);
                 match resolver.resolve(*raw) {
-                    Ok(hook) => parsed.hooks.push(hook),
+                    Ok(hook) if enabled => parsed.hooks.push(hook),
+                    Ok(hook) => parsed.disabled.push(hook),
                     Err(problems) => parsed.errors.extend(
                         problems
                             .into_iter()

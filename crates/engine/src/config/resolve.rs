@@ -12,6 +12,7 @@ use super::headers::expand_with;
 use super::matcher::Matcher;
 use super::paths::ConfigPaths;
 use super::raw::{RawHook, RawPackage};
+use super::rule::{PermissionRule, RuleBase};
 use super::types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModuleSource, PackageModule,
     Scope, WasmLimits,
@@ -80,6 +81,8 @@ impl Resolver<'_> {
             env,
             dialect,
             package,
+            enabled: _,
+            condition: condition_text,
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
@@ -89,6 +92,7 @@ impl Resolver<'_> {
             check_kind_options(kind, &keys, &mut problems);
         }
         let matcher = compile_matcher(event, dialect, match_text.as_deref(), &mut problems);
+        let condition = self.condition(event, condition_text.as_deref(), &mut problems);
         if is_async && !event.allows_async() {
             problems.push(format!(
                 "`async` is not allowed on {event}: its hooks decide (block/force), and a fire-and-forget hook cannot; remove `async` or move the hook to a non-blocking event"
@@ -127,7 +131,32 @@ impl Resolver<'_> {
             on_error: on_error.unwrap_or_default(),
             dialect,
             source: self.source,
+            condition,
+            switch_id: None,
         })
+    }
+
+    /// `if`, compiled once: on tool events only.
+    fn condition(
+        &self,
+        event: Event,
+        text: Option<&str>,
+        problems: &mut Vec<String>,
+    ) -> Option<PermissionRule> {
+        let text = text?;
+        if !event.takes_tool_matcher() {
+            problems.push(format!(
+                "`if` is a rule on the tool call and only applies to tool events (PreToolUse, PostToolUse, ...), not {event}; remove it"
+            ));
+            return None;
+        }
+        let base = RuleBase {
+            project_dir: &self.paths.project_dir,
+            home: self.paths.home.as_deref(),
+        };
+        PermissionRule::parse(text, base)
+            .map_err(|e| problems.push(e))
+            .ok()
     }
 
     /// What the hook runs: a wasm module's path resolved (and confined), a package found in

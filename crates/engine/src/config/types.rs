@@ -5,6 +5,7 @@
 //! (`resolve.rs`) is what makes a [`Hook`] from a config file.
 
 use super::matcher::Matcher;
+use super::rule::{PermissionRule, core_of, names_of_core};
 use crate::dialect::{self, Dialect};
 use crate::event::Event;
 use crate::store::{Digest, Store};
@@ -328,6 +329,13 @@ pub struct Hook {
     pub dialect: Dialect,
     /// Which file of its scope it comes from (see [`HookId::source`]).
     pub source: u8,
+    /// The `if`: a permission rule (`"Bash(git *)"`) the tool call must match for the hook to
+    /// start; `None` starts it on every call its `match` lets through.
+    pub condition: Option<PermissionRule>,
+    /// How the agent's own per-hook switches name this hook: Gemini CLI's `name` (else its
+    /// command, as `hooksConfig.disabled` lists it), Codex's `hooks.state` key; `None` for
+    /// hooks of hookhost's own files.
+    pub switch_id: Option<String>,
 }
 
 impl Hook {
@@ -349,19 +357,58 @@ impl Hook {
     /// Whether this hook applies to a subject: the tool name on tool events, or for another
     /// agent's hooks the `source` on SessionStart and the `trigger` on PreCompact (events
     /// without a subject always match). A hook of another dialect matches a core tool name
-    /// by its alias too (`Bash` matches `bash`).
+    /// by its alias too (`Bash` matches `bash`); a native hook's `match` sees every name of
+    /// a core tool (`"Bash"`, Claude Code's name, matches the core's `bash`, and `"bash"`
+    /// matches an event that carries `Bash`).
     pub fn matches_tool(&self, tool: Option<&str>) -> bool {
         match (&self.matcher, tool) {
             (None, _) => true,
             (Some(m), Some(name)) => {
                 m.is_match(name)
                     || (self.event.takes_tool_matcher()
-                        && self.dialect != Dialect::Native
-                        && m.is_match(&dialect::tools::name_to_dialect(self.dialect, name)))
+                        && match self.dialect {
+                            Dialect::Native => core_of(name)
+                                .is_some_and(|c| names_of_core(&c).iter().any(|n| m.is_match(n))),
+                            d => m.is_match(&dialect::tools::name_to_dialect(d, name)),
+                        })
             }
             (Some(_), None) => false,
         }
     }
+
+    /// Whether its `if` lets a call of `tool` with `args` start it (no `if`: always).
+    pub fn condition_holds(&self, tool: Option<&str>, args: Option<&serde_json::Value>) -> bool {
+        self.condition
+            .as_ref()
+            .is_none_or(|rule| rule.matches(tool, args))
+    }
+
+    /// Whether this hook is an identical handler to `other` (DESIGN §3: it runs once, the
+    /// higher rank keeps it): the same event, kind, command as written (an HTTP hook's URL),
+    /// dialect, working directory, `if` and `async`. What they `match` is not compared: the
+    /// question is asked of hooks that both matched a call, as Claude Code and Gemini CLI
+    /// do.
+    pub fn same_handler(&self, other: &Hook) -> bool {
+        self.event == other.event
+            && self.handler.kind() == other.handler.kind()
+            && self.handler.display() == other.handler.display()
+            && self.dialect == other.dialect
+            && self.cwd == other.cwd
+            && self.condition.as_ref().map(PermissionRule::as_str)
+                == other.condition.as_ref().map(PermissionRule::as_str)
+            && self.is_async == other.is_async
+    }
+}
+
+/// A configured hook that does not run, and what turned it off.
+#[derive(Debug, Clone)]
+pub struct DisabledHook {
+    /// The hook, as configured.
+    pub hook: Arc<Hook>,
+    /// The file whose switch turned it off (its own file for `"enabled": false`).
+    pub by: PathBuf,
+    /// The switch, as the file says it (`"enabled": false`, `"disableAllHooks": true`, ...).
+    pub why: String,
 }
 
 /// All hooks in run order, per event: project hooks first, then global ones.
@@ -379,6 +426,9 @@ pub struct HookSet {
     /// What the files say that hookhost accepts but does not implement (other agents' keys
     /// and events), or skips: listed by `check`, never an error.
     pub warnings: Vec<super::ConfigError>,
+    /// The hooks a switch turned off (`"enabled": false`, `disableAllHooks`, the other
+    /// agents' own switches), in file order: shown by `list`, counted by `check`, never run.
+    pub disabled: Vec<DisabledHook>,
 }
 
 impl HookSet {
@@ -390,6 +440,7 @@ impl HookSet {
             file_hashes: Default::default(),
             managed_only: None,
             warnings: Vec::new(),
+            disabled: Vec::new(),
         }
     }
 
@@ -407,6 +458,16 @@ impl HookSet {
         self.hooks
             .iter()
             .filter(move |h| h.event == event && h.matches_tool(tool))
+    }
+
+    /// The hook that runs instead of `hook` when both match a call: the first hook before it
+    /// in run order (a higher rank, or earlier in its file) that is an identical handler
+    /// ([`Hook::same_handler`]).
+    pub fn duplicate_of(&self, hook: &Hook) -> Option<&Arc<Hook>> {
+        self.hooks
+            .iter()
+            .take_while(|h| h.id() != hook.id())
+            .find(|h| hook.same_handler(h))
     }
 
     /// How many hooks, of every event.

@@ -25,6 +25,9 @@ pub(super) fn read_ling(root: &Value, f: &mut ForeignFile) {
             index: *index,
             label,
             hook,
+            position: (i, 0),
+            switch_id: None,
+            off: None,
         });
         *index += 1;
     }

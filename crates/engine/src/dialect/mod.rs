@@ -9,7 +9,8 @@
 //! - `sources`: which other agents' files are read, in `list` order ([`foreign_sources`]);
 //! - `settings`: another agent's settings file -> native hook objects (with `"dialect"`),
 //!   read then by the native config reader, so one validator judges every hook (`ling_file`:
-//!   ling's list of rules);
+//!   ling's list of rules; `codex_config`: the `[hooks]` tables of Codex's `config.toml`),
+//!   and each agent's own switches;
 //! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
 //!   ([`recognise`]: a payload of any dialect, told by its shape);
 //! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
@@ -20,6 +21,7 @@
 //! - `rules`: what a dialect's exit codes and JSON mean, as a value ([`Rules`]) that
 //!   `decision::judge` applies; nothing here decides.
 
+mod codex_config;
 mod env;
 mod ling_file;
 mod render;
@@ -29,11 +31,13 @@ mod settings;
 mod sources;
 pub mod tools;
 
+pub use codex_config::codex_state_key;
 pub use env::{AgentEnv, EnvFacts, agent_variables, env};
 pub use render::{payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};
 pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
-pub use settings::{ForeignFile, ForeignHook, read_settings};
+pub(crate) use settings::agent_name;
+pub use settings::{AgentSwitch, ForeignFile, ForeignHook, read_settings, read_settings_at};
 pub use sources::{ForeignSource, foreign_sources};
 
 use schemars::JsonSchema;

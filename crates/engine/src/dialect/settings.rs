@@ -1,14 +1,21 @@
 //! Other agents' hook files -> native hook objects.
 //!
-//! Claude Code (`settings.json`), Gemini CLI (`settings.json`) and Codex (`hooks.json`) nest
-//! hooks as `{"hooks": {Event: [{"matcher": ..., "hooks": [{"type": "command", ...}]}]}}`;
-//! ling lists rules `[{event, matcher, handler: {type, command | url, ...}, async}]`. Each
-//! hook becomes the native object it means (`command`/`url`, `match`, `timeout` in ms,
+//! Claude Code (`settings.json`), Gemini CLI (`settings.json`) and Codex (`hooks.json`, and
+//! the `[hooks]` tables of its `config.toml`: `codex_config.rs`) nest hooks as
+//! `{"hooks": {Event: [{"matcher": ..., "hooks": [{"type": "command", ...}]}]}}`; ling lists
+//! rules `[{event, matcher, handler: {type, command | url, ...}, async}]`. Each hook becomes
+//! the native object it means (`command`/`url`, `match`, `timeout` in ms, `if`,
 //! `"dialect"`), which the native reader then validates like any other: one validator for
 //! every hook. Keys the agent accepts but hookhost does not implement are warnings (a real
 //! settings file must never stop the agent); a file that is not the agent's format is an
 //! error naming the event and index and what to fix. Other keys of a settings file (Claude
 //! Code's `permissions`, `env`, ...) are none of hookhost's business and ignored.
+//!
+//! Each agent's on/off switches are read as that agent reads them, one function per agent
+//! ([`claude_switches`], [`gemini_switches`], Codex's in `codex_config.rs`), into
+//! [`AgentSwitch`]es: a switch turns off the hooks of its own file here (their native
+//! object says `"enabled": false`), and the config loader carries it to the agent's other
+//! files of the same rank and below (`config/switches.rs`).
 
 use super::Dialect;
 use super::render::from_gemini_event;
@@ -18,6 +25,7 @@ use crate::wire::settings::{
     GeminiSwitches, NativeHookObject, NestedEntry, NestedGroup, NestedRoot, read,
 };
 use serde_json::{Map, Value};
+use std::path::Path;
 
 /// One hook of another agent's file, as the native hook object it means.
 #[derive(Debug, Clone)]
@@ -30,6 +38,24 @@ pub struct ForeignHook {
     pub label: String,
     /// The native hook object (with `"dialect"`).
     pub hook: Value,
+    /// Its matcher group and its place in it (Codex names a hook by them).
+    pub position: (usize, usize),
+    /// How the agent's per-hook switches name it (Gemini CLI: its `name`, else its command).
+    pub switch_id: Option<String>,
+    /// What of its own file turns it off (then `hook` says `"enabled": false`).
+    pub off: Option<String>,
+}
+
+/// A switch of another agent's file that turns hooks off: the file's own, and (carried by
+/// the config loader) that agent's hooks of the same rank and below.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentSwitch {
+    /// `None`: every hook; else the hooks whose switch id is listed.
+    pub names: Option<Vec<String>>,
+    /// As the file says it (`"disableAllHooks": true`).
+    pub why: String,
+    /// Honoured in the user's file only (Codex reads `[hooks.state]` from there alone).
+    pub user_only: bool,
 }
 
 /// What another agent's file holds for hookhost.
@@ -41,9 +67,11 @@ pub struct ForeignFile {
     pub problems: Vec<(Option<String>, String)>,
     /// Accepted but not implemented, or skipped: (where, what).
     pub warnings: Vec<(Option<String>, String)>,
+    /// Its switches.
+    pub switches: Vec<AgentSwitch>,
 }
 
-/// Reads the hooks of another agent's file (`d` is not native).
+/// Reads the hooks of another agent's JSON file (`d` is not native).
 pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
     let mut f = ForeignFile::default();
     let root: Value = match serde_json::from_str(text) {
@@ -61,20 +89,185 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
             return f;
         }
     };
+    f.switches = agent_switches(d, &root, &mut f);
     match d {
         Dialect::Ling => super::ling_file::read_ling(&root, &mut f),
         _ => read_nested(d, &root, &mut f),
     }
+    switch_off_own(&mut f);
     f
 }
 
-fn agent_name(d: Dialect) -> &'static str {
+/// The switches of an agent's file, read as that agent reads them (one function per agent).
+fn agent_switches(d: Dialect, root: &Value, f: &mut ForeignFile) -> Vec<AgentSwitch> {
+    let Value::Object(root) = root else {
+        return Vec::new();
+    };
+    match d {
+        Dialect::Claude => claude_switches(root, f),
+        Dialect::Gemini => gemini_switches(root, f),
+        Dialect::Codex => not_the_agents_switches(d, root, f),
+        Dialect::Ling | Dialect::Native => Vec::new(),
+    }
+}
+
+/// Reads another agent's file at `file`: Codex's `config.toml` as TOML, any other as JSON.
+pub fn read_settings_at(d: Dialect, file: &Path, text: &str) -> ForeignFile {
+    if d == Dialect::Codex && file.extension().is_some_and(|e| e == "toml") {
+        let mut f = super::codex_config::read_codex_config(text);
+        switch_off_own(&mut f);
+        return f;
+    }
+    read_settings(d, text)
+}
+
+/// The agent's name, as its users know it.
+pub(crate) fn agent_name(d: Dialect) -> &'static str {
     match d {
         Dialect::Claude => "Claude Code",
         Dialect::Gemini => "Gemini CLI",
         Dialect::Codex => "Codex",
         Dialect::Ling => "the ling agent",
         Dialect::Native => "hookhost",
+    }
+}
+
+/// Whether a Claude Code switch's value means "on": anything but `false`, `"false"` and
+/// `null`, as Claude Code reads it.
+fn claude_on(v: &Value) -> bool {
+    !matches!(v, Value::Null | Value::Bool(false)) && v.as_str() != Some("false")
+}
+
+/// Claude Code's switch: `"disableAllHooks"` turns off every hook of its settings files
+/// (managed hooks only from the managed settings).
+fn claude_switches(root: &Map<String, Value>, _f: &mut ForeignFile) -> Vec<AgentSwitch> {
+    let top: NestedRoot = read(root);
+    match top.disable_all_hooks {
+        Some(v) if claude_on(&v) => vec![AgentSwitch {
+            names: None,
+            why: format!("\"disableAllHooks\": {v}"),
+            user_only: false,
+        }],
+        _ => Vec::new(),
+    }
+}
+
+/// Gemini CLI's switches (0.61), in `hooksConfig`: `enabled: false` turns off every Gemini
+/// hook, `disabled` lists the hooks (by `name`, else by command) that do not run;
+/// `notifications` is its UI's. The same keys inside `hooks` are skipped with a warning, as
+/// Gemini CLI skips them (the hooks still run).
+fn gemini_switches(root: &Map<String, Value>, f: &mut ForeignFile) -> Vec<AgentSwitch> {
+    let top: NestedRoot = read(root);
+    let mut out = Vec::new();
+    if top.disable_all_hooks.is_some() {
+        f.warnings.push((
+            None,
+            "\"disableAllHooks\" is Claude Code's switch, not Gemini CLI's: ignored, the hooks run; write \"hooksConfig\": {\"enabled\": false}".into(),
+        ));
+    }
+    let config = match top.hooks_config {
+        None => return out,
+        Some(Value::Object(c)) => c,
+        Some(other) => {
+            f.warnings.push((
+                Some("hooksConfig".into()),
+                format!(
+                    "\"hooksConfig\" is {}, expected an object like {{\"enabled\": true, \"disabled\": []}}; ignored",
+                    json_type_name(&other)
+                ),
+            ));
+            return out;
+        }
+    };
+    let switches: GeminiSwitches = read(&config);
+    let at = || Some("hooksConfig".to_string());
+    match switches.enabled {
+        None | Some(Value::Bool(true)) => {}
+        Some(Value::Bool(false)) => out.push(AgentSwitch {
+            names: None,
+            why: "\"hooksConfig\": {\"enabled\": false}".into(),
+            user_only: false,
+        }),
+        Some(v) => f.warnings.push((
+            at(),
+            format!("`enabled` must be true or false, got {v}; ignored"),
+        )),
+    }
+    match switches.disabled {
+        None => {}
+        Some(Value::Array(names)) if names.iter().all(Value::is_string) => {
+            let names: Vec<String> = names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect();
+            if !names.is_empty() {
+                out.push(AgentSwitch {
+                    why: format!("listed in \"hooksConfig\": {{\"disabled\": {names:?}}}"),
+                    names: Some(names),
+                    user_only: false,
+                });
+            }
+        }
+        Some(v) => f.warnings.push((
+            at(),
+            format!("`disabled` must be a list of hook names like [\"my-hook\"], got {v}; ignored"),
+        )),
+    }
+    if let Some(v) = switches.notifications.filter(|v| !v.is_boolean()) {
+        f.warnings.push((
+            at(),
+            format!("`notifications` must be true or false, got {v}; ignored"),
+        ));
+    }
+    for key in switches.other.keys() {
+        f.warnings.push((
+            at(),
+            format!("`{key}` is not one of Gemini CLI's hooksConfig keys (enabled, disabled, notifications); ignored"),
+        ));
+    }
+    out
+}
+
+/// Codex's `hooks.json` has no switch: its switches are in `config.toml`.
+fn not_the_agents_switches(
+    d: Dialect,
+    root: &Map<String, Value>,
+    f: &mut ForeignFile,
+) -> Vec<AgentSwitch> {
+    if read::<NestedRoot>(root).disable_all_hooks.is_some() {
+        f.warnings.push((
+            None,
+            format!(
+                "\"disableAllHooks\" is Claude Code's switch, not {}'s: ignored, the hooks run{}",
+                agent_name(d),
+                if d == Dialect::Codex {
+                    "; Codex turns hooks off with `[features] hooks = false` in config.toml"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    Vec::new()
+}
+
+/// Marks the hooks the file's own switches turn off (`"enabled": false`, with why).
+fn switch_off_own(f: &mut ForeignFile) {
+    for hook in &mut f.hooks {
+        let covered = f.switches.iter().find(|s| {
+            !s.user_only
+                && s.names.as_ref().is_none_or(|names| {
+                    hook.switch_id.as_ref().is_some_and(|id| names.contains(id))
+                })
+        });
+        if let Some(s) = covered {
+            hook.off.get_or_insert_with(|| s.why.clone());
+        }
+        if hook.off.is_some()
+            && let Value::Object(o) = &mut hook.hook
+        {
+            o.insert("enabled".into(), Value::Bool(false));
+        }
     }
 }
 
@@ -96,30 +289,32 @@ const FOREIGN_EVENTS: &[&str] = &[
     "WorktreeRemove",
 ];
 
-fn read_nested(d: Dialect, root: &Value, f: &mut ForeignFile) {
-    let Some(events) = nested_events(d, root, f) else {
+/// Gemini CLI's switch keys, which it skips inside `hooks`.
+const GEMINI_SWITCH_KEYS: &[&str] = &["enabled", "disabled", "notifications"];
+
+pub(super) fn read_nested(d: Dialect, root: &Value, f: &mut ForeignFile) {
+    let Some(events) = nested_events(root, f) else {
         return;
     };
-    let disabled: Vec<String> = match read::<GeminiSwitches>(&events).disabled {
-        Some(Value::Array(names)) if d == Dialect::Gemini => names
-            .iter()
-            .filter_map(|n| n.as_str().map(str::to_string))
-            .collect(),
-        _ => Vec::new(),
-    };
     for (name, groups) in &events {
-        if d == Dialect::Gemini && matches!(name.as_str(), "enabled" | "disabled") {
+        if d == Dialect::Gemini && GEMINI_SWITCH_KEYS.contains(&name.as_str()) {
+            f.warnings.push((
+                Some(format!("hooks.{name}")),
+                format!(
+                    "Gemini CLI 0.61 skips \"{name}\" inside \"hooks\" (its hooks still run); it reads \"hooksConfig\": {{\"{name}\": ...}}: move it there"
+                ),
+            ));
             continue;
         }
         if let Some(event) = known_event(d, name, f) {
-            read_groups(d, event, name, groups, &disabled, f);
+            read_groups(d, event, name, groups, f);
         }
     }
 }
 
-/// The file's `hooks` object (event name -> matcher groups); `None` when it has none, is
-/// switched off, or is not the agent's format (recorded).
-fn nested_events(d: Dialect, root: &Value, f: &mut ForeignFile) -> Option<Map<String, Value>> {
+/// The file's `hooks` object (event name -> matcher groups); `None` when it has none or is
+/// not the agent's format (recorded).
+fn nested_events(root: &Value, f: &mut ForeignFile) -> Option<Map<String, Value>> {
     let Value::Object(root) = root else {
         f.problems.push((
             None,
@@ -131,16 +326,9 @@ fn nested_events(d: Dialect, root: &Value, f: &mut ForeignFile) -> Option<Map<St
         return None;
     };
     let top: NestedRoot = read(root);
-    if top.disable_all_hooks == Some(true) {
-        f.warnings.push((
-            None,
-            "\"disableAllHooks\": true: none of this file's hooks run".into(),
-        ));
-        return None;
-    }
-    let events = match top.hooks {
-        None => return None,
-        Some(Value::Object(m)) => m,
+    match top.hooks {
+        None => None,
+        Some(Value::Object(m)) => Some(m),
         Some(other) => {
             f.problems.push((
                 None,
@@ -149,17 +337,9 @@ fn nested_events(d: Dialect, root: &Value, f: &mut ForeignFile) -> Option<Map<St
                     json_type_name(&other)
                 ),
             ));
-            return None;
+            None
         }
-    };
-    if d == Dialect::Gemini && read::<GeminiSwitches>(&events).enabled == Some(false) {
-        f.warnings.push((
-            None,
-            "\"hooks\": {\"enabled\": false}: none of this file's hooks run".into(),
-        ));
-        return None;
     }
-    Some(events)
 }
 
 /// The event an event name of the file means; `None` (a warning or a problem recorded) for
@@ -188,14 +368,7 @@ fn known_event(d: Dialect, name: &str, f: &mut ForeignFile) -> Option<Event> {
 }
 
 /// The matcher groups of one event.
-fn read_groups(
-    d: Dialect,
-    event: Event,
-    name: &str,
-    groups: &Value,
-    disabled: &[String],
-    f: &mut ForeignFile,
-) {
+fn read_groups(d: Dialect, event: Event, name: &str, groups: &Value, f: &mut ForeignFile) {
     let Value::Array(groups) = groups else {
         f.problems.push((
             Some(name.to_string()),
@@ -213,14 +386,10 @@ fn read_groups(
         };
         for (h, hook) in hooks.iter().enumerate() {
             let label = format!("{name}[{g}].hooks[{h}]");
-            let native = nested_hook(d, event, hook, matcher.as_deref(), &label, disabled, f);
-            if let Some(native) = native {
-                f.hooks.push(ForeignHook {
-                    event,
-                    index,
-                    label,
-                    hook: native,
-                });
+            if let Some(mut foreign) = nested_hook(d, event, hook, matcher.as_deref(), &label, f) {
+                foreign.index = index;
+                foreign.position = (g, h);
+                f.hooks.push(foreign);
                 index += 1;
             }
         }
@@ -298,9 +467,8 @@ fn nested_hook(
     hook: &Value,
     matcher: Option<&str>,
     label: &str,
-    disabled: &[String],
     f: &mut ForeignFile,
-) -> Option<Value> {
+) -> Option<ForeignHook> {
     let Value::Object(h) = hook else {
         f.problems.push((
             Some(label.to_string()),
@@ -313,15 +481,17 @@ fn nested_hook(
     };
     let entry: NestedEntry = read(h);
     let mut out = nested_handler(d, &entry, label, f)?;
-    if let Some(name) = &entry.name
-        && disabled.iter().any(|n| n == name)
-    {
-        f.warnings.push((
-            Some(label.to_string()),
-            format!("hook {name:?} is listed in \"disabled\"; it does not run"),
-        ));
-        return None;
-    }
+    // Gemini CLI names a hook by its `name`, else by its command (`hooksConfig.disabled`).
+    let switch_id = match d {
+        Dialect::Gemini => entry.name.clone().or_else(|| {
+            entry
+                .command
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        }),
+        _ => None,
+    };
     out.matcher = matcher.map(|m| Value::String(m.to_string()));
     if let Some(t) = &entry.timeout {
         out.timeout = nested_timeout(d, t, label, f);
@@ -337,13 +507,55 @@ fn nested_hook(
             ));
         }
     }
+    let off = nested_condition(d, event, &entry, &mut out, label, f);
     for key in entry.other.keys() {
         f.warnings.push((
             Some(label.to_string()),
             format!("`{key}` is not implemented by hookhost and is ignored"),
         ));
     }
-    Some(out.into_value())
+    Some(ForeignHook {
+        event,
+        index: 0,
+        label: label.to_string(),
+        hook: out.into_value(),
+        position: (0, 0),
+        switch_id,
+        off,
+    })
+}
+
+/// Claude Code's `if`: passed on as the native `if` on tool events; elsewhere Claude Code
+/// never runs the hook, and neither does hookhost (what turns it off is returned). The other
+/// agents have no `if`: ignored with a warning.
+fn nested_condition(
+    d: Dialect,
+    event: Event,
+    entry: &NestedEntry,
+    out: &mut NativeHookObject,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<String> {
+    let condition = entry.condition.clone()?;
+    if d != Dialect::Claude {
+        f.warnings.push((
+            Some(label.to_string()),
+            format!(
+                "`if` is Claude Code's, not {}'s: ignored, the hook runs on every call its matcher lets through",
+                agent_name(d)
+            ),
+        ));
+        return None;
+    }
+    if event.takes_tool_matcher() {
+        out.condition = Some(condition);
+        return None;
+    }
+    let why = format!(
+        "`if` on {event}: Claude Code evaluates `if` on tool events only and never runs such a hook elsewhere"
+    );
+    f.warnings.push((Some(label.to_string()), why.clone()));
+    Some(why)
 }
 
 /// What runs: a command or (not in Gemini CLI) an HTTP endpoint; `None` when the hook is

@@ -1,7 +1,7 @@
 //! Which other agents' hook files are read, and in which order (DESIGN §10): after the
 //! native files, `.ling/hooks.json`, then Claude Code's, Gemini CLI's and Codex's, project
 //! before user within each agent (Claude Code: `settings.json`, `settings.local.json`, then
-//! `~/.claude/settings.json`). A project at the home directory reads each file once, as the
+//! `~/.claude/settings.json`; Codex: `hooks.json`, then the `[hooks]` of `config.toml`). A project at the home directory reads each file once, as the
 //! user's.
 
 use super::Dialect;
@@ -30,14 +30,16 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
     let home = paths.home.as_ref();
     let mut out = Vec::new();
     // (dialect, path relative to the project or the home directory, project-only?)
-    let table: [(Dialect, &str, bool); 5] = [
+    let table: &[(Dialect, &str, bool)] = &[
         (Dialect::Ling, ".ling/hooks.json", true),
         (Dialect::Claude, ".claude/settings.json", false),
         (Dialect::Claude, ".claude/settings.local.json", true),
         (Dialect::Gemini, ".gemini/settings.json", false),
         (Dialect::Codex, ".codex/hooks.json", false),
+        // Its inline `[[hooks.<Event>]]` tables, after hooks.json of the same scope.
+        (Dialect::Codex, ".codex/config.toml", false),
     ];
-    for (dialect, rel, project_only) in table {
+    for &(dialect, rel, project_only) in table {
         let project_file = project.join(rel);
         let user_file = home.filter(|_| !project_only).map(|h| h.join(rel));
         match user_file {
@@ -132,6 +134,16 @@ mod tests {
                 Scope::Global,
                 Dialect::Codex,
                 "/nonexistent/h/.codex/hooks.json",
+            ),
+            (
+                Scope::Project,
+                Dialect::Codex,
+                "/nonexistent/p/.codex/config.toml",
+            ),
+            (
+                Scope::Global,
+                Dialect::Codex,
+                "/nonexistent/h/.codex/config.toml",
             ),
         ]
         .map(|(s, d, p)| (s, d, p.to_string()));

@@ -38,7 +38,14 @@ impl Runner {
         // The hook whose rewrite made the final arguments: it is not asked about them again.
         let mut last_rewriter = None;
         let mut decided = false;
+        // Hooks whose `if` did not hold on the arguments they would have seen: not started;
+        // a later rewrite can make it hold (the second pass).
+        let mut not_started: Vec<usize> = Vec::new();
         for (i, step) in steps.iter().enumerate() {
+            if !step.condition_holds(&payload) {
+                not_started.push(i);
+                continue;
+            }
             let Some((record, judgement)) = self
                 .run_step(step, &payload, &snapshot, &mut report, false)
                 .await
@@ -61,11 +68,20 @@ impl Runner {
             }
         }
         if !decided && rewrites > 0 {
-            // The second pass: the final call, judged by every hook that judged another.
-            let stale = judged
+            // The second pass: the final call, judged by every hook that judged another, and
+            // by every hook whose `if` the final arguments now satisfy (in run order).
+            let stale: Vec<usize> = judged
                 .into_iter()
-                .filter(|&(i, seen)| seen < rewrites && Some(i) != last_rewriter);
-            for (i, _) in stale {
+                .filter(|&(i, seen)| seen < rewrites && Some(i) != last_rewriter)
+                .map(|(i, _)| i)
+                .collect();
+            let second: Vec<usize> = (0..steps.len())
+                .filter(|i| {
+                    stale.contains(i)
+                        || (not_started.contains(i) && steps[*i].condition_holds(&payload))
+                })
+                .collect();
+            for i in second {
                 let Some((record, judgement)) = self
                     .run_step(&steps[i], &payload, &snapshot, &mut report, true)
                     .await
@@ -93,7 +109,10 @@ impl Runner {
     }
 
     /// The hooks of the payload's event that match its tool: configured ones in run order,
-    /// then in-process ones in registration order.
+    /// then in-process ones in registration order. An identical handler listed again (in
+    /// another file, or twice in one) runs once, where it is first: the higher rank keeps it
+    /// (`Hook::same_handler`, DESIGN §3). Each hook's `if` is asked when its turn comes, of
+    /// the arguments it would see.
     fn select<'a>(&'a self, snapshot: &'a Snapshot, payload: &Payload) -> Vec<Step<'a>> {
         let event = payload.event();
         let tool = payload.tool_name();
@@ -104,12 +123,19 @@ impl Runner {
             Event::PreCompact => payload.get("trigger").and_then(Value::as_str),
             _ => tool,
         };
-        let mut steps: Vec<Step<'_>> = snapshot
-            .hooks
-            .matching(event, subject)
-            .cloned()
-            .map(Step::Configured)
-            .collect();
+        let mut kept: Vec<&Arc<Hook>> = Vec::new();
+        for hook in snapshot.hooks.matching(event, subject) {
+            match kept.iter().find(|k| hook.same_handler(k)) {
+                Some(first) => tracing::debug!(
+                    hook = %hook.label(),
+                    file = %hook.file.display(),
+                    kept = %first.label(),
+                    "identical handler: runs once, as the first"
+                ),
+                None => kept.push(hook),
+            }
+        }
+        let mut steps: Vec<Step<'_>> = kept.into_iter().cloned().map(Step::Configured).collect();
         steps.extend(
             self.fn_hooks
                 .iter()
@@ -161,6 +187,18 @@ impl Runner {
 pub(super) enum Step<'a> {
     Configured(Arc<Hook>),
     InProcess(&'a FnHookEntry),
+}
+
+impl Step<'_> {
+    /// Whether its `if` lets the call in `payload` start it (in-process hooks have none).
+    fn condition_holds(&self, payload: &Payload) -> bool {
+        match self {
+            Step::Configured(hook) => {
+                hook.condition_holds(payload.tool_name(), payload.tool_args())
+            }
+            Step::InProcess(_) => true,
+        }
+    }
 }
 
 /// What folding one hook's effects did.

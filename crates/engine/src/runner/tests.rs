@@ -91,6 +91,8 @@ fn hook(event: Event, index: usize, command: &str) -> Hook {
         on_error: OnError::Warn,
         dialect: Dialect::Native,
         source: 0,
+        condition: None,
+        switch_id: None,
     }
 }
 
@@ -1129,9 +1131,13 @@ async fn a_rewritten_call_is_judged_again_by_the_guard_that_ran_before() {
 
 #[tokio::test]
 async fn each_hook_runs_at_most_twice_and_a_second_rewrite_is_not_obeyed() {
+    // Two appenders that are not identical handlers (another cwd): both run.
     let (r, calls) = fire_dyn(vec![
         hook(Event::PreToolUse, 0, "appender"),
-        hook(Event::PreToolUse, 1, "appender"),
+        Hook {
+            cwd: PathBuf::from("/p/sub"),
+            ..hook(Event::PreToolUse, 1, "appender")
+        },
         hook(Event::PreToolUse, 2, "guard"),
     ])
     .await;
@@ -1178,4 +1184,66 @@ async fn a_rewrite_to_the_same_arguments_costs_no_second_pass() {
     let r = runner.fire(payload(Event::PreToolUse)).await;
     assert_eq!((r.decision, r.hooks.len()), (Decision::Pass, 2));
     assert_eq!(r.updated_args, None);
+}
+
+fn with_if(h: Hook, rule: &str) -> Hook {
+    let base = config::RuleBase {
+        project_dir: Path::new("/p"),
+        home: None,
+    };
+    Hook {
+        condition: Some(config::PermissionRule::parse(rule, base).unwrap()),
+        ..h
+    }
+}
+
+#[tokio::test]
+async fn an_identical_handler_in_two_files_runs_once_at_the_higher_rank() {
+    let managed = Hook {
+        scope: Scope::Managed,
+        file: PathBuf::from("/etc/coding-agent/hooks.json"),
+        ..hook(Event::PreToolUse, 0, "guard")
+    };
+    let (r, calls) = fire_dyn(vec![managed, hook(Event::PreToolUse, 0, "guard")]).await;
+    assert_eq!(calls, ["guard"]);
+    assert_eq!(r.hooks[0].hook.scope, Scope::Managed);
+    // Not identical: another dialect gets another payload, so both run.
+    let (_, calls) = fire_dyn(vec![
+        hook(Event::PreToolUse, 0, "guard"),
+        claude_hook(Event::PreToolUse, 1, "guard"),
+    ])
+    .await;
+    assert_eq!(calls, ["guard", "guard"]);
+}
+
+#[tokio::test]
+async fn a_hook_whose_if_fails_is_not_started() {
+    let (r, calls) = fire_dyn(vec![with_if(
+        hook(Event::PreToolUse, 0, "guard"),
+        "Bash(rm *)",
+    )])
+    .await;
+    assert!(calls.is_empty() && r.hooks.is_empty(), "{calls:?}");
+    let (_, calls) = fire_dyn(vec![with_if(
+        hook(Event::PreToolUse, 0, "guard"),
+        "Bash(ls *)",
+    )])
+    .await;
+    assert_eq!(calls, ["guard"]);
+}
+
+#[tokio::test]
+async fn a_rewrite_that_makes_a_guards_if_hold_is_judged_by_that_guard() {
+    // `ls` does not start the managed guard; the project's rewriter turns it into `rm -rf ~`,
+    // which the guard's `if` covers: the guard judges the final call.
+    let guard = Hook {
+        scope: Scope::Managed,
+        ..with_if(hook(Event::PreToolUse, 0, "guard"), "Bash(rm *)")
+    };
+    let (r, calls) = fire_dyn(vec![guard, hook(Event::PreToolUse, 0, "rewriter")]).await;
+    assert_eq!(calls, ["rewriter", "guard"]);
+    assert_eq!(
+        (r.decision, r.reason.as_deref()),
+        (Decision::Block, Some("no rm"))
+    );
 }

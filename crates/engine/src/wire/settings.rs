@@ -31,6 +31,12 @@ pub(crate) struct NativeHookObject {
     pub(crate) description: Option<String>,
     #[serde(rename = "async", skip_serializing_if = "Option::is_none")]
     pub(crate) is_async: Option<Value>,
+    /// Claude Code's `if` (a permission rule on the tool call).
+    #[serde(rename = "if", skip_serializing_if = "Option::is_none")]
+    pub(crate) condition: Option<Value>,
+    /// `false` when a switch of its own file turns it off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) enabled: Option<bool>,
 }
 
 impl NativeHookObject {
@@ -43,23 +49,34 @@ impl NativeHookObject {
 /// The top of a Claude Code, Gemini CLI or Codex settings file, as far as hooks go.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct NestedRoot {
+    /// Claude Code's switch, as written (Claude Code reads any value but `false`, `"false"`
+    /// and `null` as on).
     #[serde(
         rename = "disableAllHooks",
         default,
-        deserialize_with = "fields::boolean"
+        deserialize_with = "fields::present"
     )]
-    pub(crate) disable_all_hooks: Option<bool>,
+    pub(crate) disable_all_hooks: Option<Value>,
     #[serde(default, deserialize_with = "fields::present")]
     pub(crate) hooks: Option<Value>,
+    /// Gemini CLI's switches (`hooksConfig`).
+    #[serde(rename = "hooksConfig", default, deserialize_with = "fields::present")]
+    pub(crate) hooks_config: Option<Value>,
 }
 
-/// Gemini CLI's switches beside the events in `hooks`.
+/// Gemini CLI's `hooksConfig`: `enabled`, `disabled` (hook names, else commands) and
+/// `notifications` (what its UI shows while a hook runs). Kept as written: the reader says
+/// what is wrong with a value.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct GeminiSwitches {
-    #[serde(default, deserialize_with = "fields::boolean")]
-    pub(crate) enabled: Option<bool>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) enabled: Option<Value>,
     #[serde(default, deserialize_with = "fields::present")]
     pub(crate) disabled: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) notifications: Option<Value>,
+    #[serde(flatten)]
+    pub(crate) other: Map<String, Value>,
 }
 
 /// A matcher group; `other` holds the keys hookhost does not implement.
@@ -100,6 +117,9 @@ pub(crate) struct NestedEntry {
     pub(crate) is_async: Option<bool>,
     #[serde(default, deserialize_with = "fields::string")]
     pub(crate) name: Option<String>,
+    /// Claude Code's `if`.
+    #[serde(rename = "if", default, deserialize_with = "fields::present")]
+    pub(crate) condition: Option<Value>,
     #[serde(flatten)]
     pub(crate) other: Map<String, Value>,
 }

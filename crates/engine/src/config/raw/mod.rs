@@ -18,9 +18,12 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use values::Reader;
 
-const TOP_KEYS: &[&str] = &["hooks", "$schema", MANAGED_ONLY_KEY];
+const TOP_KEYS: &[&str] = &["hooks", "$schema", MANAGED_ONLY_KEY, DISABLE_ALL_KEY];
 /// The managed file's switch that turns every other config file off.
 pub(super) const MANAGED_ONLY_KEY: &str = "allowManagedHooksOnly";
+/// The switch that turns off the hooks of its file and of every lower rank (never managed
+/// hooks).
+pub(super) const DISABLE_ALL_KEY: &str = "disableAllHooks";
 const HOOK_KEYS: &[&str] = &[
     "command",
     "url",
@@ -38,6 +41,8 @@ const HOOK_KEYS: &[&str] = &[
     "env",
     "dialect",
     "package",
+    "enabled",
+    "if",
 ];
 
 /// One item of a file, in document order.
@@ -57,6 +62,8 @@ pub(super) enum Entry {
     /// `"allowManagedHooksOnly": true|false` (meaningful in the managed file only; the
     /// loader decides what it means elsewhere).
     ManagedOnly(bool),
+    /// `"disableAllHooks": true|false`.
+    DisableAll(bool),
 }
 
 /// A hook as written: typed, not resolved. A field is `None` (or empty) when the key is
@@ -87,6 +94,10 @@ pub(super) struct RawHook {
     pub dialect: Option<Dialect>,
     /// `package`: a hook package pinned by digest (runs from the store).
     pub package: Option<RawPackage>,
+    /// `enabled` (absent: true).
+    pub enabled: Option<bool>,
+    /// `if`: a permission rule on the tool call, as written.
+    pub condition: Option<String>,
     /// What is wrong with the values, in reading order; phase 2 adds its own.
     pub problems: Vec<String>,
 }
@@ -154,7 +165,7 @@ fn top_level(root: &Map<String, Value>) -> Vec<Entry> {
             let hint = if key.parse::<Event>().is_ok() {
                 format!("; put events inside \"hooks\": {{\"hooks\": {{\"{key}\": [...]}}}}")
             } else {
-                "; the top-level keys are \"hooks\" and, in the machine-wide managed file only, \"allowManagedHooksOnly\"".to_string()
+                "; the top-level keys are \"hooks\", \"disableAllHooks\" and, in the machine-wide managed file only, \"allowManagedHooksOnly\"".to_string()
             };
             entries.push(problem(
                 None,
@@ -162,16 +173,21 @@ fn top_level(root: &Map<String, Value>) -> Vec<Entry> {
             ));
         }
     }
-    match root.get(MANAGED_ONLY_KEY) {
-        None => {}
-        Some(Value::Bool(b)) => entries.push(Entry::ManagedOnly(*b)),
-        Some(other) => entries.push(problem(
-            None,
-            format!(
-                "\"{MANAGED_ONLY_KEY}\" is {}, expected true or false",
-                json_type_name(other)
-            ),
-        )),
+    for (key, entry) in [
+        (MANAGED_ONLY_KEY, Entry::ManagedOnly as fn(bool) -> Entry),
+        (DISABLE_ALL_KEY, Entry::DisableAll),
+    ] {
+        match root.get(key) {
+            None => {}
+            Some(Value::Bool(b)) => entries.push(entry(*b)),
+            Some(other) => entries.push(problem(
+                None,
+                format!(
+                    "\"{key}\" is {}, expected true or false",
+                    json_type_name(other)
+                ),
+            )),
+        }
     }
     entries
 }
@@ -257,6 +273,8 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let allowed_env = r.names("allowedEnv");
     let dialect = r.dialect();
     let package = r.package();
+    let enabled = r.bool("enabled");
+    let condition = r.string("if");
     Entry::Hook(Box::new(RawHook {
         event,
         index,
@@ -277,6 +295,8 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         env,
         dialect,
         package,
+        enabled,
+        condition,
         problems: r.problems,
     }))
 }
