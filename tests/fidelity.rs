@@ -236,6 +236,31 @@ fn the_agents_own_variables_pass_through_to_the_hooks_of_its_dialect() {
     assert_eq!(var(&gemini, "GEMINI_PROJECT_DIR"), Some(project.as_str()));
 }
 
+#[test]
+fn under_hookhost_run_an_outer_agents_variables_are_not_taken_for_this_ones() {
+    // `hookhost run` started from inside a Claude Code session inherits its variables.
+    let p = Project::new(json!({"hooks": {"PreToolUse": [capturing("claude", "PreToolUse")]}}));
+    let out = p.cli(
+        &["run", "PreToolUse", "--tool", "bash", "--session", "mine"],
+        &[
+            (
+                "CLAUDE_ENV_FILE",
+                "/home/user/.claude/session-env/outer/sessionstart-hook-0.sh",
+            ),
+            ("CLAUDE_CODE_SESSION_ID", "outer"),
+            ("CLAUDE_EFFORT", "high"),
+            ("CLAUDE_PROJECT_DIR", "/somewhere/else"),
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let env = env_of(&p.read("claude-PreToolUse.env"));
+    assert_eq!(var(&env, "CLAUDE_ENV_FILE"), None);
+    assert_eq!(var(&env, "CLAUDE_EFFORT"), None);
+    assert_eq!(var(&env, "CLAUDE_CODE_SESSION_ID"), Some("mine"));
+    let project = p.path().display().to_string();
+    assert_eq!(var(&env, "CLAUDE_PROJECT_DIR"), Some(project.as_str()));
+}
+
 /// Claude Code's documented `load-context.sh`, under `set -u`.
 const LOAD_CONTEXT: &str = r#"#!/bin/bash
 set -euo pipefail

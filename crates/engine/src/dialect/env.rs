@@ -14,7 +14,8 @@
 //! names ([`AgentEnv`]: only those names, e.g. Claude Code's own `CLAUDE_ENV_FILE`, never a
 //! file of hookhost's), and also `CLAUDE_EFFORT`, `CLAUDECODE` and `CLAUDE_CODE_REMOTE`
 //! (Claude Code) or `GEMINI_PLANS_DIR` (Gemini CLI), which hookhost has no value of its own
-//! for.
+//! for. A shell hook of a dialect inherits no value of that agent's variables that hookhost
+//! did not set for it ([`env_unset`]).
 
 use super::Dialect;
 use std::path::Path;
@@ -145,6 +146,18 @@ pub fn env(d: Dialect, f: &EnvFacts) -> Vec<(String, String)> {
     vars
 }
 
+/// The variables of agent `d` that a hook gets no value for in `set` (what [`env`] made):
+/// cleared from a shell hook's inherited environment, so that a value some outer agent set
+/// for hookhost itself (hookhost run inside a Claude Code session) is not taken for this
+/// agent's (another session's `CLAUDE_ENV_FILE`).
+pub fn env_unset(d: Dialect, set: &[(String, String)]) -> Vec<&'static str> {
+    agent_variables(d)
+        .iter()
+        .copied()
+        .filter(|name| !set.iter().any(|(n, _)| n == name))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,6 +202,25 @@ mod tests {
             with_file[2],
             ("CLAUDE_ENV_FILE".into(), file.display().to_string())
         );
+    }
+
+    #[test]
+    fn an_outer_agents_variables_are_cleared_where_this_one_sets_none() {
+        let f = EnvFacts {
+            session_id: Some("s1"),
+            ..EnvFacts::of(Path::new("/p"))
+        };
+        let set = env(Dialect::Claude, &f);
+        assert_eq!(
+            env_unset(Dialect::Claude, &set),
+            [
+                "CLAUDE_ENV_FILE",
+                "CLAUDE_EFFORT",
+                "CLAUDECODE",
+                "CLAUDE_CODE_REMOTE"
+            ]
+        );
+        assert!(env_unset(Dialect::Native, &[]).is_empty());
     }
 
     #[test]

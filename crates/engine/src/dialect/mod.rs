@@ -32,7 +32,7 @@ mod sources;
 pub mod tools;
 
 pub use codex_config::codex_state_key;
-pub use env::{AgentEnv, EnvFacts, agent_variables, env};
+pub use env::{AgentEnv, EnvFacts, agent_variables, env, env_unset};
 pub use render::{payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};
 pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};

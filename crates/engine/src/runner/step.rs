@@ -159,6 +159,14 @@ impl Runner {
             _ => None,
         };
         let known = payload.known();
+        let env = dialect::env(
+            hook.dialect,
+            &EnvFacts {
+                session_id: known.session_id.as_deref(),
+                agent: self.agent_env.as_ref(),
+                ..EnvFacts::of(&self.project_dir)
+            },
+        );
         let mut request = SpawnRequest {
             event: hook.event,
             handler: hook.handler.clone(),
@@ -166,14 +174,8 @@ impl Runner {
             project_dir: self.project_dir.clone(),
             // The payload and environment of the hook's dialect (native: as is).
             stdin: dialect::render(hook.dialect, payload),
-            env: dialect::env(
-                hook.dialect,
-                &EnvFacts {
-                    session_id: known.session_id.as_deref(),
-                    agent: self.agent_env.as_ref(),
-                    ..EnvFacts::of(&self.project_dir)
-                },
-            ),
+            env_unset: dialect::env_unset(hook.dialect, &env),
+            env,
             timeout: hook.timeout,
             module_sha256,
             untrusted: false,
