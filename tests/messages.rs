@@ -214,7 +214,7 @@ config_errors! {
 ]}}"#;
     async_on_a_blocking_event: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "async": true}]}}"#;
     bad_on_error: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "onError": "explode"}]}}"#;
-    bad_dialect: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "dialect": "cursor"}]}}"#;
+    bad_dialect: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "dialect": "windsurf"}]}}"#;
     wasm_options_on_a_shell_hook: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "fuel": 1000, "memory": 16, "fs": "none", "env": ["HOME"]}]}}"#;
     bad_wasm_limits: r#"{"hooks": {"PreToolUse": [{"command": "hooks/guard.wasm", "fuel": 0, "memory": 0, "fs": "all", "env": "HOME"}]}}"#;
     http_options_on_a_shell_hook: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "headers": {"X-Token": "t"}, "allowedEnv": ["TOKEN"]}]}}"#;
@@ -364,7 +364,8 @@ run_errors! {
     tool_on_an_event_without_tools: ["run", "SessionStart", "--tool", "bash"];
     result_on_pre_tool_use: ["run", "PreToolUse", "--tool", "bash", "--result", "ok"];
     prompt_on_pre_tool_use: ["run", "PreToolUse", "--prompt", "hello"];
-    unknown_event_name: ["run", "BeforeTool"];
+    unknown_event_name: ["run", "Notificaton"];
+    event_with_no_native_meaning: ["run", "BeforeModel"];
     bad_trust_flag: ["run", "PreToolUse", "--trust", "maybe"];
 }
 
@@ -392,6 +393,14 @@ fn payload_snapshot(name: &str, payload: &str) {
 #[test]
 fn run_payload_not_json() {
     payload_snapshot("run_payload_not_json", "{\"toolName\": \"bash\",");
+}
+
+#[test]
+fn run_payload_for_another_event() {
+    payload_snapshot(
+        "run_payload_for_another_event",
+        r#"{"hook_event_name": "AfterAgent", "session_id": "s", "cwd": "/tmp", "timestamp": "t", "prompt_response": "done"}"#,
+    );
 }
 
 #[test]
@@ -679,7 +688,7 @@ fn hook_for_an_unknown_agent() {
         &p,
         "hook_for_unknown_agent",
         &input,
-        "cursor",
+        "windsurf",
         payload.as_bytes(),
         &[],
     );

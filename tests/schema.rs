@@ -507,6 +507,8 @@ fn every_rendered_payload_matches_its_dialects_schema() {
                     Dialect::Codex => "payload-codex.schema.json",
                     Dialect::Gemini => "payload-gemini.schema.json",
                     Dialect::Ling => "payload-ling.schema.json",
+                    Dialect::Cursor => "payload-cursor.schema.json",
+                    Dialect::Copilot => "payload-copilot.schema.json",
                 },
                 v,
             ));
@@ -540,6 +542,7 @@ fn report(event: Event) -> hookhost::EventReport {
         ask: false,
         ask_reason: None,
         defer: false,
+        allow: false,
         stop: None,
         additional_context: Vec::new(),
         system_messages: Vec::new(),
@@ -593,6 +596,8 @@ fn every_answer_to_an_agent_matches_its_schema() {
         (Dialect::Claude, "answer-claude.schema.json"),
         (Dialect::Codex, "answer-codex.schema.json"),
         (Dialect::Gemini, "answer-gemini.schema.json"),
+        (Dialect::Cursor, "answer-cursor.schema.json"),
+        (Dialect::Copilot, "answer-copilot.schema.json"),
     ] {
         for r in &reports {
             let a = hookhost::dialect::respond(d, r, Some("write_file"));
@@ -601,7 +606,7 @@ fn every_answer_to_an_agent_matches_its_schema() {
             }
         }
     }
-    assert!(pairs.len() > 40);
+    assert!(pairs.len() > 60);
     assert_eq!(validate_all(&pairs), [] as [String; 0]);
     let broken = [
         (
@@ -609,8 +614,14 @@ fn every_answer_to_an_agent_matches_its_schema() {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}),
         ),
         ("answer-gemini.schema.json", json!({"decision": "block"})),
+        // hookhost never answers "allow" (hooks can block, never bypass).
+        ("answer-cursor.schema.json", json!({"permission": "allow"})),
+        (
+            "answer-copilot.schema.json",
+            json!({"permissionDecision": "allow"}),
+        ),
     ];
-    assert_eq!(refused(&broken).len(), 2);
+    assert_eq!(refused(&broken).len(), 4);
 }
 
 #[test]
@@ -621,6 +632,11 @@ fn the_answers_hookhost_reads_match_their_schemas() {
         json!({"continue": false, "stopReason": "halt", "suppressOutput": true, "systemMessage": "m"}),
         json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "r", "updatedInput": {"a": 1}, "additionalContext": "c", "tool_input": {"b": 2}}}),
         json!({"additionalContext": "c", "unknownKey": 1}),
+        // Cursor's and Copilot CLI's (tests/fixtures/dialects/).
+        json!({"permission": "deny", "user_message": "u", "agent_message": "a"}),
+        json!({"continue": false, "user_message": "u"}),
+        json!({"followup_message": "go on"}),
+        json!({"permissionDecision": "deny", "permissionDecisionReason": "r", "modifiedArgs": {"command": "ls"}}),
     ];
     for a in &answers {
         assert!(

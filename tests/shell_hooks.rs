@@ -210,7 +210,7 @@ async fn every_payload_field_reaches_the_hook() {
         Payload::stop(Event::SubagentStop, &root, "sid", false),
         Payload::session_end(&root, "sid", "logout"),
     ];
-    for payload in payloads {
+    for payload in payloads.into_iter().chain(new_event_payloads(&root, &args)) {
         runner.fire(payload).await;
     }
     let read = |e: &str| -> Value { serde_json::from_str(&p.read(&format!("{e}.json"))).unwrap() };
@@ -232,6 +232,60 @@ async fn every_payload_field_reaches_the_hook() {
     assert_eq!(read("Stop")["stopHookActive"], json!(true));
     assert_eq!(read("SubagentStop")["stopHookActive"], json!(false));
     assert_eq!(read("SessionEnd")["reason"], json!("logout"));
+    new_event_fields(&read, &args);
+}
+
+/// Payloads of the events added for the real agents.
+fn new_event_payloads(root: &std::path::Path, args: &Value) -> Vec<Payload> {
+    vec![
+        Payload::permission_request(root, "sid", "bash", args.clone(), "rule bash(ls *)"),
+        Payload::post_tool_use_failure(root, "sid", "bash", args.clone(), "exit 2"),
+        Payload::notification(
+            root,
+            "sid",
+            "bash needs your permission",
+            "permission_prompt",
+        ),
+        Payload::subagent_start(root, "sid", "scout", "look around"),
+        Payload::post_compact(root, "sid", "auto", "[4 earlier messages compacted]"),
+        Payload::stop_failure(root, "sid", "API error: 529 overloaded"),
+    ]
+}
+
+/// The fields of the events added for the real agents, as their hooks saw them.
+fn new_event_fields(read: &dyn Fn(&str) -> Value, args: &Value) {
+    let asked = read("PermissionRequest");
+    assert_eq!(
+        (&asked["toolName"], &asked["toolArgs"], &asked["reason"]),
+        (&json!("bash"), args, &json!("rule bash(ls *)"))
+    );
+    let failed = read("PostToolUseFailure");
+    assert_eq!(
+        (&failed["toolName"], &failed["toolError"]),
+        (&json!("bash"), &json!("exit 2"))
+    );
+    let n = read("Notification");
+    assert_eq!(
+        (&n["message"], &n["kind"]),
+        (
+            &json!("bash needs your permission"),
+            &json!("permission_prompt")
+        )
+    );
+    let sub = read("SubagentStart");
+    assert_eq!(
+        (&sub["agentType"], &sub["prompt"]),
+        (&json!("scout"), &json!("look around"))
+    );
+    let compacted = read("PostCompact");
+    assert_eq!(
+        (&compacted["trigger"], &compacted["summary"]),
+        (&json!("auto"), &json!("[4 earlier messages compacted]"))
+    );
+    assert_eq!(
+        read("StopFailure")["error"],
+        json!("API error: 529 overloaded")
+    );
 }
 
 #[tokio::test]

@@ -4,9 +4,15 @@ export type EventName =
   | "SessionStart"
   | "UserPromptSubmit"
   | "PreToolUse"
+  | "PermissionRequest"
   | "PostToolUse"
+  | "PostToolUseFailure"
+  | "Notification"
+  | "SubagentStart"
   | "PreCompact"
+  | "PostCompact"
   | "Stop"
+  | "StopFailure"
   | "SubagentStop"
   | "SessionEnd";
 
@@ -18,7 +24,7 @@ export interface HookRecord {
   source: string;
   command: string;
   kind: "shell" | "wasm" | "http" | "fn";
-  outcome: "pass" | "block" | "force" | "warn" | "timeout" | "error";
+  outcome: "pass" | "block" | "force" | "allow" | "warn" | "timeout" | "error" | "skipped";
   exitCode: number | null;
   durationMs: number;
   stdout: string;
@@ -37,6 +43,8 @@ export interface Report {
   reason: string | null;
   updatedArgs: Record<string, unknown> | null;
   ask: boolean;
+  /** PermissionRequest: a hook allowed the call without the permission prompt. */
+  allow: boolean;
   additionalContext: string[];
   systemMessages: string[];
   feedback: string[];
@@ -44,9 +52,10 @@ export interface Report {
   raw: Record<string, unknown>;
 }
 
-/** What a JavaScript hook answers (null/undefined: pass). */
+/** What a JavaScript hook answers (null/undefined: pass); `allow` on PermissionRequest runs
+ * the call without the permission prompt (elsewhere a pass). */
 export interface Answer {
-  decision?: Decision;
+  decision?: Decision | "allow";
   reason?: string;
   updatedInput?: Record<string, unknown>;
   additionalContext?: string;
@@ -61,7 +70,8 @@ export interface Payload {
   toolName?: string;
   toolArgs?: Record<string, any>;
   toolResult?: unknown;
-  toolError?: boolean;
+  /** PostToolUse: whether the tool failed; PostToolUseFailure: the failure, as text. */
+  toolError?: boolean | string;
   prompt?: string;
   stopHookActive?: boolean;
   [key: string]: unknown;

@@ -76,6 +76,7 @@ function toReport(r) {
     reason: r.reason ?? null,
     updatedArgs: r.updatedArgs ?? null,
     ask: !!r.ask,
+    allow: !!r.allow,
     additionalContext: r.additionalContext ?? [],
     systemMessages: r.systemMessages ?? [],
     feedback: r.feedback ?? [],

@@ -192,6 +192,16 @@ fn foreign_files(p: &Project) -> Vec<(&'static str, String)> {
             json!([{"event": "PreToolUse", "handler": {"type": "command", "command": mark("ling")}}])
                 .to_string(),
         ),
+        (
+            ".cursor/hooks.json",
+            json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": mark("cursor")}]}})
+                .to_string(),
+        ),
+        (
+            ".github/hooks/x.json",
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": mark("copilot")}]}})
+                .to_string(),
+        ),
     ]
 }
 
@@ -205,11 +215,19 @@ fn an_untrusted_foreign_settings_file_runs_nothing_under_skip_or_block() {
         let listed = json_of(&hookhost(&p, &["list", "--json"], &[]));
         assert_eq!(
             listed["hooks"].as_array().map(Vec::len),
-            Some(5),
+            Some(7),
             "{listed}"
         );
         let out = hookhost(&p, &LS, &[("HOOKHOST_TRUST", policy)]);
-        for n in ["claude", "claude-local", "gemini", "codex", "ling"] {
+        for n in [
+            "claude",
+            "claude-local",
+            "gemini",
+            "codex",
+            "ling",
+            "cursor",
+            "copilot",
+        ] {
             assert!(
                 !p.path().join(n).exists(),
                 "{n} ran untrusted under {policy}: {out:?}"
@@ -228,7 +246,14 @@ fn a_foreign_file_added_after_trust_is_untrusted() {
         p.write(file, text);
     }
     hookhost(&p, &LS, &[("HOOKHOST_TRUST", "skip")]);
-    for n in ["claude-local", "gemini", "codex", "ling"] {
+    for n in [
+        "claude-local",
+        "gemini",
+        "codex",
+        "ling",
+        "cursor",
+        "copilot",
+    ] {
         assert!(
             !p.path().join(n).exists(),
             "{n} ran on the trust of another file"
@@ -249,6 +274,10 @@ fn a_projects_disable_switches_cannot_turn_off_user_or_managed_hooks() {
     p.write(
         ".codex/hooks.json",
         r#"{"disableAllHooks": true, "allowManagedHooksOnly": true}"#,
+    );
+    p.write(
+        ".github/hooks/off.json",
+        r#"{"version": 1, "disableAllHooks": true}"#,
     );
     // The user's Gemini guard is named "guard"; the user's Claude guard and a managed one.
     let gemini_guard = json!({"hooks": {"BeforeTool": [{"hooks": [

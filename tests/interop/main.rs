@@ -10,5 +10,7 @@ mod common;
 mod agent;
 mod claude;
 mod corpus;
+mod cursor_copilot;
+mod fixtures;
 mod http;
 mod others;

@@ -125,7 +125,8 @@ impl Engine_ {
         let event = Event::parse_loose(event).map_err(value_error)?;
         if matcher.is_some() && !event.takes_tool_matcher() {
             return Err(value_error(format!(
-                "`match` applies to PreToolUse and PostToolUse, not {event}"
+                "`match` applies to the tool events ({}), not {event}",
+                Event::tool_events()
             )));
         }
         let block = match on_error {

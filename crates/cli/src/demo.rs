@@ -120,6 +120,7 @@ impl Trace {
                 Outcome::Pass => self.paint("32", "pass   "),
                 Outcome::Block => self.paint("31", "block  "),
                 Outcome::Force => self.paint("33", "force  "),
+                Outcome::Allow => self.paint("32", "allow  "),
                 Outcome::Warn => self.paint("33", "warn   "),
                 Outcome::Timeout => self.paint("31", "timeout"),
                 Outcome::Error => self.paint("31", "error  "),
@@ -240,7 +241,7 @@ impl Trace {
                 format!("  ⇣ compacted the conversation: {before} -> {after} messages")
             }
             AgentEvent::SubagentStart(n) => format!(
-                "{} subagent `{n}` starts (only PreToolUse/PostToolUse hooks apply)",
+                "{} subagent `{n}` starts (only the tool-call hooks apply)",
                 self.paint("36", "┌")
             ),
             AgentEvent::SubagentEnd(n) => format!("{} subagent `{n}` done", self.paint("36", "└")),
@@ -252,6 +253,10 @@ impl Trace {
             AgentEvent::Stopped(r) => format!(
                 "  {} a hook stopped the agent: {r}",
                 self.paint("31;1", "■")
+            ),
+            AgentEvent::PermissionAllowed { name, why } => format!(
+                "  {} a PermissionRequest hook allowed {name} without asking ({why})",
+                self.paint("32;1", "✓")
             ),
         }
     }

@@ -1,4 +1,4 @@
-//! `hookhost hook --for claude|gemini|codex`: the outbound adapter. Reads that agent's hook
+//! `hookhost hook --for claude|gemini|codex|cursor|copilot`: the outbound adapter. Reads that agent's hook
 //! payload on stdin, fires the event through the native engine with the project's and the
 //! user's `.coding-agent/hooks.json` only (never the agent's own settings file), and answers
 //! on stdout and exit code in that agent's protocol (`hooks::dialect::respond`).
@@ -38,12 +38,13 @@ pub const ADAPTER_ENV: &str = "HOOKHOST_ADAPTER";
 #[derive(Args, Debug)]
 pub struct HookArgs {
     /// Whose payload comes on stdin and whose protocol the answer speaks.
-    #[arg(long = "for", value_name = "claude|gemini|codex")]
+    #[arg(long = "for", value_name = "claude|gemini|codex|cursor|copilot")]
     agent: String,
-    /// Project directory (default: the agent's `$CLAUDE_PROJECT_DIR` / `$GEMINI_PROJECT_DIR`,
-    /// else the nearest directory at or above the payload's `cwd` (then the current
-    /// directory) holding .coding-agent/, .git, .claude/, .codex/ or .gemini/, below the home
-    /// directory; else the payload's `cwd`, else the current directory).
+    /// Project directory (default: the agent's `$CLAUDE_PROJECT_DIR` / `$GEMINI_PROJECT_DIR` /
+    /// `$CURSOR_PROJECT_DIR` / `$COPILOT_PROJECT_DIR`, else the nearest directory at or above
+    /// the payload's `cwd` (then the current directory) holding .coding-agent/, .git,
+    /// .claude/, .codex/, .gemini/ or .cursor/, below the home directory; else the payload's
+    /// `cwd`, else the current directory).
     #[arg(long)]
     project: Option<PathBuf>,
     /// The user's home directory, for ~/.coding-agent/hooks.json and trusted.json (default:
@@ -59,8 +60,14 @@ pub struct HookArgs {
 
 pub async fn hook(a: HookArgs) -> anyhow::Result<u8> {
     let d: Dialect = a.agent.parse().map_err(anyhow::Error::msg)?;
-    if !matches!(d, Dialect::Claude | Dialect::Gemini | Dialect::Codex) {
-        bail!("--for takes claude, gemini or codex, got {}", a.agent);
+    if !matches!(
+        d,
+        Dialect::Claude | Dialect::Gemini | Dialect::Codex | Dialect::Cursor | Dialect::Copilot
+    ) {
+        bail!(
+            "--for takes claude, gemini, codex, cursor or copilot, got {}",
+            a.agent
+        );
     }
     // Until the payload is read and says otherwise, an error may be hiding a PreToolUse.
     let mut blocking = true;
@@ -108,7 +115,8 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     }
     let (event, fields, own) = read?;
     let Some(event) = event else {
-        // An event hookhost does not fire (Notification, BeforeModel, ...): nothing to say.
+        // An event with no native meaning (Gemini CLI's BeforeModel, its automatic
+        // PreCompress, ...: `dialect::events`): no hook runs, nothing to say.
         return Ok(0);
     };
     let home = super::env::runner_home(a.home.clone());
@@ -178,6 +186,8 @@ fn project_of(
     // guards would no longer be found).
     let vars: &[&str] = match d {
         Dialect::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        Dialect::Cursor => &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        Dialect::Copilot => &["COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
         _ => &["CLAUDE_PROJECT_DIR"],
     };
     let started_in = vars
@@ -224,7 +234,14 @@ fn note_ignored_env() {
 /// What makes a directory a project root for [`find_project`]: hookhost's own directory, a
 /// git checkout (`.git` is a file in a worktree or submodule), or an agent's project
 /// settings.
-const PROJECT_MARKERS: [&str; 5] = [".coding-agent", ".git", ".claude", ".codex", ".gemini"];
+const PROJECT_MARKERS: [&str; 6] = [
+    ".coding-agent",
+    ".git",
+    ".claude",
+    ".codex",
+    ".gemini",
+    ".cursor",
+];
 
 /// The nearest directory at or above `start` that holds one of [`PROJECT_MARKERS`]
 /// (`.git` a directory or a file, the others directories). The search stops below the home

@@ -27,7 +27,7 @@ use std::process::ExitCode;
     version,
     about,
     long_about = None,
-    after_help = "Hooks live in /etc/coding-agent/hooks.json (managed, run first), <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours), then other agents' files (.claude/settings.json, .gemini/settings.json, .codex/hooks.json and config.toml, .ling/hooks.json); `hookhost list` shows the order. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
+    after_help = "Hooks live in /etc/coding-agent/hooks.json (managed, run first), <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours), then other agents' files (.claude/settings.json, .gemini/settings.json, .codex/hooks.json and config.toml, .ling/hooks.json, .cursor/hooks.json, .github/hooks/*.json); `hookhost list` shows the order. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
 )]
 struct Cli {
     /// More logging on stderr (-v: info, -vv: debug). RUST_LOG overrides.
@@ -44,7 +44,8 @@ enum Command {
     /// Reads <project>/.coding-agent/hooks.json, then ~/.coding-agent/hooks.json (project
     /// hooks first), then other agents' hook files (.ling/hooks.json, .claude/settings.json,
     /// .claude/settings.local.json, ~/.claude/settings.json, .gemini/settings.json,
-    /// ~/.gemini/settings.json, .codex/hooks.json, ~/.codex/hooks.json), the trust pins in ~/.coding-agent/trusted.json, and the compiled-code
+    /// ~/.gemini/settings.json, .codex/hooks.json, ~/.codex/hooks.json, .cursor/hooks.json,
+    /// ~/.cursor/hooks.json, .github/hooks/*.json, ~/.copilot/hooks/*.json), the trust pins in ~/.coding-agent/trusted.json, and the compiled-code
     /// cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), which it writes.
     Run(run::RunArgs),
     /// Validate every config file, compile every wasm module, find commands that will not run.
@@ -64,7 +65,7 @@ enum Command {
     /// Show the effective hooks in run order, with their source file and dialect.
     ///
     /// Reads <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json, then other
-    /// agents' hook files (Claude Code, Gemini CLI, Codex, ling; see `run --help`).
+    /// agents' hook files (Claude Code, Gemini CLI, Codex, ling, Cursor, Copilot CLI; see `run --help`).
     List(list::ListArgs),
     /// Run a scripted agent session with shell and wasm hooks in a temporary project.
     ///
@@ -197,7 +198,7 @@ fn main() -> ExitCode {
     };
     let result = rt.block_on(async {
         match cli.command {
-            Command::Run(args) => run::run(args).await,
+            Command::Run(args) => run::run(args, cli.verbose > 0).await,
             Command::Check(args) => check::check(args).await,
             Command::Compile(args) => compile::compile(args).await,
             Command::List(args) => list::list(args),

@@ -3,6 +3,7 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
+use hookhost::dialect::events;
 use hookhost::files::{PAYLOAD_LIMIT, read_bounded, read_stream_bounded};
 use hookhost::setup::WasmOptions;
 use hookhost::{
@@ -14,8 +15,10 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The event: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, Stop,
-    /// SubagentStop, SessionEnd (case-insensitive).
+    /// The event: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
+    /// PostToolUseFailure, Notification, SubagentStart, PreCompact, PostCompact, Stop,
+    /// StopFailure, SubagentStop, SessionEnd, or another agent's name for one (BeforeTool,
+    /// AfterAgent, ...); case-insensitive.
     event: String,
     /// Project directory (default: the current directory).
     #[arg(long)]
@@ -38,7 +41,8 @@ pub struct RunArgs {
     /// Session id for the payload (default: a fresh one).
     #[arg(long)]
     session: Option<String>,
-    /// Print one JSON object (the stable contract for other programs).
+    /// Print one JSON object (the stable contract for other programs; with another agent's
+    /// event name, `eventName` says whose).
     #[arg(long)]
     json: bool,
     /// What to do with untrusted project hooks: all (run them, warn), skip, or block (fail
@@ -47,7 +51,13 @@ pub struct RunArgs {
     trust: Option<String>,
 }
 
-fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Result<Payload> {
+/// The payload (and the warnings about it: a whole payload for another event).
+fn build_payload(
+    a: &RunArgs,
+    event: Event,
+    cwd: &std::path::Path,
+    warnings: &mut Vec<String>,
+) -> anyhow::Result<Payload> {
     let session = a.session.clone().unwrap_or_else(|| {
         let ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -71,6 +81,7 @@ fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Re
             };
             let value: Value = serde_json::from_slice(&bytes)
                 .with_context(|| format!("the payload in {source} is not valid JSON"))?;
+            warnings.extend(payload_for_another_event(&value, event, source));
             // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`); the
             // hooks of that agent's dialect get it back verbatim.
             hookhost::dialect::payload_from(event, value, cwd, &session)
@@ -80,13 +91,19 @@ fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Re
     let tool_event = event.takes_tool_matcher();
     if let Some(tool) = &a.tool {
         if !tool_event {
-            bail!("--tool applies to PreToolUse and PostToolUse, not {event}");
+            bail!(
+                "--tool applies to the tool events ({}), not {event}",
+                Event::tool_events()
+            );
         }
         payload.set("toolName", Value::String(tool.clone()));
     }
     if let Some(args) = &a.args {
         if !tool_event {
-            bail!("--args applies to PreToolUse and PostToolUse, not {event}");
+            bail!(
+                "--args applies to the tool events ({}), not {event}",
+                Event::tool_events()
+            );
         }
         let v: Value = serde_json::from_str(args)
             .with_context(|| format!("--args must be a JSON object, got {args:?}"))?;
@@ -111,10 +128,53 @@ fn build_payload(a: &RunArgs, event: Event, cwd: &std::path::Path) -> anyhow::Re
     Ok(payload)
 }
 
-pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
-    let event = Event::parse_loose(&a.event)?;
+/// A warning when a whole payload names another event than the one to fire (its `event` or
+/// `hook_event_name`, in any agent's names): EVENT still fires.
+fn payload_for_another_event(value: &Value, event: Event, source: &str) -> Option<String> {
+    let (key, name) = ["hook_event_name", "event"]
+        .into_iter()
+        .find_map(|k| Some((k, value.get(k)?.as_str()?)))?;
+    let theirs = events::resolve(name).ok().map(|n| n.event);
+    if theirs == Some(event) {
+        return None;
+    }
+    let what = match theirs {
+        Some(e) if e.as_str() == name => format!("a {e} payload"),
+        Some(e) => format!("a {e} payload (`{key}`: {name:?})"),
+        None => format!("a payload for {name:?} (`{key}`), no event hookhost fires"),
+    };
+    Some(format!(
+        "--payload {source} is {what}, but {event} was named: firing {event} with it"
+    ))
+}
+
+/// What another agent's event name stood for: a line on stderr under `-v`.
+fn say_alias(name: &events::EventName) -> Option<String> {
+    let agents: Vec<&str> = name.agents.iter().map(|d| d.agent()).collect();
+    (!agents.is_empty()).then(|| {
+        format!(
+            "`{}` is {}'s name for {}",
+            name.given,
+            agents.join(" and "),
+            name.event
+        )
+    })
+}
+
+/// Fires the event; `verbose` (`-v`) also says which native event another agent's name
+/// stands for.
+pub async fn run(a: RunArgs, verbose: bool) -> anyhow::Result<u8> {
+    let name = events::resolve(&a.event)?;
+    let event = name.event;
+    if verbose && let Some(line) = say_alias(&name) {
+        eprintln!("hookhost: {line}");
+    }
     let project = super::project_dir(a.project.clone())?;
-    let payload = build_payload(&a, event, &project)?;
+    let mut warnings = Vec::new();
+    let payload = build_payload(&a, event, &project, &mut warnings)?;
+    for w in &warnings {
+        eprintln!("hookhost: warning: {}", terminal_safe_lines(w));
+    }
     // First: it settles the cache root the spawner's defaults read.
     let setup = super::env::user_setup(&project);
     // A broken file does not stop the others (the user's global guards still run); its
@@ -141,7 +201,19 @@ pub async fn run(a: RunArgs) -> anyhow::Result<u8> {
     }
     warn_untrusted(&report, policy);
     if a.json {
-        println!("{}", hookhost::setup::report_json(&report));
+        let mut json = hookhost::setup::report_json(&report);
+        if let Some(obj) = json.as_object_mut() {
+            if !name.agents.is_empty() {
+                obj.insert(
+                    "eventName".into(),
+                    serde_json::json!({"given": name.given, "agents": name.agents}),
+                );
+            }
+            if !warnings.is_empty() {
+                obj.insert("warnings".into(), serde_json::json!(warnings));
+            }
+        }
+        println!("{json}");
     } else {
         print_human(&report, tool_given);
     }
@@ -229,6 +301,9 @@ fn print_human(r: &EventReport, tool_given: bool) {
     if r.ask {
         println!("a hook asked for the permission prompt");
     }
+    if r.allow {
+        println!("a hook allowed the call without the permission prompt");
+    }
     if let Some(stop) = &r.stop {
         println!(
             "a hook stopped the agent: {}",
@@ -236,6 +311,7 @@ fn print_human(r: &EventReport, tool_given: bool) {
         );
     }
     match (&r.decision, &r.reason) {
+        (Decision::Pass, _) if r.allow => println!("decision: allow"),
         (Decision::Pass, _) => println!("decision: pass"),
         (d, reason) => println!(
             "decision: {} — {}",

@@ -2,17 +2,20 @@
 //!
 //! ```text
 //! run(input): SessionStart (first run) -> UserPromptSubmit -> for turn < max_turns:
-//!   maybe_compact (PreCompact) -> model -> no tool calls: TodoGuard, then Stop hooks (force = continue)
-//!                                       -> tool calls: PreToolUse -> permission checker -> tool -> PostToolUse
+//!   maybe_compact (PreCompact, PostCompact) -> model (an error: StopFailure)
+//!     -> no tool calls: TodoGuard, then Stop hooks (force = continue)
+//!     -> tool calls: PreToolUse -> permission checker -> tool -> PostToolUse (+ PostToolUseFailure)
+//!                                  an ask: PermissionRequest (allow / deny) -> Notification -> prompt
 //! ```
 //!
-//! The loop sees hooks only through [`ToolHooks`]. A `task` call runs a subagent: its hooks
-//! are [`SubsetHooks`] over the parent's (so only PreToolUse/PostToolUse run, marked
-//! `isSubagent`), and its final answer fires the parent's SubagentStop.
+//! The loop sees hooks only through [`ToolHooks`]. A `task` call fires SubagentStart and runs
+//! a subagent: its hooks are [`SubsetHooks`] over the parent's (so only the tool-call events
+//! and Notification run, marked `isSubagent`), and its final answer fires the parent's
+//! SubagentStop.
 
 #[cfg(test)]
 use super::model::ScriptedModel;
-use super::model::{Message, Model, Role, ToolCall};
+use super::model::{Message, Model, ModelTurn, Role, ToolCall, ToolSpec};
 use super::permission::{DenyPrompter, Permission, PermissionChecker, Prompter};
 use super::todo::{TodoGuard, TodoList};
 use super::tool_hooks::{HookContext, HookVerdict, SubsetHooks, ToolHooks, Verdict};
@@ -105,6 +108,13 @@ pub enum AgentEvent {
         before: usize,
         /// Messages after compacting.
         after: usize,
+    },
+    /// A PermissionRequest hook allowed a call the permission checker would have asked about.
+    PermissionAllowed {
+        /// The tool's name.
+        name: String,
+        /// What would have asked (the rule, or a PreToolUse hook).
+        why: String,
     },
     /// A `task` call started the subagent of this name.
     SubagentStart(String),
@@ -271,7 +281,7 @@ impl Agent {
         let mut stop_forced = 0usize;
         for _ in 0..self.config.max_turns {
             self.maybe_compact().await;
-            let turn = self.model.next(&self.messages, &specs).await?;
+            let turn = self.next_turn(&specs).await?;
             if !turn.text.is_empty() {
                 self.emit(AgentEvent::ModelText(turn.text.clone()));
             }
@@ -313,6 +323,19 @@ impl Agent {
         Ok(last)
     }
 
+    /// The model's next turn; a model (or API) error ends the turn: StopFailure hooks see it,
+    /// then the run returns it.
+    async fn next_turn(&mut self, specs: &[ToolSpec]) -> anyhow::Result<ModelTurn> {
+        match self.model.next(&self.messages, specs).await {
+            Ok(turn) => Ok(turn),
+            Err(e) => {
+                let v = self.hooks.stop_failure(&self.cx, &format!("{e:#}")).await;
+                self.absorb(&v);
+                Err(e)
+            }
+        }
+    }
+
     /// At a final answer: TodoGuard first, then Stop (or the parent's SubagentStop) hooks.
     /// `Some(Ok(message))` means: do not stop, continue with this user message;
     /// `Some(Err(end))`: a hook stopped the agent.
@@ -347,8 +370,9 @@ impl Agent {
         }
     }
 
-    /// PreToolUse -> permission checker -> tool -> PostToolUse. The second value is set when
-    /// a hook stopped the agent (`continue: false`): the final text of the run.
+    /// PreToolUse -> permission checker (PermissionRequest, the prompt) -> tool ->
+    /// PostToolUse (and PostToolUseFailure). The second value is set when a hook stopped the
+    /// agent (`continue: false`): the final text of the run.
     async fn call_tool(&mut self, call: &ToolCall) -> (ToolOutput, Option<String>) {
         self.emit(AgentEvent::ToolCall {
             name: call.name.clone(),
@@ -379,102 +403,162 @@ impl Agent {
             .updated_args
             .clone()
             .unwrap_or_else(|| call.args.clone());
-        let allowed = self.permitted(call, &args, &pre).await;
-        if let Err(why) = allowed {
+        if let Err(refused) = self
+            .permit(&call.name, &args, pre.ask, pre.ask_reason.as_deref())
+            .await
+        {
             self.emit(AgentEvent::PermissionDenied {
                 name: call.name.clone(),
-                why: why.clone(),
+                why: refused.why.clone(),
             });
-            return (ToolOutput::error(format!("Permission denied: {why}")), None);
+            let output = ToolOutput::error(format!("Permission denied: {}", refused.why));
+            return (output, refused.stop);
         }
-        let mut output = if call.name == "task" {
+        let (output, stop) = if call.name == "task" {
             self.run_task(&args).await
         } else {
-            tools::run_with_env(
+            let output = tools::run_with_env(
                 &call.name,
                 &args,
                 &self.project,
                 &mut self.todos,
                 &self.shell_env,
             )
-            .await
+            .await;
+            (output, None)
         };
         self.emit(AgentEvent::ToolResult {
             name: call.name.clone(),
             output: output.text(),
             is_error: output.is_error,
         });
-        let post = self
-            .hooks
-            .post_tool_use(
-                &self.cx,
-                &call.name,
-                &args,
-                &output.content,
-                output.is_error,
-            )
-            .await;
-        self.absorb(&post);
-        self.after_post_tool_use(call, &mut output, &post);
-        let stop = self.stopped(&post);
-        (output, stop)
+        if stop.is_some() {
+            return (output, stop);
+        }
+        self.after_tool(&call.name, &args, output).await
     }
 
-    /// The permission checker on the final arguments (hooks can block, never bypass), and
-    /// the prompt when it or a hook asks (with the hook's reason).
-    async fn permitted(
-        &self,
-        call: &ToolCall,
+    /// Whether a call may run, on its final arguments (hooks can block, never bypass): the
+    /// permission checker's verdict; for an ask, the PermissionRequest hooks (which can allow
+    /// or deny it), then Notification and the prompt. A deny of the checker never reaches a
+    /// hook.
+    async fn permit(
+        &mut self,
+        tool: &str,
         args: &Value,
-        pre: &HookVerdict,
-    ) -> Result<(), String> {
-        match self.permissions.check(&call.name, args, pre.ask) {
-            Permission::Allow => Ok(()),
-            Permission::Deny(why) => Err(format!("denied by {why}")),
-            Permission::Ask(why) => {
-                // The hook's own reason, when it asked with one.
-                let why = match pre.ask_reason.as_deref().filter(|_| pre.ask) {
-                    Some(reason) if !reason.trim().is_empty() => format!("{why}: {reason}"),
-                    _ => why,
-                };
-                if self.prompter.confirm(&call.name, args, &why).await {
-                    Ok(())
-                } else {
-                    Err(format!("the user did not allow it ({why})"))
-                }
-            }
+        hook_asked: bool,
+        ask_reason: Option<&str>,
+    ) -> Result<(), Refusal> {
+        let why = match self.permissions.check(tool, args, hook_asked) {
+            Permission::Allow => return Ok(()),
+            Permission::Deny(why) => return Err(Refusal::new(format!("denied by {why}"))),
+            // The hook's own reason, when it asked with one.
+            Permission::Ask(why) => match ask_reason.filter(|r| hook_asked && !r.trim().is_empty())
+            {
+                Some(reason) => format!("{why}: {reason}"),
+                None => why,
+            },
+        };
+        let v = self
+            .hooks
+            .permission_request(&self.cx, tool, args, &why)
+            .await;
+        self.absorb(&v);
+        if let Some(end) = self.stopped(&v) {
+            return Err(Refusal {
+                why: format!("a PermissionRequest hook stopped the agent ({end})"),
+                stop: Some(end),
+            });
+        }
+        if let Verdict::Block(reason) = &v.verdict {
+            return Err(Refusal::new(format!(
+                "denied by a PermissionRequest hook: {reason}"
+            )));
+        }
+        if v.allow {
+            self.emit(AgentEvent::PermissionAllowed {
+                name: tool.to_string(),
+                why,
+            });
+            return Ok(());
+        }
+        let message = format!("{tool} needs your permission ({why})");
+        let n = self
+            .hooks
+            .notification(&self.cx, &message, "permission_prompt")
+            .await;
+        self.absorb(&n);
+        if let Some(end) = self.stopped(&n) {
+            return Err(Refusal {
+                why: format!("a Notification hook stopped the agent ({end})"),
+                stop: Some(end),
+            });
+        }
+        if self.prompter.confirm(tool, args, &why).await {
+            Ok(())
+        } else {
+            Err(Refusal::new(format!("the user did not allow it ({why})")))
         }
     }
 
-    /// What PostToolUse hooks make of the result the model sees: a replacement
-    /// (`updatedToolOutput`), then their feedback appended.
-    fn after_post_tool_use(&self, call: &ToolCall, output: &mut ToolOutput, post: &HookVerdict) {
+    /// PostToolUse for every call, then PostToolUseFailure for a failed one: their feedback
+    /// is appended to what the model sees.
+    async fn after_tool(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        mut output: ToolOutput,
+    ) -> (ToolOutput, Option<String>) {
+        let post = self
+            .hooks
+            .post_tool_use(&self.cx, tool, args, &output.content, output.is_error)
+            .await;
+        self.absorb(&post);
+        // A hook's replacement of the result (`updatedToolOutput`): what the model sees.
         if let Some(replaced) = &post.updated_tool_output {
             output.content = replaced.clone();
             self.emit(AgentEvent::ToolOutputReplaced {
-                name: call.name.clone(),
+                name: tool.to_string(),
                 output: output.text(),
             });
         }
-        if !post.feedback.is_empty() {
-            let mut text = output.text();
-            for f in &post.feedback {
-                text.push_str(&format!("\n[PostToolUse hook feedback] {f}"));
-            }
-            output.content = Value::String(text);
+        append_feedback(&mut output, "PostToolUse", &post.feedback);
+        if let Some(end) = self.stopped(&post) {
+            return (output, Some(end));
         }
+        if !output.is_error {
+            return (output, None);
+        }
+        let error = output.text();
+        let failed = self
+            .hooks
+            .post_tool_use_failure(&self.cx, tool, args, &error)
+            .await;
+        self.absorb(&failed);
+        append_feedback(&mut output, "PostToolUseFailure", &failed.feedback);
+        let stop = self.stopped(&failed);
+        (output, stop)
     }
 
-    /// The `task` tool: a subagent with the parent's PreToolUse/PostToolUse hooks only.
-    async fn run_task(&mut self, args: &Value) -> ToolOutput {
+    /// The `task` tool: SubagentStart on the parent's hooks (its context goes to the
+    /// subagent), then a subagent with the parent's tool-call hooks only.
+    async fn run_task(&mut self, args: &Value) -> (ToolOutput, Option<String>) {
         let prompt = args.get("prompt").and_then(Value::as_str).unwrap_or("");
         let name = args
             .get("subagent")
             .and_then(Value::as_str)
             .unwrap_or("default");
         let Some(model) = self.model.subagent(name) else {
-            return ToolOutput::error(format!("no subagent named `{name}`"));
+            return (
+                ToolOutput::error(format!("no subagent named `{name}`")),
+                None,
+            );
         };
+        let start = self.hooks.subagent_start(&self.cx, name, prompt).await;
+        if let Some(end) = self.stopped(&start) {
+            let output = ToolOutput::error(format!("Stopped by a SubagentStart hook: {end}"));
+            return (output, Some(end));
+        }
         let mut sub = Agent {
             model,
             hooks: Arc::new(SubsetHooks::new(self.hooks.clone())),
@@ -495,12 +579,14 @@ impl Agent {
             shell_env: self.shell_env.clone(),
         };
         self.emit(AgentEvent::SubagentStart(name.to_string()));
+        sub.absorb(&start);
         let result = Box::pin(sub.run(prompt)).await;
         self.emit(AgentEvent::SubagentEnd(name.to_string()));
-        match result {
+        let output = match result {
             Ok(answer) => ToolOutput::ok(Value::String(answer)),
             Err(e) => ToolOutput::error(format!("subagent failed: {e:#}")),
-        }
+        };
+        (output, None)
     }
 
     async fn maybe_compact(&mut self) {
@@ -509,19 +595,20 @@ impl Agent {
         }
     }
 
-    /// Compacts the conversation (PreCompact first): keeps the first message and the last
-    /// `keep_after_compact`, replacing the middle with a note.
+    /// Compacts the conversation (PreCompact first, PostCompact after): keeps the first
+    /// message and the last `keep_after_compact`, replacing the middle with a note (the
+    /// `summary` PostCompact hooks see; empty when there was nothing to compact).
     pub async fn compact(&mut self, trigger: &str) {
         let v = self.hooks.pre_compact(&self.cx, trigger).await;
         let before = self.messages.len();
         let keep = self.config.keep_after_compact;
+        let mut summary = String::new();
         if before > keep + 1 {
             let tail = self.messages.split_off(before - keep);
             self.messages.truncate(1);
-            self.messages.push(Message::new(
-                Role::System,
-                format!("[{} earlier messages compacted]", before - keep - 1),
-            ));
+            summary = format!("[{} earlier messages compacted]", before - keep - 1);
+            self.messages
+                .push(Message::new(Role::System, summary.clone()));
             self.messages.extend(tail);
         }
         self.absorb(&v);
@@ -529,6 +616,8 @@ impl Agent {
             before,
             after: self.messages.len(),
         });
+        let after = self.hooks.post_compact(&self.cx, trigger, &summary).await;
+        self.absorb(&after);
     }
 
     /// Ends the session (SessionEnd).
@@ -536,6 +625,30 @@ impl Agent {
         let v = self.hooks.session_end(&self.cx, reason).await;
         self.absorb(&v);
     }
+}
+
+/// Why a call did not get permission, and whether a hook stopped the agent meanwhile.
+struct Refusal {
+    why: String,
+    stop: Option<String>,
+}
+
+impl Refusal {
+    fn new(why: String) -> Self {
+        Refusal { why, stop: None }
+    }
+}
+
+/// Appends an event's feedback to the tool result the model sees.
+fn append_feedback(output: &mut ToolOutput, event: &str, feedback: &[String]) {
+    if feedback.is_empty() {
+        return;
+    }
+    let mut text = output.text();
+    for f in feedback {
+        text.push_str(&format!("\n[{event} hook feedback] {f}"));
+    }
+    output.content = Value::String(text);
 }
 
 #[cfg(test)]

@@ -42,6 +42,10 @@ pub struct Effects {
     /// here: the permission checker runs as for a pass (the core has no pause-and-resume);
     /// an agent hookhost answers for (`hook --for claude`) gets `defer` back.
     pub defer: bool,
+    /// PermissionRequest: a hook allowed the call without the prompt. The loop only fires
+    /// PermissionRequest for a call the permission checker would ask about, so this never
+    /// overrides a deny (hooks block, never bypass).
+    pub allow: bool,
     /// Text to add to the model's context.
     pub additional_context: Vec<String>,
     /// Feedback for the model about a tool call (PostToolUse exit 2 stderr).
@@ -73,6 +77,8 @@ pub enum EffectKind {
     Rewrite,
     /// Hand the call to the permission prompt.
     Ask,
+    /// Allow a call the permission checker would ask about (PermissionRequest).
+    Allow,
     /// Add text to the model's context.
     AdditionalContext,
     /// Give the model feedback about a tool call.
@@ -89,12 +95,13 @@ pub enum EffectKind {
 
 impl EffectKind {
     /// Every kind.
-    pub const ALL: [EffectKind; 11] = [
+    pub const ALL: [EffectKind; 12] = [
         EffectKind::Block,
         EffectKind::Force,
         EffectKind::Stop,
         EffectKind::Rewrite,
         EffectKind::Ask,
+        EffectKind::Allow,
         EffectKind::AdditionalContext,
         EffectKind::Feedback,
         EffectKind::SystemMessage,
@@ -111,6 +118,7 @@ impl EffectKind {
             EffectKind::Stop => "stop",
             EffectKind::Rewrite => "rewrite",
             EffectKind::Ask => "ask",
+            EffectKind::Allow => "allow",
             EffectKind::AdditionalContext => "additionalContext",
             EffectKind::Feedback => "feedback",
             EffectKind::SystemMessage => "systemMessage",
@@ -195,6 +203,7 @@ impl Effects {
             ask,
             ask_reason: _,
             defer,
+            allow,
             additional_context,
             feedback,
             system_messages,
@@ -207,6 +216,7 @@ impl Effects {
             .with(EffectKind::Stop, stop.is_some())
             .with(EffectKind::Rewrite, updated_args.is_some())
             .with(EffectKind::Ask, *ask)
+            .with(EffectKind::Allow, *allow)
             .with(
                 EffectKind::AdditionalContext,
                 !additional_context.is_empty(),
@@ -230,6 +240,7 @@ impl Effects {
             ask,
             ask_reason,
             defer,
+            allow,
             additional_context,
             feedback,
             system_messages,
@@ -255,6 +266,7 @@ impl Effects {
             ask: ask && allowed.contains(EffectKind::Ask),
             ask_reason: ask_reason.filter(|_| ask && allowed.contains(EffectKind::Ask)),
             defer: defer && allowed.contains(EffectKind::Defer),
+            allow: allow && allowed.contains(EffectKind::Allow),
             additional_context: list(EffectKind::AdditionalContext, additional_context),
             feedback: list(EffectKind::Feedback, feedback),
             system_messages: list(EffectKind::SystemMessage, system_messages),
@@ -279,6 +291,7 @@ impl Effects {
             EffectKind::Stop => e.stop = Some(text()),
             EffectKind::Rewrite => e.updated_args = Some(Value::Object(Default::default())),
             EffectKind::Ask => e.ask = true,
+            EffectKind::Allow => e.allow = true,
             EffectKind::AdditionalContext => e.additional_context.push(text()),
             EffectKind::Feedback => e.feedback.push(text()),
             EffectKind::SystemMessage => e.system_messages.push(text()),

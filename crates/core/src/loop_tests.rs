@@ -1,6 +1,7 @@
 //! The loop with a recording ToolHooks: every trigger point, in order.
 
 use super::*;
+use crate::permission::Rule;
 use async_trait::async_trait;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
@@ -13,6 +14,10 @@ struct Recorder {
     rewrite: Option<(&'static str, Value)>,
     stop_forces: Mutex<usize>,
     ask: bool,
+    /// What PermissionRequest hooks answer: `Some(true)` allow, `Some(false)` deny.
+    permission: Option<bool>,
+    /// Context SubagentStart hooks give the subagent.
+    subagent_context: Option<&'static str>,
 }
 
 impl Recorder {
@@ -102,6 +107,65 @@ impl ToolHooks for Recorder {
     }
     async fn session_end(&self, _: &HookContext, reason: &str) -> HookVerdict {
         self.log(format!("SessionEnd:{reason}"));
+        HookVerdict::pass()
+    }
+    async fn permission_request(
+        &self,
+        cx: &HookContext,
+        tool: &str,
+        _: &Value,
+        reason: &str,
+    ) -> HookVerdict {
+        self.log(format!(
+            "PermissionRequest:{tool}:{reason}{}",
+            if cx.is_subagent { ":sub" } else { "" }
+        ));
+        match self.permission {
+            Some(true) => HookVerdict {
+                allow: true,
+                ..HookVerdict::pass()
+            },
+            Some(false) => HookVerdict {
+                verdict: Verdict::Block("not on my watch".into()),
+                ..HookVerdict::pass()
+            },
+            None => HookVerdict::pass(),
+        }
+    }
+    async fn post_tool_use_failure(
+        &self,
+        _: &HookContext,
+        tool: &str,
+        _: &Value,
+        error: &str,
+    ) -> HookVerdict {
+        self.log(format!("PostToolUseFailure:{tool}:{error}"));
+        HookVerdict {
+            feedback: vec!["failure feedback".into()],
+            ..HookVerdict::pass()
+        }
+    }
+    async fn notification(&self, _: &HookContext, message: &str, kind: &str) -> HookVerdict {
+        self.log(format!("Notification:{kind}:{message}"));
+        HookVerdict::pass()
+    }
+    async fn subagent_start(&self, cx: &HookContext, agent: &str, prompt: &str) -> HookVerdict {
+        self.log(format!("SubagentStart:{agent}:{prompt}:{}", cx.is_subagent));
+        HookVerdict {
+            additional_context: self
+                .subagent_context
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            ..HookVerdict::pass()
+        }
+    }
+    async fn post_compact(&self, _: &HookContext, trigger: &str, summary: &str) -> HookVerdict {
+        self.log(format!("PostCompact:{trigger}:{summary}"));
+        HookVerdict::pass()
+    }
+    async fn stop_failure(&self, _: &HookContext, error: &str) -> HookVerdict {
+        self.log(format!("StopFailure:{error}"));
         HookVerdict::pass()
     }
 }
@@ -273,6 +337,7 @@ async fn subagents_see_only_tool_hooks_and_fire_subagent_stop() {
             "SessionStart:startup",
             "UserPromptSubmit:go",
             "PreToolUse:task",
+            "SubagentStart:scout:look around:false",
             "PreToolUse:bash:sub",
             "PostToolUse:bash:false:sub",
             "SubagentStop:false:true",
@@ -324,11 +389,264 @@ async fn compaction_fires_pre_compact() {
             ..AgentConfig::default()
         });
     a.run("go").await.unwrap();
-    assert!(hooks.calls().contains(&"PreCompact:auto".to_string()));
+    let calls = hooks.calls();
+    let pre = calls.iter().position(|c| c == "PreCompact:auto").unwrap();
+    assert!(
+        calls[pre + 1].starts_with("PostCompact:auto:[")
+            && calls[pre + 1].ends_with("earlier messages compacted]"),
+        "PostCompact follows with the note that replaced the messages: {calls:?}"
+    );
     assert!(
         a.messages()
             .iter()
             .any(|m| m.content.contains("earlier messages compacted"))
+    );
+}
+
+/// A call the checker would ask about (an `ask` rule on `write_file`), with a PermissionRequest
+/// answer and no one at the prompt ([`DenyPrompter`]).
+async fn asked_write(permission: Option<bool>) -> (Arc<Recorder>, Agent, tempfile::TempDir) {
+    let dir = tempfile::TempDir::new().unwrap();
+    let hooks = Arc::new(Recorder {
+        permission,
+        ..Recorder::default()
+    });
+    let model = json!({"turns": [
+        {"toolCalls": [{"name": "write_file", "args": {"path": "w", "content": "w"}}]},
+        {"text": "ok"}
+    ]});
+    let mut checker = PermissionChecker::default();
+    checker.ask.push(Rule::parse("write_file").unwrap());
+    let mut a = agent(hooks.clone(), model, dir.path()).with_permissions(checker);
+    a.run("go").await.unwrap();
+    (hooks, a, dir)
+}
+
+fn tool_message(a: &Agent) -> String {
+    a.messages()
+        .iter()
+        .find(|m| m.role == Role::Tool)
+        .unwrap()
+        .content
+        .clone()
+}
+
+#[tokio::test]
+async fn a_permission_request_hook_allows_or_denies_what_would_be_asked() {
+    let (hooks, a, dir) = asked_write(Some(true)).await;
+    assert!(dir.path().join("w").exists(), "allowed without the prompt");
+    let calls = hooks.calls();
+    assert!(calls.contains(&"PermissionRequest:write_file:rule write_file".to_string()));
+    assert!(
+        !calls.iter().any(|c| c.starts_with("Notification")),
+        "no prompt, no notification: {calls:?}"
+    );
+    assert!(tool_message(&a).starts_with("wrote 1 bytes to w"));
+
+    let (_, a, dir) = asked_write(Some(false)).await;
+    assert!(!dir.path().join("w").exists());
+    assert_eq!(
+        tool_message(&a),
+        "Permission denied: denied by a PermissionRequest hook: not on my watch"
+    );
+
+    // No answer: asked as before (here nobody is at the prompt), Notification first.
+    let (hooks, a, dir) = asked_write(None).await;
+    assert!(!dir.path().join("w").exists());
+    assert!(tool_message(&a).contains("the user did not allow it (rule write_file)"));
+    assert!(
+        hooks.calls().contains(
+            &"Notification:permission_prompt:write_file needs your permission (rule write_file)"
+                .to_string()
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_permission_request_hook_cannot_override_a_deny() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let hooks = Arc::new(Recorder {
+        permission: Some(true),
+        ..Recorder::default()
+    });
+    let model = json!({"turns": [
+        {"toolCalls": [{"name": "bash", "args": {"command": "sudo touch pwned"}}]},
+        {"toolCalls": [{"name": "write_file", "args": {"path": "d", "content": "d"}}]},
+        {"text": "ok"}
+    ]});
+    let mut checker = PermissionChecker::default();
+    checker.deny.push(Rule::parse("write_file").unwrap());
+    // An ask rule that also matches: the deny comes first, so nothing is asked.
+    checker.ask.push(Rule::parse("*").unwrap());
+    let mut a = agent(hooks.clone(), model, dir.path()).with_permissions(checker);
+    a.run("go").await.unwrap();
+    assert!(!dir.path().join("pwned").exists());
+    assert!(!dir.path().join("d").exists());
+    let tools: Vec<&str> = a
+        .messages()
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "Permission denied: denied by system rule bash(sudo *)",
+            "Permission denied: denied by rule write_file"
+        ]
+    );
+    assert!(
+        !hooks
+            .calls()
+            .iter()
+            .any(|c| c.starts_with("PermissionRequest")),
+        "a deny never reaches a PermissionRequest hook: {:?}",
+        hooks.calls()
+    );
+}
+
+#[tokio::test]
+async fn a_failed_call_fires_post_tool_use_then_post_tool_use_failure() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let hooks = Arc::new(Recorder::default());
+    let model = json!({"turns": [
+        {"toolCalls": [{"name": "read_file", "args": {"path": "missing"}}]},
+        {"text": "ok"}
+    ]});
+    let mut a = agent(hooks.clone(), model, dir.path());
+    a.run("go").await.unwrap();
+    let calls = hooks.calls();
+    let post = calls
+        .iter()
+        .position(|c| c == "PostToolUse:read_file:true")
+        .unwrap();
+    assert!(
+        calls[post + 1].starts_with("PostToolUseFailure:read_file:"),
+        "{calls:?}"
+    );
+    let text = tool_message(&a);
+    assert!(text.contains("[PostToolUse hook feedback] post feedback"));
+    assert!(text.contains("[PostToolUseFailure hook feedback] failure feedback"));
+}
+
+#[tokio::test]
+async fn a_successful_call_fires_no_failure_event() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let hooks = Arc::new(Recorder::default());
+    let model = json!({"turns": [
+        {"toolCalls": [{"name": "write_file", "args": {"path": "ok", "content": "x"}}]},
+        {"text": "ok"}
+    ]});
+    agent(hooks.clone(), model, dir.path())
+        .run("go")
+        .await
+        .unwrap();
+    assert!(!hooks.calls().iter().any(|c| c.contains("Failure")));
+}
+
+#[tokio::test]
+async fn subagent_start_context_goes_to_the_subagent() {
+    struct Seen(Mutex<Vec<String>>);
+    #[async_trait]
+    impl Model for Seen {
+        async fn next(
+            &self,
+            messages: &[Message],
+            _: &[crate::model::ToolSpec],
+        ) -> anyhow::Result<ModelTurn> {
+            let mut seen = self.0.lock().unwrap();
+            seen.extend(messages.iter().map(|m| m.content.clone()));
+            Ok(ModelTurn {
+                text: "sub done".into(),
+                tool_calls: Vec::new(),
+            })
+        }
+    }
+    struct Parent(Arc<Seen>);
+    struct Shared(Arc<Seen>);
+    #[async_trait]
+    impl Model for Shared {
+        async fn next(
+            &self,
+            m: &[Message],
+            t: &[crate::model::ToolSpec],
+        ) -> anyhow::Result<ModelTurn> {
+            self.0.next(m, t).await
+        }
+    }
+    #[async_trait]
+    impl Model for Parent {
+        async fn next(
+            &self,
+            messages: &[Message],
+            _: &[crate::model::ToolSpec],
+        ) -> anyhow::Result<ModelTurn> {
+            let first = messages.iter().all(|m| m.role != Role::Tool);
+            Ok(ModelTurn {
+                text: String::new(),
+                tool_calls: if first {
+                    vec![ToolCall {
+                        id: "t1".into(),
+                        name: "task".into(),
+                        args: json!({"prompt": "scout", "subagent": "scout"}),
+                    }]
+                } else {
+                    Vec::new()
+                },
+            })
+        }
+        fn subagent(&self, _: &str) -> Option<Box<dyn Model>> {
+            Some(Box::new(Shared(self.0.clone())))
+        }
+    }
+    let dir = tempfile::TempDir::new().unwrap();
+    let seen = Arc::new(Seen(Mutex::new(Vec::new())));
+    let hooks = Arc::new(Recorder {
+        subagent_context: Some("you are a scout"),
+        ..Recorder::default()
+    });
+    let mut a = Agent::new(
+        Box::new(Parent(seen.clone())),
+        hooks.clone(),
+        dir.path(),
+        "s",
+    );
+    a.run("go").await.unwrap();
+    let sub_saw = seen.0.lock().unwrap().clone();
+    assert_eq!(sub_saw, ["[hook context] you are a scout", "scout"]);
+    assert!(
+        !a.messages()
+            .iter()
+            .any(|m| m.content.contains("you are a scout")),
+        "the parent's conversation does not get the subagent's context"
+    );
+}
+
+#[tokio::test]
+async fn a_model_error_fires_stop_failure() {
+    struct Broken;
+    #[async_trait]
+    impl Model for Broken {
+        async fn next(
+            &self,
+            _: &[Message],
+            _: &[crate::model::ToolSpec],
+        ) -> anyhow::Result<ModelTurn> {
+            anyhow::bail!("API error: 529 overloaded")
+        }
+    }
+    let dir = tempfile::TempDir::new().unwrap();
+    let hooks = Arc::new(Recorder::default());
+    let mut a = Agent::new(Box::new(Broken), hooks.clone(), dir.path(), "s");
+    let err = a.run("go").await.unwrap_err();
+    assert_eq!(err.to_string(), "API error: 529 overloaded");
+    assert_eq!(
+        hooks.calls(),
+        [
+            "SessionStart:startup",
+            "UserPromptSubmit:go",
+            "StopFailure:API error: 529 overloaded"
+        ]
     );
 }
 

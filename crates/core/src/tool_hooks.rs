@@ -63,6 +63,54 @@ pub trait ToolHooks: Send + Sync {
     async fn session_end(&self, _cx: &HookContext, _reason: &str) -> HookVerdict {
         HookVerdict::pass()
     }
+    /// PermissionRequest: the permission checker would ask the user about `tool` with `args`
+    /// (`reason`: the rule or hook that asks). May allow the call without asking
+    /// ([`HookVerdict::allow`]) or deny it (a block); only ever fired for a call the checker
+    /// asks about, never for one it denies.
+    async fn permission_request(
+        &self,
+        _cx: &HookContext,
+        _tool: &str,
+        _args: &Value,
+        _reason: &str,
+    ) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    /// PostToolUseFailure, after a tool call that failed (besides PostToolUse, which fires
+    /// for every call); `error` is the failure as text.
+    async fn post_tool_use_failure(
+        &self,
+        _cx: &HookContext,
+        _tool: &str,
+        _args: &Value,
+        _error: &str,
+    ) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    /// Notification: the agent tells the user something (`kind`: `permission_prompt` when
+    /// it is about to ask for a permission).
+    async fn notification(&self, _cx: &HookContext, _message: &str, _kind: &str) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    /// SubagentStart, before a subagent runs (fired on the parent's hooks); its context goes
+    /// to the subagent.
+    async fn subagent_start(
+        &self,
+        _cx: &HookContext,
+        _agent_type: &str,
+        _prompt: &str,
+    ) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    /// PostCompact, after compaction; `summary` is what replaced the compacted messages
+    /// (empty when nothing was compacted).
+    async fn post_compact(&self, _cx: &HookContext, _trigger: &str, _summary: &str) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    /// StopFailure: the turn ended by an error of the model (or its API); `error` as text.
+    async fn stop_failure(&self, _cx: &HookContext, _error: &str) -> HookVerdict {
+        HookVerdict::pass()
+    }
 }
 
 /// No hooks at all.
@@ -72,8 +120,10 @@ pub struct NoHooks;
 #[async_trait]
 impl ToolHooks for NoHooks {}
 
-/// The hooks a subagent sees: only PreToolUse and PostToolUse of the parent's hooks, with
-/// `is_subagent` set; every other event passes without running anything.
+/// The hooks a subagent sees: the parent's hooks of a tool call (PreToolUse,
+/// PermissionRequest, PostToolUse, PostToolUseFailure) and Notification (the user is told
+/// whichever loop asks), with `is_subagent` set; every other event passes without running
+/// anything.
 #[derive(Clone)]
 pub struct SubsetHooks {
     inner: Arc<dyn ToolHooks>,
@@ -108,6 +158,33 @@ impl ToolHooks for SubsetHooks {
     ) -> HookVerdict {
         self.inner
             .post_tool_use(&as_subagent(cx), tool, args, result, is_error)
+            .await
+    }
+    async fn permission_request(
+        &self,
+        cx: &HookContext,
+        tool: &str,
+        args: &Value,
+        reason: &str,
+    ) -> HookVerdict {
+        self.inner
+            .permission_request(&as_subagent(cx), tool, args, reason)
+            .await
+    }
+    async fn post_tool_use_failure(
+        &self,
+        cx: &HookContext,
+        tool: &str,
+        args: &Value,
+        error: &str,
+    ) -> HookVerdict {
+        self.inner
+            .post_tool_use_failure(&as_subagent(cx), tool, args, error)
+            .await
+    }
+    async fn notification(&self, cx: &HookContext, message: &str, kind: &str) -> HookVerdict {
+        self.inner
+            .notification(&as_subagent(cx), message, kind)
             .await
     }
 }

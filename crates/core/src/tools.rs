@@ -78,7 +78,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "task",
-            description: "Run a subagent on a sub-task; it sees only PreToolUse/PostToolUse hooks",
+            description: "Run a subagent on a sub-task; it sees only the tool-call hooks",
             parameters: json!({"type": "object", "properties": {"prompt": {"type": "string"}, "subagent": {"type": "string"}}, "required": ["prompt"]}),
         },
     ]

@@ -14,7 +14,7 @@
 
 use super::decision::Verdict;
 use super::spawner::ExitStatus;
-use super::wire::{ClientAnswer, ClientDecision, HookAnswer};
+use super::wire::{ClientAnswer, ClientDecision, HookAnswer, StatedDecision};
 use serde_json::Value;
 
 /// A hook's typed answer.
@@ -30,6 +30,8 @@ pub struct TypedAnswer {
     pub system_message: Option<String>,
     /// PostToolUse: what the model sees as the tool's result instead of its output (on pass).
     pub updated_tool_output: Option<Value>,
+    /// PermissionRequest: allow the call without the prompt (on pass; elsewhere nothing).
+    pub allow: bool,
 }
 
 impl TypedAnswer {
@@ -40,6 +42,7 @@ impl TypedAnswer {
             Verdict::Force(message) => (ExitStatus::Exited(2), message.clone().into(), Vec::new()),
             Verdict::Pass => {
                 let answer = HookAnswer {
+                    decision: self.allow.then_some(StatedDecision::Allow),
                     updated_input: self.updated_input.clone(),
                     additional_context: self.additional_context.clone(),
                     system_message: self.system_message.clone(),
@@ -65,7 +68,7 @@ pub fn typed_answer(v: &Value) -> Result<TypedAnswer, String> {
     let reason = a.reason.unwrap_or_default();
     Ok(TypedAnswer {
         verdict: match a.decision {
-            None | Some(ClientDecision::Pass) => Verdict::Pass,
+            None | Some(ClientDecision::Pass | ClientDecision::Allow) => Verdict::Pass,
             Some(ClientDecision::Block) => Verdict::Block(reason),
             Some(ClientDecision::Force) => Verdict::Force(reason),
         },
@@ -73,6 +76,7 @@ pub fn typed_answer(v: &Value) -> Result<TypedAnswer, String> {
         additional_context: a.additional_context,
         system_message: a.system_message,
         updated_tool_output: a.updated_tool_output,
+        allow: a.decision == Some(ClientDecision::Allow),
     })
 }
 
@@ -133,6 +137,12 @@ mod tests {
             typed_answer(&json!({"decision": "force", "reason": "more"})).unwrap(),
             TypedAnswer::force("more")
         );
+        let allow = typed_answer(&json!({"decision": "allow"})).unwrap();
+        assert_eq!(allow, TypedAnswer::allow());
+        assert_eq!(
+            String::from_utf8(allow.as_process().1).unwrap(),
+            r#"{"decision":"allow"}"#
+        );
         assert_eq!(
             typed_answer(&json!({"updatedInput": {"a": 1}, "other": 1})).unwrap(),
             TypedAnswer::update_input(json!({"a": 1}))
@@ -150,7 +160,7 @@ mod tests {
         let err = |v: Value| typed_answer(&v).unwrap_err();
         assert_eq!(
             err(json!({"decision": "maybe"})),
-            r#"`decision` must be "pass", "block" or "force", got "maybe""#
+            r#"`decision` must be "pass", "block", "force" or "allow", got "maybe""#
         );
         assert_eq!(
             err(json!({"updatedInput": 3})),

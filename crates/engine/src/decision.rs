@@ -11,7 +11,7 @@
 use super::config::{HookId, HookKind, OnError};
 use super::dialect::{self, PlainStdout, Rules, ToolOutput};
 use super::event::{Event, EventClass};
-use super::output::{HookResponse, JsonDecision, parse_stdout};
+use super::output::{HookResponse, JsonDecision, PermissionAnswer, parse_stdout};
 use super::spawner::{ExitStatus, SpawnOutput};
 use super::trust::{self, TrustLevel};
 pub use crate::agent::{EffectKind, EffectSet, Effects, Verdict};
@@ -38,7 +38,8 @@ pub enum Condition {
 pub enum Cell {
     /// Pass (exit 0: the JSON answer is read).
     Pass,
-    /// Block, with stderr, else stdout, else a default as the reason (a failure: its message).
+    /// Block (PermissionRequest: deny), with stderr, else stdout, else a default as the
+    /// reason (a failure: its message).
     Block,
     /// Warn: logged, no decision.
     Warn,
@@ -56,18 +57,25 @@ pub enum Cell {
     ForceStderr,
 }
 
-/// A decision table: row by row; columns PreToolUse, UserPromptSubmit, PostToolUse, the other
-/// observing events, Stop/SubagentStop.
-pub type Table = [(Condition, [Cell; 5]); 5];
+/// A decision table: row by row; columns PreToolUse, UserPromptSubmit, PostToolUse (and
+/// PostToolUseFailure), the other observing events, Stop/SubagentStop, PermissionRequest.
+pub type Table = [(Condition, [Cell; 6]); 5];
 
 /// The column of `event` in a [`Table`].
 pub fn column(event: Event) -> usize {
     match event {
         Event::PreToolUse => 0,
         Event::UserPromptSubmit => 1,
-        Event::PostToolUse => 2,
+        Event::PostToolUse | Event::PostToolUseFailure => 2,
         Event::Stop | Event::SubagentStop => 4,
-        _ => 3,
+        Event::PermissionRequest => 5,
+        Event::SessionStart
+        | Event::Notification
+        | Event::SubagentStart
+        | Event::PreCompact
+        | Event::PostCompact
+        | Event::StopFailure
+        | Event::SessionEnd => 3,
     }
 }
 
@@ -90,6 +98,8 @@ pub enum Outcome {
     Block,
     /// This hook forced the agent to continue.
     Force,
+    /// This hook allowed the call without the permission prompt (PermissionRequest).
+    Allow,
     /// A non-zero exit or crash that did not decide.
     Warn,
     /// It timed out (on PreToolUse the call is blocked too).
@@ -101,13 +111,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The name `run --json` prints: `pass`, `block`, `force`, `warn`, `timeout`, `error`
-    /// or `skipped`.
+    /// The name `run --json` prints: `pass`, `block`, `force`, `allow`, `warn`, `timeout`,
+    /// `error` or `skipped`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Pass => "pass",
             Outcome::Block => "block",
             Outcome::Force => "force",
+            Outcome::Allow => "allow",
             Outcome::Warn => "warn",
             Outcome::Timeout => "timeout",
             Outcome::Error => "error",
@@ -317,7 +328,8 @@ fn by_table(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
                     .unwrap_or_else(|| format!("blocked by hook {} (exit 2)", t.id)),
                 _ => failure_reason(),
             });
-            if condition == Condition::Exit2 {
+            // A failure that blocks (Copilot CLI's PreToolUse on any other exit) is a block.
+            if matches!(condition, Condition::Exit2 | Condition::OtherExit) {
                 j.outcome = Outcome::Block;
             }
         }
@@ -356,9 +368,10 @@ fn stop_blocks_the_call(t: &HookFacts, mut j: Judgement) -> Judgement {
 /// whose answer is unreadable must never count as a pass. Elsewhere it is a warning.
 fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) -> Judgement {
     let event = t.id.event;
-    let r: HookResponse = match parse_stdout(stdout, truncated) {
+    let stdout = (rules.answer_of)(stdout);
+    let r: HookResponse = match parse_stdout(&stdout, truncated) {
         Ok(Some(r)) => r,
-        Ok(None) => return plain_stdout(rules, event, stdout),
+        Ok(None) => return plain_stdout(rules, event, &stdout),
         Err(problem) => return unreadable_answer(t, problem),
     };
     if let Some(ignored) = ignored_answer(rules, event, &r) {
@@ -366,9 +379,12 @@ fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) ->
     }
     let mut j = Judgement::new(Outcome::Pass, None);
     let r = top_level_read_as(rules, r, &mut j);
+    if event == Event::PermissionRequest {
+        permission_answer(rules, t, &r, &mut j);
+    }
     j.effects.additional_context.extend(r.additional_context);
     j.effects.system_messages.extend(r.system_message);
-    j.effects.stop = r.stop;
+    j.effects.stop = j.effects.stop.take().or(r.stop);
     tool_output(rules, event, r.updated_tool_output, &mut j);
     let reason = r.reason;
     if rules.json_block_blocks_prompt
@@ -381,7 +397,15 @@ fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) ->
         j.outcome = Outcome::Block;
         return j;
     }
-    apply_decision(rules, t, r.decision, reason, &mut j);
+    // Cursor's stop answer: `followup_message` is the next user message, as a forcing
+    // `decision: "block"` with that reason.
+    let (decision, reason) = match r.followup {
+        Some(f) if r.decision.is_none() && event.class() == EventClass::Forcing => {
+            (Some(JsonDecision::Block), Some(f))
+        }
+        _ => (r.decision, reason),
+    };
+    apply_decision(rules, t, decision, reason, &mut j);
     if event.class() == EventClass::Blocking && j.effects.verdict == Verdict::Pass {
         j.effects.updated_args = match (r.updated_input, r.tool_input_patch) {
             (Some(u), _) => Some(in_event_terms(rules, t, u, false)),
@@ -392,6 +416,55 @@ fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) ->
         };
     }
     j
+}
+
+/// PermissionRequest: the hook allows or denies a call the permission checker would ask
+/// about. Claude Code's and Codex's `hookSpecificOutput.decision` (`behavior` "allow" or
+/// "deny", a deny's `message`, `interrupt: true` also stops the agent), or a native (or ling)
+/// hook's `decision` "allow" / "block" ("deny"); a deny counts in any dialect's spelling.
+/// An allow that rewrites the call (`updatedInput`) or the permission rules
+/// (`updatedPermissions`) is not applied and the user is asked: hookhost rewrites a call
+/// only at PreToolUse, where every guard judges the rewrite.
+fn permission_answer(rules: &Rules, t: &HookFacts, r: &HookResponse, j: &mut Judgement) {
+    let stated = match &r.permission_request {
+        Some(p) => Some(p.clone()),
+        None => match r.decision {
+            Some(JsonDecision::Block) => Some(PermissionAnswer {
+                allow: false,
+                message: r.reason.clone(),
+                ..PermissionAnswer::default()
+            }),
+            // Claude Code's and Codex's own `decision` is no permission answer there.
+            Some(JsonDecision::Allow) if !rules.dialect.is_claude_family() => {
+                Some(PermissionAnswer {
+                    allow: true,
+                    rewrites: r.updated_input.is_some(),
+                    ..PermissionAnswer::default()
+                })
+            }
+            _ => None,
+        },
+    };
+    let Some(p) = stated else { return };
+    if !p.allow {
+        let reason = p
+            .message
+            .filter(|m| !m.trim().is_empty())
+            .unwrap_or_else(|| format!("denied by hook {}", t.id));
+        if p.interrupt {
+            j.effects.stop = Some(reason.clone());
+        }
+        j.effects.verdict = Verdict::Block(reason);
+        j.outcome = Outcome::Block;
+    } else if p.rewrites {
+        j.outcome = Outcome::Warn;
+        j.message = Some(
+            "its allow rewrites the call or the permission rules (`updatedInput`/`updatedPermissions`), which hookhost does not apply at PermissionRequest (rewrite at PreToolUse); the user is asked instead".into(),
+        );
+    } else {
+        j.effects.allow = true;
+        j.outcome = Outcome::Allow;
+    }
 }
 
 /// Exit 0 with stdout that is not a JSON answer: a pass, which some agents read as context

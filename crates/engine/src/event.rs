@@ -1,8 +1,10 @@
-//! The eight lifecycle events and the per-event rules that differ between them.
+//! The fourteen lifecycle events and the per-event rules that differ between them.
 //!
-//! Everything the engine needs to know about an event (does it block? can it force? may a
-//! hook name a tool matcher? which payload fields does it carry?) is data in [`Event::class`]
-//! and [`Event::takes_tool_matcher`]; one generic path in `runner.rs` runs every event.
+//! Everything the engine needs to know about an event (does it block? can it force or
+//! decide a permission? may a hook name a tool matcher? what does another agent's matcher
+//! match?) is data in [`Event::class`], [`Event::takes_tool_matcher`] and
+//! [`Event::matcher_subject`]; one generic path in `runner/fire.rs` runs every event. Other
+//! agents' names for these events are in `dialect/events.rs`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -20,12 +22,26 @@ pub enum Event {
     UserPromptSubmit,
     /// Before the permission check and the tool; hooks can block (`toolName`, `toolArgs`).
     PreToolUse,
+    /// The permission checker would ask the user about a call; hooks can allow or deny it,
+    /// never a call the checker denies (`toolName`, `toolArgs`, `reason`).
+    PermissionRequest,
     /// After a tool ran, failed or not (`toolName`, `toolArgs`, `toolResult`, `toolError`).
     PostToolUse,
+    /// After a tool call that failed, besides PostToolUse (`toolName`, `toolArgs`,
+    /// `toolError`: the failure as text).
+    PostToolUseFailure,
+    /// The agent notifies the user, e.g. before a permission prompt (`message`, `kind`).
+    Notification,
+    /// A subagent starts (`agentType`, `prompt`).
+    SubagentStart,
     /// Before context compaction (`trigger`: `auto` or `manual`).
     PreCompact,
+    /// After context compaction (`trigger`, `summary`).
+    PostCompact,
     /// The model gave a final answer; hooks can force the agent on (`stopHookActive`).
     Stop,
+    /// A turn ended by an error of the model or its API (`error`).
+    StopFailure,
     /// A subagent's loop is about to exit; hooks can force it on (`stopHookActive`).
     SubagentStop,
     /// The session is over (`reason`).
@@ -39,19 +55,28 @@ pub enum EventClass {
     Blocking,
     /// Stop, SubagentStop: a hook can force the agent to continue; stops at the first force.
     Forcing,
+    /// PermissionRequest: a hook can allow or deny a call the permission checker would ask
+    /// about; stops at the first deny (a deny beats every allow).
+    Deciding,
     /// Everything else: hooks observe and add context; all of them run.
     Observing,
 }
 
 impl Event {
     /// Every event, in lifecycle order.
-    pub const ALL: [Event; 8] = [
+    pub const ALL: [Event; 14] = [
         Event::SessionStart,
         Event::UserPromptSubmit,
         Event::PreToolUse,
+        Event::PermissionRequest,
         Event::PostToolUse,
+        Event::PostToolUseFailure,
+        Event::Notification,
+        Event::SubagentStart,
         Event::PreCompact,
+        Event::PostCompact,
         Event::Stop,
+        Event::StopFailure,
         Event::SubagentStop,
         Event::SessionEnd,
     ];
@@ -62,9 +87,15 @@ impl Event {
             Event::SessionStart => "SessionStart",
             Event::UserPromptSubmit => "UserPromptSubmit",
             Event::PreToolUse => "PreToolUse",
+            Event::PermissionRequest => "PermissionRequest",
             Event::PostToolUse => "PostToolUse",
+            Event::PostToolUseFailure => "PostToolUseFailure",
+            Event::Notification => "Notification",
+            Event::SubagentStart => "SubagentStart",
             Event::PreCompact => "PreCompact",
+            Event::PostCompact => "PostCompact",
             Event::Stop => "Stop",
+            Event::StopFailure => "StopFailure",
             Event::SubagentStop => "SubagentStop",
             Event::SessionEnd => "SessionEnd",
         }
@@ -74,14 +105,47 @@ impl Event {
     pub fn class(self) -> EventClass {
         match self {
             Event::PreToolUse => EventClass::Blocking,
+            Event::PermissionRequest => EventClass::Deciding,
             Event::Stop | Event::SubagentStop => EventClass::Forcing,
             _ => EventClass::Observing,
         }
     }
 
-    /// Whether hooks of this event may carry a `match` regex on the tool name.
+    /// Whether the event is about one tool call, so that its hooks may carry a `match` regex
+    /// on the tool name: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure.
     pub fn takes_tool_matcher(self) -> bool {
-        matches!(self, Event::PreToolUse | Event::PostToolUse)
+        matches!(
+            self,
+            Event::PreToolUse
+                | Event::PermissionRequest
+                | Event::PostToolUse
+                | Event::PostToolUseFailure
+        )
+    }
+
+    /// The events about one tool call, for messages: "PreToolUse, PermissionRequest, ...".
+    pub fn tool_events() -> String {
+        let names: Vec<&str> = Event::ALL
+            .into_iter()
+            .filter(|e| e.takes_tool_matcher())
+            .map(Event::as_str)
+            .collect();
+        names.join(", ")
+    }
+
+    /// The payload field another agent's `matcher` matches on an event that is not about a
+    /// tool (Claude Code, Codex and Gemini CLI match SessionStart on its source, compaction
+    /// on its trigger, ...); `None` where such a matcher is ignored. Native `match` applies
+    /// to tool events only.
+    pub fn matcher_subject(self) -> Option<&'static str> {
+        Some(match self {
+            Event::SessionStart => "source",
+            Event::PreCompact | Event::PostCompact => "trigger",
+            Event::Notification => "kind",
+            Event::SubagentStart => "agentType",
+            Event::StopFailure => "errorType",
+            _ => return None,
+        })
     }
 
     /// Whether `async: true` is allowed (only where a hook cannot decide anything).
@@ -107,7 +171,7 @@ impl fmt::Display for Event {
     }
 }
 
-/// The name is not one of the eight events.
+/// The name is not one of the events.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("unknown event `{0}`; expected one of: {list}", list = Event::ALL.map(Event::as_str).join(", "))]
 pub struct UnknownEvent(pub String);

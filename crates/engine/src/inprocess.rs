@@ -53,6 +53,14 @@ impl TypedAnswer {
             ..Self::default()
         }
     }
+    /// PermissionRequest: run the call without the permission prompt (the agent asks
+    /// PermissionRequest only about a call its checker would ask about; elsewhere a pass).
+    pub fn allow() -> Self {
+        TypedAnswer {
+            allow: true,
+            ..Self::default()
+        }
+    }
     /// Add this text to the model's context.
     pub fn context(text: impl Into<String>) -> Self {
         TypedAnswer {

@@ -2,10 +2,12 @@
 //!
 //! A hook host for coding agents. Users declare hooks in `.coding-agent/hooks.json` (and
 //! `~/.coding-agent/hooks.json`); the agent fires lifecycle events ([`Event`]:
-//! `SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PostToolUse`, `PreCompact`, `Stop`,
-//! `SubagentStop`, `SessionEnd`); the engine picks the hooks of that event (whole-name regex
+//! `SessionStart`, `UserPromptSubmit`, `PreToolUse`, `PermissionRequest`, `PostToolUse`,
+//! `PostToolUseFailure`, `Notification`, `SubagentStart`, `PreCompact`, `PostCompact`,
+//! `Stop`, `StopFailure`, `SubagentStop`, `SessionEnd`); the engine picks the hooks of that event (whole-name regex
 //! on the tool name), runs them in declared order, and turns their exit codes and output into
-//! one [`Decision`]: pass, block (a tool call) or force (the agent to keep working).
+//! one [`Decision`]: pass, block (a tool call) or force (the agent to keep working), and on
+//! PermissionRequest an allow of what the permission checker would ask.
 //!
 //! A hook is a shell command (`sh -c`), a `.wasm` module run inside wasmtime with the same
 //! stdin/exit-code contract but a real sandbox (fuel and wall-clock timeouts, one memory cap,

@@ -9,7 +9,7 @@
 //! spellings of one field that disagree, is a protocol error.
 
 pub use super::wire::StatedDecision;
-use super::wire::{HookAnswer, SpecificOutput};
+use super::wire::{Behavior, HookAnswer, SpecificOutput};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -43,9 +43,26 @@ pub struct HookResponse {
     /// The decision as `hookSpecificOutput.permissionDecision` stated it (Codex's rules
     /// differ by spelling).
     pub permission_decision: Option<JsonDecision>,
+    /// PermissionRequest: `hookSpecificOutput.decision` (`behavior` allow or deny).
+    pub permission_request: Option<PermissionAnswer>,
     /// The answer's keys when it has some but none that hookhost understands (sorted, at
     /// most ten): a hook speaking another protocol, which the engine reports.
     pub unrecognized: Vec<String>,
+    /// Cursor's `followup_message`: on Stop and SubagentStop, the agent goes on with it.
+    pub followup: Option<String>,
+}
+
+/// A PermissionRequest answer (`hookSpecificOutput.decision`), as the engine weighs it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PermissionAnswer {
+    /// `behavior: "allow"` (else deny).
+    pub allow: bool,
+    /// A deny's `message`.
+    pub message: Option<String>,
+    /// A deny's `interrupt: true`: stop the agent too.
+    pub interrupt: bool,
+    /// An allow that also rewrites the call or the permission rules.
+    pub rewrites: bool,
 }
 
 /// Every top-level key of a JSON answer that hookhost reads: the fields of
@@ -64,6 +81,13 @@ pub const KNOWN_ANSWER_KEYS: &[&str] = &[
     "continue",
     "stopReason",
     "suppressOutput",
+    "permission",
+    "user_message",
+    "agent_message",
+    "followup_message",
+    "permissionDecision",
+    "permissionDecisionReason",
+    "modifiedArgs",
 ];
 
 /// The decision a hook's JSON answer states (`decision`, or Claude Code's
@@ -149,7 +173,14 @@ fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
         }
         r.reason = Some(why.clone());
     }
+    other_agents_decisions(a, &mut r)?;
     r.updated_input = one_input(&a.updated_input, &a.modified_params)?;
+    if let Some(args) = one_input(&a.modified_args, &None)? {
+        if r.updated_input.as_ref().is_some_and(|u| *u != args) {
+            return Err("`updatedInput` and `modifiedArgs` disagree; give one".into());
+        }
+        r.updated_input = Some(args);
+    }
     r.additional_context.clone_from(&a.additional_context);
     r.updated_tool_output.clone_from(&a.updated_tool_output);
     let nested = a.hook_specific_output.as_ref();
@@ -159,17 +190,49 @@ fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
     if a.updated_tool_output.is_some() && nested.is_none_or(|h| h.updated_tool_output.is_none()) {
         r.top_level_only.push("updatedToolOutput");
     }
-    r.system_message.clone_from(&a.system_message);
+    r.system_message = match (&a.system_message, &a.user_message) {
+        (Some(s), Some(u)) if s != u => Some(format!("{s}\n{u}")),
+        (s, u) => s.clone().or_else(|| u.clone()),
+    };
     if a.continue_ == Some(false) {
         r.stop = Some(
             a.stop_reason
                 .clone()
+                .or_else(|| a.user_message.clone())
                 .filter(|s| !s.trim().is_empty())
                 .unwrap_or_else(|| "a hook stopped the agent (continue: false)".into()),
         );
     }
     r.suppress_output = a.suppress_output.unwrap_or(false);
+    r.followup = a.followup_message.clone().filter(|f| !f.trim().is_empty());
     Ok(r)
+}
+
+/// Cursor's `permission` and Copilot CLI's top-level `permissionDecision` are `decision`
+/// spelt their way (all given must agree); `permissionDecisionReason`, then Cursor's
+/// `agent_message`, are the reason when `reason` is absent.
+fn other_agents_decisions(a: &HookAnswer, r: &mut HookResponse) -> Result<(), String> {
+    for (key, stated) in [
+        ("permission", a.permission),
+        ("permissionDecision", a.permission_decision),
+    ] {
+        let Some(d) = stated.map(JsonDecision::from) else {
+            continue;
+        };
+        if r.decision.is_some_and(|top| top != d) {
+            return Err(format!(
+                "`{key}` disagrees with the answer's other decision (`decision`, `blocked`, `permission` or `permissionDecision`); give one"
+            ));
+        }
+        r.decision = Some(d);
+    }
+    if r.reason.is_none() {
+        r.reason = a
+            .permission_decision_reason
+            .clone()
+            .or_else(|| a.agent_message.clone());
+    }
+    Ok(())
 }
 
 /// What `hookSpecificOutput` adds (Claude Code's shape), checked against the top level.
@@ -208,6 +271,12 @@ fn specific(hso: &SpecificOutput, r: &mut HookResponse) -> Result<(), String> {
         r.updated_tool_output = Some(out.clone());
     }
     r.tool_input_patch.clone_from(&hso.tool_input);
+    r.permission_request = hso.decision.as_ref().map(|p| PermissionAnswer {
+        allow: p.behavior == Behavior::Allow,
+        message: p.message.clone(),
+        interrupt: p.interrupt == Some(true),
+        rewrites: p.updated_input.is_some() || p.updated_permissions.is_some(),
+    });
     Ok(())
 }
 
@@ -405,6 +474,56 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(r.decision, Some(JsonDecision::Block));
+    }
+
+    #[test]
+    fn reads_cursors_and_copilots_answers() {
+        let read = |s: &str| parse_stdout(s.as_bytes(), false).unwrap().unwrap();
+        // tests/fixtures/dialects/cursor/answer-beforeShellExecution-deny.json
+        let r = read(
+            r#"{"permission": "deny", "user_message": "no rm", "agent_message": "blocked: no rm"}"#,
+        );
+        assert_eq!(r.decision, Some(JsonDecision::Block));
+        assert_eq!(r.reason.as_deref(), Some("blocked: no rm"));
+        assert_eq!(r.system_message.as_deref(), Some("no rm"));
+        assert!(r.unrecognized.is_empty());
+        let r = read(r#"{"continue": false, "user_message": "secret in prompt"}"#);
+        assert_eq!(r.stop.as_deref(), Some("secret in prompt"));
+        let r = read(r#"{"followup_message": "run the tests"}"#);
+        assert_eq!(
+            (r.decision, r.followup.as_deref()),
+            (None, Some("run the tests"))
+        );
+        assert_eq!(
+            read(r#"{"permission": "ask"}"#).decision,
+            Some(JsonDecision::Ask)
+        );
+        // tests/fixtures/dialects/copilot/answer-preToolUse-deny.json
+        let r = read(
+            r#"{"permissionDecision": "deny", "permissionDecisionReason": "Destructive operations require approval"}"#,
+        );
+        assert_eq!(r.decision, Some(JsonDecision::Block));
+        assert_eq!(
+            r.reason.as_deref(),
+            Some("Destructive operations require approval")
+        );
+        // Not Claude Code's nested permissionDecision (Codex's rules read that one).
+        assert_eq!(r.permission_decision, None);
+        let r = read(r#"{"modifiedArgs": {"command": "ls"}}"#);
+        assert_eq!(r.updated_input, Some(json!({"command": "ls"})));
+        let err = |s: &str| parse_stdout(s.as_bytes(), false).unwrap_err();
+        assert_eq!(
+            err(r#"{"permission": "maybe"}"#),
+            r#"`permission` must be "block"/"deny", "allow", "ask" or "defer", got "maybe""#
+        );
+        assert!(err(r#"{"decision": "block", "permission": "allow"}"#).contains("disagrees"));
+        assert!(
+            err(r#"{"updatedInput": {"a": 1}, "modifiedArgs": {"a": 2}}"#).contains("disagree")
+        );
+        assert_eq!(
+            err(r#"{"user_message": 1}"#),
+            "`user_message` must be a string, got 1"
+        );
     }
 
     #[test]

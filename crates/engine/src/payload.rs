@@ -8,7 +8,7 @@
 
 use super::dialect::Dialect;
 use super::event::Event;
-use super::wire::NativePayload;
+use super::wire::{NativePayload, ToolError};
 use serde_json::{Map, Value};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -124,7 +124,7 @@ impl Payload {
             tool_name: Some(tool.to_string()),
             tool_args: Some(args),
             tool_result: Some(result),
-            tool_error: Some(is_error),
+            tool_error: Some(ToolError::Failed(is_error)),
             ..Default::default()
         };
         Self::of(Event::PostToolUse, cwd, session_id, fields)
@@ -172,21 +172,102 @@ impl Payload {
         )
     }
 
+    /// PermissionRequest: the permission checker would ask about `tool` with `args`;
+    /// `reason` names what asks (the rule, or a PreToolUse hook).
+    pub fn permission_request(
+        cwd: &Path,
+        session_id: &str,
+        tool: &str,
+        args: Value,
+        reason: &str,
+    ) -> Self {
+        let fields = NativePayload {
+            tool_name: Some(tool.to_string()),
+            tool_args: Some(args),
+            reason: Some(reason.to_string()),
+            ..Default::default()
+        };
+        Self::of(Event::PermissionRequest, cwd, session_id, fields)
+    }
+
+    /// PostToolUseFailure of `tool` with `args`: `error` is the failure, as text.
+    pub fn post_tool_use_failure(
+        cwd: &Path,
+        session_id: &str,
+        tool: &str,
+        args: Value,
+        error: &str,
+    ) -> Self {
+        let fields = NativePayload {
+            tool_name: Some(tool.to_string()),
+            tool_args: Some(args),
+            tool_error: Some(ToolError::Text(error.to_string())),
+            ..Default::default()
+        };
+        Self::of(Event::PostToolUseFailure, cwd, session_id, fields)
+    }
+
+    /// Notification: `message` for the user, of `kind` (`permission_prompt`, ...).
+    pub fn notification(cwd: &Path, session_id: &str, message: &str, kind: &str) -> Self {
+        let fields = NativePayload {
+            message: Some(message.to_string()),
+            kind: Some(kind.to_string()),
+            ..Default::default()
+        };
+        Self::of(Event::Notification, cwd, session_id, fields)
+    }
+
+    /// SubagentStart of a subagent of `agent_type`, given `prompt`.
+    pub fn subagent_start(cwd: &Path, session_id: &str, agent_type: &str, prompt: &str) -> Self {
+        let fields = NativePayload {
+            agent_type: Some(agent_type.to_string()),
+            prompt: Some(prompt.to_string()),
+            ..Default::default()
+        };
+        Self::of(Event::SubagentStart, cwd, session_id, fields)
+    }
+
+    /// PostCompact; `trigger` is `auto` or `manual`, `summary` what replaced the messages.
+    pub fn post_compact(cwd: &Path, session_id: &str, trigger: &str, summary: &str) -> Self {
+        let fields = NativePayload {
+            trigger: Some(trigger.to_string()),
+            summary: Some(summary.to_string()),
+            ..Default::default()
+        };
+        Self::of(Event::PostCompact, cwd, session_id, fields)
+    }
+
+    /// StopFailure: the turn ended by `error` (of the model or its API).
+    pub fn stop_failure(cwd: &Path, session_id: &str, error: &str) -> Self {
+        let fields = NativePayload {
+            error: Some(error.to_string()),
+            ..Default::default()
+        };
+        Self::of(Event::StopFailure, cwd, session_id, fields)
+    }
+
     /// A payload built from neutral defaults for `event` (the CLI's starting point when only
-    /// some flags are given): empty tool name and arguments, `toolError` false, `source`
-    /// "startup", `trigger` "manual", `reason` "other", `stopHookActive` false.
+    /// some flags are given): empty tool name and arguments, `toolError` false (text "" on
+    /// PostToolUseFailure), `source` "startup", `trigger` "manual", `reason` "other" (""
+    /// on PermissionRequest), `stopHookActive` false, `agentType` "default", and empty
+    /// `message`, `kind`, `prompt`, `summary` and `error`.
     pub fn neutral(event: Event, cwd: &Path, session_id: &str) -> Self {
         let empty = || Value::Object(Map::new());
+        let (cwd, sid) = (cwd, session_id);
         match event {
-            Event::SessionStart => Self::session_start(cwd, session_id, "startup"),
-            Event::UserPromptSubmit => Self::user_prompt_submit(cwd, session_id, ""),
-            Event::PreToolUse => Self::pre_tool_use(cwd, session_id, "", empty()),
-            Event::PostToolUse => {
-                Self::post_tool_use(cwd, session_id, "", empty(), Value::Null, false)
-            }
-            Event::PreCompact => Self::pre_compact(cwd, session_id, "manual"),
-            Event::Stop | Event::SubagentStop => Self::stop(event, cwd, session_id, false),
-            Event::SessionEnd => Self::session_end(cwd, session_id, "other"),
+            Event::SessionStart => Self::session_start(cwd, sid, "startup"),
+            Event::UserPromptSubmit => Self::user_prompt_submit(cwd, sid, ""),
+            Event::PreToolUse => Self::pre_tool_use(cwd, sid, "", empty()),
+            Event::PermissionRequest => Self::permission_request(cwd, sid, "", empty(), ""),
+            Event::PostToolUse => Self::post_tool_use(cwd, sid, "", empty(), Value::Null, false),
+            Event::PostToolUseFailure => Self::post_tool_use_failure(cwd, sid, "", empty(), ""),
+            Event::Notification => Self::notification(cwd, sid, "", ""),
+            Event::SubagentStart => Self::subagent_start(cwd, sid, "default", ""),
+            Event::PreCompact => Self::pre_compact(cwd, sid, "manual"),
+            Event::PostCompact => Self::post_compact(cwd, sid, "manual", ""),
+            Event::Stop | Event::SubagentStop => Self::stop(event, cwd, sid, false),
+            Event::StopFailure => Self::stop_failure(cwd, sid, ""),
+            Event::SessionEnd => Self::session_end(cwd, sid, "other"),
         }
     }
 
@@ -273,12 +354,13 @@ impl Payload {
         self.fields.get(key)
     }
 
-    /// The tool name, on PreToolUse and PostToolUse.
+    /// The tool name, on the tool events (PreToolUse, PermissionRequest, PostToolUse,
+    /// PostToolUseFailure).
     pub fn tool_name(&self) -> Option<&str> {
         self.fields.get("toolName").and_then(Value::as_str)
     }
 
-    /// The tool arguments (`toolArgs`), on PreToolUse and PostToolUse.
+    /// The tool arguments (`toolArgs`), on the tool events.
     pub fn tool_args(&self) -> Option<&Value> {
         self.fields.get("toolArgs")
     }

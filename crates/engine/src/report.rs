@@ -105,6 +105,10 @@ pub struct EventReport {
     /// PreToolUse: a hook deferred the decision (Claude Code's `permissionDecision:
     /// "defer"`): the permission checker decides, or the agent hookhost answers for.
     pub defer: bool,
+    /// PermissionRequest: a hook allowed the call without the permission prompt (and no
+    /// hook denied it). The agent fires PermissionRequest only for a call its permission
+    /// checker would ask about: an allow never overrides a deny.
+    pub allow: bool,
     /// A hook stopped the agent (`continue: false` and its `stopReason`); `None` when
     /// nothing did. Printed as `"stop": null` or `"stop": {"reason": ...}`.
     pub stop: Option<StopRequest>,
@@ -145,6 +149,7 @@ impl EventReport {
             ask: false,
             ask_reason: None,
             defer: false,
+            allow: false,
             stop: None,
             additional_context: Vec::new(),
             system_messages: Vec::new(),
@@ -167,12 +172,15 @@ impl EventReport {
             ask,
             ask_reason,
             defer,
+            allow,
             additional_context,
             feedback,
             system_messages,
             updated_tool_output,
             env,
         } = e;
+        // A deny beats every allow.
+        self.allow = allow && verdict == Verdict::Pass;
         (self.decision, self.reason) = match verdict {
             Verdict::Pass => (Decision::Pass, None),
             Verdict::Block(r) => (Decision::Block, Some(r)),
@@ -204,6 +212,7 @@ impl EventReport {
             ask: self.ask,
             ask_reason: self.ask_reason.clone(),
             defer: self.defer,
+            allow: self.allow,
             additional_context: self.additional_context.clone(),
             feedback: self.feedback.clone(),
             system_messages: self.system_messages.clone(),
@@ -276,7 +285,7 @@ pub(crate) fn duration_ms(d: Duration) -> f64 {
 /// Logs one record: info when it passed or decided, a warning otherwise.
 pub(crate) fn log_record(event: Event, r: &HookRecord) {
     match r.outcome {
-        Outcome::Pass | Outcome::Block | Outcome::Force => tracing::info!(
+        Outcome::Pass | Outcome::Block | Outcome::Force | Outcome::Allow => tracing::info!(
             event = %event, hook = %r.hook, kind = r.kind.as_str(), outcome = r.outcome.as_str(),
             duration_ms = r.duration_ms, "hook ran"
         ),

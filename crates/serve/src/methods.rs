@@ -187,7 +187,10 @@ fn internal(e: impl std::fmt::Display) -> RpcError {
 
 fn event_of(name: Option<&str>) -> Result<Event, RpcError> {
     let name = name.ok_or_else(|| {
-        RpcError::params("`event` is required: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, Stop, SubagentStop or SessionEnd")
+        RpcError::params(format!(
+            "`event` is required: one of {}",
+            Event::ALL.map(Event::as_str).join(", ")
+        ))
     })?;
     Event::parse_loose(name).map_err(|e| RpcError::params(e.to_string()))
 }
@@ -218,11 +221,19 @@ pub fn payload_of(params: &Value, cwd: &Path) -> Result<Payload, RpcError> {
     };
     let mut known = NativePayload::default();
     if let Some(tool) = p.tool {
-        only("tool", tool_event, "PreToolUse and PostToolUse")?;
+        only(
+            "tool",
+            tool_event,
+            &format!("the tool events ({})", Event::tool_events()),
+        )?;
         known.tool_name = Some(tool);
     }
     if let Some(args) = p.args {
-        only("args", tool_event, "PreToolUse and PostToolUse")?;
+        only(
+            "args",
+            tool_event,
+            &format!("the tool events ({})", Event::tool_events()),
+        )?;
         if !args.is_object() {
             return Err(RpcError::params(
                 "`args` must be an object like {\"command\":\"ls\"}",
@@ -258,7 +269,8 @@ fn register(client: &Client, params: &Value) -> Result<Value, RpcError> {
     let event = event_of(p.event.as_deref())?;
     if p.matcher.is_some() && !event.takes_tool_matcher() {
         return Err(RpcError::params(format!(
-            "`match` applies to PreToolUse and PostToolUse, not {event}"
+            "`match` applies to the tool events ({}), not {event}",
+            Event::tool_events()
         )));
     }
     let on_error_block = match p.on_error.as_deref() {

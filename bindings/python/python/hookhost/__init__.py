@@ -20,7 +20,7 @@ import json
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from ._hookhost import Engine as _Engine
-from ._types import Answer, HookRecord, Report, answer_json, block, force, pass_, context
+from ._types import Answer, HookRecord, Report, allow, answer_json, block, force, pass_, context
 
 __all__ = [
     "Runner",
@@ -31,6 +31,7 @@ __all__ = [
     "Answer",
     "block",
     "force",
+    "allow",
     "pass_",
     "context",
     "EVENTS",
@@ -40,9 +41,15 @@ EVENTS = (
     "SessionStart",
     "UserPromptSubmit",
     "PreToolUse",
+    "PermissionRequest",
     "PostToolUse",
+    "PostToolUseFailure",
+    "Notification",
+    "SubagentStart",
     "PreCompact",
+    "PostCompact",
     "Stop",
+    "StopFailure",
     "SubagentStop",
     "SessionEnd",
 )
@@ -91,6 +98,39 @@ class _EventMethods:
 
     def session_end(self, reason: str = "other", **kw: Any) -> Report:
         return self.fire_sync("SessionEnd", payload={"reason": reason}, **kw)
+
+    def permission_request(
+        self, name: str, args: Optional[Dict[str, Any]] = None, reason: str = "", **kw: Any
+    ) -> Report:
+        """Fire only for a call your permission checker would ask about: ``allow`` in the
+        report runs it without asking, a block denies it; never for a call it denies."""
+        return self.fire_sync(
+            "PermissionRequest", payload={"reason": reason}, tool=name, args=args or {}, **kw
+        )
+
+    def post_tool_use_failure(
+        self, name: str, args: Optional[Dict[str, Any]] = None, error: str = "", **kw: Any
+    ) -> Report:
+        return self.fire_sync(
+            "PostToolUseFailure", payload={"toolError": str(error)}, tool=name,
+            args=args or {}, **kw,
+        )
+
+    def notification(self, message: str, kind: str = "", **kw: Any) -> Report:
+        return self.fire_sync("Notification", payload={"message": message, "kind": kind}, **kw)
+
+    def subagent_start(self, agent_type: str = "default", prompt: str = "", **kw: Any) -> Report:
+        return self.fire_sync(
+            "SubagentStart", payload={"agentType": agent_type, "prompt": prompt}, **kw
+        )
+
+    def post_compact(self, trigger: str = "manual", summary: str = "", **kw: Any) -> Report:
+        return self.fire_sync(
+            "PostCompact", payload={"trigger": trigger, "summary": summary}, **kw
+        )
+
+    def stop_failure(self, error: str = "", **kw: Any) -> Report:
+        return self.fire_sync("StopFailure", payload={"error": error}, **kw)
 
 
 def _params(event: str, fields: Dict[str, Any]) -> Dict[str, Any]:

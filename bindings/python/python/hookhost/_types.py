@@ -66,6 +66,11 @@ class Report:
     def forced(self) -> bool:
         return self.decision == "force"
 
+    @property
+    def allowed(self) -> bool:
+        """PermissionRequest: a hook allowed the call without the permission prompt."""
+        return bool(self.raw.get("allow", False))
+
     @staticmethod
     def from_json(r: Dict[str, Any]) -> "Report":
         return Report(
@@ -103,6 +108,11 @@ class Answer:
         if self.system_message is not None:
             out["systemMessage"] = self.system_message
         return out
+
+
+def allow() -> Answer:
+    """PermissionRequest: run the call without the permission prompt (elsewhere a pass)."""
+    return Answer("allow")
 
 
 def block(reason: str) -> Answer:

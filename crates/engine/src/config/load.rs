@@ -51,6 +51,14 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
         }
         // Other agents' files (DESIGN §10), after the native ones.
         for (n, source) in dialect::foreign_sources(paths).into_iter().enumerate() {
+            if let Some(why) = source.problem {
+                loaded.errors.push(ConfigError {
+                    file: source.path,
+                    hook: None,
+                    message: why,
+                });
+                continue;
+            }
             loaded.files.push(source.path.clone());
             let origin = (source.scope, u8::try_from(n + 1).unwrap_or(u8::MAX));
             loaded.read_foreign(&source.path, source.dialect, origin, paths);

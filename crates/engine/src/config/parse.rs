@@ -42,7 +42,7 @@ pub(super) fn parse_foreign(
         hook,
         message,
     };
-    let foreign = dialect::read_settings_at(d, file, text);
+    let foreign = dialect::read_settings_at(d, text, file, scope);
     let mut parsed = ForeignParsed {
         hooks: Vec::new(),
         disabled: Vec::new(),

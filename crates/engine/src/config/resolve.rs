@@ -362,7 +362,7 @@ fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Ve
 }
 
 /// `match`, compiled once: on tool events only (other agents match SessionStart on its
-/// `source` and PreCompact on its `trigger`).
+/// `source`, PreCompact on its `trigger`, ...: [`Event::matcher_subject`]).
 fn compile_matcher(
     event: Event,
     dialect: crate::dialect::Dialect,
@@ -370,11 +370,12 @@ fn compile_matcher(
     problems: &mut Vec<String>,
 ) -> Option<Matcher> {
     let m = text?;
-    let subject_event = dialect != crate::dialect::Dialect::Native
-        && matches!(event, Event::SessionStart | Event::PreCompact);
+    let subject_event =
+        dialect != crate::dialect::Dialect::Native && event.matcher_subject().is_some();
     if !event.takes_tool_matcher() && !subject_event {
         problems.push(format!(
-            "`match` filters by tool name and only applies to PreToolUse and PostToolUse, not {event}; remove it"
+            "`match` filters by tool name and only applies to the tool events ({}), not {event}; remove it",
+            Event::tool_events()
         ));
         return None;
     }

@@ -355,11 +355,11 @@ impl Hook {
     }
 
     /// Whether this hook applies to a subject: the tool name on tool events, or for another
-    /// agent's hooks the `source` on SessionStart and the `trigger` on PreCompact (events
-    /// without a subject always match). A hook of another dialect matches a core tool name
-    /// by its alias too (`Bash` matches `bash`); a native hook's `match` sees every name of
-    /// a core tool (`"Bash"`, Claude Code's name, matches the core's `bash`, and `"bash"`
-    /// matches an event that carries `Bash`).
+    /// agent's hooks the field of [`Event::matcher_subject`] (SessionStart's `source`,
+    /// PreCompact's `trigger`, ...; events without a subject always match). A hook of another
+    /// dialect matches a core tool name by its alias too (`Bash` matches `bash`); a native
+    /// hook's `match` sees every name of a core tool (`"Bash"`, Claude Code's name, matches
+    /// the core's `bash`, and `"bash"` matches an event that carries `Bash`).
     pub fn matches_tool(&self, tool: Option<&str>) -> bool {
         match (&self.matcher, tool) {
             (None, _) => true,

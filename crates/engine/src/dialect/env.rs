@@ -6,6 +6,8 @@
 //! | Claude Code | `CLAUDE_PROJECT_DIR`, `CLAUDE_CODE_SESSION_ID`; `CLAUDE_ENV_FILE` at SessionStart |
 //! | Gemini CLI | `GEMINI_PROJECT_DIR`, `GEMINI_CWD`, `GEMINI_SESSION_ID`, `CLAUDE_PROJECT_DIR` |
 //! | Codex | none (Codex 0.171 sets no variable for its hooks) |
+//! | Cursor | `CURSOR_PROJECT_DIR`, `CLAUDE_PROJECT_DIR` |
+//! | GitHub Copilot CLI | `COPILOT_PROJECT_DIR`, `CLAUDE_PROJECT_DIR` (what Copilot CLI 1.0.102 sets) |
 //! | native, ling | none |
 //!
 //! From hookhost's own agent the values are the ones hookhost knows (the project, the
@@ -39,6 +41,8 @@ pub fn agent_variables(d: Dialect) -> &'static [&'static str] {
             "GEMINI_PLANS_DIR",
             "CLAUDE_PROJECT_DIR",
         ],
+        Dialect::Cursor => &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        Dialect::Copilot => &["COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
         Dialect::Codex | Dialect::Native | Dialect::Ling => &[],
     }
 }
@@ -133,6 +137,14 @@ pub fn env(d: Dialect, f: &EnvFacts) -> Vec<(String, String)> {
             v.push(("CLAUDE_PROJECT_DIR".into(), dir()));
             v
         }
+        Dialect::Cursor => vec![
+            ("CURSOR_PROJECT_DIR".into(), dir()),
+            ("CLAUDE_PROJECT_DIR".into(), dir()),
+        ],
+        Dialect::Copilot => vec![
+            ("COPILOT_PROJECT_DIR".into(), dir()),
+            ("CLAUDE_PROJECT_DIR".into(), dir()),
+        ],
         Dialect::Codex | Dialect::Native | Dialect::Ling => return Vec::new(),
     };
     if let Some(agent) = f.agent.filter(|a| a.dialect == d) {

@@ -9,12 +9,15 @@
 //! - `sources`: which other agents' files are read, in `list` order ([`foreign_sources`]);
 //! - `settings`: another agent's settings file -> native hook objects (with `"dialect"`),
 //!   read then by the native config reader, so one validator judges every hook (`ling_file`:
-//!   ling's list of rules; `codex_config`: the `[hooks]` tables of Codex's `config.toml`),
-//!   and each agent's own switches;
+//!   ling's list of rules; `codex_config`: the `[hooks]` tables of Codex's `config.toml`;
+//!   `cursor_file`: Cursor's `hooks.json`; `copilot_file`: GitHub Copilot CLI's
+//!   `.github/hooks/*.json`), and each agent's own switches;
 //! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
 //!   ([`recognise`]: a payload of any dialect, told by its shape);
 //! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
 //! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
+//! - `events`: each agent's names for the events, and the events it fires that mean nothing
+//!   to hookhost;
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`).
 //!
@@ -22,7 +25,12 @@
 //!   `decision::judge` applies; nothing here decides.
 
 mod codex_config;
+mod copilot_file;
+mod copilot_payload;
+mod cursor_file;
+mod cursor_payload;
 mod env;
+pub mod events;
 mod ling_file;
 mod render;
 mod respond;
@@ -35,7 +43,7 @@ pub use codex_config::codex_state_key;
 pub use env::{AgentEnv, EnvFacts, agent_variables, env, env_unset};
 pub use render::{payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};
-pub use rules::{CLAUDE_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
+pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
 pub(crate) use settings::agent_name;
 pub use settings::{AgentSwitch, ForeignFile, ForeignHook, read_settings, read_settings_at};
 pub use sources::{ForeignSource, foreign_sources};
@@ -62,19 +70,27 @@ pub enum Dialect {
     Codex,
     /// The TypeScript agent hookhost's design comes from: `.ling/hooks.json`, `toolCall`.
     Ling,
+    /// Cursor: `.cursor/hooks.json`, one event per tool kind (`beforeShellExecution`, ...),
+    /// `permission` answers, seconds.
+    Cursor,
+    /// GitHub Copilot CLI: `.github/hooks/*.json`, camelCase payload without an event name,
+    /// `permissionDecision` answers, `timeoutSec`.
+    Copilot,
 }
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: [Dialect; 5] = [
+    pub const ALL: [Dialect; 7] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Gemini,
         Dialect::Codex,
         Dialect::Ling,
+        Dialect::Cursor,
+        Dialect::Copilot,
     ];
 
-    /// `native`, `claude`, `gemini`, `codex` or `ling`.
+    /// `native`, `claude`, `gemini`, `codex`, `ling`, `cursor` or `copilot`.
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::Native => "native",
@@ -82,6 +98,21 @@ impl Dialect {
             Dialect::Gemini => "gemini",
             Dialect::Codex => "codex",
             Dialect::Ling => "ling",
+            Dialect::Cursor => "cursor",
+            Dialect::Copilot => "copilot",
+        }
+    }
+
+    /// The agent, for messages: `Claude Code`, `Gemini CLI`, `Codex`, ...
+    pub fn agent(self) -> &'static str {
+        match self {
+            Dialect::Native => "hookhost",
+            Dialect::Claude => "Claude Code",
+            Dialect::Gemini => "Gemini CLI",
+            Dialect::Codex => "Codex",
+            Dialect::Ling => "ling",
+            Dialect::Cursor => "Cursor",
+            Dialect::Copilot => "GitHub Copilot CLI",
         }
     }
 
@@ -92,11 +123,14 @@ impl Dialect {
     }
 
     /// The timeout a hook of this dialect gets when it states none: Claude Code's and Codex's
-    /// 600 s, Gemini CLI's 60 s, hookhost's 10 s for the others.
+    /// 600 s, Gemini CLI's 60 s, Copilot CLI's documented 30 s (`timeoutSec`), Cursor's 60 s
+    /// (its docs say "the platform default"; cursor-agent logs 60000 ms for a hook without
+    /// one), hookhost's 10 s for the others.
     pub fn default_timeout_ms(self) -> u64 {
         match self {
             Dialect::Claude | Dialect::Codex => 600_000,
-            Dialect::Gemini => 60_000,
+            Dialect::Gemini | Dialect::Cursor => 60_000,
+            Dialect::Copilot => 30_000,
             Dialect::Native | Dialect::Ling => crate::config::DEFAULT_TIMEOUT_MS,
         }
     }

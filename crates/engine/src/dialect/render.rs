@@ -16,41 +16,36 @@
 //! agent sends it with, a timestamp of now for Gemini CLI.
 
 use super::Dialect;
+use super::events;
 use super::tools;
 use crate::event::Event;
 use crate::payload::{Origin, Payload};
 use crate::wire::{
     AgentPayload, ClaudeFields, ClaudePayload, CodexPayload, GeminiPayload, LingPayload,
-    LingPayloadIn, LingToolCall, NativePayload,
+    LingPayloadIn, LingToolCall, NativePayload, ToolError,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::Path;
 use std::sync::Arc;
 
-/// Gemini CLI's name for an event, `None` where it has no such event.
+/// Gemini CLI's name for an event, `None` where it has no such event (`events.rs`).
 pub(crate) fn gemini_event(e: Event) -> Option<&'static str> {
-    Some(match e {
-        Event::SessionStart => "SessionStart",
-        Event::UserPromptSubmit => "BeforeAgent",
-        Event::PreToolUse => "BeforeTool",
-        Event::PostToolUse => "AfterTool",
-        Event::PreCompact => "PreCompress",
-        Event::Stop => "AfterAgent",
-        Event::SessionEnd => "SessionEnd",
-        Event::SubagentStop => return None,
-    })
+    events::agent_name(Dialect::Gemini, e)
 }
 
-/// The native event of a Gemini CLI event name.
+/// [`gemini_event`], for where a local of that name hides it.
+fn gemini_event_name(e: Event) -> Option<&'static str> {
+    gemini_event(e)
+}
+
+/// The native event of a Gemini CLI event name, as its settings file names it.
 pub(crate) fn from_gemini_event(name: &str) -> Option<Event> {
-    Event::ALL
-        .into_iter()
-        .find(|e| gemini_event(*e) == Some(name))
+    events::from_agent_name(Dialect::Gemini, name)
 }
 
 /// An ISO 8601 UTC timestamp of now, to the millisecond.
-fn now_iso() -> String {
+pub(super) fn now_iso() -> String {
     let d = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
@@ -81,6 +76,8 @@ pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
     let object = match (d, p.origin()) {
         (Dialect::Native, _) => return p.to_json_bytes(),
         (Dialect::Ling, _) => to_map(&ling_payload(e, &k)),
+        (Dialect::Cursor, _) => to_map(&super::cursor_payload::payload(e, p)),
+        (Dialect::Copilot, _) => to_map(&super::copilot_payload::payload(e, p)),
         (_, Some(origin)) => from_origin(d, e, &k, origin),
         (_, None) => agent_payload(d, e, &k, Source::Own),
     };
@@ -112,16 +109,24 @@ fn to_map(v: &impl Serialize) -> Map<String, Value> {
 /// The keys each agent's payload names, as [`agent_payload`] writes them (a unit test holds
 /// these to the wire types' schemas).
 const CLAUDE_KEYS: &[&str] = &[
+    "agent_id",
+    "agent_type",
+    "compact_summary",
     "custom_instructions",
     "cwd",
+    "error",
+    "error_details",
     "hook_event_name",
     "last_assistant_message",
+    "message",
+    "notification_type",
     "permission_mode",
     "prompt",
     "reason",
     "session_id",
     "source",
     "stop_hook_active",
+    "title",
     "tool_input",
     "tool_name",
     "tool_response",
@@ -133,6 +138,8 @@ const CODEX_ONLY_KEYS: &[&str] = &["model", "turn_id"];
 const GEMINI_KEYS: &[&str] = &[
     "cwd",
     "hook_event_name",
+    "message",
+    "notification_type",
     "prompt",
     "prompt_response",
     "reason",
@@ -153,7 +160,7 @@ fn keys(d: Dialect) -> impl Iterator<Item = &'static str> {
         Dialect::Claude => (CLAUDE_KEYS, &[]),
         Dialect::Codex => (CLAUDE_KEYS, CODEX_ONLY_KEYS),
         Dialect::Gemini => (GEMINI_KEYS, &[]),
-        Dialect::Native | Dialect::Ling => (&[], &[]),
+        Dialect::Native | Dialect::Ling | Dialect::Cursor | Dialect::Copilot => (&[], &[]),
     };
     first.iter().chain(more).copied()
 }
@@ -174,7 +181,7 @@ fn agent_payload(d: Dialect, e: Event, k: &NativePayload, source: Source) -> Map
         }),
         Dialect::Codex => to_map(&codex_payload(e, k, source)),
         Dialect::Gemini => to_map(&gemini_payload(e, k)),
-        Dialect::Native | Dialect::Ling => Map::new(),
+        Dialect::Native | Dialect::Ling | Dialect::Cursor | Dialect::Copilot => Map::new(),
     }
 }
 
@@ -216,7 +223,7 @@ fn or(field: &Option<String>, default: &str) -> String {
 }
 
 /// The event's tool call in the dialect's names and keys.
-fn tool_call(d: Dialect, k: &NativePayload) -> (String, Value) {
+pub(super) fn tool_call(d: Dialect, k: &NativePayload) -> (String, Value) {
     let name = k.tool_name.as_deref().unwrap_or_default();
     let args = k
         .tool_args
@@ -226,7 +233,8 @@ fn tool_call(d: Dialect, k: &NativePayload) -> (String, Value) {
 }
 
 /// The events whose payload carries `permission_mode`: Claude Code sends it on the events of
-/// a turn, not on SessionStart, SessionEnd or PreCompact; Codex on every event.
+/// a turn (the captured payloads), not on SessionStart, SessionEnd, PreCompact, PostCompact,
+/// SubagentStart, StopFailure or Notification; Codex on every event.
 fn sends_permission_mode(d: Dialect, e: Event) -> bool {
     match d {
         Dialect::Codex => true,
@@ -235,8 +243,16 @@ fn sends_permission_mode(d: Dialect, e: Event) -> bool {
             | Event::PreToolUse
             | Event::PostToolUse
             | Event::Stop
-            | Event::SubagentStop => true,
-            Event::SessionStart | Event::SessionEnd | Event::PreCompact => false,
+            | Event::SubagentStop
+            | Event::PermissionRequest
+            | Event::PostToolUseFailure => true,
+            Event::SessionStart
+            | Event::SessionEnd
+            | Event::PreCompact
+            | Event::Notification
+            | Event::SubagentStart
+            | Event::PostCompact
+            | Event::StopFailure => false,
         },
     }
 }
@@ -281,8 +297,56 @@ fn claude_fields(d: Dialect, e: Event, k: &NativePayload, source: Source) -> Cla
                 (None, false) => None,
             };
         }
+        _ => new_event_fields(d, e, k, &mut c),
     }
     c
+}
+
+/// The fields of the events Claude Code added later (Claude Code 2.1.332's hook input
+/// schemas): PermissionRequest and PostToolUseFailure carry the tool call, PostToolUseFailure
+/// its `error` text; Notification `message`, `notification_type`, `title`; SubagentStart
+/// `agent_id`, `agent_type` (when known); PostCompact `trigger`, `compact_summary`;
+/// StopFailure the kind of error as `error` (`unknown` when hookhost does not know it), the
+/// text as `error_details`.
+fn new_event_fields(d: Dialect, e: Event, k: &NativePayload, c: &mut ClaudeFields) {
+    match e {
+        Event::PermissionRequest | Event::PostToolUseFailure => {
+            let (name, input) = tool_call(d, k);
+            c.tool_name = Some(name);
+            c.tool_input = Some(input);
+            if e == Event::PostToolUseFailure {
+                c.error = Some(failure_text(k));
+                c.tool_use_id.clone_from(&k.tool_use_id);
+            }
+        }
+        Event::Notification => {
+            c.message = Some(or(&k.message, ""));
+            c.notification_type = Some(or(&k.kind, ""));
+            c.title.clone_from(&k.title);
+        }
+        Event::SubagentStart => {
+            c.agent_id.clone_from(&k.agent_id);
+            c.agent_type.clone_from(&k.agent_type);
+        }
+        Event::PostCompact => {
+            c.trigger = Some(or(&k.trigger, "manual"));
+            c.compact_summary = Some(or(&k.summary, ""));
+        }
+        Event::StopFailure => {
+            c.error = Some(or(&k.error_type, "unknown"));
+            c.error_details.clone_from(&k.error);
+            c.last_assistant_message = k.last_assistant_message.clone().map(Some);
+        }
+        _ => {}
+    }
+}
+
+/// PostToolUseFailure's `toolError` text ("" when the payload has a flag or nothing).
+fn failure_text(k: &NativePayload) -> String {
+    match &k.tool_error {
+        Some(ToolError::Text(t)) => t.clone(),
+        _ => String::new(),
+    }
 }
 
 /// Codex's payload: Claude Code's fields with `turn_id` and `model` when known, and at Stop
@@ -328,8 +392,34 @@ fn gemini_payload(e: Event, k: &NativePayload) -> GeminiPayload {
         Event::SessionStart => g.source = Some(or(&k.source, "startup")),
         Event::SessionEnd => g.reason = Some(or(&k.reason, "exit")),
         Event::PreCompact => g.trigger = Some(or(&k.trigger, "manual")),
+        // Gemini CLI 0.61 `fireNotificationEvent`: `notification_type`, `message`, `details`
+        // (hookhost has no details to give).
+        Event::Notification => {
+            g.message = Some(or(&k.message, ""));
+            g.notification_type = Some(gemini_kind(k.kind.as_deref().unwrap_or_default()));
+        }
+        // No Gemini CLI event: a native file's `"dialect": "gemini"` hook sees hookhost's
+        // name and the common fields.
+        _ => {}
     }
     g
+}
+
+/// Gemini CLI's `notification_type` for a native `kind`: `ToolPermission` is hookhost's
+/// (and Claude Code's) `permission_prompt`; any other kind as it is.
+fn gemini_kind(kind: &str) -> String {
+    match kind {
+        "permission_prompt" => "ToolPermission".into(),
+        other => other.into(),
+    }
+}
+
+/// A Gemini CLI `notification_type` as a native `kind`.
+fn kind_from_gemini(kind: String) -> String {
+    match kind.as_str() {
+        "ToolPermission" => "permission_prompt".into(),
+        _ => kind,
+    }
 }
 
 fn ling_payload(e: Event, k: &NativePayload) -> LingPayload {
@@ -382,16 +472,43 @@ pub fn payload_from(event: Event, v: Value, cwd: &Path, session: &str) -> Result
 }
 
 /// A payload of any dialect, told by its shape, as native fields: `(dialect, event, fields)`.
+/// Cursor's event names or `conversation_id` mean Cursor; a `sessionId` with a numeric
+/// `timestamp` and no event name means Copilot CLI (its event told by its fields);
 /// `hook_event_name` means Claude Code, Codex (with `turn_id`, or `model`: Codex sends no
-/// `turn_id` on SessionStart) or Gemini CLI (its event names, or a `timestamp`); `toolCall`,
-/// or `event` without `toolName`, means ling; anything else is native (`None`). Tool names
-/// and argument keys are mapped to the core's.
+/// `turn_id` on SessionStart), Gemini CLI (its event names,
+/// or a `timestamp`) or Copilot CLI's VS Code form (Claude Code's names with an ISO
+/// `timestamp`); `toolCall`, or `event` without `toolName`, means ling; anything else is
+/// native (`None`). Tool names and argument keys are mapped to the core's.
 pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value>)> {
     let obj = v.as_object()?;
+    // Cursor's (its event names, `conversation_id`) and Copilot CLI's camelCase payloads
+    // (no event name, a numeric `timestamp`) first: their shapes are their own.
+    if let Some(found) =
+        super::cursor_payload::recognise(obj).or_else(|| super::copilot_payload::recognise(obj))
+    {
+        return Some(found);
+    }
     // Every field is read leniently: this cannot fail.
     let a = AgentPayload::deserialize(obj).unwrap_or_default();
     if let Some(name) = &a.hook_event_name {
         let gemini_event = from_gemini_event(name).filter(|e| e.as_str() != name);
+        // Copilot CLI's VS Code compatible payload: Claude Code's names (`Bash`), an ISO
+        // `timestamp`, no `permission_mode`; Gemini CLI names these events its own way.
+        let copilot = gemini_event.is_none()
+            && a.permission_mode.is_none()
+            && a.turn_id.is_none()
+            && a.timestamp.as_ref().is_some_and(Value::is_string)
+            && name
+                .parse::<Event>()
+                .is_ok_and(|e| gemini_event_name(e).is_some_and(|g| g != name));
+        if copilot {
+            let event = name.parse().ok();
+            return Some((
+                Dialect::Copilot,
+                event,
+                fields_of(&from_agent(Dialect::Claude, event, a)),
+            ));
+        }
         let d = if gemini_event.is_some() || a.timestamp.is_some() && a.permission_mode.is_none() {
             Dialect::Gemini
         } else if a.turn_id.is_some() || a.model.is_some() {
@@ -399,7 +516,7 @@ pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value
         } else {
             Dialect::Claude
         };
-        let event = gemini_event.or_else(|| name.parse().ok());
+        let event = events::inbound(d, name, a.trigger.as_deref());
         return Some((d, event, fields_of(&from_agent(d, event, a))));
     }
     let ling = a.tool_call.is_some()
@@ -440,10 +557,27 @@ fn from_agent(d: Dialect, event: Option<Event>, a: AgentPayload) -> NativePayloa
         _ => a.last_assistant_message,
     };
     let (tool_name, tool_args) = tool.unzip();
+    // Claude Code's `error` is PostToolUseFailure's text and StopFailure's kind of error.
+    let (tool_error, error, error_type) = match event {
+        Some(Event::PostToolUse) => (Some(ToolError::Failed(false)), None, None),
+        Some(Event::PostToolUseFailure) => (a.error.map(ToolError::Text), None, None),
+        Some(Event::StopFailure) => (
+            None,
+            a.error_details.or_else(|| last_message.clone()),
+            a.error,
+        ),
+        _ => (None, None, None),
+    };
     NativePayload {
+        agent_id: a.agent_id,
+        agent_type: a.agent_type,
         cwd: a.cwd,
         custom_instructions: a.custom_instructions,
+        error,
+        error_type,
+        kind: a.notification_type.map(kind_from_gemini),
         last_assistant_message: last_message,
+        message: a.message,
         model: a.model,
         permission_mode: text(a.permission_mode),
         prompt: a.prompt,
@@ -451,9 +585,11 @@ fn from_agent(d: Dialect, event: Option<Event>, a: AgentPayload) -> NativePayloa
         session_id: a.session_id,
         source: a.source,
         stop_hook_active: a.stop_hook_active,
+        summary: a.compact_summary,
         timestamp: text(a.timestamp),
+        title: a.title,
         tool_args,
-        tool_error: (event == Some(Event::PostToolUse)).then_some(false),
+        tool_error,
         tool_name,
         tool_result: a.tool_response,
         tool_use_id: a.tool_use_id,

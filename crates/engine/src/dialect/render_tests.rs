@@ -223,3 +223,125 @@ fn gemini_and_ling_shapes() {
     assert_eq!(back["toolArgs"]["path"], "a");
     assert!(recognise(&json!({"event": "PreToolUse", "toolName": "bash"})).is_none());
 }
+
+/// A payload the pinned agent wrote, as captured by `scripts/test-real-agents --capture`.
+fn fixture(agent: &str, event: &str) -> Value {
+    let path = format!(
+        "{}/../../tests/fixtures/agents/{agent}/{event}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+#[test]
+fn claudes_new_events_are_read_into_native_fields() {
+    let (d, e, f) = recognise(&fixture("claude", "PermissionRequest")).unwrap();
+    assert_eq!((d, e), (Dialect::Claude, Some(Event::PermissionRequest)));
+    assert_eq!(f["toolName"], "bash");
+    assert_eq!(f["toolArgs"]["command"], "touch made-by-the-model");
+    let (_, e, f) = recognise(&fixture("claude", "PostToolUseFailure")).unwrap();
+    assert_eq!(e, Some(Event::PostToolUseFailure));
+    assert_eq!(
+        f["toolError"],
+        "Exit code 1\ncat: missing-file: No such file or directory"
+    );
+    let (_, e, f) = recognise(&fixture("claude", "StopFailure")).unwrap();
+    assert_eq!(e, Some(Event::StopFailure));
+    assert_eq!(
+        (f["errorType"].as_str(), f["error"].as_str()),
+        (Some("unknown"), Some("API Error: 400 scripted API error"))
+    );
+    let (_, e, f) = recognise(&fixture("claude", "SubagentStart")).unwrap();
+    assert_eq!(e, Some(Event::SubagentStart));
+    assert_eq!(f["agentType"], "general-purpose");
+    assert_eq!(f["agentId"], "adc2b7ea449186ade");
+}
+
+#[test]
+fn geminis_model_events_and_automatic_pre_compress_are_no_native_event() {
+    for name in [
+        "BeforeModel",
+        "AfterModel",
+        "BeforeToolSelection",
+        "PreCompress",
+    ] {
+        let (d, e, _) = recognise(&fixture("gemini", name)).unwrap();
+        assert_eq!((d, e), (Dialect::Gemini, None), "{name}");
+    }
+    let mut manual = fixture("gemini", "PreCompress");
+    manual["trigger"] = "manual".into();
+    assert_eq!(recognise(&manual).unwrap().1, Some(Event::PreCompact));
+}
+
+#[test]
+fn the_new_events_render_in_each_agents_fields() {
+    let p = Path::new("/p");
+    let claude = |payload: &Payload| -> Value {
+        serde_json::from_slice(&render(Dialect::Claude, payload)).unwrap()
+    };
+    let v = claude(&Payload::permission_request(
+        p,
+        "s",
+        "write_file",
+        json!({"path": "a"}),
+        "rule write_file",
+    ));
+    assert_eq!(
+        (v["hook_event_name"].as_str(), v["tool_name"].as_str()),
+        (Some("PermissionRequest"), Some("Write"))
+    );
+    assert_eq!(v["tool_input"]["file_path"], "a");
+    let v = claude(&Payload::post_tool_use_failure(
+        p,
+        "s",
+        "bash",
+        json!({"command": "false"}),
+        "exit 1",
+    ));
+    assert_eq!(
+        (v["tool_name"].as_str(), v["error"].as_str()),
+        (Some("Bash"), Some("exit 1"))
+    );
+    let v = claude(&Payload::notification(p, "s", "asks", "permission_prompt"));
+    assert_eq!(v["notification_type"], "permission_prompt");
+    let v = claude(&Payload::subagent_start(p, "s", "scout", "look"));
+    // No id made up for hookhost's own subagent.
+    assert_eq!(
+        (v["agent_type"].as_str(), v.get("agent_id")),
+        (Some("scout"), None)
+    );
+    assert!(
+        v.get("prompt").is_none(),
+        "Claude Code sends no prompt there"
+    );
+    let v = claude(&Payload::post_compact(
+        p,
+        "s",
+        "auto",
+        "[3 earlier messages compacted]",
+    ));
+    assert_eq!(v["compact_summary"], "[3 earlier messages compacted]");
+    let v = claude(&Payload::stop_failure(p, "s", "API error: 529"));
+    assert_eq!(
+        (v["error"].as_str(), v["error_details"].as_str()),
+        (Some("unknown"), Some("API error: 529"))
+    );
+    let g: Value = serde_json::from_slice(&render(
+        Dialect::Gemini,
+        &Payload::notification(p, "s", "asks", "permission_prompt"),
+    ))
+    .unwrap();
+    assert_eq!(
+        (
+            g["hook_event_name"].as_str(),
+            g["notification_type"].as_str()
+        ),
+        (Some("Notification"), Some("ToolPermission"))
+    );
+    let c: Value = serde_json::from_slice(&render(
+        Dialect::Codex,
+        &Payload::subagent_start(p, "s", "scout", "look"),
+    ))
+    .unwrap();
+    assert_eq!(c["agent_type"], "scout");
+}

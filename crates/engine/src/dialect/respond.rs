@@ -1,27 +1,47 @@
 //! The outbound adapter's answer: an event's [`EventReport`] in the protocol of the agent
-//! that asked (`hookhost hook --for claude|gemini|codex`), so that the agent reaches the
-//! decision hookhost reached.
+//! that asked (`hookhost hook --for claude|gemini|codex|cursor|copilot`), so that the agent
+//! reaches the decision hookhost reached.
 //!
 //! Every answer is JSON on stdout with exit 0 (the form each agent documents as preferred);
 //! nothing on stdout when there is nothing to say. Hooks can block, never bypass: hookhost
-//! never answers "allow". A rewrite of the tool input goes back in the agent's argument keys,
-//! with no decision so that the agent's own permission flow judges the new input (Claude
-//! Code), merged into the input (Gemini CLI), or, where the agent cannot apply rewrites
-//! (Codex), as a deny that says so: a guard's rewrite is never silently dropped. An ask keeps its reason (Codex,
-//! which cannot ask, gets a deny that says so); a defer is Claude Code's `defer` (elsewhere
-//! the agent's own permission flow, which is what it means). A replaced tool result
+//! never answers "allow" on PreToolUse. On PermissionRequest, which Claude Code and Codex
+//! fire only for a call their own rules would prompt for (their deny rules come first), it
+//! answers `decision: {behavior: "allow"}` when a native hook allowed the call and none
+//! denied it, `{behavior: "deny", message}` when one denied it. A rewrite of the tool input
+//! goes back in the agent's argument keys, with no decision so that the agent's own
+//! permission flow judges the new input (Claude Code), merged into the input (Gemini CLI), as
+//! `modifiedArgs` (Copilot CLI, which applies it), or, where the agent cannot apply rewrites
+//! (Codex; Cursor, whose docs do not promise `updated_input`), as a deny that says so: a
+//! guard's rewrite is never silently dropped. An ask keeps its reason (Codex, which cannot
+//! ask, gets a deny that says so); a defer is Claude Code's `defer` (elsewhere the agent's
+//! own permission flow, which is what it means). A replaced tool result
 //! (`updatedToolOutput`) goes back as Claude Code's `updatedToolOutput`, as Gemini CLI's
 //! AfterTool deny (the model sees "Tool result blocked: OUTPUT" instead of the result), and
 //! to Codex, which cannot apply one, as a `systemMessage` that says so. Context goes only in
 //! `hookSpecificOutput.additionalContext`, where these agents read it.
+//!
+//! Cursor (cursor.com/docs/hooks): `{"permission": "deny", "user_message", "agent_message"}`
+//! (or `"ask"`) on its before-events; `{"continue": false, "user_message"}` blocks a prompt;
+//! `{"followup_message"}` sends the agent on at `stop`; `additional_context` on
+//! sessionStart and the after-events; the untrusted-hooks notice goes in `user_message`.
+//! GitHub Copilot CLI (docs.github.com/en/copilot/reference/hooks-reference):
+//! `{"permissionDecision": "deny"|"ask", "permissionDecisionReason"}` or `{"modifiedArgs"}`
+//! on preToolUse, `{"decision": "block", "reason"}` on agentStop/subagentStop,
+//! `additionalContext` on sessionStart and postToolUse. Copilot CLI drops every answer to
+//! userPromptSubmitted and shows hooks no user channel: a blocked prompt, a stop outside
+//! preToolUse and the untrusted-hooks notice cannot reach it (the call-level decisions do).
+//! Events these agents fire that hookhost does not (Cursor's `afterAgentResponse`, Copilot
+//! CLI's `errorOccurred`, ...) fire nothing and are answered with nothing: a pass.
 
 use super::{Dialect, render::gemini_event, tools};
 use crate::decision::Outcome;
 use crate::event::Event;
 use crate::report::{Decision, EventReport};
 use crate::wire::{
-    BlockDecision, ClaudeAnswer, ClaudeSpecificOutput, CodexAnswer, CodexPermission,
-    CodexSpecificOutput, GeminiAnswer, GeminiDecision, GeminiSpecificOutput, PermissionDecision,
+    Behavior, BlockDecision, ClaudeAnswer, ClaudeSpecificOutput, CodexAnswer, CodexPermission,
+    CodexSpecificOutput, CopilotAnswer, CopilotPermission, CopilotStopDecision, CursorAnswer,
+    CursorPermission, GeminiAnswer, GeminiDecision, GeminiSpecificOutput, PermissionDecision,
+    PermissionRequestDecision,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -45,6 +65,8 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
     let stdout = match d {
         Dialect::Gemini => text(&gemini_answer(&f)),
         Dialect::Codex => text(&codex_answer(&f)),
+        Dialect::Cursor => text(&cursor_answer(&f)),
+        Dialect::Copilot => text(&copilot_answer(&f)),
         Dialect::Claude | Dialect::Native | Dialect::Ling => text(&claude_answer(&f)),
     };
     Answer {
@@ -87,6 +109,8 @@ struct Facts {
     defer: bool,
     /// What the model sees as the tool's result instead of its output.
     tool_output: Option<Value>,
+    /// PermissionRequest: a hook allowed the call.
+    allow: bool,
     /// The event takes `additionalContext`.
     takes_context: bool,
 }
@@ -127,13 +151,31 @@ impl Facts {
                 .updated_tool_output
                 .clone()
                 .filter(|_| e == Event::PostToolUse),
-            takes_context: matches!(
-                e,
-                Event::SessionStart
-                    | Event::UserPromptSubmit
-                    | Event::PostToolUse
-                    | Event::PreToolUse
-            ),
+            allow: report.allow,
+            takes_context: takes_context(d, e),
+        }
+    }
+
+    /// PermissionRequest's `hookSpecificOutput.decision`: deny (with the reason) when a hook
+    /// blocked, allow when one allowed; `None`: the agent asks its user as usual.
+    fn permission_request(&self) -> Option<PermissionRequestDecision> {
+        if self.event != Event::PermissionRequest {
+            return None;
+        }
+        if self.blocked {
+            Some(PermissionRequestDecision {
+                behavior: Behavior::Deny,
+                message: Some(if self.reason.trim().is_empty() {
+                    "denied by a hookhost hook".to_string()
+                } else {
+                    self.reason.clone()
+                }),
+            })
+        } else {
+            self.allow.then_some(PermissionRequestDecision {
+                behavior: Behavior::Allow,
+                message: None,
+            })
         }
     }
 
@@ -166,6 +208,29 @@ impl Facts {
     }
 }
 
+/// Whether the agent reads `hookSpecificOutput.additionalContext` on `e`: Claude Code on
+/// SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification
+/// and SubagentStart (its 2.1.332 output schemas); Codex on those of them it fires
+/// (its `*.command.output` schemas); Gemini CLI on SessionStart, BeforeAgent, BeforeTool and
+/// AfterTool.
+fn takes_context(d: Dialect, e: Event) -> bool {
+    let common = matches!(
+        e,
+        Event::SessionStart | Event::UserPromptSubmit | Event::PostToolUse | Event::PreToolUse
+    );
+    match d {
+        Dialect::Gemini => common,
+        Dialect::Codex => common || e == Event::SubagentStart,
+        _ => {
+            common
+                || matches!(
+                    e,
+                    Event::PostToolUseFailure | Event::Notification | Event::SubagentStart
+                )
+        }
+    }
+}
+
 /// Claude Code's answer (also what a native or ling caller gets).
 fn claude_answer(f: &Facts) -> ClaudeAnswer {
     let mut a = ClaudeAnswer {
@@ -194,8 +259,16 @@ fn claude_answer(f: &Facts) -> ClaudeAnswer {
             }
         }
         Event::PostToolUse => hso.updated_tool_output.clone_from(&f.tool_output),
+        // Claude Code reads only `additionalContext` there: feedback goes to the model so.
+        Event::PostToolUseFailure => {
+            hso.additional_context = f.feedback.as_ref().map(|fb| match &f.context {
+                Some(c) => format!("{c}\n{fb}"),
+                None => fb.clone(),
+            });
+        }
         _ => {}
     }
+    hso.decision = f.permission_request();
     if let Some(reason) = f.top_level_block() {
         a.decision = Some(BlockDecision::Block);
         a.reason = Some(reason);
@@ -237,6 +310,7 @@ fn codex_answer(f: &Facts) -> CodexAnswer {
         a.continue_ = None;
         a.stop_reason = None;
     }
+    hso.decision = f.permission_request();
     if let Some(reason) = f.top_level_block() {
         a.decision = Some(BlockDecision::Block);
         a.reason = Some(reason);
@@ -319,6 +393,96 @@ fn gemini_answer(f: &Facts) -> GeminiAnswer {
         let e = f.event;
         hso.hook_event_name = gemini_event(e).unwrap_or(e.as_str()).to_string();
         a.hook_specific_output = Some(hso);
+    }
+    a
+}
+
+/// `f`'s block reason, or a default when it gave none.
+fn block_reason(f: &Facts) -> String {
+    if f.reason.trim().is_empty() {
+        "blocked by a hookhost hook".to_string()
+    } else {
+        f.reason.clone()
+    }
+}
+
+/// Lines for the user, the first given.
+fn lines(first: Option<String>, rest: &Option<String>) -> Option<String> {
+    match (first, rest) {
+        (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+        (a, b) => a.or_else(|| b.clone()),
+    }
+}
+
+/// The context and the feedback of hooks, for the model, on one channel.
+fn context_and_feedback(f: &Facts) -> Option<String> {
+    lines(f.context.clone(), &f.feedback)
+}
+
+/// Cursor's answer: `permission` on the before-events, `continue: false` on
+/// beforeSubmitPrompt, `followup_message` at stop.
+fn cursor_answer(f: &Facts) -> CursorAnswer {
+    let mut a = CursorAnswer::default();
+    match f.event {
+        Event::PreToolUse if f.blocked || f.updated.is_some() => {
+            let why = if f.blocked {
+                block_reason(f)
+            } else {
+                "a hookhost hook rewrote this call's arguments, which hookhost does not hand to Cursor; blocked to fail closed".to_string()
+            };
+            a.permission = Some(CursorPermission::Deny);
+            a.agent_message = Some(why.clone());
+            a.user_message = lines(Some(why), &f.messages);
+        }
+        Event::PreToolUse => {
+            a.permission = f.ask.then_some(CursorPermission::Ask);
+            let why = (f.ask && !f.reason.trim().is_empty()).then(|| f.reason.clone());
+            a.user_message = lines(why, &f.messages);
+        }
+        Event::UserPromptSubmit if f.ends_turn || f.stop.is_some() => {
+            a.continue_ = Some(false);
+            let why = if f.ends_turn {
+                block_reason(f)
+            } else {
+                f.stop.clone().unwrap_or_default()
+            };
+            a.user_message = lines(Some(why), &f.messages);
+        }
+        Event::UserPromptSubmit => a.user_message.clone_from(&f.messages),
+        Event::Stop | Event::SubagentStop if f.ends_turn => {
+            a.followup_message = Some(f.reason.clone());
+        }
+        Event::SessionStart => a.additional_context.clone_from(&f.context),
+        Event::PostToolUse => a.additional_context = context_and_feedback(f),
+        _ => {}
+    }
+    a
+}
+
+/// Copilot CLI's answer: `permissionDecision` or `modifiedArgs` on preToolUse, `decision:
+/// "block"` on agentStop / subagentStop, `additionalContext`.
+fn copilot_answer(f: &Facts) -> CopilotAnswer {
+    let mut a = CopilotAnswer::default();
+    match f.event {
+        Event::PreToolUse if f.blocked => {
+            a.permission_decision = Some(CopilotPermission::Deny);
+            a.permission_decision_reason = Some(block_reason(f));
+        }
+        Event::PreToolUse => {
+            a.modified_args.clone_from(&f.updated);
+            if f.ask {
+                a.permission_decision = Some(CopilotPermission::Ask);
+                a.permission_decision_reason =
+                    (!f.reason.trim().is_empty()).then(|| f.reason.clone());
+            }
+        }
+        Event::Stop | Event::SubagentStop if f.ends_turn => {
+            a.decision = Some(CopilotStopDecision::Block);
+            a.reason = Some(f.reason.clone());
+        }
+        Event::SessionStart => a.additional_context.clone_from(&f.context),
+        Event::PostToolUse => a.additional_context = context_and_feedback(f),
+        _ => {}
     }
     a
 }
@@ -428,6 +592,78 @@ mod tests {
     }
 
     #[test]
+    fn cursor_and_copilot_answers() {
+        let mut r = report(Event::PreToolUse);
+        r.decision = Decision::Block;
+        r.reason = Some("no rm -rf".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("bash"))),
+            json!({"permission": "deny", "user_message": "no rm -rf", "agent_message": "no rm -rf"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("bash"))),
+            json!({"permissionDecision": "deny", "permissionDecisionReason": "no rm -rf"})
+        );
+        // A rewrite: Copilot CLI applies `modifiedArgs` (in its keys); Cursor is denied.
+        let mut r = report(Event::PreToolUse);
+        r.updated_args = Some(json!({"path": "a", "old": "x", "new": "y"}));
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("edit_file"))),
+            json!({"modifiedArgs": {"path": "a", "old_str": "x", "new_str": "y"}})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("edit_file")))["permission"],
+            "deny"
+        );
+        let mut r = report(Event::PreToolUse);
+        r.ask = true;
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("bash"))),
+            json!({"permissionDecision": "ask"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("bash"))),
+            json!({"permission": "ask"})
+        );
+        let mut r = report(Event::Stop);
+        r.decision = Decision::Force;
+        r.reason = Some("run the tests".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, None)),
+            json!({"followup_message": "run the tests"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, None)),
+            json!({"decision": "block", "reason": "run the tests"})
+        );
+        let mut r = report(Event::UserPromptSubmit);
+        r.decision = Decision::Block;
+        r.reason = Some("secret".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, None)),
+            json!({"continue": false, "user_message": "secret"})
+        );
+        // Copilot CLI drops every answer to userPromptSubmitted: nothing to say.
+        assert_eq!(respond(Dialect::Copilot, &r, None).stdout, "");
+        let mut r = report(Event::PostToolUse);
+        r.additional_context = vec!["ctx".into()];
+        r.feedback = vec!["fb".into()];
+        assert_eq!(
+            parsed(&respond(Dialect::Copilot, &r, Some("bash"))),
+            json!({"additionalContext": "ctx\nfb"})
+        );
+        assert_eq!(
+            parsed(&respond(Dialect::Cursor, &r, Some("bash"))),
+            json!({"additional_context": "ctx\nfb"})
+        );
+        for d in [Dialect::Cursor, Dialect::Copilot] {
+            for e in Event::ALL {
+                assert_eq!(respond(d, &report(e), Some("bash")).stdout, "", "{d} {e}");
+            }
+        }
+    }
+
+    #[test]
     fn a_stop_on_pretooluse_is_a_deny_codex_accepts() {
         let mut r = report(Event::PreToolUse);
         r.stop = Some(StopRequest {
@@ -526,5 +762,70 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn permission_request_answers_allow_or_deny_in_the_agents_shape() {
+        let mut r = report(Event::PermissionRequest);
+        for d in [Dialect::Claude, Dialect::Codex] {
+            assert_eq!(
+                respond(d, &r, Some("bash")).stdout,
+                "",
+                "nothing said: asked"
+            );
+        }
+        r.allow = true;
+        let expect = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+            "decision": {"behavior": "allow"}}});
+        assert_eq!(parsed(&respond(Dialect::Claude, &r, Some("bash"))), expect);
+        assert_eq!(parsed(&respond(Dialect::Codex, &r, Some("bash"))), expect);
+        r.allow = false;
+        r.decision = Decision::Block;
+        r.reason = Some("pushes wait for review".into());
+        let expect = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+            "decision": {"behavior": "deny", "message": "pushes wait for review"}}});
+        assert_eq!(parsed(&respond(Dialect::Claude, &r, Some("bash"))), expect);
+        assert_eq!(parsed(&respond(Dialect::Codex, &r, Some("bash"))), expect);
+    }
+
+    #[test]
+    fn the_new_observing_events_answer_context_where_the_agent_reads_it() {
+        for e in [
+            Event::Notification,
+            Event::SubagentStart,
+            Event::PostToolUseFailure,
+        ] {
+            let mut r = report(e);
+            r.additional_context = vec!["ctx".into()];
+            let a = parsed(&respond(Dialect::Claude, &r, None));
+            assert_eq!(a["hookSpecificOutput"]["additionalContext"], "ctx", "{e}");
+            assert_eq!(a["hookSpecificOutput"]["hookEventName"], e.as_str());
+        }
+        let mut r = report(Event::PostToolUseFailure);
+        r.feedback = vec!["retry with -f".into()];
+        let a = parsed(&respond(Dialect::Claude, &r, Some("bash")));
+        assert_eq!(
+            a,
+            json!({"hookSpecificOutput": {"hookEventName": "PostToolUseFailure",
+                "additionalContext": "retry with -f"}})
+        );
+        // Claude Code's StopFailure and PostCompact read no context: only the message.
+        for e in [Event::StopFailure, Event::PostCompact] {
+            let mut r = report(e);
+            r.additional_context = vec!["ctx".into()];
+            r.system_messages = vec!["msg".into()];
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"systemMessage": "msg"}),
+                "{e}"
+            );
+        }
+        let mut r = report(Event::SubagentStart);
+        r.additional_context = vec!["ctx".into()];
+        let a = parsed(&respond(Dialect::Codex, &r, None));
+        assert_eq!(a["hookSpecificOutput"]["additionalContext"], "ctx");
+        let mut r = report(Event::Notification);
+        r.additional_context = vec!["ctx".into()];
+        assert_eq!(respond(Dialect::Gemini, &r, None).stdout, "");
     }
 }

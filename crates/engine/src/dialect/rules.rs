@@ -14,10 +14,24 @@
 //! | top-level `additionalContext`, `updatedToolOutput` | read | ignored (read inside `hookSpecificOutput`) | ignored | ignored |
 //! | a tool's result replaced | `updatedToolOutput` | `hookSpecificOutput.updatedToolOutput` | AfterTool deny / exit 2: "Tool result blocked: REASON" | not applied (warn) |
 //! | `hookSpecificOutput.tool_input` | not read | not read | merged into the arguments | not read |
+//!
+//! | rule | Cursor | GitHub Copilot CLI |
+//! |---|---|---|
+//! | table | [`CLAUDE_TABLE`] (exit 2 = `permission: "deny"`; a failure fails open unless `failClosed`) | [`COPILOT_TABLE`] (PreToolUse fails closed on exit 2, a crash or any other exit; a timeout fails open) |
+//! | plain stdout | ignored | ignored |
+//! | JSON `decision: "block"` on UserPromptSubmit | feedback | feedback |
+//! | stdout lines `{"type": "progress", ...}` | part of the answer | dropped before the answer is read |
+//! | Claude Code's answer rules above (Stop exit 2, invalid `decision`, top-level fields) | not applied | not applied |
+//! | a tool's result replaced | not applied (warn) | not applied (warn) |
+//!
+//! Their answers' own fields (`permission`, `user_message`, `agent_message`,
+//! `followup_message`; `permissionDecision`, `modifiedArgs` at the top level) are read by the
+//! one answer reader (`wire/answer.rs`), whatever the dialect.
 
 use super::Dialect;
 use crate::decision::{Cell, Condition, Table};
 use crate::output::{HookResponse, JsonDecision, StatedDecision};
+use std::borrow::Cow;
 
 /// What a dialect does with stdout that is not a JSON answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,40 +84,91 @@ pub struct Rules {
     pub reads_top_level: bool,
     /// How a hook replaces a tool's result.
     pub tool_output: ToolOutput,
+    /// What of stdout is the answer (Copilot CLI drops its progress lines first).
+    pub answer_of: fn(&[u8]) -> Cow<'_, [u8]>,
 }
 
-/// DESIGN §4 row by row; columns: PreToolUse, UserPromptSubmit, PostToolUse, the other
-/// observing events, Stop/SubagentStop.
+/// DESIGN §4 row by row; columns: PreToolUse, UserPromptSubmit, PostToolUse (and
+/// PostToolUseFailure), the other observing events, Stop/SubagentStop, PermissionRequest.
+/// A PermissionRequest hook that fails leaves the call to the prompt (the safe default: it is
+/// asked as if no hook ran), unless it says `onError: "block"`.
 pub const NATIVE_TABLE: Table = {
     use Cell::*;
     [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
         (
             Condition::Exit2,
-            [Block, Warn, Feedback, Warn, ForceIfStdout],
+            [Block, Warn, Feedback, Warn, ForceIfStdout, Block],
         ),
-        (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
-        (Condition::Timeout, [Block, Warn, Warn, Warn, Warn]),
-        (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn]),
+        (
+            Condition::OtherExit,
+            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
+        (
+            Condition::Timeout,
+            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
+        (
+            Condition::SpawnFailure,
+            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
     ]
 };
 
 /// Claude Code's rules, shared by Gemini CLI and Codex; columns as [`NATIVE_TABLE`]. A failure
 /// (other exit, crash, timeout, a command that cannot start) is a non-blocking error there;
-/// `onError: "block"` makes it fail closed on PreToolUse.
+/// `onError: "block"` makes it fail closed on PreToolUse and PermissionRequest. Exit 2 on
+/// PermissionRequest denies with stderr (Claude Code's hooks reference, "exit code 2
+/// behavior": PermissionRequest "denies the permission"); on the observing events Claude
+/// Code added (Notification, SubagentStart, PostCompact, StopFailure) it only shows stderr
+/// to the user: a warning here; on PostToolUseFailure stderr goes to the model.
 pub const CLAUDE_TABLE: Table = {
     use Cell::*;
     [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
         (
             Condition::Exit2,
-            [BlockStderr, BlockPrompt, Feedback, Warn, ForceStderr],
+            [
+                BlockStderr,
+                BlockPrompt,
+                Feedback,
+                Warn,
+                ForceStderr,
+                BlockStderr,
+            ],
         ),
-        (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
-        (Condition::Timeout, [WarnOrBlock, Warn, Warn, Warn, Warn]),
+        (
+            Condition::OtherExit,
+            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
+        (
+            Condition::Timeout,
+            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
         (
             Condition::SpawnFailure,
-            [WarnOrBlock, Warn, Warn, Warn, Warn],
+            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
+    ]
+};
+
+/// GitHub Copilot CLI's rules; columns as [`NATIVE_TABLE`] (Copilot CLI has no
+/// PermissionRequest: its column only says what exit 2 would mean). PreToolUse command hooks fail
+/// closed on exit 2, a crash, any other non-zero exit and a command that cannot start ("Denied
+/// by preToolUse hook (hook errored)"); a timeout fails open on every event. Elsewhere exit 2
+/// is a warning (its stderr is for the user, not the model) and failures are logged and
+/// skipped (docs.github.com/en/copilot/reference/hooks-reference, "Exit codes for command
+/// hooks").
+pub const COPILOT_TABLE: Table = {
+    use Cell::*;
+    [
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
+        (Condition::Exit2, [Block, Warn, Warn, Warn, Warn, Block]),
+        (Condition::OtherExit, [Block, Warn, Warn, Warn, Warn, Warn]),
+        (Condition::Timeout, [Warn, Warn, Warn, Warn, Warn, Warn]),
+        (
+            Condition::SpawnFailure,
+            [Block, Warn, Warn, Warn, Warn, Warn],
         ),
     ]
 };
@@ -148,6 +213,30 @@ fn codex_invalid(r: &HookResponse) -> Option<String> {
     }
 }
 
+fn whole_stdout(stdout: &[u8]) -> Cow<'_, [u8]> {
+    Cow::Borrowed(stdout)
+}
+
+/// Copilot CLI's answer: stdout without the lines that are one complete JSON object with
+/// `"type": "progress"` (its timeline's status lines); everything else as it was.
+fn without_progress_lines(stdout: &[u8]) -> Cow<'_, [u8]> {
+    let is_progress = |line: &[u8]| {
+        let trimmed = line.trim_ascii();
+        trimmed.starts_with(b"{")
+            && serde_json::from_slice::<serde_json::Value>(trimmed).is_ok_and(|v| {
+                v.get("type").and_then(serde_json::Value::as_str) == Some("progress")
+            })
+    };
+    if !stdout.split(|b| *b == b'\n').any(is_progress) {
+        return Cow::Borrowed(stdout);
+    }
+    let kept: Vec<&[u8]> = stdout
+        .split(|b| *b == b'\n')
+        .filter(|line| !is_progress(line))
+        .collect();
+    Cow::Owned(kept.join(&b'\n'))
+}
+
 /// What Codex refuses in a PreToolUse answer: `permissionDecision` "allow" or "ask", an
 /// `updatedInput`, a deny without a reason.
 fn codex_refuses(r: &HookResponse) -> Option<String> {
@@ -179,6 +268,7 @@ const NATIVE: Rules = Rules {
     invalid: refuses_nothing,
     reads_top_level: true,
     tool_output: ToolOutput::Updated,
+    answer_of: whole_stdout,
 };
 
 const LING: Rules = Rules {
@@ -198,6 +288,7 @@ const CLAUDE: Rules = Rules {
     invalid: claude_invalid,
     reads_top_level: false,
     tool_output: ToolOutput::Updated,
+    answer_of: whole_stdout,
 };
 
 const GEMINI: Rules = Rules {
@@ -220,6 +311,36 @@ const CODEX: Rules = Rules {
     ..CLAUDE
 };
 
+/// Cursor: Claude Code's table (exit 2 blocks, "equivalent to returning `permission:
+/// \"deny\"`"; other failures fail open unless the hook says `failClosed`, which becomes
+/// `onError: "block"`); stdout is JSON or nothing.
+const CURSOR: Rules = Rules {
+    dialect: Dialect::Cursor,
+    plain_stdout: PlainStdout::Ignored,
+    json_block_blocks_prompt: false,
+    // Claude Code's answer rules are not Cursor's.
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    reads_top_level: true,
+    tool_output: ToolOutput::Unsupported,
+    ..CLAUDE
+};
+
+const COPILOT: Rules = Rules {
+    dialect: Dialect::Copilot,
+    table: COPILOT_TABLE,
+    exit2_needs_stderr: false,
+    plain_stdout: PlainStdout::Ignored,
+    json_block_blocks_prompt: false,
+    refuses: refuses_nothing,
+    merges_tool_input: false,
+    answer_of: without_progress_lines,
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    reads_top_level: true,
+    tool_output: ToolOutput::Unsupported,
+};
+
 /// The rules hooks of dialect `d` are judged by.
 pub fn rules(d: Dialect) -> &'static Rules {
     match d {
@@ -228,5 +349,25 @@ pub fn rules(d: Dialect) -> &'static Rules {
         Dialect::Claude => &CLAUDE,
         Dialect::Gemini => &GEMINI,
         Dialect::Codex => &CODEX,
+        Dialect::Cursor => &CURSOR,
+        Dialect::Copilot => &COPILOT,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copilot_progress_lines_are_not_the_answer() {
+        let out = b"{\"type\": \"progress\", \"message\": \"Checking...\"}\n{\"permissionDecision\": \"deny\"}\n";
+        assert_eq!(
+            &*without_progress_lines(out),
+            b"{\"permissionDecision\": \"deny\"}\n"
+        );
+        // A pretty-printed progress object is not a progress line (Copilot CLI keeps it too).
+        let multi = b"{\n\"type\": \"progress\"\n}\n";
+        assert_eq!(&*without_progress_lines(multi), multi);
+        assert!(matches!(without_progress_lines(b"plain"), Cow::Borrowed(_)));
     }
 }

@@ -19,6 +19,7 @@
 
 use super::Dialect;
 use super::render::from_gemini_event;
+use crate::config::Scope;
 use crate::event::Event;
 use crate::payload::json_type_name;
 use crate::wire::settings::{
@@ -92,6 +93,8 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
     f.switches = agent_switches(d, &root, &mut f);
     match d {
         Dialect::Ling => super::ling_file::read_ling(&root, &mut f),
+        Dialect::Cursor => super::cursor_file::read_cursor(&root, &mut f),
+        Dialect::Copilot => super::copilot_file::read_copilot(&root, &mut f),
         _ => read_nested(d, &root, &mut f),
     }
     switch_off_own(&mut f);
@@ -107,18 +110,27 @@ fn agent_switches(d: Dialect, root: &Value, f: &mut ForeignFile) -> Vec<AgentSwi
         Dialect::Claude => claude_switches(root, f),
         Dialect::Gemini => gemini_switches(root, f),
         Dialect::Codex => not_the_agents_switches(d, root, f),
-        Dialect::Ling | Dialect::Native => Vec::new(),
+        Dialect::Ling | Dialect::Native | Dialect::Cursor | Dialect::Copilot => Vec::new(),
     }
 }
 
-/// Reads another agent's file at `file`: Codex's `config.toml` as TOML, any other as JSON.
-pub fn read_settings_at(d: Dialect, file: &Path, text: &str) -> ForeignFile {
+/// Reads another agent's file `file` of `scope`: Codex's `config.toml` as TOML, any other
+/// as JSON; and what depends on where the file is (Cursor runs its user hooks in
+/// `~/.cursor`, the user file's directory).
+pub fn read_settings_at(d: Dialect, text: &str, file: &Path, scope: Scope) -> ForeignFile {
     if d == Dialect::Codex && file.extension().is_some_and(|e| e == "toml") {
         let mut f = super::codex_config::read_codex_config(text);
         switch_off_own(&mut f);
         return f;
     }
-    read_settings(d, text)
+    let mut f = read_settings(d, text);
+    if d == Dialect::Cursor
+        && scope == Scope::Global
+        && let Some(dir) = file.parent()
+    {
+        super::cursor_file::run_in(&mut f, dir);
+    }
+    f
 }
 
 /// The agent's name, as its users know it.
@@ -128,6 +140,8 @@ pub(crate) fn agent_name(d: Dialect) -> &'static str {
         Dialect::Gemini => "Gemini CLI",
         Dialect::Codex => "Codex",
         Dialect::Ling => "the ling agent",
+        Dialect::Cursor => "Cursor",
+        Dialect::Copilot => "GitHub Copilot CLI",
         Dialect::Native => "hookhost",
     }
 }
@@ -441,9 +455,8 @@ fn read_group(
         }
     };
     // Claude Code ignores a matcher where the event has nothing to match.
-    let matcher = matcher.filter(|_| {
-        event.takes_tool_matcher() || matches!(event, Event::SessionStart | Event::PreCompact)
-    });
+    let matcher =
+        matcher.filter(|_| event.takes_tool_matcher() || event.matcher_subject().is_some());
     match group.hooks {
         Some(Value::Array(h)) => Some((matcher, h)),
         other => {
@@ -648,7 +661,7 @@ fn nested_timeout(d: Dialect, t: &Value, label: &str, f: &mut ForeignFile) -> Op
 /// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary,
 /// and nothing else: a command that chains more (`;`, `&&`, `|`, a substitution) may hold a
 /// guard of its own, which must not be skipped with the adapter.
-fn is_adapter(command: &str) -> bool {
+pub(super) fn is_adapter(command: &str) -> bool {
     if command.contains([';', '&', '|', '\n', '`']) || command.contains("$(") {
         return false;
     }
@@ -680,13 +693,15 @@ mod tests {
               "Notification": [{"hooks": [{"type": "command", "command": "n"}]}]}}"#,
         );
         assert!(f.problems.is_empty(), "{:?}", f.problems);
-        assert_eq!(f.hooks.len(), 2);
+        // Notification is an event hookhost fires too.
+        assert_eq!(f.hooks.len(), 3);
+        assert_eq!(f.hooks[0].event, Event::Notification);
         assert_eq!(
-            f.hooks[0].hook,
+            f.hooks[1].hook,
             json!({"dialect": "claude", "command": "x.sh", "match": "Bash", "timeout": 30000})
         );
-        assert_eq!(f.hooks[1].index, 1);
-        assert_eq!(f.warnings.len(), 3, "{:?}", f.warnings);
+        assert_eq!(f.hooks[2].index, 1);
+        assert_eq!(f.warnings.len(), 2, "{:?}", f.warnings);
     }
 
     #[test]

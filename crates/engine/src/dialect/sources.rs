@@ -7,7 +7,7 @@
 use super::Dialect;
 use crate::config::{ConfigPaths, Scope};
 use crate::confine::same_file;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// One other agent's hook file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,7 +18,17 @@ pub struct ForeignSource {
     pub dialect: Dialect,
     /// Where it is.
     pub path: PathBuf,
+    /// Why it cannot be read as a source (a directory of hook files that is too big): an
+    /// error for `path`, nothing is read from it.
+    pub problem: Option<String>,
 }
+
+/// At most this many `*.json` files of one Copilot CLI hooks directory are read; more is an
+/// error (a project must not make every run read thousands of files).
+const MAX_COPILOT_FILES: usize = 64;
+
+/// At most this many entries of a Copilot CLI hooks directory are looked at.
+const MAX_COPILOT_ENTRIES: usize = 4096;
 
 /// The other agents' files of `paths`, in load order; none when `paths.foreign` is off (the
 /// outbound adapter never reads the agent's own settings).
@@ -38,6 +48,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
         (Dialect::Codex, ".codex/hooks.json", false),
         // Its inline `[[hooks.<Event>]]` tables, after hooks.json of the same scope.
         (Dialect::Codex, ".codex/config.toml", false),
+        (Dialect::Cursor, ".cursor/hooks.json", false),
     ];
     for &(dialect, rel, project_only) in table {
         let project_file = project.join(rel);
@@ -48,18 +59,21 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                 scope: Scope::Global,
                 dialect,
                 path: user,
+                problem: None,
             }),
             user => {
                 out.push(ForeignSource {
                     scope: Scope::Project,
                     dialect,
                     path: project_file,
+                    problem: None,
                 });
                 if let Some(user) = user {
                     out.push(ForeignSource {
                         scope: Scope::Global,
                         dialect,
                         path: user,
+                        problem: None,
                     });
                 }
             }
@@ -78,7 +92,55 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
         let l = out.remove(local);
         out.insert(user, l);
     }
+    out.extend(copilot_files(
+        Scope::Project,
+        &project.join(".github/hooks"),
+    ));
+    if let Some(home) = home {
+        out.extend(copilot_files(Scope::Global, &home.join(".copilot/hooks")));
+    }
     out
+}
+
+/// The `*.json` files of a Copilot CLI hooks directory, sorted by name (none when it is
+/// missing or not a directory); too many is one source carrying the error.
+fn copilot_files(scope: Scope, dir: &Path) -> Vec<ForeignSource> {
+    let source = |path: PathBuf, problem: Option<String>| ForeignSource {
+        scope,
+        dialect: Dialect::Copilot,
+        path,
+        problem,
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    let mut too_many = false;
+    for (n, entry) in entries.enumerate() {
+        if n >= MAX_COPILOT_ENTRIES || files.len() > MAX_COPILOT_FILES {
+            too_many = true;
+            break;
+        }
+        let Ok(entry) = entry else { continue };
+        let name = entry.file_name();
+        let is_json = name.to_str().is_some_and(|n| {
+            n.len() > ".json".len() && n.ends_with(".json") && !n.starts_with('.')
+        });
+        // A directory named `x.json` is no hook file (a symlink is read, bounded, as any file).
+        if is_json && !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            files.push(entry.path());
+        }
+    }
+    if too_many || files.len() > MAX_COPILOT_FILES {
+        return vec![source(
+            dir.to_path_buf(),
+            Some(format!(
+                "more than {MAX_COPILOT_FILES} hook files (or {MAX_COPILOT_ENTRIES} entries) in this directory; hookhost reads none of them: keep Copilot CLI's hooks in fewer files"
+            )),
+        )];
+    }
+    files.sort();
+    files.into_iter().map(|p| source(p, None)).collect()
 }
 
 #[cfg(test)]
@@ -145,9 +207,62 @@ mod tests {
                 Dialect::Codex,
                 "/nonexistent/h/.codex/config.toml",
             ),
+            (
+                Scope::Project,
+                Dialect::Cursor,
+                "/nonexistent/p/.cursor/hooks.json",
+            ),
+            (
+                Scope::Global,
+                Dialect::Cursor,
+                "/nonexistent/h/.cursor/hooks.json",
+            ),
         ]
         .map(|(s, d, p)| (s, d, p.to_string()));
         assert_eq!(got, want);
         assert!(foreign_sources(&paths.native_only()).is_empty());
+    }
+
+    #[test]
+    fn copilot_reads_every_json_file_of_its_directories_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let (p, h) = (dir.path().join("p"), dir.path().join("h"));
+        let hooks = p.join(".github/hooks");
+        std::fs::create_dir_all(hooks.join("dir.json")).unwrap();
+        std::fs::create_dir_all(h.join(".copilot/hooks")).unwrap();
+        for name in ["b.json", "a.json", ".hidden.json", "notes.txt", ".json"] {
+            std::fs::write(hooks.join(name), "{}").unwrap();
+        }
+        std::fs::write(h.join(".copilot/hooks/u.json"), "{}").unwrap();
+        let paths = ConfigPaths::with_home(&p, Some(h.clone()));
+        let got: Vec<(Scope, String)> = foreign_sources(&paths)
+            .into_iter()
+            .filter(|s| s.dialect == Dialect::Copilot)
+            .map(|s| {
+                assert!(s.problem.is_none());
+                (
+                    s.scope,
+                    s.path.file_name().unwrap().to_string_lossy().into_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Scope::Project, "a.json".to_string()),
+                (Scope::Project, "b.json".to_string()),
+                (Scope::Global, "u.json".to_string()),
+            ]
+        );
+        for n in 0..=MAX_COPILOT_FILES {
+            std::fs::write(hooks.join(format!("x{n}.json")), "{}").unwrap();
+        }
+        let copilot: Vec<ForeignSource> = foreign_sources(&paths)
+            .into_iter()
+            .filter(|s| s.dialect == Dialect::Copilot && s.scope == Scope::Project)
+            .collect();
+        assert_eq!(copilot.len(), 1);
+        assert_eq!(copilot[0].path, hooks);
+        assert!(copilot[0].problem.as_deref().unwrap().contains("more than"));
     }
 }

@@ -8,6 +8,20 @@
 //! | `write_file` {`path`, `content`} | `Write` {`file_path`, `content`} | `write_file` {`file_path`, `content`} | `write_file` {`file_path`, `content`} |
 //! | `edit_file` {`path`, `old`, `new`} | `Edit` {`file_path`, `old_string`, `new_string`} | `replace` {`file_path`, `old_string`, `new_string`} | `edit_file` {`file_path`, `old`, `new`} |
 //!
+//! | core | Cursor (`preToolUse` matchers) | GitHub Copilot CLI |
+//! |---|---|---|
+//! | `bash` | `Shell` {`command`} | `bash` {`command`} |
+//! | `read_file` | `Read` {`file_path`} | `view` {`path`} |
+//! | `write_file` | `Write` {`file_path`, `content`} | `create` {`path`, `file_text`} |
+//! | `edit_file` | `Edit` {`file_path`, `old_string`, `new_string`} | `edit` {`path`, `old_str`, `new_str`} |
+//!
+//! Cursor's tool names are its `preToolUse` matcher values (`Shell`, `Read`, `Write`, `Edit`);
+//! its docs name no argument keys for them, so Claude Code's are used (Cursor loads Claude
+//! Code's hooks as they are). Copilot CLI's are its documented tool names
+//! (docs.github.com/en/copilot/reference/hooks-reference, "Tool names for hook matching")
+//! with the argument keys Copilot CLI 1.0.102 sends (`{"command", "description"}` for
+//! `bash`, captured in tests/fixtures/dialects/copilot/).
+//!
 //! Any other tool keeps its name and keys. An event that already carries the agent's own
 //! name (`Bash`, from a Claude Code payload) is left alone: [`to_dialect`] maps core names
 //! only, [`to_core`] maps that agent's names only, so both directions are idempotent.
@@ -58,12 +72,39 @@ const LING: &[Alias] = &[
     ("edit_file", "edit_file", &[("path", "file_path")]),
 ];
 
+const CURSOR: &[Alias] = &[
+    ("bash", "Shell", &[]),
+    ("read_file", "Read", &[("path", "file_path")]),
+    ("write_file", "Write", &[("path", "file_path")]),
+    (
+        "edit_file",
+        "Edit",
+        &[
+            ("path", "file_path"),
+            ("old", "old_string"),
+            ("new", "new_string"),
+        ],
+    ),
+];
+
+const COPILOT: &[Alias] = &[
+    ("read_file", "view", &[]),
+    ("write_file", "create", &[("content", "file_text")]),
+    (
+        "edit_file",
+        "edit",
+        &[("old", "old_str"), ("new", "new_str")],
+    ),
+];
+
 fn table(d: Dialect) -> &'static [Alias] {
     match d {
         Dialect::Native => &[],
         Dialect::Claude | Dialect::Codex => CLAUDE,
         Dialect::Gemini => GEMINI,
         Dialect::Ling => LING,
+        Dialect::Cursor => CURSOR,
+        Dialect::Copilot => COPILOT,
     }
 }
 
@@ -178,6 +219,37 @@ mod tests {
         assert_eq!(
             input_to_event(Dialect::Claude, "Write", &json!({"file_path":"b"})),
             json!({"file_path":"b"})
+        );
+    }
+
+    #[test]
+    fn cursor_and_copilot_names() {
+        assert_eq!(name_to_dialect(Dialect::Cursor, "bash"), "Shell");
+        assert_eq!(name_to_core(Dialect::Cursor, "Read"), "read_file");
+        assert_eq!(name_to_dialect(Dialect::Copilot, "bash"), "bash");
+        let (n, a) = to_dialect(
+            Dialect::Copilot,
+            "edit_file",
+            &json!({"path": "a", "old": "x", "new": "y"}),
+        );
+        assert_eq!(
+            (n.as_str(), a),
+            ("edit", json!({"path": "a", "old_str": "x", "new_str": "y"}))
+        );
+        assert_eq!(
+            to_core(
+                Dialect::Copilot,
+                "create",
+                &json!({"path": "a", "file_text": "t"})
+            ),
+            (
+                "write_file".to_string(),
+                json!({"path": "a", "content": "t"})
+            )
+        );
+        assert_eq!(
+            input_to_event(Dialect::Cursor, "read_file", &json!({"file_path": "z"})),
+            json!({"path": "z"})
         );
     }
 }

@@ -117,11 +117,10 @@ impl Runner {
         let event = payload.event();
         let tool = payload.tool_name();
         // What a `match` is matched against: the tool name, or for other agents' hooks the
-        // `source` of SessionStart and the `trigger` of PreCompact.
-        let subject = match event {
-            Event::SessionStart => payload.get("source").and_then(Value::as_str),
-            Event::PreCompact => payload.get("trigger").and_then(Value::as_str),
-            _ => tool,
+        // field their matcher matches (SessionStart's `source`, PreCompact's `trigger`, ...).
+        let subject = match event.matcher_subject() {
+            Some(field) => payload.get(field).and_then(Value::as_str),
+            None => tool,
         };
         let mut kept: Vec<&Arc<Hook>> = Vec::new();
         for hook in snapshot.hooks.matching(event, subject) {
@@ -146,20 +145,25 @@ impl Runner {
     }
 
     /// A broken config file, on an event whose hooks can block, blocks the call when
-    /// nothing else did (fail closed: the guard that could not be read might have).
+    /// nothing else did (fail closed: the guard that could not be read might have); on
+    /// PermissionRequest it cancels an allow (the user is asked).
     fn fail_closed_on_config_errors(&self, snapshot: &Snapshot, report: &mut EventReport) {
         if snapshot.config_errors.is_empty() {
             return;
         }
         report.config_errors = snapshot.config_errors.clone();
-        if report.event.class() != EventClass::Blocking || report.decision != Decision::Pass {
-            return;
-        }
         let failing: Vec<&ConfigError> = snapshot
             .config_errors
             .iter()
             .filter(|e| !self.config_error_is_contained(e))
             .collect();
+        if report.event.class() == EventClass::Deciding && !failing.is_empty() {
+            // The part that could not be read may hold a deny: no allow, the user is asked.
+            report.allow = false;
+        }
+        if report.event.class() != EventClass::Blocking || report.decision != Decision::Pass {
+            return;
+        }
         if let Some(first) = failing.first() {
             report.decision = Decision::Block;
             report.reason = Some(format!(
@@ -219,6 +223,7 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> F
         ask,
         ask_reason,
         defer,
+        allow,
         additional_context,
         feedback,
         system_messages,
@@ -244,13 +249,16 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> F
         acc.updated_tool_output = Some(output);
     }
     acc.env.extend(env);
+    acc.allow |= allow;
     acc.additional_context.extend(additional_context);
     acc.system_messages.extend(system_messages);
     acc.feedback.extend(feedback);
     let decides = match &verdict {
-        // Another agent's hook can block a prompt (exit 2 / `decision: "block"`).
+        // Another agent's hook can block a prompt (exit 2 / `decision: "block"`); a deny on
+        // PermissionRequest beats every allow.
         Verdict::Block(_) => {
-            event.class() == EventClass::Blocking || event == Event::UserPromptSubmit
+            matches!(event.class(), EventClass::Blocking | EventClass::Deciding)
+                || event == Event::UserPromptSubmit
         }
         Verdict::Force(_) => event.class() == EventClass::Forcing,
         Verdict::Pass => false,

@@ -158,11 +158,16 @@ async fn cell(
     (report.decision, report.hooks[0].outcome, report)
 }
 
-const OBSERVING: [Event; 5] = [
+const OBSERVING: [Event; 10] = [
     Event::SessionStart,
     Event::UserPromptSubmit,
     Event::PostToolUse,
+    Event::PostToolUseFailure,
+    Event::Notification,
+    Event::SubagentStart,
     Event::PreCompact,
+    Event::PostCompact,
+    Event::StopFailure,
     Event::SessionEnd,
 ];
 const FORCING: [Event; 2] = [Event::Stop, Event::SubagentStop];
@@ -170,16 +175,26 @@ const FORCING: [Event; 2] = [Event::Stop, Event::SubagentStop];
 #[test]
 fn the_table_matches_design_section_4() {
     use crate::decision::Cell::*;
-    // Columns: PreToolUse, UserPromptSubmit, PostToolUse, the other observing events, Stop.
+    // Columns: PreToolUse, UserPromptSubmit, PostToolUse(Failure), the other observing
+    // events, Stop, PermissionRequest.
     let expect = [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass]),
+        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
         (
             Condition::Exit2,
-            [Block, Warn, Feedback, Warn, ForceIfStdout],
+            [Block, Warn, Feedback, Warn, ForceIfStdout, Block],
         ),
-        (Condition::OtherExit, [WarnOrBlock, Warn, Warn, Warn, Warn]),
-        (Condition::Timeout, [Block, Warn, Warn, Warn, Warn]),
-        (Condition::SpawnFailure, [Block, Warn, Warn, Warn, Warn]),
+        (
+            Condition::OtherExit,
+            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
+        (
+            Condition::Timeout,
+            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
+        (
+            Condition::SpawnFailure,
+            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+        ),
     ];
     assert_eq!(crate::dialect::NATIVE_TABLE, expect);
     let table = &crate::dialect::rules(Dialect::Native).table;
@@ -221,11 +236,12 @@ async fn exit_2_warns_on_observing_events_and_feeds_back_on_post_tool_use() {
     for event in OBSERVING {
         let (d, o, r) = cell(event, ExitStatus::Exited(2), "", "look again").await;
         assert_eq!((d, o), (Decision::Pass, Outcome::Warn), "{event}");
-        let expected: Vec<String> = if event == Event::PostToolUse {
-            vec!["look again".into()]
-        } else {
-            vec![]
-        };
+        let expected: Vec<String> =
+            if matches!(event, Event::PostToolUse | Event::PostToolUseFailure) {
+                vec!["look again".into()]
+            } else {
+                vec![]
+            };
         assert_eq!(r.feedback, expected, "{event}");
     }
 }
@@ -281,7 +297,11 @@ async fn timeout_blocks_pre_tool_use_and_warns_elsewhere() {
     assert_eq!((d, o), (Decision::Block, Outcome::Timeout));
     assert!(r.reason.unwrap().contains("timed out after 500 ms"));
     assert_eq!(r.hooks[0].exit_code, None);
-    for event in OBSERVING.into_iter().chain(FORCING) {
+    for event in OBSERVING
+        .into_iter()
+        .chain(FORCING)
+        .chain([Event::PermissionRequest])
+    {
         let (d, o, _) = cell(event, ExitStatus::TimedOut, "", "").await;
         assert_eq!((d, o), (Decision::Pass, Outcome::Timeout), "{event}");
     }
@@ -298,7 +318,11 @@ async fn spawn_failure_blocks_pre_tool_use_and_warns_elsewhere() {
     .await;
     assert_eq!((d, o), (Decision::Block, Outcome::Error));
     assert!(r.reason.unwrap().contains("no such file"));
-    for event in OBSERVING.into_iter().chain(FORCING) {
+    for event in OBSERVING
+        .into_iter()
+        .chain(FORCING)
+        .chain([Event::PermissionRequest])
+    {
         let (d, o, _) = cell(event, ExitStatus::SpawnFailed("x".into()), "", "").await;
         assert_eq!((d, o), (Decision::Pass, Outcome::Error), "{event}");
     }
@@ -1247,3 +1271,6 @@ async fn a_rewrite_that_makes_a_guards_if_hold_is_judged_by_that_guard() {
         (Decision::Block, Some("no rm"))
     );
 }
+
+#[path = "event_tests.rs"]
+mod new_events;

@@ -1,4 +1,5 @@
-//! [`ToolHooks`] over [`Runner::fire`]: each trigger point of the agent loop is one event.
+//! [`ToolHooks`] over [`Runner::fire`]: each trigger point of the agent loop is one event
+//! (the fourteen of `event.rs`, each built by its `Payload` constructor).
 
 use super::Runner;
 use crate::agent::{HookContext, HookVerdict, ToolHooks};
@@ -60,6 +61,47 @@ impl ToolHooks for Runner {
     }
     async fn session_end(&self, cx: &HookContext, reason: &str) -> HookVerdict {
         let p = Payload::session_end(&cx.cwd, &cx.session_id, reason);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn permission_request(
+        &self,
+        cx: &HookContext,
+        tool: &str,
+        args: &Value,
+        reason: &str,
+    ) -> HookVerdict {
+        let p = Payload::permission_request(&cx.cwd, &cx.session_id, tool, args.clone(), reason);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn post_tool_use_failure(
+        &self,
+        cx: &HookContext,
+        tool: &str,
+        args: &Value,
+        error: &str,
+    ) -> HookVerdict {
+        let p = Payload::post_tool_use_failure(&cx.cwd, &cx.session_id, tool, args.clone(), error);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn notification(&self, cx: &HookContext, message: &str, kind: &str) -> HookVerdict {
+        let p = Payload::notification(&cx.cwd, &cx.session_id, message, kind);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn subagent_start(
+        &self,
+        cx: &HookContext,
+        agent_type: &str,
+        prompt: &str,
+    ) -> HookVerdict {
+        let p = Payload::subagent_start(&cx.cwd, &cx.session_id, agent_type, prompt);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn post_compact(&self, cx: &HookContext, trigger: &str, summary: &str) -> HookVerdict {
+        let p = Payload::post_compact(&cx.cwd, &cx.session_id, trigger, summary);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn stop_failure(&self, cx: &HookContext, error: &str) -> HookVerdict {
+        let p = Payload::stop_failure(&cx.cwd, &cx.session_id, error);
         self.fire(payload_for(cx, p)).await.to_verdict()
     }
 }

@@ -33,7 +33,7 @@ pub(crate) fn keep(t: &HookFacts, mut j: Judgement) -> Judgement {
     if t.rejudge {
         allowed = allowed.intersect(REJUDGE_KEEPS);
     }
-    let decided = matches!(j.outcome, Outcome::Block | Outcome::Force);
+    let decided = matches!(j.outcome, Outcome::Block | Outcome::Force | Outcome::Allow);
     let (mut effects, dropped) = j.effects.keep(allowed);
     if t.trust == TrustLevel::Untrusted
         && let Verdict::Block(_) = effects.verdict

@@ -1,7 +1,10 @@
 //! The JSON answer a hook prints on stdout (DESIGN §4), in any dialect: hookhost's own
 //! (`decision`/`reason`, `updatedInput`, `additionalContext`, `systemMessage`), ling's
-//! spelling (`blocked`, `blockReason`, `modifiedParams`), and Claude Code's, Codex's and
-//! Gemini CLI's (`continue`/`stopReason`, `suppressOutput`, `hookSpecificOutput`). One reader
+//! spelling (`blocked`, `blockReason`, `modifiedParams`), Claude Code's, Codex's and
+//! Gemini CLI's (`continue`/`stopReason`, `suppressOutput`, `hookSpecificOutput`), Cursor's
+//! (`permission`, `user_message`, `agent_message`, `followup_message`; cursor.com/docs/hooks)
+//! and GitHub Copilot CLI's (top-level `permissionDecision`, `permissionDecisionReason`,
+//! `modifiedArgs`; docs.github.com/en/copilot/reference/hooks-reference). One reader
 //! for all of them: [`parse_stdout`](crate::parse_stdout) reads this type, then checks that
 //! two spellings of one field agree.
 //!
@@ -42,6 +45,14 @@ pub enum StatedDecision {
     description = "What a hook may print on stdout with exit 0, in any dialect hookhost reads (DESIGN §4): plain text is fine too. Two spellings of one field (`decision`/`blocked`, `reason`/`blockReason`, `updatedInput`/`modifiedParams`, and the same inside `hookSpecificOutput`) must agree; a key given twice is an error."
 )]
 pub struct HookAnswer {
+    /// Cursor: text for the model about a decision (read as `reason` when there is none).
+    #[serde(
+        rename = "agent_message",
+        default,
+        deserialize_with = "agent_message",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub agent_message: Option<String>,
     /// Text for the model (UserPromptSubmit, SessionStart, PostToolUse).
     #[serde(
         default,
@@ -78,6 +89,15 @@ pub struct HookAnswer {
         skip_serializing_if = "Option::is_none"
     )]
     pub decision: Option<StatedDecision>,
+    /// Cursor, at `stop`: the next user message (the agent goes on, as with a forcing
+    /// `decision: "block"`).
+    #[serde(
+        rename = "followup_message",
+        default,
+        deserialize_with = "followup_message",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub followup_message: Option<String>,
     /// Claude Code's shape (also Codex's and Gemini CLI's).
     #[serde(
         default,
@@ -85,6 +105,14 @@ pub struct HookAnswer {
         skip_serializing_if = "Option::is_none"
     )]
     pub hook_specific_output: Option<SpecificOutput>,
+    /// Copilot CLI's spelling of `updatedInput`.
+    #[serde(
+        default,
+        deserialize_with = "modified_args",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<Map<String, Value>>")]
+    pub modified_args: Option<Value>,
     /// ling's spelling of `updatedInput`.
     #[serde(
         default,
@@ -93,6 +121,27 @@ pub struct HookAnswer {
     )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub modified_params: Option<Value>,
+    /// Cursor's spelling of `decision`: `"deny"`, `"allow"` or `"ask"`.
+    #[serde(
+        default,
+        deserialize_with = "permission",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub permission: Option<StatedDecision>,
+    /// Copilot CLI's spelling of `decision` (Claude Code's, at the top level).
+    #[serde(
+        default,
+        deserialize_with = "top_permission_decision",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub permission_decision: Option<StatedDecision>,
+    /// Copilot CLI's spelling of `reason`.
+    #[serde(
+        default,
+        deserialize_with = "permission_decision_reason",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub permission_decision_reason: Option<String>,
     /// The block reason, or the force message.
     #[serde(
         default,
@@ -138,6 +187,15 @@ pub struct HookAnswer {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_tool_output: Option<Value>,
+    /// Cursor: text for the user (read as `systemMessage`; with `continue: false`, the stop
+    /// reason when there is no `stopReason`).
+    #[serde(
+        rename = "user_message",
+        default,
+        deserialize_with = "user_message",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_message: Option<String>,
     /// Keys hookhost does not read, as given.
     #[serde(flatten)]
     #[schemars(skip)]
@@ -155,6 +213,14 @@ pub struct SpecificOutput {
         skip_serializing_if = "Option::is_none"
     )]
     pub additional_context: Option<String>,
+    /// PermissionRequest (Claude Code, Codex): allow or deny the call the agent would ask
+    /// about.
+    #[serde(
+        default,
+        deserialize_with = "permission_behavior",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub decision: Option<PermissionBehavior>,
     /// The event answered (not read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hook_event_name: Option<Value>,
@@ -207,7 +273,80 @@ pub struct SpecificOutput {
     pub updated_tool_output: Option<Value>,
 }
 
+/// `hookSpecificOutput.decision` on PermissionRequest (Claude Code's hooks reference,
+/// "PermissionRequest decision control"; Codex 0.171's `permission-request.command.output`
+/// schema).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionBehavior {
+    /// Allow the call without the prompt, or deny it.
+    pub behavior: Behavior,
+    /// Deny: why (shown to the model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Deny: `true` also stops the agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupt: Option<bool>,
+    /// Allow: new tool arguments (not applied by hookhost: the user is asked instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Value>,
+    /// Allow: permission rules to add (not applied by hookhost: the user is asked instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_permissions: Option<Value>,
+}
+
+/// `behavior` of a PermissionRequest decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Behavior {
+    /// Run the call without asking.
+    Allow,
+    /// Do not run the call.
+    Deny,
+}
+
+fn permission_behavior<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<PermissionBehavior>, D::Error> {
+    let key = "hookSpecificOutput.decision";
+    match Value::deserialize(d)? {
+        Value::Null => Ok(None),
+        Value::Object(o) => {
+            match o.get("behavior") {
+                Some(Value::String(b)) if b == "allow" || b == "deny" => {}
+                other => {
+                    return Err(D::Error::custom(format!(
+                        "`{key}.behavior` must be \"allow\" or \"deny\", got {}",
+                        other.map_or("nothing".to_string(), Value::to_string)
+                    )));
+                }
+            }
+            let field = |k: &str| o.get(k).filter(|v| !v.is_null());
+            if let Some(v) = field("message").filter(|v| !v.is_string()) {
+                return Err(D::Error::custom(format!(
+                    "`{key}.message` must be a string, got {v}"
+                )));
+            }
+            if let Some(v) = field("interrupt").filter(|v| !v.is_boolean()) {
+                return Err(D::Error::custom(format!(
+                    "`{key}.interrupt` must be true or false, got {v}"
+                )));
+            }
+            PermissionBehavior::deserialize(Value::Object(o))
+                .map(Some)
+                .map_err(|e| D::Error::custom(format!("`{key}`: {e}")))
+        }
+        v => Err(D::Error::custom(format!(
+            "`{key}` must be an object like {{\"behavior\": \"allow\"}}, got {v}"
+        ))),
+    }
+}
+
 strict! {
+    string agent_message = "agent_message",
+    string followup_message = "followup_message",
+    arguments modified_args = "modifiedArgs",
+    string user_message = "user_message",
     string additional_context = "additionalContext",
     string block_reason = "blockReason",
     bool blocked = "blocked",
@@ -237,6 +376,16 @@ fn any_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error>
 /// `decision`: present means stated (`null` is not a decision).
 fn decision<'de, D: Deserializer<'de>>(d: D) -> Result<Option<StatedDecision>, D::Error> {
     stated(&Value::deserialize(d)?, "decision").map(Some)
+}
+
+fn permission<'de, D: Deserializer<'de>>(d: D) -> Result<Option<StatedDecision>, D::Error> {
+    stated(&Value::deserialize(d)?, "permission").map(Some)
+}
+
+fn top_permission_decision<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<StatedDecision>, D::Error> {
+    stated(&Value::deserialize(d)?, "permissionDecision").map(Some)
 }
 
 fn permission_decision<'de, D: Deserializer<'de>>(

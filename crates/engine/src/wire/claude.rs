@@ -12,16 +12,38 @@ use serde_json::Value;
 /// verbatim (`prompt_id`, `effort`, `duration_ms`, ...).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 pub struct ClaudeFields {
+    /// SubagentStart: the subagent's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// SubagentStart: the kind of subagent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// PostCompact: the summary the compaction produced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compact_summary: Option<String>,
     /// PreCompact: the user's instructions for the compaction (`null`: none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub custom_instructions: Option<Option<String>>,
     /// The directory the agent runs in.
     pub cwd: String,
+    /// PostToolUseFailure: the failure, as text; StopFailure: the kind of error (`rate_limit`, `unknown`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// StopFailure: what went wrong, as text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_details: Option<String>,
     /// The event, by the agent's name (the same as hookhost's).
     pub hook_event_name: String,
-    /// Stop, SubagentStop: the model's last message (Codex: `null` when it has none).
+    /// Stop, SubagentStop, StopFailure: the model's last message (Codex: `null` when it has
+    /// none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_assistant_message: Option<Option<String>>,
+    /// Notification: the text shown to the user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Notification: `permission_prompt`, `idle_prompt`, ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notification_type: Option<String>,
     /// The permission mode, on the events that carry it (not Claude Code's SessionStart/End).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub permission_mode: Option<String>,
@@ -39,6 +61,9 @@ pub struct ClaudeFields {
     /// Stop, SubagentStop: the agent already continues because of a Stop hook.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stop_hook_active: Option<bool>,
+    /// Notification: its title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// PreToolUse, PostToolUse: the tool's arguments, in Claude Code's keys.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_input: Option<Value>,
@@ -121,6 +146,19 @@ pub struct ClaudeAnswer {
     pub system_message: Option<String>,
 }
 
+/// `hookSpecificOutput.decision` on PermissionRequest, as hookhost writes it (Claude Code's
+/// hooks reference, "PermissionRequest decision control"; the same in Codex 0.171): allow
+/// the call the agent would ask about, or deny it with a message.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionRequestDecision {
+    /// `allow` or `deny`.
+    pub behavior: super::Behavior,
+    /// Deny: why (the agent tells the model).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
 /// Claude Code's `hookSpecificOutput`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -128,6 +166,9 @@ pub struct ClaudeSpecificOutput {
     /// Text for the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<String>,
+    /// PermissionRequest: allow or deny.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<PermissionRequestDecision>,
     /// The event answered.
     pub hook_event_name: String,
     /// PreToolUse: deny, ask or defer; none with a rewrite alone (Claude Code's own

@@ -19,6 +19,8 @@ pub enum ClientDecision {
     Block,
     /// Stop, SubagentStop: continue, with `reason` as the message.
     Force,
+    /// PermissionRequest: run the call without the permission prompt (elsewhere a pass).
+    Allow,
 }
 
 /// A client hook's answer (`null` is a pass); unknown keys are ignored.
@@ -122,7 +124,7 @@ fn decision<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ClientDecision>, D
         .map(Some)
         .map_err(|_| {
             D::Error::custom(format!(
-                "`decision` must be \"pass\", \"block\" or \"force\", got {name:?}"
+                "`decision` must be \"pass\", \"block\", \"force\" or \"allow\", got {name:?}"
             ))
         })
 }

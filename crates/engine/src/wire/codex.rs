@@ -68,6 +68,10 @@ pub struct CodexSpecificOutput {
     /// Text for the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<String>,
+    /// PermissionRequest: allow or deny (never `interrupt`, `updatedInput` or
+    /// `updatedPermissions`, on which Codex 0.171 fails closed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<super::PermissionRequestDecision>,
     /// The event answered.
     pub hook_event_name: String,
     /// PreToolUse: deny (with a reason, always non-empty).

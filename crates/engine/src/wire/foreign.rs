@@ -56,6 +56,27 @@ pub(crate) struct AgentPayload {
     pub timestamp: Option<Value>,
     #[serde(default, deserialize_with = "fields::string")]
     pub custom_instructions: Option<String>,
+    /// SubagentStart (Claude Code, Codex).
+    #[serde(default, deserialize_with = "fields::string")]
+    pub agent_id: Option<String>,
+    #[serde(default, deserialize_with = "fields::string")]
+    pub agent_type: Option<String>,
+    /// Claude Code: PostToolUseFailure's failure text, StopFailure's kind of error.
+    #[serde(default, deserialize_with = "fields::string")]
+    pub error: Option<String>,
+    /// Claude Code's StopFailure: what went wrong.
+    #[serde(default, deserialize_with = "fields::string")]
+    pub error_details: Option<String>,
+    /// Notification (Claude Code, Gemini CLI).
+    #[serde(default, deserialize_with = "fields::string")]
+    pub message: Option<String>,
+    #[serde(default, deserialize_with = "fields::string")]
+    pub notification_type: Option<String>,
+    #[serde(default, deserialize_with = "fields::string")]
+    pub title: Option<String>,
+    /// Claude Code's PostCompact.
+    #[serde(default, deserialize_with = "fields::string")]
+    pub compact_summary: Option<String>,
     /// ling and native: the event.
     #[serde(default, deserialize_with = "fields::present")]
     pub event: Option<Value>,

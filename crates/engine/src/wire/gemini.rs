@@ -17,6 +17,12 @@ pub struct GeminiPayload {
     pub cwd: String,
     /// The event, by Gemini CLI's name.
     pub hook_event_name: String,
+    /// Notification: the text shown to the user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Notification: `ToolPermission` (the only kind Gemini CLI 0.61 sends).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notification_type: Option<String>,
     /// UserPromptSubmit (BeforeAgent), Stop (AfterAgent): the prompt.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,

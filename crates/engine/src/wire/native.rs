@@ -21,6 +21,20 @@ use serde_json::Value;
     extend("required" = ["cwd", "event", "sessionId"])
 )]
 pub struct NativePayload {
+    /// SubagentStart, from Claude Code or Codex: the subagent's id.
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub agent_id: Option<String>,
+    /// SubagentStart: the kind of subagent (`general-purpose`, a `task`'s `subagent`).
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub agent_type: Option<String>,
     /// The project directory (absolute).
     #[serde(
         default,
@@ -35,6 +49,20 @@ pub struct NativePayload {
         skip_serializing_if = "Option::is_none"
     )]
     pub custom_instructions: Option<String>,
+    /// StopFailure: the error that ended the turn, as text.
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub error: Option<String>,
+    /// StopFailure, from Claude Code: the kind of error (`rate_limit`, `server_error`, `unknown`, ...).
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub error_type: Option<String>,
     /// The event.
     #[serde(
         default,
@@ -49,6 +77,13 @@ pub struct NativePayload {
         skip_serializing_if = "Option::is_none"
     )]
     pub is_subagent: Option<bool>,
+    /// Notification: what kind of notification (`permission_prompt` before the agent asks for a permission).
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub kind: Option<String>,
     /// Stop, from Codex or Gemini CLI: the model's last message.
     #[serde(
         default,
@@ -56,6 +91,13 @@ pub struct NativePayload {
         skip_serializing_if = "Option::is_none"
     )]
     pub last_assistant_message: Option<String>,
+    /// Notification: the text shown to the user.
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub message: Option<String>,
     /// From Codex: the model.
     #[serde(
         default,
@@ -70,14 +112,15 @@ pub struct NativePayload {
         skip_serializing_if = "Option::is_none"
     )]
     pub permission_mode: Option<String>,
-    /// UserPromptSubmit: the user's prompt.
+    /// UserPromptSubmit: the user's prompt; SubagentStart: the subagent's task.
     #[serde(
         default,
         deserialize_with = "fields::string",
         skip_serializing_if = "Option::is_none"
     )]
     pub prompt: Option<String>,
-    /// SessionEnd: why the session ended.
+    /// SessionEnd: why the session ended; PermissionRequest: what asks (the rule, or a
+    /// PreToolUse hook).
     #[serde(
         default,
         deserialize_with = "fields::string",
@@ -105,6 +148,13 @@ pub struct NativePayload {
         skip_serializing_if = "Option::is_none"
     )]
     pub stop_hook_active: Option<bool>,
+    /// PostCompact: what replaced the compacted messages (empty when there is none).
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub summary: Option<String>,
     /// From Gemini CLI or ling: when the event fired (ISO 8601).
     #[serde(
         default,
@@ -112,7 +162,14 @@ pub struct NativePayload {
         skip_serializing_if = "Option::is_none"
     )]
     pub timestamp: Option<String>,
-    /// PreToolUse, PostToolUse: the tool's arguments (an object).
+    /// Notification, from Claude Code: its title.
+    #[serde(
+        default,
+        deserialize_with = "fields::string",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub title: Option<String>,
+    /// The tool events: the tool's arguments (an object).
     #[serde(
         default,
         deserialize_with = "fields::present",
@@ -120,14 +177,15 @@ pub struct NativePayload {
     )]
     #[schemars(with = "Option<serde_json::Map<String, Value>>")]
     pub tool_args: Option<Value>,
-    /// PostToolUse: whether the tool failed.
+    /// PostToolUse: whether the tool failed (`true`/`false`); PostToolUseFailure: the
+    /// failure, as text.
     #[serde(
         default,
-        deserialize_with = "fields::boolean",
+        deserialize_with = "tool_error",
         skip_serializing_if = "Option::is_none"
     )]
-    pub tool_error: Option<bool>,
-    /// PreToolUse, PostToolUse: the core's tool name (`bash`, `write_file`, ...).
+    pub tool_error: Option<ToolError>,
+    /// The tool events: the core's tool name (`bash`, `write_file`, ...).
     #[serde(
         default,
         deserialize_with = "fields::string",
@@ -155,7 +213,7 @@ pub struct NativePayload {
         skip_serializing_if = "Option::is_none"
     )]
     pub transcript_path: Option<String>,
-    /// PreCompact: `auto` or `manual`.
+    /// PreCompact, PostCompact: `auto` or `manual`.
     #[serde(
         default,
         deserialize_with = "fields::string",
@@ -169,4 +227,23 @@ pub struct NativePayload {
         skip_serializing_if = "Option::is_none"
     )]
     pub turn_id: Option<String>,
+}
+
+/// `toolError`: PostToolUse's flag (did the tool fail?), PostToolUseFailure's text (how).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ToolError {
+    /// PostToolUse: whether the tool failed.
+    Failed(bool),
+    /// PostToolUseFailure: the failure, as text.
+    Text(String),
+}
+
+/// A flag or a text, or `None` when the field holds anything else (read leniently).
+fn tool_error<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ToolError>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Bool(b) => Some(ToolError::Failed(b)),
+        Value::String(s) => Some(ToolError::Text(s)),
+        _ => None,
+    })
 }

@@ -64,6 +64,8 @@ pub(crate) enum OutcomeSchema {
     Block,
     /// This hook forced the agent on.
     Force,
+    /// This hook allowed the call without the permission prompt (PermissionRequest).
+    Allow,
     /// A failure that did not decide.
     Warn,
     /// It timed out.
@@ -113,6 +115,7 @@ pub(crate) fn outcome(o: Outcome) -> OutcomeSchema {
         Outcome::Pass => OutcomeSchema::Pass,
         Outcome::Block => OutcomeSchema::Block,
         Outcome::Force => OutcomeSchema::Force,
+        Outcome::Allow => OutcomeSchema::Allow,
         Outcome::Warn => OutcomeSchema::Warn,
         Outcome::Timeout => OutcomeSchema::Timeout,
         Outcome::Error => OutcomeSchema::Error,
@@ -162,6 +165,7 @@ mod tests {
             Outcome::Pass,
             Outcome::Block,
             Outcome::Force,
+            Outcome::Allow,
             Outcome::Warn,
             Outcome::Timeout,
             Outcome::Error,

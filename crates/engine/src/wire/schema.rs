@@ -6,8 +6,9 @@
 //! rewrites them.
 
 use super::{
-    ClaudeAnswer, ClaudePayload, ClientAnswer, CodexAnswer, CodexPayload, GeminiAnswer,
-    GeminiPayload, HookAnswer, LingPayload, NativePayload,
+    ClaudeAnswer, ClaudePayload, ClientAnswer, CodexAnswer, CodexPayload, CopilotAnswer,
+    CopilotPayload, CursorAnswer, CursorPayload, GeminiAnswer, GeminiPayload, HookAnswer,
+    LingPayload, NativePayload,
 };
 use crate::report::EventReport;
 use schemars::JsonSchema;
@@ -22,10 +23,14 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         ("payload-codex.schema.json", written::<CodexPayload>()),
         ("payload-gemini.schema.json", written::<GeminiPayload>()),
         ("payload-ling.schema.json", written::<LingPayload>()),
+        ("payload-cursor.schema.json", written::<CursorPayload>()),
+        ("payload-copilot.schema.json", written::<CopilotPayload>()),
         ("answer.schema.json", read::<HookAnswer>()),
         ("answer-claude.schema.json", written::<ClaudeAnswer>()),
         ("answer-codex.schema.json", written::<CodexAnswer>()),
         ("answer-gemini.schema.json", written::<GeminiAnswer>()),
+        ("answer-cursor.schema.json", written::<CursorAnswer>()),
+        ("answer-copilot.schema.json", written::<CopilotAnswer>()),
         ("client-answer.schema.json", read::<ClientAnswer>()),
         ("run.schema.json", written::<EventReport>()),
     ]

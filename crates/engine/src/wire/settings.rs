@@ -37,6 +37,12 @@ pub(crate) struct NativeHookObject {
     /// `false` when a switch of its own file turns it off.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) enabled: Option<bool>,
+    /// Cursor's `failClosed`, Copilot CLI's fail-closed PreToolUse: `"block"`.
+    #[serde(rename = "onError", skip_serializing_if = "Option::is_none")]
+    pub(crate) on_error: Option<Value>,
+    /// Copilot CLI's `cwd`; Cursor's user hooks run in `~/.cursor`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) cwd: Option<Value>,
 }
 
 impl NativeHookObject {
@@ -152,6 +158,85 @@ pub(crate) struct LingHandler {
     pub(crate) headers: Option<Value>,
     #[serde(default, deserialize_with = "fields::present")]
     pub(crate) timeout: Option<Value>,
+}
+
+/// The top of a Cursor `hooks.json` or a Copilot CLI `.github/hooks/*.json`:
+/// `{"version": 1, "hooks": {event: [entry, ...]}}` (Copilot CLI: and `disableAllHooks`).
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct VersionedRoot {
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) version: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) hooks: Option<Value>,
+    #[serde(
+        rename = "disableAllHooks",
+        default,
+        deserialize_with = "fields::present"
+    )]
+    pub(crate) disable_all_hooks: Option<Value>,
+    #[serde(flatten)]
+    pub(crate) other: Map<String, Value>,
+}
+
+/// One hook of a Cursor `hooks.json` (cursor.com/docs/hooks); `other` holds the keys
+/// hookhost does not implement.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct CursorEntry {
+    #[serde(rename = "type", default, deserialize_with = "fields::present")]
+    pub(crate) kind: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) command: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) timeout: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) matcher: Option<Value>,
+    #[serde(rename = "failClosed", default, deserialize_with = "fields::present")]
+    pub(crate) fail_closed: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) loop_limit: Option<Value>,
+    #[serde(flatten)]
+    pub(crate) other: Map<String, Value>,
+}
+
+/// One hook of a Copilot CLI hooks file (docs.github.com/en/copilot/reference/hooks-reference,
+/// "Hook configuration format"); `other` holds the keys hookhost does not implement.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CopilotEntry {
+    #[serde(rename = "type", default, deserialize_with = "fields::present")]
+    pub(crate) kind: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) bash: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) powershell: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) command: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) exec: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) args: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) cwd: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) env: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) timeout_sec: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) timeout: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) matcher: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) url: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) headers: Option<Value>,
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) allowed_env_vars: Option<Value>,
+    /// Copilot CLI's docs use it for notes in examples: read, so that it is not reported.
+    #[allow(dead_code)]
+    #[serde(default, deserialize_with = "fields::present")]
+    pub(crate) comment: Option<Value>,
+    #[serde(flatten)]
+    pub(crate) other: Map<String, Value>,
 }
 
 /// Reads a lenient type from an object (every field is lenient: this cannot fail).

@@ -68,8 +68,13 @@ impl Reader<'_> {
         match v.as_str().map(str::parse::<Dialect>) {
             Some(Ok(d)) => Some(d),
             _ => {
+                let names: Vec<String> = Dialect::ALL
+                    .iter()
+                    .map(|d| format!("\"{}\"", d.as_str()))
+                    .collect();
                 self.problems.push(format!(
-                    "`dialect` must be one of \"native\", \"claude\", \"gemini\", \"codex\", \"ling\", got {v}; it says whose payload and rules the hook expects"
+                    "`dialect` must be one of {}, got {v}; it says whose payload and rules the hook expects",
+                    names.join(", ")
                 ));
                 None
             }

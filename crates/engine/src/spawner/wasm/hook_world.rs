@@ -32,6 +32,7 @@ pub fn as_process(response: Response, capture: &Capture) -> ExitStatus {
         additional_context: response.additional_context,
         system_message: None,
         updated_tool_output: None,
+        allow: false,
     };
     let (status, stdout, stderr) = answer.as_process();
     capture.stdout.push(&stdout);

@@ -1,0 +1,493 @@
+//! GitHub Copilot CLI's hook files (every `*.json` of `.github/hooks/` and of
+//! `~/.copilot/hooks/`) -> native hook objects, as `settings.rs` does for Claude Code's.
+//! Source: docs.github.com/en/copilot/reference/hooks-reference ("Hook configuration
+//! format", "Hook events", "Exit codes for command hooks", "Disable all hooks").
+//!
+//! ```json
+//! {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./scripts/guard.sh",
+//!   "powershell": "./scripts/guard.ps1", "cwd": "scripts", "timeoutSec": 10}]}}
+//! ```
+//!
+//! | Copilot CLI | native |
+//! |---|---|
+//! | `sessionStart`, `sessionEnd` | SessionStart, SessionEnd |
+//! | `userPromptSubmitted` | UserPromptSubmit |
+//! | `preToolUse`, `postToolUse` | PreToolUse, PostToolUse (`matcher`: a regex on `toolName`, whole name) |
+//! | `agentStop`, `subagentStop` | Stop, SubagentStop |
+//! | `preCompact` | PreCompact (`matcher` on the trigger) |
+//!
+//! A command hook runs its `bash` command (else the cross-platform `command`, else `exec`
+//! with `args`, quoted); `timeoutSec` (alias `timeout`) is in seconds, 30 by default; `cwd`
+//! is relative to the repository root. Copilot CLI's other events (`errorOccurred`,
+//! `permissionRequest`, `notification`, `userPromptTransformed`) have no native counterpart:
+//! a warning, their hooks do not run. `env`, prompt hooks and a hook with only a `powershell`
+//! command are warnings too. `"disableAllHooks": true` turns the file's hooks off.
+//!
+//! An event named in PascalCase (`PreToolUse`, `Stop`, ...) is Copilot CLI's VS Code
+//! compatible form: Claude Code's snake_case payload and matchers, so its hooks have the
+//! `claude` dialect; they keep Copilot CLI's 30 s default and, on PreToolUse, its fail-closed
+//! rule (`onError: "block"`).
+
+use super::Dialect;
+use super::cursor_file::seconds;
+use super::settings::{ForeignFile, ForeignHook, is_adapter};
+use crate::event::Event;
+use crate::payload::json_type_name;
+use crate::wire::settings::{CopilotEntry, NativeHookObject, VersionedRoot, read};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Copilot CLI's default `timeoutSec`.
+const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+
+/// The native event of a Copilot CLI event name, and the dialect its hooks are written for.
+fn copilot_event(name: &str) -> Option<(Event, Dialect)> {
+    let event = match name {
+        "sessionStart" => Event::SessionStart,
+        "sessionEnd" => Event::SessionEnd,
+        "userPromptSubmitted" => Event::UserPromptSubmit,
+        "preToolUse" => Event::PreToolUse,
+        "postToolUse" => Event::PostToolUse,
+        "agentStop" => Event::Stop,
+        "subagentStop" => Event::SubagentStop,
+        "preCompact" => Event::PreCompact,
+        // Events hookhost may fire under their Claude Code names (DESIGN §2).
+        "postToolUseFailure" => "PostToolUseFailure".parse().ok()?,
+        "subagentStart" => "SubagentStart".parse().ok()?,
+        // The VS Code compatible form: Claude Code's names and payloads.
+        pascal if pascal.starts_with(|c: char| c.is_ascii_uppercase()) => {
+            return pascal.parse().ok().map(|e| (e, Dialect::Claude));
+        }
+        _ => return None,
+    };
+    Some((event, Dialect::Copilot))
+}
+
+/// Reads one Copilot CLI hooks file into `f`.
+pub(super) fn read_copilot(root: &Value, f: &mut ForeignFile) {
+    let Some(events) = copilot_events(root, f) else {
+        return;
+    };
+    // A non-array event list rejects the whole file (Copilot CLI's rule).
+    if let Some((name, list)) = events.iter().find(|(_, l)| !l.is_array()) {
+        f.problems.push((
+            Some(name.clone()),
+            format!(
+                "expected a list of hooks, got {}; write \"{name}\": [{{\"type\": \"command\", \"bash\": \"...\"}}] (Copilot CLI rejects the whole file)",
+                json_type_name(list)
+            ),
+        ));
+        return;
+    }
+    let mut per_event: BTreeMap<Event, usize> = BTreeMap::new();
+    for (name, list) in &events {
+        let Some((event, dialect)) = copilot_event(name) else {
+            f.warnings.push((
+                Some(name.clone()),
+                format!("hookhost does not fire Copilot CLI's {name}; its hooks do not run"),
+            ));
+            continue;
+        };
+        for (i, entry) in list.as_array().into_iter().flatten().enumerate() {
+            let label = format!("{name}[{i}]");
+            if let Some(hook) = copilot_hook(event, dialect, entry, &label, f) {
+                let index = per_event.entry(event).or_default();
+                f.hooks.push(ForeignHook {
+                    event,
+                    index: *index,
+                    label,
+                    hook,
+                    position: (i, 0),
+                    switch_id: None,
+                    off: None,
+                });
+                *index += 1;
+            }
+        }
+    }
+}
+
+/// The file's `hooks` object; `None` when it has none, is switched off, or is not Copilot
+/// CLI's format (recorded).
+fn copilot_events(root: &Value, f: &mut ForeignFile) -> Option<Map<String, Value>> {
+    let Value::Object(root) = root else {
+        f.problems.push((
+            None,
+            format!(
+                "the file holds {}, expected an object like {{\"version\": 1, \"hooks\": {{\"preToolUse\": [...]}}}}",
+                json_type_name(root)
+            ),
+        ));
+        return None;
+    };
+    let top: VersionedRoot = read(root);
+    match &top.version {
+        None => f.warnings.push((
+            None,
+            "no \"version\": Copilot CLI's hook files say \"version\": 1; hookhost reads it as version 1".into(),
+        )),
+        Some(v) if v.as_u64() == Some(1) => {}
+        Some(v) => {
+            f.problems.push((
+                None,
+                format!(
+                    "\"version\" is {v}; Copilot CLI's hook file format is \"version\": 1 (it rejects the whole file)"
+                ),
+            ));
+            return None;
+        }
+    }
+    match &top.disable_all_hooks {
+        None | Some(Value::Null | Value::Bool(false)) => {}
+        Some(Value::Bool(true)) => {
+            f.warnings.push((
+                None,
+                "\"disableAllHooks\": true: none of this file's hooks run".into(),
+            ));
+            return None;
+        }
+        Some(v) => f.problems.push((
+            None,
+            format!("\"disableAllHooks\" must be true or false, got {v}"),
+        )),
+    }
+    for key in top.other.keys() {
+        f.warnings.push((
+            None,
+            format!("`{key}` is not implemented by hookhost and is ignored"),
+        ));
+    }
+    match top.hooks {
+        None => None,
+        Some(Value::Object(m)) => Some(m),
+        Some(other) => {
+            f.problems.push((
+                None,
+                format!(
+                    "\"hooks\" is {}, expected an object mapping Copilot CLI's event names to lists of hooks",
+                    json_type_name(&other)
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// One Copilot CLI hook as a native object; `None` when it is skipped (recorded).
+fn copilot_hook(
+    event: Event,
+    dialect: Dialect,
+    entry: &Value,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<Value> {
+    let at = Some(label.to_string());
+    let Value::Object(obj) = entry else {
+        f.problems.push((
+            at,
+            format!(
+                "a hook is an object like {{\"type\": \"command\", \"bash\": \"./scripts/check.sh\"}}, got {}",
+                json_type_name(entry)
+            ),
+        ));
+        return None;
+    };
+    let e: CopilotEntry = read(obj);
+    let mut out = copilot_handler(dialect, &e, label, f)?;
+    let timeout = e
+        .timeout_sec
+        .as_ref()
+        .filter(|t| !t.is_null())
+        .or(e.timeout.as_ref());
+    out.timeout = match seconds(timeout, label, f) {
+        // The claude dialect's default is Claude Code's 600 s, not Copilot CLI's.
+        None if dialect == Dialect::Claude => Some(Value::from(DEFAULT_TIMEOUT_MS)),
+        t => t,
+    };
+    match &e.cwd {
+        None | Some(Value::Null) => {}
+        Some(Value::String(c)) => out.cwd = Some(Value::String(c.clone())),
+        Some(v) => f.problems.push((
+            at.clone(),
+            format!("`cwd` must be a directory relative to the repository root, got {v}"),
+        )),
+    }
+    out.matcher = copilot_matcher(event, e.matcher.as_ref(), label, f);
+    if dialect == Dialect::Claude && event == Event::PreToolUse {
+        // Copilot CLI denies the call when a preToolUse command hook errors.
+        out.on_error = Some(Value::String("block".into()));
+    }
+    if e.env.as_ref().is_some_and(|v| !v.is_null()) {
+        f.warnings.push((
+            at.clone(),
+            "`env` is not implemented by hookhost: the hook runs without these variables".into(),
+        ));
+    }
+    for key in e.other.keys() {
+        f.warnings.push((
+            at.clone(),
+            format!("`{key}` is not implemented by hookhost and is ignored"),
+        ));
+    }
+    Some(out.into_value())
+}
+
+/// What a hook runs: a command (`bash`, else `command`, else `exec` and `args`) or an HTTP
+/// endpoint; `None` when it is skipped (recorded).
+fn copilot_handler(
+    dialect: Dialect,
+    e: &CopilotEntry,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<NativeHookObject> {
+    let at = Some(label.to_string());
+    let mut out = NativeHookObject {
+        dialect,
+        ..NativeHookObject::default()
+    };
+    match e.kind.as_ref() {
+        None | Some(Value::Null) => {}
+        Some(Value::String(k)) if k == "command" => {}
+        Some(Value::String(k)) if k == "http" => {
+            let Some(url) = e.url.clone() else {
+                f.problems.push((
+                    at,
+                    "an \"http\" hook needs `url`: add \"url\": \"https://...\"".into(),
+                ));
+                return None;
+            };
+            out.url = Some(url);
+            out.headers.clone_from(&e.headers);
+            out.allowed_env.clone_from(&e.allowed_env_vars);
+            return Some(out);
+        }
+        Some(Value::String(k)) => {
+            f.warnings.push((
+                at,
+                format!(
+                    "hooks of type {k:?} are not implemented by hookhost; this one does not run"
+                ),
+            ));
+            return None;
+        }
+        Some(v) => {
+            f.problems.push((
+                at,
+                format!("`type` must be \"command\", \"http\" or \"prompt\", got {v}"),
+            ));
+            return None;
+        }
+    }
+    let command = copilot_command(e, label, f)?;
+    if is_adapter(&command) {
+        f.warnings.push((
+            at,
+            "this is hookhost's own adapter (`hookhost hook`); skipped, as hookhost runs the native hooks directly".into(),
+        ));
+        return None;
+    }
+    out.command = Some(Value::String(command));
+    Some(out)
+}
+
+/// The shell command of a command hook; `None` when there is none hookhost can run
+/// (recorded).
+fn copilot_command(e: &CopilotEntry, label: &str, f: &mut ForeignFile) -> Option<String> {
+    let at = Some(label.to_string());
+    let text = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
+    if let Some(exec) = &e.exec {
+        if e.bash.is_some() || e.command.is_some() || e.powershell.is_some() {
+            f.problems.push((
+                at,
+                "`exec` cannot be combined with `bash`, `powershell` or `command`; give one".into(),
+            ));
+            return None;
+        }
+        let args: Option<Vec<&str>> = match &e.args {
+            None | Some(Value::Null) => Some(Vec::new()),
+            Some(Value::Array(a)) => a.iter().map(Value::as_str).collect(),
+            Some(_) => None,
+        };
+        let (Some(exec), Some(args)) = (exec.as_str(), args) else {
+            f.problems.push((
+                at,
+                "`exec` must be a string and `args` a list of strings".into(),
+            ));
+            return None;
+        };
+        return match shlex::try_join(std::iter::once(exec).chain(args)) {
+            Ok(c) => Some(c),
+            Err(_) => {
+                f.problems.push((
+                    at,
+                    "`exec` or `args` holds a NUL byte, which no command can take".into(),
+                ));
+                None
+            }
+        };
+    }
+    match text(&e.bash).or_else(|| text(&e.command)) {
+        Some(c) if !c.trim().is_empty() => Some(c),
+        _ if e.powershell.is_some() => {
+            f.warnings.push((
+                at,
+                "only a `powershell` command: hookhost runs the `bash` (or `command`) one; this hook does not run".into(),
+            ));
+            None
+        }
+        _ => {
+            f.problems.push((
+                at,
+                "a command hook needs `bash` (or `command`, or `exec`): add \"bash\": \"./scripts/check.sh\"".into(),
+            ));
+            None
+        }
+    }
+}
+
+/// The native `match`: `matcher` on preToolUse / postToolUse (the tool name) and preCompact
+/// (the trigger); elsewhere it is ignored with a warning.
+fn copilot_matcher(
+    event: Event,
+    matcher: Option<&Value>,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<Value> {
+    let m = match matcher {
+        None | Some(Value::Null) => return None,
+        Some(Value::String(m)) if m.is_empty() || m == "*" || m == "**" => return None,
+        Some(Value::String(m)) => m.clone(),
+        Some(v) => {
+            f.problems.push((
+                Some(label.to_string()),
+                format!("`matcher` must be a regex string such as \"bash|edit\", got {v}"),
+            ));
+            return None;
+        }
+    };
+    if event.takes_tool_matcher() || event == Event::PreCompact {
+        Some(Value::String(m))
+    } else {
+        f.warnings.push((
+            Some(label.to_string()),
+            format!("`matcher` on {event} is not implemented by hookhost and is ignored"),
+        ));
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::settings::read_settings;
+    use super::*;
+    use serde_json::json;
+
+    /// The configuration example of the hooks reference, one hook per documented field.
+    const DOCUMENTED: &str = r#"{
+      "version": 1,
+      "hooks": {
+        "sessionStart": [{"type": "command", "bash": "echo \"Session started: $(date)\" >> logs/session.log",
+                          "powershell": "Add-Content -Path logs/session.log -Value x", "cwd": ".", "timeoutSec": 10}],
+        "preToolUse": [{"type": "command", "bash": "./scripts/security-check.sh", "comment": "runs first"},
+                       {"type": "command", "exec": "./scripts/audit log", "args": ["--tool", "a b"], "matcher": "bash|edit"}],
+        "postToolUse": [{"type": "http", "url": "https://hooks.example.com/copilot",
+                         "headers": {"X-Source": "copilot-cli"}, "allowedEnvVars": ["GITHUB_TOKEN"], "timeoutSec": 30}],
+        "agentStop": [{"command": "./scripts/stop.sh", "timeout": 5}],
+        "errorOccurred": [{"type": "command", "bash": "./scripts/log-error.sh"}]
+      }
+    }"#;
+
+    #[test]
+    fn the_documented_file_becomes_native_hooks() {
+        let f = read_settings(Dialect::Copilot, DOCUMENTED);
+        assert!(f.problems.is_empty(), "{:?}", f.problems);
+        let hooks: Vec<(Event, Value)> =
+            f.hooks.iter().map(|h| (h.event, h.hook.clone())).collect();
+        assert_eq!(
+            hooks,
+            vec![
+                (
+                    Event::Stop,
+                    json!({"dialect": "copilot", "command": "./scripts/stop.sh", "timeout": 5000})
+                ),
+                (
+                    Event::PostToolUse,
+                    json!({"dialect": "copilot", "url": "https://hooks.example.com/copilot",
+                           "headers": {"X-Source": "copilot-cli"}, "allowedEnv": ["GITHUB_TOKEN"],
+                           "timeout": 30000})
+                ),
+                (
+                    Event::PreToolUse,
+                    json!({"dialect": "copilot", "command": "./scripts/security-check.sh"})
+                ),
+                (
+                    Event::PreToolUse,
+                    json!({"dialect": "copilot", "command": "'./scripts/audit log' --tool 'a b'",
+                           "match": "bash|edit"})
+                ),
+                (
+                    Event::SessionStart,
+                    json!({"dialect": "copilot",
+                           "command": "echo \"Session started: $(date)\" >> logs/session.log",
+                           "timeout": 10000, "cwd": "."})
+                ),
+            ]
+        );
+        assert_eq!(f.hooks[3].index, 1);
+        assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+        assert!(f.warnings[0].1.contains("errorOccurred"));
+    }
+
+    #[test]
+    fn pascal_case_events_are_claude_hooks_with_copilots_defaults() {
+        let f = read_settings(
+            Dialect::Copilot,
+            r#"{"version": 1, "hooks": {"PreToolUse": [{"type": "command", "bash": "./g.sh", "matcher": "Bash"}]}}"#,
+        );
+        assert_eq!(
+            f.hooks[0].hook,
+            json!({"dialect": "claude", "command": "./g.sh", "match": "Bash",
+                   "timeout": 30000, "onError": "block"})
+        );
+    }
+
+    #[test]
+    fn switches_and_wrong_shapes() {
+        let f = read_settings(
+            Dialect::Copilot,
+            r#"{"version": 1, "disableAllHooks": true, "hooks": {"preToolUse": [{"bash": "x"}]}}"#,
+        );
+        assert!(f.hooks.is_empty());
+        assert!(f.warnings[0].1.contains("disableAllHooks"));
+        let problems = |text: &str| read_settings(Dialect::Copilot, text).problems;
+        assert!(
+            problems(r#"{"version": 2, "hooks": {}}"#)[0]
+                .1
+                .contains("version")
+        );
+        let p = problems(
+            r#"{"version": 1, "hooks": {"preToolUse": [{"bash": "x"}], "agentStop": {}}}"#,
+        );
+        assert_eq!(p[0].0.as_deref(), Some("agentStop"));
+        assert!(
+            read_settings(
+                Dialect::Copilot,
+                r#"{"version": 1, "hooks": {"preToolUse": [{"bash": "x"}], "agentStop": {}}}"#
+            )
+            .hooks
+            .is_empty()
+        );
+        let p = problems(r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command"}]}}"#);
+        assert_eq!(p[0].0.as_deref(), Some("preToolUse[0]"));
+        let p =
+            problems(r#"{"version": 1, "hooks": {"preToolUse": [{"exec": "x", "bash": "y"}]}}"#);
+        assert!(p[0].1.contains("exec"), "{p:?}");
+        let f = read_settings(
+            Dialect::Copilot,
+            r#"{"version": 1, "hooks": {"preToolUse": [{"powershell": "x.ps1"}, {"bash": "y", "env": {"A": "1"}},
+                {"bash": "hookhost hook --for copilot"}]}}"#,
+        );
+        assert_eq!(f.hooks.len(), 1);
+        assert_eq!(f.warnings.len(), 3, "{:?}", f.warnings);
+    }
+}

@@ -1,0 +1,311 @@
+//! Every agent's names for the events, one table: which native event an agent's event name
+//! means, and the name a dialect's hook sees for a native event. `render` and `respond` use
+//! it for payloads and answers, `settings` for other agents' files, `recognise` for their
+//! payloads, and `hookhost run` to accept any agent's name ([`resolve`]).
+//!
+//! | native | Claude Code | Codex 0.171 | Gemini CLI 0.61 |
+//! |---|---|---|---|
+//! | SessionStart | SessionStart | SessionStart | SessionStart |
+//! | UserPromptSubmit | UserPromptSubmit | UserPromptSubmit | BeforeAgent |
+//! | PreToolUse | PreToolUse | PreToolUse | BeforeTool |
+//! | PermissionRequest | PermissionRequest | PermissionRequest | - |
+//! | PostToolUse | PostToolUse | PostToolUse | AfterTool |
+//! | PostToolUseFailure | PostToolUseFailure | - | - (AfterTool) |
+//! | Notification | Notification | - | Notification |
+//! | SubagentStart | SubagentStart | SubagentStart | - |
+//! | PreCompact | PreCompact | PreCompact | PreCompress (`trigger: "manual"` only, see below) |
+//! | PostCompact | PostCompact | PostCompact | - |
+//! | Stop | Stop | Stop | AfterAgent |
+//! | StopFailure | StopFailure | - | - |
+//! | SubagentStop | SubagentStop | SubagentStop | - |
+//! | SessionEnd | SessionEnd | SessionEnd | SessionEnd |
+//!
+//! Sources: Claude Code's hooks reference (code.claude.com/docs/en/hooks) and the input
+//! schemas in Claude Code 2.1.332; the `*.command.input` JSON schemas Codex 0.171.0 embeds
+//! (no Notification, PostToolUseFailure or StopFailure there); Gemini CLI 0.61.0's
+//! `HookEventName` (geminicli.com/docs/hooks).
+//!
+//! Events an agent fires that mean nothing to hookhost ([`NO_NATIVE_MEANING`]: Gemini CLI's
+//! `BeforeModel`, `AfterModel`, `BeforeToolSelection`) are answered with a pass by `hookhost
+//! hook`, which runs no hook for them: a native hook never runs on an event it was not
+//! written for. Gemini CLI 0.61 fires `PreCompress` with `"trigger": "auto"` before every
+//! model call, before it checks whether the history is long enough to compress
+//! (`ChatCompressionService.compress`), so such a payload is not a compaction: only a
+//! `"manual"` one (`/compress`, which compresses) is PreCompact ([`inbound`]).
+//!
+//! The `dialects` of further agents add their rows here.
+
+use super::Dialect;
+use crate::event::Event;
+
+/// Each agent's name for each native event it fires: `(agent, its name, native event)`. A
+/// native event an agent does not fire has no row for it.
+pub const AGENT_EVENTS: &[(Dialect, &str, Event)] = &[
+    // Claude Code: hookhost's names are Claude Code's.
+    (Dialect::Claude, "SessionStart", Event::SessionStart),
+    (Dialect::Claude, "UserPromptSubmit", Event::UserPromptSubmit),
+    (Dialect::Claude, "PreToolUse", Event::PreToolUse),
+    (
+        Dialect::Claude,
+        "PermissionRequest",
+        Event::PermissionRequest,
+    ),
+    (Dialect::Claude, "PostToolUse", Event::PostToolUse),
+    (
+        Dialect::Claude,
+        "PostToolUseFailure",
+        Event::PostToolUseFailure,
+    ),
+    (Dialect::Claude, "Notification", Event::Notification),
+    (Dialect::Claude, "SubagentStart", Event::SubagentStart),
+    (Dialect::Claude, "PreCompact", Event::PreCompact),
+    (Dialect::Claude, "PostCompact", Event::PostCompact),
+    (Dialect::Claude, "Stop", Event::Stop),
+    (Dialect::Claude, "StopFailure", Event::StopFailure),
+    (Dialect::Claude, "SubagentStop", Event::SubagentStop),
+    (Dialect::Claude, "SessionEnd", Event::SessionEnd),
+    // Codex 0.171.0: Claude Code's names, fewer events.
+    (Dialect::Codex, "SessionStart", Event::SessionStart),
+    (Dialect::Codex, "UserPromptSubmit", Event::UserPromptSubmit),
+    (Dialect::Codex, "PreToolUse", Event::PreToolUse),
+    (
+        Dialect::Codex,
+        "PermissionRequest",
+        Event::PermissionRequest,
+    ),
+    (Dialect::Codex, "PostToolUse", Event::PostToolUse),
+    (Dialect::Codex, "SubagentStart", Event::SubagentStart),
+    (Dialect::Codex, "PreCompact", Event::PreCompact),
+    (Dialect::Codex, "PostCompact", Event::PostCompact),
+    (Dialect::Codex, "Stop", Event::Stop),
+    (Dialect::Codex, "SubagentStop", Event::SubagentStop),
+    (Dialect::Codex, "SessionEnd", Event::SessionEnd),
+    // Gemini CLI 0.61.0: its own names.
+    (Dialect::Gemini, "SessionStart", Event::SessionStart),
+    (Dialect::Gemini, "BeforeAgent", Event::UserPromptSubmit),
+    (Dialect::Gemini, "BeforeTool", Event::PreToolUse),
+    (Dialect::Gemini, "AfterTool", Event::PostToolUse),
+    (Dialect::Gemini, "Notification", Event::Notification),
+    (Dialect::Gemini, "PreCompress", Event::PreCompact),
+    (Dialect::Gemini, "AfterAgent", Event::Stop),
+    (Dialect::Gemini, "SessionEnd", Event::SessionEnd),
+];
+
+/// Events an agent fires that have no native meaning: `hookhost hook` answers them with a
+/// pass and runs nothing; `hookhost run` refuses them, saying so.
+pub const NO_NATIVE_MEANING: &[(Dialect, &str, &str)] = &[
+    (
+        Dialect::Gemini,
+        "BeforeModel",
+        "before each model request (hookhost's hooks do not see model requests)",
+    ),
+    (
+        Dialect::Gemini,
+        "AfterModel",
+        "after each model response (hookhost's hooks do not see model responses)",
+    ),
+    (
+        Dialect::Gemini,
+        "BeforeToolSelection",
+        "before the model picks its tools (hookhost's hooks do not filter the tool list)",
+    ),
+];
+
+/// The name a hook of dialect `d` knows `e` by; `None` when that agent has no such event
+/// (its hooks then see hookhost's name). hookhost's own and ling's names are the native ones.
+pub fn agent_name(d: Dialect, e: Event) -> Option<&'static str> {
+    match d {
+        Dialect::Native | Dialect::Ling => Some(e.as_str()),
+        _ => AGENT_EVENTS
+            .iter()
+            .find(|(dd, _, ee)| *dd == d && *ee == e)
+            .map(|(_, name, _)| *name),
+    }
+}
+
+/// The native event an event name of dialect `d` means (exact, as in the agent's files).
+pub fn from_agent_name(d: Dialect, name: &str) -> Option<Event> {
+    match d {
+        Dialect::Native | Dialect::Ling => name.parse().ok(),
+        _ => AGENT_EVENTS
+            .iter()
+            .find(|(dd, n, _)| *dd == d && *n == name)
+            .map(|(_, _, e)| *e),
+    }
+}
+
+/// The native event an agent's payload is for, from its event name and its `trigger`:
+/// [`from_agent_name`], except that Gemini CLI's `PreCompress` is PreCompact only with
+/// `"trigger": "manual"` (the `"auto"` one fires before every model call, compressing or
+/// not). `None`: nothing hookhost fires (no hook runs; the adapter passes).
+pub fn inbound(d: Dialect, name: &str, trigger: Option<&str>) -> Option<Event> {
+    let event = from_agent_name(d, name)?;
+    if d == Dialect::Gemini && event == Event::PreCompact && trigger != Some("manual") {
+        return None;
+    }
+    Some(event)
+}
+
+/// An event name as `hookhost run` takes it: the native event, and the agents whose name it
+/// is when it is not hookhost's own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventName {
+    /// The native event.
+    pub event: Event,
+    /// The name as given.
+    pub given: String,
+    /// The agents that call the event by this name, when it is not the native name
+    /// (`BeforeTool`: Gemini CLI); empty for a native name.
+    pub agents: Vec<Dialect>,
+}
+
+/// A name no agent uses for an event hookhost fires.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", unknown_message(.0))]
+pub struct UnknownEventName(pub String);
+
+/// Any agent's name for an event (case-insensitive): hookhost's own first, then each agent's
+/// (`BeforeTool` is PreToolUse, Gemini CLI's name for it).
+pub fn resolve(name: &str) -> Result<EventName, UnknownEventName> {
+    if let Ok(event) = Event::parse_loose(name) {
+        return Ok(EventName {
+            event,
+            given: name.to_string(),
+            agents: Vec::new(),
+        });
+    }
+    let rows: Vec<&(Dialect, &str, Event)> = AGENT_EVENTS
+        .iter()
+        .filter(|(_, n, _)| n.eq_ignore_ascii_case(name))
+        .collect();
+    let Some((_, _, event)) = rows.first() else {
+        return Err(UnknownEventName(name.to_string()));
+    };
+    Ok(EventName {
+        event: *event,
+        given: name.to_string(),
+        agents: rows
+            .iter()
+            .filter(|(_, _, e)| e == event)
+            .map(|(d, _, _)| *d)
+            .collect(),
+    })
+}
+
+/// The native event, or the agents' event names, nearest to `name` by edit distance (at most
+/// a third of its length, and at least one edit away from nothing).
+pub fn did_you_mean(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    let candidates = Event::ALL
+        .into_iter()
+        .map(Event::as_str)
+        .chain(AGENT_EVENTS.iter().map(|(_, n, _)| *n));
+    let (best, distance) = candidates
+        .map(|c| (c, edit_distance(&lower, &c.to_ascii_lowercase())))
+        .min_by_key(|(_, d)| *d)?;
+    (distance <= (name.chars().count() / 3).max(1)).then_some(best)
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+fn unknown_message(name: &str) -> String {
+    if let Some((d, n, what)) = NO_NATIVE_MEANING
+        .iter()
+        .find(|(_, n, _)| n.eq_ignore_ascii_case(name))
+    {
+        return format!(
+            "`{n}` is a {} event with no hookhost counterpart: it fires {what}; `hookhost hook --for {d}` answers it with a pass and runs no hook",
+            d.agent()
+        );
+    }
+    let hint = did_you_mean(name)
+        .map(|n| format!("did you mean `{n}`? "))
+        .unwrap_or_default();
+    format!(
+        "unknown event `{name}`; {hint}expected one of: {} (or another agent's name for one, e.g. BeforeTool, AfterAgent)",
+        Event::ALL.map(Event::as_str).join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_agent_name_maps_both_ways() {
+        for (d, name, e) in AGENT_EVENTS {
+            assert_eq!(from_agent_name(*d, name), Some(*e), "{d} {name}");
+            assert_eq!(agent_name(*d, *e), Some(*name), "{d} {e}");
+        }
+        for e in Event::ALL {
+            assert_eq!(agent_name(Dialect::Claude, e), Some(e.as_str()), "{e}");
+            assert_eq!(agent_name(Dialect::Native, e), Some(e.as_str()));
+        }
+        assert_eq!(agent_name(Dialect::Gemini, Event::PermissionRequest), None);
+        assert_eq!(agent_name(Dialect::Codex, Event::Notification), None);
+        assert_eq!(from_agent_name(Dialect::Gemini, "BeforeModel"), None);
+    }
+
+    #[test]
+    fn geminis_automatic_pre_compress_is_no_compaction() {
+        let g = Dialect::Gemini;
+        assert_eq!(inbound(g, "PreCompress", Some("auto")), None);
+        assert_eq!(inbound(g, "PreCompress", None), None);
+        assert_eq!(
+            inbound(g, "PreCompress", Some("manual")),
+            Some(Event::PreCompact)
+        );
+        assert_eq!(
+            inbound(Dialect::Claude, "PreCompact", Some("auto")),
+            Some(Event::PreCompact)
+        );
+        assert_eq!(inbound(g, "AfterModel", None), None);
+    }
+
+    #[test]
+    fn run_takes_any_agents_name() {
+        let r = resolve("BeforeTool").unwrap();
+        assert_eq!(
+            (r.event, r.agents.as_slice()),
+            (Event::PreToolUse, &[Dialect::Gemini][..])
+        );
+        let r = resolve("afteragent").unwrap();
+        assert_eq!(r.event, Event::Stop);
+        let r = resolve("notification").unwrap();
+        assert_eq!((r.event, r.agents.len()), (Event::Notification, 0));
+        assert_eq!(resolve("PreCompress").unwrap().event, Event::PreCompact);
+    }
+
+    #[test]
+    fn unknown_names_get_the_nearest_and_the_list() {
+        let e = resolve("Notificaton").unwrap_err().to_string();
+        assert!(e.starts_with("unknown event `Notificaton`; did you mean `Notification`? expected one of: SessionStart,"), "{e}");
+        let e = resolve("BeforTool").unwrap_err().to_string();
+        assert!(e.contains("did you mean `BeforeTool`?"), "{e}");
+        let e = resolve("xyz").unwrap_err().to_string();
+        assert!(!e.contains("did you mean"), "{e}");
+        let e = resolve("BeforeModel").unwrap_err().to_string();
+        assert!(
+            e.contains("Gemini CLI event with no hookhost counterpart"),
+            "{e}"
+        );
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "ab"), 2);
+    }
+}
