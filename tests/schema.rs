@@ -540,11 +540,15 @@ fn report(event: Event) -> hookhost::EventReport {
         reason: None,
         updated_args: None,
         ask: false,
+        ask_reason: None,
+        defer: false,
         allow: false,
         stop: None,
         additional_context: Vec::new(),
         system_messages: Vec::new(),
         feedback: Vec::new(),
+        updated_tool_output: None,
+        env: Default::default(),
         hooks: Vec::new(),
         untrusted: Vec::new(),
         config_errors: Vec::new(),
@@ -577,6 +581,14 @@ fn every_answer_to_an_agent_matches_its_schema() {
         r.reason = None;
         r.ask = true;
         r.updated_args = Some(json!({"path": "a", "content": ""}));
+        reports.push(r.clone());
+        r.ask_reason = Some("confirm".into());
+        r.updated_args = None;
+        reports.push(r.clone());
+        r.ask = false;
+        r.ask_reason = None;
+        r.defer = true;
+        r.updated_tool_output = Some(json!({"stdout": "[redacted]"}));
         reports.push(r);
     }
     let mut pairs = Vec::new();

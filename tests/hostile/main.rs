@@ -9,6 +9,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod answers;
 mod cache;
 mod host;
 mod interop;

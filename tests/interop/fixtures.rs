@@ -31,7 +31,11 @@ const NATIVE: [&str; 14] = [
 ];
 
 fn fixture_dir(agent: &str) -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/agents")).join(agent)
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/agents"
+    ))
+    .join(agent)
 }
 
 /// `(event name as the agent spells it, payload bytes)` for every capture of `agent`.
@@ -127,7 +131,9 @@ fn seen(p: &Project) -> Vec<String> {
         .unwrap()
         .filter_map(|e| {
             let n = e.unwrap().file_name().to_string_lossy().into_owned();
-            n.strip_prefix("seen-")?.strip_suffix(".json").map(String::from)
+            n.strip_prefix("seen-")?
+                .strip_suffix(".json")
+                .map(String::from)
         })
         .collect();
     v.sort();
@@ -167,7 +173,8 @@ fn every_real_payload_reaches_the_native_hook_of_its_event_through_the_adapter()
             assert_eq!(out.status.code(), Some(0), "{at}");
             let answer = String::from_utf8_lossy(&out.stdout);
             if !answer.trim().is_empty() {
-                let v: Value = serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: {at}"));
+                let v: Value =
+                    serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: {at}"));
                 assert!(v.is_object(), "{at}");
             }
             match native_event(agent, &name) {
@@ -181,7 +188,10 @@ fn every_real_payload_reaches_the_native_hook_of_its_event_through_the_adapter()
                 // No native meaning: no native hook runs, and the answer lets the agent go on.
                 None if name != "PreCompress" => {
                     assert_eq!(seen(&p), Vec::<String>::new(), "{at}");
-                    assert!(!answer.contains("deny") && !answer.contains("block"), "{at}");
+                    assert!(
+                        !answer.contains("deny") && !answer.contains("block"),
+                        "{at}"
+                    );
                 }
                 None => {}
             }

@@ -10,7 +10,7 @@ mod common;
 mod agent;
 mod claude;
 mod corpus;
-mod fixtures;
 mod cursor_copilot;
+mod fixtures;
 mod http;
 mod others;

@@ -225,6 +225,9 @@ impl Trace {
             AgentEvent::ModelText(t) => format!("{} {t}", self.paint("35;1", "model ▸")),
             AgentEvent::HookContext(c) => format!("  + context for the model: {c}"),
             AgentEvent::SystemMessage(m) => format!("  + message for the user: {m}"),
+            AgentEvent::ToolOutputReplaced { name, output } => {
+                format!("  + a hook replaced what the model sees of `{name}`: {output}")
+            }
             AgentEvent::TodoGuard(m) => format!(
                 "  {} TodoGuard: {}",
                 self.paint("33;1", "↻"),

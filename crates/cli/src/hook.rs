@@ -28,6 +28,7 @@ use hookhost::files::{PAYLOAD_LIMIT, read_stream_bounded};
 use hookhost::setup::WasmOptions;
 use hookhost::spawner::wasm::{COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV};
 use hookhost::spawner::{TIERING_ENV, Tiering};
+use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -79,23 +80,24 @@ pub async fn hook(a: HookArgs) -> anyhow::Result<u8> {
     }
 }
 
-/// The payload on stdin: its event (`None`: one hookhost does not fire) and its fields in
-/// native terms.
-fn read_payload(
-    agent: &str,
-) -> anyhow::Result<(Option<Event>, serde_json::Map<String, serde_json::Value>)> {
+/// What came on stdin: the payload's event (`None`: one hookhost does not fire), its fields
+/// in native terms, and the agent's own object.
+type Read = (Option<Event>, Map<String, Value>, Map<String, Value>);
+
+/// The payload on stdin.
+fn read_payload(agent: &str) -> anyhow::Result<Read> {
     let bytes = read_stream_bounded(
         std::io::stdin().lock(),
         PAYLOAD_LIMIT,
         "the payload on stdin",
     )
     .map_err(anyhow::Error::msg)?;
-    let value: serde_json::Value =
+    let value: Value =
         serde_json::from_slice(&bytes).context("the payload on stdin is not valid JSON")?;
-    let Some((_, event, fields)) = dialect::recognise(&value) else {
+    let (Some((_, event, fields)), Value::Object(own)) = (dialect::recognise(&value), value) else {
         bail!("the payload on stdin has no `hook_event_name`; is this {agent}'s hook payload?");
     };
-    Ok((event, fields))
+    Ok((event, fields, own))
 }
 
 /// The adapter's work; `blocking` is cleared once the payload is known not to be a
@@ -103,7 +105,7 @@ fn read_payload(
 #[allow(unsafe_code)]
 async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u8> {
     let read = read_payload(&a.agent);
-    if let Ok((event, _)) = &read {
+    if let Ok((event, _, _)) = &read {
         *blocking = *event == Some(Event::PreToolUse);
     }
     if std::env::var_os(ADAPTER_ENV).is_some() {
@@ -111,7 +113,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
             "refusing to run inside another `hookhost hook` ({ADAPTER_ENV} is set): a hook called the adapter again; nothing was fired"
         );
     }
-    let (event, fields) = read?;
+    let (event, fields, own) = read?;
     let Some(event) = event else {
         // An event with no native meaning (Gemini CLI's BeforeModel, its automatic
         // PreCompress, ...: `dialect::events`): no hook runs, nothing to say.
@@ -126,12 +128,19 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
         .to_string();
     let mut native = fields.clone();
     native.insert("cwd".into(), project.to_string_lossy().into());
-    let payload = Payload::from_object(event, native.into(), &project, &session)
+    let mut payload = Payload::from_object(event, native.into(), &project, &session)
         .map_err(anyhow::Error::msg)?;
+    // The agent's own payload, for the hooks of its dialect (`"dialect": "claude"`): they
+    // read what the agent sent, field for field.
+    payload.attach_origin(d, Some(event), own);
     // SAFETY of set_var: the runtime is single-threaded here and nothing reads the
     // environment concurrently; every hook spawned from now on inherits the marker.
     unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
-    let setup = super::env::runner_setup(&project, home).native_only();
+    // hookhost is the agent's hook: the hooks of its dialect get the agent's own variables
+    // (its `CLAUDE_ENV_FILE`, `GEMINI_SESSION_ID`, ...), not values of hookhost's.
+    let setup = super::env::runner_setup(&project, home)
+        .native_only()
+        .agent_env(dialect::AgentEnv::from_process(d));
     note_ignored_env();
     let policy = super::trust_policy_env_stricter_only(a.trust.as_deref())?;
     // A big module's optimised build is left to a background `hookhost compile`.
@@ -166,7 +175,7 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
 fn project_of(
     d: Dialect,
     project: Option<PathBuf>,
-    fields: &serde_json::Map<String, serde_json::Value>,
+    fields: &Map<String, Value>,
     home: Option<&Path>,
 ) -> anyhow::Result<PathBuf> {
     if project.is_some() {

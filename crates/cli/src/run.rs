@@ -82,9 +82,9 @@ fn build_payload(
             let value: Value = serde_json::from_slice(&bytes)
                 .with_context(|| format!("the payload in {source} is not valid JSON"))?;
             warnings.extend(payload_for_another_event(&value, event, source));
-            // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`).
-            let value = hookhost::dialect::to_native(value);
-            Payload::from_object(event, value, cwd, &session)
+            // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`); the
+            // hooks of that agent's dialect get it back verbatim.
+            hookhost::dialect::payload_from(event, value, cwd, &session)
                 .map_err(|e| anyhow::anyhow!("--payload {source}: {e}"))?
         }
     };

@@ -90,6 +90,14 @@ pub enum AgentEvent {
     HookContext(String),
     /// A hook's `systemMessage`: for the user, not added to the conversation.
     SystemMessage(String),
+    /// A PostToolUse hook replaced what the model sees as the tool's result
+    /// (`updatedToolOutput`).
+    ToolOutputReplaced {
+        /// The tool's name.
+        name: String,
+        /// What the model sees instead, as text.
+        output: String,
+    },
     /// TodoGuard turned down a final answer with open todos; the text is the continue message.
     TodoGuard(String),
     /// A Stop (or SubagentStop) hook forced the agent on; the text becomes the next user message.
@@ -148,6 +156,8 @@ pub struct Agent {
     todos: TodoList,
     started: bool,
     depth: usize,
+    /// Variables for the shell tool's calls, from SessionStart hooks (`CLAUDE_ENV_FILE`).
+    shell_env: Vec<(String, String)>,
 }
 
 impl Agent {
@@ -178,6 +188,7 @@ impl Agent {
             todos: TodoList::default(),
             started: false,
             depth: 0,
+            shell_env: Vec::new(),
         }
     }
 
@@ -244,6 +255,8 @@ impl Agent {
             if self.parent_hooks.is_none() {
                 let v = self.hooks.session_start(&self.cx, "startup").await;
                 self.absorb(&v);
+                // What SessionStart hooks wrote to their env file: every later shell call.
+                self.shell_env.extend(v.env.iter().cloned());
                 if let Some(end) = self.stopped(&v) {
                     return Ok(end);
                 }
@@ -390,7 +403,10 @@ impl Agent {
             .updated_args
             .clone()
             .unwrap_or_else(|| call.args.clone());
-        if let Err(refused) = self.permit(&call.name, &args, pre.ask).await {
+        if let Err(refused) = self
+            .permit(&call.name, &args, pre.ask, pre.ask_reason.as_deref())
+            .await
+        {
             self.emit(AgentEvent::PermissionDenied {
                 name: call.name.clone(),
                 why: refused.why.clone(),
@@ -401,7 +417,14 @@ impl Agent {
         let (output, stop) = if call.name == "task" {
             self.run_task(&args).await
         } else {
-            let output = tools::run(&call.name, &args, &self.project, &mut self.todos).await;
+            let output = tools::run_with_env(
+                &call.name,
+                &args,
+                &self.project,
+                &mut self.todos,
+                &self.shell_env,
+            )
+            .await;
             (output, None)
         };
         self.emit(AgentEvent::ToolResult {
@@ -419,11 +442,22 @@ impl Agent {
     /// permission checker's verdict; for an ask, the PermissionRequest hooks (which can allow
     /// or deny it), then Notification and the prompt. A deny of the checker never reaches a
     /// hook.
-    async fn permit(&mut self, tool: &str, args: &Value, hook_asked: bool) -> Result<(), Refusal> {
+    async fn permit(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        hook_asked: bool,
+        ask_reason: Option<&str>,
+    ) -> Result<(), Refusal> {
         let why = match self.permissions.check(tool, args, hook_asked) {
             Permission::Allow => return Ok(()),
             Permission::Deny(why) => return Err(Refusal::new(format!("denied by {why}"))),
-            Permission::Ask(why) => why,
+            // The hook's own reason, when it asked with one.
+            Permission::Ask(why) => match ask_reason.filter(|r| hook_asked && !r.trim().is_empty())
+            {
+                Some(reason) => format!("{why}: {reason}"),
+                None => why,
+            },
         };
         let v = self
             .hooks
@@ -480,6 +514,14 @@ impl Agent {
             .post_tool_use(&self.cx, tool, args, &output.content, output.is_error)
             .await;
         self.absorb(&post);
+        // A hook's replacement of the result (`updatedToolOutput`): what the model sees.
+        if let Some(replaced) = &post.updated_tool_output {
+            output.content = replaced.clone();
+            self.emit(AgentEvent::ToolOutputReplaced {
+                name: tool.to_string(),
+                output: output.text(),
+            });
+        }
         append_feedback(&mut output, "PostToolUse", &post.feedback);
         if let Some(end) = self.stopped(&post) {
             return (output, Some(end));
@@ -534,6 +576,7 @@ impl Agent {
             todos: TodoList::default(),
             started: true,
             depth: self.depth + 1,
+            shell_env: self.shell_env.clone(),
         };
         self.emit(AgentEvent::SubagentStart(name.to_string()));
         sub.absorb(&start);

@@ -36,6 +36,12 @@ pub struct Effects {
     pub updated_args: Option<Value>,
     /// PreToolUse: a hook asked for the permission prompt.
     pub ask: bool,
+    /// Why it asked (`permissionDecisionReason`), shown at the prompt; with `ask` only.
+    pub ask_reason: Option<String>,
+    /// PreToolUse: a hook deferred the decision (Claude Code's `defer`). It decides nothing
+    /// here: the permission checker runs as for a pass (the core has no pause-and-resume);
+    /// an agent hookhost answers for (`hook --for claude`) gets `defer` back.
+    pub defer: bool,
     /// PermissionRequest: a hook allowed the call without the prompt. The loop only fires
     /// PermissionRequest for a call the permission checker would ask about, so this never
     /// overrides a deny (hooks block, never bypass).
@@ -46,6 +52,12 @@ pub struct Effects {
     pub feedback: Vec<String>,
     /// Text to show the user.
     pub system_messages: Vec<String>,
+    /// PostToolUse: what the model sees as the tool's result instead of its output (Claude
+    /// Code's `updatedToolOutput`; the last hook that gives one wins).
+    pub updated_tool_output: Option<Value>,
+    /// SessionStart: variables for the shell tool's later calls, in order (what a hook wrote
+    /// to `CLAUDE_ENV_FILE`; a later one overrides an earlier one of the same name).
+    pub env: Vec<(String, String)>,
 }
 
 /// What the hooks of one event returned to the loop: the event's folded [`Effects`].
@@ -73,11 +85,17 @@ pub enum EffectKind {
     Feedback,
     /// Show the user a message.
     SystemMessage,
+    /// Defer the decision (to the permission checker, or the agent hookhost answers for).
+    Defer,
+    /// Replace what the model sees as a tool's result.
+    UpdatedToolOutput,
+    /// Set variables for the shell tool's later calls.
+    Env,
 }
 
 impl EffectKind {
     /// Every kind.
-    pub const ALL: [EffectKind; 9] = [
+    pub const ALL: [EffectKind; 12] = [
         EffectKind::Block,
         EffectKind::Force,
         EffectKind::Stop,
@@ -87,6 +105,9 @@ impl EffectKind {
         EffectKind::AdditionalContext,
         EffectKind::Feedback,
         EffectKind::SystemMessage,
+        EffectKind::Defer,
+        EffectKind::UpdatedToolOutput,
+        EffectKind::Env,
     ];
 
     /// The name used in messages: `block`, `rewrite`, `additionalContext`, ...
@@ -101,6 +122,9 @@ impl EffectKind {
             EffectKind::AdditionalContext => "additionalContext",
             EffectKind::Feedback => "feedback",
             EffectKind::SystemMessage => "systemMessage",
+            EffectKind::Defer => "defer",
+            EffectKind::UpdatedToolOutput => "updatedToolOutput",
+            EffectKind::Env => "env",
         }
     }
 }
@@ -177,10 +201,14 @@ impl Effects {
             stop,
             updated_args,
             ask,
+            ask_reason: _,
+            defer,
             allow,
             additional_context,
             feedback,
             system_messages,
+            updated_tool_output,
+            env,
         } = self;
         EffectSet::NONE
             .with(EffectKind::Block, matches!(verdict, Verdict::Block(_)))
@@ -195,6 +223,9 @@ impl Effects {
             )
             .with(EffectKind::Feedback, !feedback.is_empty())
             .with(EffectKind::SystemMessage, !system_messages.is_empty())
+            .with(EffectKind::Defer, *defer)
+            .with(EffectKind::UpdatedToolOutput, updated_tool_output.is_some())
+            .with(EffectKind::Env, !env.is_empty())
     }
 
     /// Only the effects whose kind is in `allowed`, and the kinds that were dropped. Every
@@ -207,11 +238,22 @@ impl Effects {
             stop,
             updated_args,
             ask,
+            ask_reason,
+            defer,
             allow,
             additional_context,
             feedback,
             system_messages,
+            updated_tool_output,
+            env,
         } = self;
+        let list = |kind, items: Vec<_>| {
+            if allowed.contains(kind) {
+                items
+            } else {
+                Vec::new()
+            }
+        };
         let verdict = match verdict {
             Verdict::Block(r) if allowed.contains(EffectKind::Block) => Verdict::Block(r),
             Verdict::Force(m) if allowed.contains(EffectKind::Force) => Verdict::Force(m),
@@ -222,19 +264,16 @@ impl Effects {
             stop: stop.filter(|_| allowed.contains(EffectKind::Stop)),
             updated_args: updated_args.filter(|_| allowed.contains(EffectKind::Rewrite)),
             ask: ask && allowed.contains(EffectKind::Ask),
+            ask_reason: ask_reason.filter(|_| ask && allowed.contains(EffectKind::Ask)),
+            defer: defer && allowed.contains(EffectKind::Defer),
             allow: allow && allowed.contains(EffectKind::Allow),
-            additional_context: if allowed.contains(EffectKind::AdditionalContext) {
-                additional_context
-            } else {
-                Vec::new()
-            },
-            feedback: if allowed.contains(EffectKind::Feedback) {
-                feedback
-            } else {
-                Vec::new()
-            },
-            system_messages: if allowed.contains(EffectKind::SystemMessage) {
-                system_messages
+            additional_context: list(EffectKind::AdditionalContext, additional_context),
+            feedback: list(EffectKind::Feedback, feedback),
+            system_messages: list(EffectKind::SystemMessage, system_messages),
+            updated_tool_output: updated_tool_output
+                .filter(|_| allowed.contains(EffectKind::UpdatedToolOutput)),
+            env: if allowed.contains(EffectKind::Env) {
+                env
             } else {
                 Vec::new()
             },
@@ -256,6 +295,9 @@ impl Effects {
             EffectKind::AdditionalContext => e.additional_context.push(text()),
             EffectKind::Feedback => e.feedback.push(text()),
             EffectKind::SystemMessage => e.system_messages.push(text()),
+            EffectKind::Defer => e.defer = true,
+            EffectKind::UpdatedToolOutput => e.updated_tool_output = Some(Value::String(text())),
+            EffectKind::Env => e.env.push(("EFFECT".into(), text())),
         }
         e
     }

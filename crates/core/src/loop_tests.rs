@@ -649,3 +649,68 @@ async fn a_model_error_fires_stop_failure() {
         ]
     );
 }
+
+/// SessionStart sets variables for the shell; PostToolUse of bash replaces its result.
+struct EnvAndRedact;
+
+#[async_trait]
+impl ToolHooks for EnvAndRedact {
+    async fn session_start(&self, _: &HookContext, _: &str) -> HookVerdict {
+        HookVerdict {
+            env: vec![
+                ("PROJECT_MODE".into(), "first".into()),
+                ("PROJECT_MODE".into(), "from the env file".into()),
+                ("LD_PRELOAD".into(), "/tmp/not-applied.so".into()),
+            ],
+            ..HookVerdict::pass()
+        }
+    }
+    async fn post_tool_use(
+        &self,
+        _: &HookContext,
+        tool: &str,
+        args: &Value,
+        result: &Value,
+        _: bool,
+    ) -> HookVerdict {
+        let secret = args["command"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("secret");
+        if tool != "bash" || !secret {
+            return HookVerdict::pass();
+        }
+        assert!(
+            result["stdout"].as_str().unwrap().contains("hunter2"),
+            "{result}"
+        );
+        HookVerdict {
+            updated_tool_output: Some(json!("[redacted by a hook]")),
+            ..HookVerdict::pass()
+        }
+    }
+}
+
+#[tokio::test]
+async fn env_file_variables_reach_later_shell_calls_and_a_hook_replaces_what_the_model_sees() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let model = json!({"turns": [
+        {"toolCalls": [{"id": "c1", "name": "bash", "args": {"command": "printf '%s|%s' \"$PROJECT_MODE\" \"$LD_PRELOAD\""}}]},
+        {"toolCalls": [{"id": "c2", "name": "bash", "args": {"command": "echo secret: hunter2"}}]},
+        {"text": "done"}
+    ]});
+    let mut a = Agent::new(transcript(model), Arc::new(EnvAndRedact), dir.path(), "s");
+    a.run("go").await.unwrap();
+    let results: Vec<&str> = a
+        .messages()
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.content.as_str())
+        .collect();
+    assert!(
+        results[0].contains(r#""stdout":"from the env file|""#),
+        "{results:?}"
+    );
+    assert_eq!(results[1], "[redacted by a hook]");
+    assert!(!results.concat().contains("hunter2"));
+}

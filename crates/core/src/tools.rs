@@ -94,10 +94,48 @@ fn resolve(project: &Path, path: &str) -> PathBuf {
     project.join(path)
 }
 
+/// Whether the shell tool takes a variable named `name` from a hook (`CLAUDE_ENV_FILE`):
+/// a shell name (`[A-Za-z_][A-Za-z0-9_]*`) that does not make every later command run code
+/// that no PreToolUse hook sees. Refused: the dynamic loader's (`LD_*`, `DYLD_*`), the
+/// shell's start-up and parsing ones (`BASH_ENV`, `ENV`, `BASH_FUNC_*`, `SHELLOPTS`,
+/// `BASHOPTS`, `PROMPT_COMMAND`, `PS4`, `IFS`, `CDPATH`), and hookhost's own (`HOOKHOST_*`).
+pub fn shell_env_allows(name: &str) -> bool {
+    let mut chars = name.chars();
+    let shell_name = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    const REFUSED: [&str; 9] = [
+        "BASH_ENV",
+        "ENV",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "PROMPT_COMMAND",
+        "PS4",
+        "IFS",
+        "CDPATH",
+        "GLOBIGNORE",
+    ];
+    const REFUSED_PREFIXES: [&str; 4] = ["LD_", "DYLD_", "BASH_FUNC_", "HOOKHOST_"];
+    shell_name && !REFUSED.contains(&name) && !REFUSED_PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
 /// Runs a built-in tool other than `task`.
 pub async fn run(name: &str, args: &Value, project: &Path, todos: &mut TodoList) -> ToolOutput {
+    run_with_env(name, args, project, todos, &[]).await
+}
+
+/// [`run`], with variables for the shell tool (those [`shell_env_allows`]; the others are
+/// left out), set over the agent's own environment.
+pub async fn run_with_env(
+    name: &str,
+    args: &Value,
+    project: &Path,
+    todos: &mut TodoList,
+    env: &[(String, String)],
+) -> ToolOutput {
     let result = match name {
-        "bash" => bash(args, project).await,
+        "bash" => bash(args, project, env).await,
         "read_file" => {
             str_arg(args, "path").map(|p| match std::fs::read_to_string(resolve(project, p)) {
                 Ok(s) => ToolOutput::ok(Value::String(s)),
@@ -145,7 +183,11 @@ fn edit(args: &Value, project: &Path) -> Result<ToolOutput, ToolOutput> {
     Ok(ToolOutput::ok(json!(format!("edited {p}"))))
 }
 
-async fn bash(args: &Value, project: &Path) -> Result<ToolOutput, ToolOutput> {
+async fn bash(
+    args: &Value,
+    project: &Path,
+    env: &[(String, String)],
+) -> Result<ToolOutput, ToolOutput> {
     let command = str_arg(args, "command")?;
     let timeout = args
         .get("timeout")
@@ -156,6 +198,11 @@ async fn bash(args: &Value, project: &Path) -> Result<ToolOutput, ToolOutput> {
     cmd.arg("-c")
         .arg(command)
         .current_dir(project)
+        .envs(
+            env.iter()
+                .filter(|(name, _)| shell_env_allows(name))
+                .map(|(k, v)| (k, v)),
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -238,6 +285,35 @@ mod tests {
             BASH_OUTPUT_CAP
         );
         assert_eq!(out.content["exitCode"], 0);
+    }
+
+    #[tokio::test]
+    async fn bash_takes_the_hooks_variables_but_never_the_loaders_or_the_shells() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = [
+            ("GREETING".to_string(), "hi there".to_string()),
+            ("LD_PRELOAD".to_string(), "/tmp/evil.so".to_string()),
+            ("BASH_ENV".to_string(), "/tmp/evil.sh".to_string()),
+            ("ENV".to_string(), "/tmp/evil.sh".to_string()),
+        ];
+        let args = json!({"command": "printf '%s|%s|%s|%s' \"$GREETING\" \"$LD_PRELOAD\" \"$BASH_ENV\" \"$ENV\""});
+        let out = run_with_env("bash", &args, dir.path(), &mut TodoList::default(), &env).await;
+        assert_eq!(out.content["stdout"], "hi there|||", "{out:?}");
+        for refused in [
+            "LD_PRELOAD",
+            "DYLD_INSERT_LIBRARIES",
+            "BASH_FUNC_ls%%",
+            "HOOKHOST_TRUST",
+            "IFS",
+            "1X",
+            "A-B",
+            "",
+        ] {
+            assert!(!shell_env_allows(refused), "{refused}");
+        }
+        for allowed in ["PATH", "NODE_ENV", "_X", "VIRTUAL_ENV"] {
+            assert!(shell_env_allows(allowed), "{allowed}");
+        }
     }
 
     #[cfg(unix)]

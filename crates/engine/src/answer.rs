@@ -4,7 +4,7 @@
 //! [`decision::judge`](super::decision::judge) decides what that means. Hooks that answer with
 //! a typed value instead of a process's output (in-process Rust hooks, `hook`-world
 //! components) are converted here, once: `pass` is exit 0 with any `updatedInput`,
-//! `additionalContext` or `systemMessage` as a JSON answer on stdout; `block(reason)` is
+//! `updatedToolOutput`, `additionalContext` or `systemMessage` as a JSON answer on stdout; `block(reason)` is
 //! exit 2 with the reason on stderr; `force(message)` is exit 2 with the message on stdout.
 //! So a typed answer means exactly what the same answer from a shell script means, in every
 //! event's column of the decision table.
@@ -28,6 +28,8 @@ pub struct TypedAnswer {
     pub additional_context: Option<String>,
     /// Text for the user (on pass).
     pub system_message: Option<String>,
+    /// PostToolUse: what the model sees as the tool's result instead of its output (on pass).
+    pub updated_tool_output: Option<Value>,
     /// PermissionRequest: allow the call without the prompt (on pass; elsewhere nothing).
     pub allow: bool,
 }
@@ -44,6 +46,7 @@ impl TypedAnswer {
                     updated_input: self.updated_input.clone(),
                     additional_context: self.additional_context.clone(),
                     system_message: self.system_message.clone(),
+                    updated_tool_output: self.updated_tool_output.clone(),
                     ..HookAnswer::default()
                 };
                 let stdout = if answer == HookAnswer::default() {
@@ -72,6 +75,7 @@ pub fn typed_answer(v: &Value) -> Result<TypedAnswer, String> {
         updated_input: a.updated_input,
         additional_context: a.additional_context,
         system_message: a.system_message,
+        updated_tool_output: a.updated_tool_output,
         allow: a.decision == Some(ClientDecision::Allow),
     })
 }
@@ -142,6 +146,16 @@ mod tests {
         assert_eq!(
             typed_answer(&json!({"updatedInput": {"a": 1}, "other": 1})).unwrap(),
             TypedAnswer::update_input(json!({"a": 1}))
+        );
+        let redacted =
+            typed_answer(&json!({"updatedToolOutput": {"stdout": "[redacted]"}})).unwrap();
+        assert_eq!(
+            redacted.updated_tool_output,
+            Some(json!({"stdout": "[redacted]"}))
+        );
+        assert_eq!(
+            String::from_utf8(redacted.as_process().1).unwrap(),
+            r#"{"updatedToolOutput":{"stdout":"[redacted]"}}"#
         );
         let err = |v: Value| typed_answer(&v).unwrap_err();
         assert_eq!(

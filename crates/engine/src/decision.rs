@@ -9,7 +9,7 @@
 //! short-circuiting) is `runner.rs`'s job.
 
 use super::config::{HookId, HookKind, OnError};
-use super::dialect::{self, PlainStdout, Rules};
+use super::dialect::{self, PlainStdout, Rules, ToolOutput};
 use super::event::{Event, EventClass};
 use super::output::{HookResponse, JsonDecision, PermissionAnswer, parse_stdout};
 use super::spawner::{ExitStatus, SpawnOutput};
@@ -182,6 +182,9 @@ pub struct HookFacts<'a> {
     pub trust: TrustLevel,
     /// A second run on the final arguments of a rewritten call: only a block counts.
     pub rejudge: bool,
+    /// What the hook left in its `CLAUDE_ENV_FILE` (SessionStart), read strictly
+    /// (`session_env`).
+    pub env_file: Option<crate::session_env::EnvFileRead>,
 }
 
 impl HookFacts<'_> {
@@ -197,6 +200,7 @@ impl HookFacts<'_> {
             hint: None,
             trust: TrustLevel::Trusted,
             rejudge: false,
+            env_file: None,
         }
     }
 }
@@ -244,7 +248,20 @@ fn condition(t: &HookFacts, out: &SpawnOutput) -> (Condition, Option<String>) {
 pub fn judge(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
     let draft = by_table(rules, t, out);
     let draft = stop_blocks_the_call(t, draft);
+    let draft = env_written(t, draft);
     trust::keep(t, draft)
+}
+
+/// What the hook wrote to its env file: variables for the shell's later calls, whatever its
+/// exit (Claude Code reads the file as it is), and a warning per line it refused.
+fn env_written(t: &HookFacts, mut j: Judgement) -> Judgement {
+    if let Some(read) = &t.env_file {
+        j.effects.env.clone_from(&read.vars);
+        if !read.refused.is_empty() {
+            note(&mut j, read.refused.join("; "));
+        }
+    }
+    j
 }
 
 /// The cell of the table, and for exit 0 the JSON protocol.
@@ -283,12 +300,25 @@ fn by_table(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
             );
             j.outcome = Outcome::Block;
         }
+        // Gemini CLI: exit 2 on AfterTool hides the result, stderr in its place.
+        Cell::Feedback if rules.tool_output == ToolOutput::DenyReplaces => {
+            j.outcome = Outcome::Warn;
+            j.effects.updated_tool_output = Some(result_blocked(&stderr));
+        }
         Cell::Feedback => {
             j.outcome = Outcome::Warn;
             j.effects.feedback.extend(non_empty(stderr));
         }
         Cell::ForceStderr if !stderr.is_empty() => {
             j.effects.verdict = Verdict::Force(stderr);
+            j.outcome = Outcome::Force;
+        }
+        // Claude Code: exit 2 on Stop keeps the agent going even with nothing on stderr.
+        Cell::ForceStderr if rules.stop_exit2_forces_without_stderr => {
+            j.effects.verdict = Verdict::Force(format!(
+                "No stderr output (hook {} exited with code 2)",
+                t.id
+            ));
             j.outcome = Outcome::Force;
         }
         Cell::Block => {
@@ -348,12 +378,14 @@ fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) ->
         return ignored;
     }
     let mut j = Judgement::new(Outcome::Pass, None);
+    let r = top_level_read_as(rules, r, &mut j);
     if event == Event::PermissionRequest {
         permission_answer(rules, t, &r, &mut j);
     }
     j.effects.additional_context.extend(r.additional_context);
     j.effects.system_messages.extend(r.system_message);
     j.effects.stop = j.effects.stop.take().or(r.stop);
+    tool_output(rules, event, r.updated_tool_output, &mut j);
     let reason = r.reason;
     if rules.json_block_blocks_prompt
         && event == Event::UserPromptSubmit
@@ -373,7 +405,7 @@ fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) ->
         }
         _ => (r.decision, reason),
     };
-    apply_decision(t, decision, reason, &mut j);
+    apply_decision(rules, t, decision, reason, &mut j);
     if event.class() == EventClass::Blocking && j.effects.verdict == Verdict::Pass {
         j.effects.updated_args = match (r.updated_input, r.tool_input_patch) {
             (Some(u), _) => Some(in_event_terms(rules, t, u, false)),
@@ -473,8 +505,90 @@ fn unreadable_answer(t: &HookFacts, problem: impl std::fmt::Display) -> Judgemen
     j
 }
 
-/// A JSON answer that is ignored with a warning: no field hookhost understands, or refused
-/// by the dialect's rule on PreToolUse.
+/// Adds `note` to the judgement's message; a pass becomes a warning (a problem with the
+/// answer is never a clean pass).
+fn note(j: &mut Judgement, note: String) {
+    j.message = Some(match j.message.take() {
+        Some(m) => format!("{m}; {note}"),
+        None => note,
+    });
+    if j.outcome == Outcome::Pass {
+        j.outcome = Outcome::Warn;
+    }
+}
+
+/// The answer as the dialect's agent reads it: Claude Code's family reads `additionalContext`
+/// and `updatedToolOutput` only inside `hookSpecificOutput`, so a top-level one is ignored,
+/// with the warning Claude Code gives.
+fn top_level_read_as(rules: &Rules, mut r: HookResponse, j: &mut Judgement) -> HookResponse {
+    if rules.reads_top_level || r.top_level_only.is_empty() {
+        return r;
+    }
+    for key in &r.top_level_only {
+        match *key {
+            "additionalContext" => r.additional_context = None,
+            _ => r.updated_tool_output = None,
+        }
+    }
+    let list = |prefix: &str| {
+        r.top_level_only
+            .iter()
+            .map(|k| format!("`{prefix}{k}`"))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    let verb = if r.top_level_only.len() == 1 {
+        "is"
+    } else {
+        "are"
+    };
+    note(
+        j,
+        format!(
+            "its top-level {} {verb} ignored: {} reads {} (with a `hookEventName`)",
+            list(""),
+            rules.dialect,
+            list("hookSpecificOutput.")
+        ),
+    );
+    r
+}
+
+/// A hook's `updatedToolOutput`: on PostToolUse, what the model sees as the tool's result,
+/// where the dialect's agent applies one; else ignored with a warning.
+fn tool_output(rules: &Rules, event: Event, output: Option<Value>, j: &mut Judgement) {
+    let Some(output) = output else { return };
+    if event != Event::PostToolUse {
+        note(
+            j,
+            format!("`updatedToolOutput` applies to PostToolUse only, not {event}; ignored"),
+        );
+        return;
+    }
+    match rules.tool_output {
+        ToolOutput::Updated => j.effects.updated_tool_output = Some(output),
+        ToolOutput::Unsupported | ToolOutput::DenyReplaces => note(
+            j,
+            format!(
+                "{} does not apply `updatedToolOutput` (the model would see the tool's own output); ignored",
+                rules.dialect
+            ),
+        ),
+    }
+}
+
+/// What Gemini CLI puts in place of a tool's result that an AfterTool hook denied.
+fn result_blocked(reason: &str) -> Value {
+    let reason = if reason.trim().is_empty() {
+        "No reason provided"
+    } else {
+        reason
+    };
+    Value::String(format!("Tool result blocked: {reason}"))
+}
+
+/// A JSON answer that is ignored with a warning: no field hookhost understands, one the
+/// dialect's agent rejects whole, or refused by the dialect's rule on PreToolUse.
 fn ignored_answer(rules: &Rules, event: Event, r: &HookResponse) -> Option<Judgement> {
     let message = if !r.unrecognized.is_empty() {
         format!(
@@ -482,6 +596,8 @@ fn ignored_answer(rules: &Rules, event: Event, r: &HookResponse) -> Option<Judge
             r.unrecognized.join(", "),
             super::output::KNOWN_ANSWER_KEYS.join(", ")
         )
+    } else if let Some(problem) = (rules.invalid)(r) {
+        format!("its JSON answer is ignored: {problem}")
     } else if event == Event::PreToolUse
         && let Some(problem) = (rules.refuses)(r)
     {
@@ -496,8 +612,10 @@ fn ignored_answer(rules: &Rules, event: Event, r: &HookResponse) -> Option<Judge
 }
 
 /// The answer's `decision`, by the class of its event: a block, a force (`block` on Stop,
-/// with a reason for the model), feedback (elsewhere), or `ask`.
+/// with a reason for the model), feedback (elsewhere; Gemini CLI's AfterTool deny hides the
+/// tool's result), `ask` (with its reason) or `defer`.
 fn apply_decision(
+    rules: &Rules,
     t: &HookFacts,
     decision: Option<JsonDecision>,
     reason: Option<String>,
@@ -522,11 +640,23 @@ fn apply_decision(
                 );
             }
         },
+        (EventClass::Observing, Some(JsonDecision::Block))
+            if t.id.event == Event::PostToolUse
+                && rules.tool_output == ToolOutput::DenyReplaces =>
+        {
+            j.outcome = Outcome::Warn;
+            j.effects.updated_tool_output =
+                Some(result_blocked(reason.as_deref().unwrap_or_default()));
+        }
         (EventClass::Observing, Some(JsonDecision::Block)) => {
             j.outcome = Outcome::Warn;
             j.effects.feedback.extend(reason);
         }
-        (EventClass::Blocking, Some(JsonDecision::Ask)) => j.effects.ask = true,
+        (EventClass::Blocking, Some(JsonDecision::Ask)) => {
+            j.effects.ask = true;
+            j.effects.ask_reason = reason.filter(|r| !r.trim().is_empty());
+        }
+        (EventClass::Blocking, Some(JsonDecision::Defer)) => j.effects.defer = true,
         _ => {}
     }
 }
@@ -549,3 +679,7 @@ fn in_event_terms(rules: &Rules, t: &HookFacts, updated: Value, merge: bool) -> 
         (_, _, updated) => updated,
     }
 }
+
+#[cfg(test)]
+#[path = "decision_tests.rs"]
+mod tests;

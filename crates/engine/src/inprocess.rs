@@ -68,6 +68,13 @@ impl TypedAnswer {
             ..Self::default()
         }
     }
+    /// PostToolUse: the model sees `output` as the tool's result instead of its own.
+    pub fn replace_tool_output(output: Value) -> Self {
+        TypedAnswer {
+            updated_tool_output: Some(output),
+            ..Self::default()
+        }
+    }
 }
 
 /// Why an in-process hook could not answer. The runner treats it as a crash, like a process

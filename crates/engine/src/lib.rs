@@ -55,7 +55,8 @@
 //! - how another agent's payload, answer and rules are translated: [`dialect`]; every JSON
 //!   object hookhost reads or writes (payloads, answers, `run --json`) as a type, with its
 //!   JSON Schema: [`wire`]
-//! - where a process, a wasm instance or an HTTP request starts: [`spawner`]
+//! - where a process, a wasm instance or an HTTP request starts: [`spawner`]; a Claude Code
+//!   SessionStart hook's `CLAUDE_ENV_FILE` and how it is read: [`session_env`]
 //! - what a config file says: [`config`]; which paths it may name: `confine.rs`; how files
 //!   are read: [`files`]; where pinned package bytes are kept: [`store`]
 //! - from a project directory to a ready engine (what `run`, `hook`, `check`, `list`, `serve`
@@ -87,6 +88,7 @@ mod payload;
 pub mod preflight;
 mod report;
 mod runner;
+pub mod session_env;
 pub mod setup;
 pub mod spawner;
 pub mod store;
@@ -104,7 +106,7 @@ pub use display::{terminal_safe, terminal_safe_lines};
 pub use event::{Event, EventClass, UnknownEvent};
 pub use inprocess::{FnHook, FnResponse, HookError, HookResult};
 pub use output::{HookResponse, JsonDecision, KNOWN_ANSWER_KEYS, parse_stdout};
-pub use payload::{Payload, json_type_name};
+pub use payload::{Origin, Payload, json_type_name};
 pub use report::{Decision, EventReport, HookRecord, StopRequest};
 pub use runner::{FnOptions, ReportObserver, Runner, RunnerBuilder, RunnerError};
 pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};

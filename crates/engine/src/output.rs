@@ -2,13 +2,14 @@
 //!
 //! Plain text is always fine. Stdout that is a JSON object is read for `decision`/`reason`,
 //! `blocked`/`blockReason` (the TypeScript agent's spelling), `updatedInput` (alias
-//! `modifiedParams`), `additionalContext`, `systemMessage`, and Claude Code's
-//! `hookSpecificOutput` shape. Unknown keys beside known ones are ignored so hooks written
+//! `modifiedParams`), `updatedToolOutput`, `additionalContext`, `systemMessage`, and Claude
+//! Code's `hookSpecificOutput` shape. Unknown keys beside known ones are ignored so hooks written
 //! for other agents keep working; an answer with keys but none hookhost understands is
 //! reported (a protocol mismatch is never silent); a known key with the wrong type, or two
 //! spellings of one field that disagree, is a protocol error.
 
-use super::wire::{Behavior, HookAnswer, SpecificOutput, StatedDecision};
+pub use super::wire::StatedDecision;
+use super::wire::{Behavior, HookAnswer, SpecificOutput};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -23,6 +24,14 @@ pub struct HookResponse {
     pub updated_input: Option<Value>,
     /// `additionalContext`: text for the model.
     pub additional_context: Option<String>,
+    /// `updatedToolOutput` (PostToolUse): what the model sees as the tool's result.
+    pub updated_tool_output: Option<Value>,
+    /// The top-level `decision` as written (`"allow"` and `"approve"` stay apart: dialects
+    /// differ on which are valid).
+    pub stated_decision: Option<StatedDecision>,
+    /// Keys given only at the top level in hookhost's own spelling that Claude Code's family
+    /// reads only inside `hookSpecificOutput` (`additionalContext`, `updatedToolOutput`).
+    pub top_level_only: Vec<&'static str>,
     /// `systemMessage`: text for the user.
     pub system_message: Option<String>,
     /// `"continue": false`: stop the agent, with `stopReason` (or a default) as the reason.
@@ -65,6 +74,7 @@ pub const KNOWN_ANSWER_KEYS: &[&str] = &[
     "blockReason",
     "updatedInput",
     "modifiedParams",
+    "updatedToolOutput",
     "additionalContext",
     "systemMessage",
     "hookSpecificOutput",
@@ -93,6 +103,9 @@ pub enum JsonDecision {
     Allow,
     /// `permissionDecision: "ask"`: hand the call to the permission prompt.
     Ask,
+    /// `permissionDecision: "defer"` (Claude Code): no decision; the permission checker
+    /// decides, or the agent hookhost answers for.
+    Defer,
 }
 
 /// Parses stdout. `Ok(None)`: plain text (after an optional UTF-8 byte-order mark and
@@ -139,6 +152,7 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
 fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
     let mut r = HookResponse {
         decision: a.decision.map(JsonDecision::from),
+        stated_decision: a.decision,
         reason: a.reason.clone(),
         ..HookResponse::default()
     };
@@ -168,6 +182,14 @@ fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
         r.updated_input = Some(args);
     }
     r.additional_context.clone_from(&a.additional_context);
+    r.updated_tool_output.clone_from(&a.updated_tool_output);
+    let nested = a.hook_specific_output.as_ref();
+    if a.additional_context.is_some() && nested.is_none_or(|h| h.additional_context.is_none()) {
+        r.top_level_only.push("additionalContext");
+    }
+    if a.updated_tool_output.is_some() && nested.is_none_or(|h| h.updated_tool_output.is_none()) {
+        r.top_level_only.push("updatedToolOutput");
+    }
     r.system_message = match (&a.system_message, &a.user_message) {
         (Some(s), Some(u)) if s != u => Some(format!("{s}\n{u}")),
         (s, u) => s.clone().or_else(|| u.clone()),
@@ -239,6 +261,15 @@ fn specific(hso: &SpecificOutput, r: &mut HookResponse) -> Result<(), String> {
     if let Some(c) = &hso.additional_context {
         r.additional_context = Some(c.clone());
     }
+    if let Some(out) = &hso.updated_tool_output {
+        if r.updated_tool_output.as_ref().is_some_and(|top| top != out) {
+            return Err(
+                "`updatedToolOutput` and `hookSpecificOutput.updatedToolOutput` disagree; give one"
+                    .into(),
+            );
+        }
+        r.updated_tool_output = Some(out.clone());
+    }
     r.tool_input_patch.clone_from(&hso.tool_input);
     r.permission_request = hso.decision.as_ref().map(|p| PermissionAnswer {
         allow: p.behavior == Behavior::Allow,
@@ -255,6 +286,7 @@ impl From<StatedDecision> for JsonDecision {
             StatedDecision::Block | StatedDecision::Deny => JsonDecision::Block,
             StatedDecision::Allow | StatedDecision::Approve => JsonDecision::Allow,
             StatedDecision::Ask => JsonDecision::Ask,
+            StatedDecision::Defer => JsonDecision::Defer,
         }
     }
 }
@@ -365,7 +397,7 @@ mod tests {
         assert_eq!(err(r#"{"reason":5}"#), "`reason` must be a string, got 5");
         assert_eq!(
             err(r#"{"decision":null}"#),
-            r#"`decision` must be "block"/"deny", "allow" or "ask", got null"#
+            r#"`decision` must be "block"/"deny", "allow", "ask" or "defer", got null"#
         );
         assert_eq!(
             err(r#"{"blocked":"yes"}"#),
@@ -385,7 +417,7 @@ mod tests {
         );
         assert_eq!(
             err(r#"{"hookSpecificOutput":{"permissionDecision":"maybe"}}"#),
-            r#"`hookSpecificOutput.permissionDecision` must be "block"/"deny", "allow" or "ask", got "maybe""#
+            r#"`hookSpecificOutput.permissionDecision` must be "block"/"deny", "allow", "ask" or "defer", got "maybe""#
         );
         assert_eq!(
             err(r#"{"hookSpecificOutput":{"tool_input":1}}"#),
@@ -482,7 +514,7 @@ mod tests {
         let err = |s: &str| parse_stdout(s.as_bytes(), false).unwrap_err();
         assert_eq!(
             err(r#"{"permission": "maybe"}"#),
-            r#"`permission` must be "block"/"deny", "allow" or "ask", got "maybe""#
+            r#"`permission` must be "block"/"deny", "allow", "ask" or "defer", got "maybe""#
         );
         assert!(err(r#"{"decision": "block", "permission": "allow"}"#).contains("disagrees"));
         assert!(
@@ -534,6 +566,39 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(ask.decision, Some(JsonDecision::Ask));
+    }
+
+    #[test]
+    fn defer_updated_tool_output_and_what_sits_only_at_the_top() {
+        let r = parse_stdout(
+            br#"{"hookSpecificOutput":{"permissionDecision":"defer","updatedToolOutput":{"stdout":"[redacted]"}}}"#,
+            false,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(r.decision, Some(JsonDecision::Defer));
+        assert_eq!(r.updated_tool_output, Some(json!({"stdout": "[redacted]"})));
+        assert!(r.top_level_only.is_empty());
+        let r = parse_stdout(
+            br#"{"decision":"allow","additionalContext":"c","updatedToolOutput":"x"}"#,
+            false,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(r.stated_decision, Some(StatedDecision::Allow));
+        assert_eq!(r.top_level_only, ["additionalContext", "updatedToolOutput"]);
+        let r = parse_stdout(br#"{"updatedToolOutput":null}"#, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.updated_tool_output, None);
+        assert_eq!(
+            parse_stdout(
+                br#"{"updatedToolOutput":"a","hookSpecificOutput":{"updatedToolOutput":"b"}}"#,
+                false
+            )
+            .unwrap_err(),
+            "`updatedToolOutput` and `hookSpecificOutput.updatedToolOutput` disagree; give one"
+        );
     }
 
     #[test]

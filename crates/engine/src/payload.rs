@@ -6,6 +6,7 @@
 //! by key). Its known fields are the wire type [`NativePayload`]: the constructors below
 //! write one, [`Payload::known`] reads one back, [`Payload::merge`] sets some.
 
+use super::dialect::Dialect;
 use super::event::Event;
 use super::wire::{NativePayload, ToolError};
 use serde_json::{Map, Value};
@@ -20,6 +21,25 @@ pub struct Payload {
     /// The serialised form, made once and shared by every hook of the event until a field
     /// changes (an `updatedInput`).
     bytes: OnceLock<Arc<[u8]>>,
+    /// The agent's own payload, when the event came with one.
+    origin: Option<Arc<Origin>>,
+}
+
+/// The payload another agent sent with an event (`hookhost hook --for`, `run --payload`,
+/// serve's `fire`), kept whole: a hook of that agent's dialect is given it back, every field
+/// verbatim except those hookhost changed since (a rewritten `tool_input`, the event fired),
+/// and a hook of another dialect gets the fields no dialect names (`prompt_id`, ...).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Origin {
+    /// Whose payload it is (Claude Code, Codex or Gemini CLI).
+    pub dialect: Dialect,
+    /// Its event, when hookhost knows the name.
+    pub event: Option<Event>,
+    /// Every field, as the agent sent it.
+    pub fields: Map<String, Value>,
+    /// The native fields the payload stood for when it was attached: what changed since is
+    /// told against these.
+    pub known: NativePayload,
 }
 
 impl PartialEq for Payload {
@@ -49,6 +69,7 @@ impl Payload {
             event,
             fields: to_fields(&known),
             bytes: OnceLock::new(),
+            origin: None,
         }
     }
 
@@ -275,6 +296,27 @@ impl Payload {
         Ok(p)
     }
 
+    /// Keeps `fields`, the payload agent `dialect` sent for `event`, as this payload's
+    /// [`Origin`]; what the payload's native fields are now is what it stood for.
+    pub fn attach_origin(
+        &mut self,
+        dialect: Dialect,
+        event: Option<Event>,
+        fields: Map<String, Value>,
+    ) {
+        self.origin = Some(Arc::new(Origin {
+            dialect,
+            event,
+            fields,
+            known: self.known(),
+        }));
+    }
+
+    /// The agent's own payload this event came with, if any.
+    pub fn origin(&self) -> Option<&Origin> {
+        self.origin.as_deref()
+    }
+
     /// The known fields, typed (a field of the wrong type reads as absent).
     pub fn known(&self) -> NativePayload {
         // Every field is read leniently: this cannot fail.
@@ -327,6 +369,15 @@ impl Payload {
     pub fn set_tool_args(&mut self, args: Value) {
         self.merge(NativePayload {
             tool_args: Some(args),
+            ..NativePayload::default()
+        });
+    }
+
+    /// Replaces the tool result (a PostToolUse hook's `updatedToolOutput`; later hooks see
+    /// the new one).
+    pub fn set_tool_result(&mut self, result: Value) {
+        self.merge(NativePayload {
+            tool_result: Some(result),
             ..NativePayload::default()
         });
     }

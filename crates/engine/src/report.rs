@@ -15,6 +15,7 @@ use crate::agent::{Effects, HookVerdict, Verdict};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -99,6 +100,11 @@ pub struct EventReport {
     pub updated_args: Option<Value>,
     /// PreToolUse: a hook asked for the permission prompt.
     pub ask: bool,
+    /// Why it asked (its `permissionDecisionReason` or `reason`), when it said.
+    pub ask_reason: Option<String>,
+    /// PreToolUse: a hook deferred the decision (Claude Code's `permissionDecision:
+    /// "defer"`): the permission checker decides, or the agent hookhost answers for.
+    pub defer: bool,
     /// PermissionRequest: a hook allowed the call without the permission prompt (and no
     /// hook denied it). The agent fires PermissionRequest only for a call its permission
     /// checker would ask about: an allow never overrides a deny.
@@ -112,6 +118,13 @@ pub struct EventReport {
     pub system_messages: Vec<String>,
     /// Feedback for the model (PostToolUse exit-2 stderr, JSON blocks on observing events).
     pub feedback: Vec<String>,
+    /// PostToolUse: what the model sees as the tool's result instead of its output (a
+    /// trusted hook's `updatedToolOutput`); `null` when no hook replaced it.
+    pub updated_tool_output: Option<Value>,
+    /// SessionStart: variables for the shell tool's later calls (what hooks wrote to
+    /// `CLAUDE_ENV_FILE`, read strictly); printed only when there are some.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
     /// The hooks that ran, in order (async ones only once `Runner::wait_async` collected them).
     pub hooks: Vec<HookRecord>,
     /// Untrusted project hooks this event met (`Event[index]`), whatever the trust policy
@@ -134,11 +147,15 @@ impl EventReport {
             reason: None,
             updated_args: None,
             ask: false,
+            ask_reason: None,
+            defer: false,
             allow: false,
             stop: None,
             additional_context: Vec::new(),
             system_messages: Vec::new(),
             feedback: Vec::new(),
+            updated_tool_output: None,
+            env: BTreeMap::new(),
             hooks: Vec::new(),
             untrusted: Vec::new(),
             config_errors: Vec::new(),
@@ -153,10 +170,14 @@ impl EventReport {
             stop,
             updated_args,
             ask,
+            ask_reason,
+            defer,
             allow,
             additional_context,
             feedback,
             system_messages,
+            updated_tool_output,
+            env,
         } = e;
         // A deny beats every allow.
         self.allow = allow && verdict == Verdict::Pass;
@@ -168,9 +189,14 @@ impl EventReport {
         self.stop = stop.map(|reason| StopRequest { reason });
         self.updated_args = updated_args;
         self.ask = ask;
+        self.ask_reason = ask_reason;
+        self.defer = defer;
         self.additional_context = additional_context;
         self.feedback = feedback;
         self.system_messages = system_messages;
+        self.updated_tool_output = updated_tool_output;
+        // In order: a later hook's value of a name wins.
+        self.env = env.into_iter().collect();
     }
 
     /// The agent-side view of this report: the event's effects.
@@ -184,11 +210,19 @@ impl EventReport {
             },
             updated_args: self.updated_args.clone(),
             ask: self.ask,
+            ask_reason: self.ask_reason.clone(),
+            defer: self.defer,
             allow: self.allow,
             additional_context: self.additional_context.clone(),
             feedback: self.feedback.clone(),
             system_messages: self.system_messages.clone(),
             stop: self.stop.as_ref().map(|s| s.reason.clone()),
+            updated_tool_output: self.updated_tool_output.clone(),
+            env: self
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
         }
     }
 }

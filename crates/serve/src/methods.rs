@@ -206,7 +206,7 @@ pub fn payload_of(params: &Value, cwd: &Path) -> Result<Payload, RpcError> {
     let mut payload = match p.payload {
         None => Payload::neutral(event, cwd, &session),
         // Any agent's payload, told by its shape, as `run --payload` takes it.
-        Some(v) => Payload::from_object(event, hookhost::dialect::to_native(v), cwd, &session)
+        Some(v) => hookhost::dialect::payload_from(event, v, cwd, &session)
             .map_err(|e| RpcError::params(format!("`payload`: {e}")))?,
     };
     let tool_event = event.takes_tool_matcher();

@@ -315,6 +315,7 @@ impl Bench {
                 timeout: hook.timeout,
                 module_sha256: None,
                 env: Vec::new(),
+                env_unset: Vec::new(),
                 untrusted: false,
             })
             .await;

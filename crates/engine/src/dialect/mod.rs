@@ -14,6 +14,7 @@
 //!   `.github/hooks/*.json`), and each agent's own switches;
 //! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
 //!   ([`recognise`]: a payload of any dialect, told by its shape);
+//! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
 //! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
 //! - `events`: each agent's names for the events, and the events it fires that mean nothing
 //!   to hookhost;
@@ -28,6 +29,7 @@ mod copilot_file;
 mod copilot_payload;
 mod cursor_file;
 mod cursor_payload;
+mod env;
 pub mod events;
 mod ling_file;
 mod render;
@@ -38,9 +40,10 @@ mod sources;
 pub mod tools;
 
 pub use codex_config::codex_state_key;
-pub use render::{env, recognise, render, to_native};
+pub use env::{AgentEnv, EnvFacts, agent_variables, env, env_unset};
+pub use render::{payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};
-pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, rules};
+pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
 pub(crate) use settings::agent_name;
 pub use settings::{AgentSwitch, ForeignFile, ForeignHook, read_settings, read_settings_at};
 pub use sources::{ForeignSource, foreign_sources};

@@ -1,24 +1,30 @@
 //! Payloads across dialects: [`render`] writes a native [`Payload`] as the JSON a dialect's
 //! hook reads on stdin (Claude Code's one-line snake_case object, Gemini CLI's with its event
 //! names and a timestamp, Codex's with `turn_id` and `model`, ling's `toolCall`: the wire
-//! types of [`crate::wire`]), [`env`] is the environment that agent sets, and [`recognise`]
-//! reads a payload of any dialect back into native fields, told by its shape.
+//! types of [`crate::wire`]), and [`recognise`] reads a payload of any dialect back into
+//! native fields, told by its shape.
 //!
-//! Fields an agent sends that the native payload has no source for are taken from optional
-//! native fields when present (`transcriptPath`, `permissionMode`, `toolUseId`, `turnId`,
-//! `model`, `lastAssistantMessage`, `timestamp`; [`recognise`] keeps them), else given
-//! neutral values: `transcript_path` "" , `permission_mode` "default", `model` "".
+//! Nothing is made up. When the event came with an agent's own payload (its [`Origin`]: `hook
+//! --for`, `run --payload`, serve's `fire`), a hook of that agent's dialect gets it back field
+//! for field, unknown fields included (`prompt_id`, `effort`, `duration_ms`, ...), with only
+//! what hookhost changed since rendered anew (a rewritten `tool_input`, another event fired);
+//! a hook of another dialect gets the fields no dialect names, verbatim, and its own
+//! dialect's fields whose values are known. When hookhost's own agent is the source, a hook
+//! gets the fields its agent documents for the event with the values hookhost knows, and
+//! nothing else: no `transcript_path` (there is no transcript), no Codex `turn_id` or `model`,
+//! `permission_mode` "default" (hookhost's own permission checker) only on the events the
+//! agent sends it with, a timestamp of now for Gemini CLI.
 
 use super::Dialect;
 use super::events;
 use super::tools;
 use crate::event::Event;
-use crate::payload::Payload;
+use crate::payload::{Origin, Payload};
 use crate::wire::{
-    AgentPayload, ClaudePayload, CodexPayload, GeminiPayload, LingPayload, LingPayloadIn,
-    LingToolCall, NativePayload, ToolError,
+    AgentPayload, ClaudeFields, ClaudePayload, CodexPayload, GeminiPayload, LingPayload,
+    LingPayloadIn, LingToolCall, NativePayload, ToolError,
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::Path;
 use std::sync::Arc;
@@ -67,21 +73,148 @@ pub(super) fn now_iso() -> String {
 /// The bytes a hook of dialect `d` reads on stdin for `p`.
 pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
     let (e, k) = (p.event(), p.known());
-    let bytes = match d {
-        Dialect::Native => return p.to_json_bytes(),
-        Dialect::Claude => serde_json::to_vec(&claude_payload(Dialect::Claude, e, &k)),
-        Dialect::Codex => serde_json::to_vec(&codex_payload(e, &k)),
-        Dialect::Gemini => serde_json::to_vec(&gemini_payload(e, &k)),
-        Dialect::Ling => serde_json::to_vec(&ling_payload(e, &k)),
-        Dialect::Cursor => serde_json::to_vec(&super::cursor_payload::payload(e, p)),
-        Dialect::Copilot => serde_json::to_vec(&super::copilot_payload::payload(e, p)),
+    let object = match (d, p.origin()) {
+        (Dialect::Native, _) => return p.to_json_bytes(),
+        (Dialect::Ling, _) => to_map(&ling_payload(e, &k)),
+        (Dialect::Cursor, _) => to_map(&super::cursor_payload::payload(e, p)),
+        (Dialect::Copilot, _) => to_map(&super::copilot_payload::payload(e, p)),
+        (_, Some(origin)) => from_origin(d, e, &k, origin),
+        (_, None) => agent_payload(d, e, &k, Source::Own),
     };
     // One compact line, ended by a newline so that `read -r payload` succeeds even under
     // `set -e` (every JSON reader ignores the trailing whitespace). Plain data: serialising
     // it cannot fail.
-    let mut bytes = bytes.unwrap_or_default();
+    let mut bytes = serde_json::to_vec(&object).unwrap_or_default();
     bytes.push(b'\n');
     bytes.into()
+}
+
+/// Who the event comes from: hookhost's own agent (whose defaults hookhost knows: its
+/// permission mode, no compaction instructions), or another agent, whose payload says what
+/// is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Own,
+    Agent,
+}
+
+/// Plain data as a JSON object (it always is one).
+fn to_map(v: &impl Serialize) -> Map<String, Value> {
+    match serde_json::to_value(v) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    }
+}
+
+/// The keys each agent's payload names, as [`agent_payload`] writes them (a unit test holds
+/// these to the wire types' schemas).
+const CLAUDE_KEYS: &[&str] = &[
+    "agent_id",
+    "agent_type",
+    "compact_summary",
+    "custom_instructions",
+    "cwd",
+    "error",
+    "error_details",
+    "hook_event_name",
+    "last_assistant_message",
+    "message",
+    "notification_type",
+    "permission_mode",
+    "prompt",
+    "reason",
+    "session_id",
+    "source",
+    "stop_hook_active",
+    "title",
+    "tool_input",
+    "tool_name",
+    "tool_response",
+    "tool_use_id",
+    "transcript_path",
+    "trigger",
+];
+const CODEX_ONLY_KEYS: &[&str] = &["model", "turn_id"];
+const GEMINI_KEYS: &[&str] = &[
+    "cwd",
+    "hook_event_name",
+    "message",
+    "notification_type",
+    "prompt",
+    "prompt_response",
+    "reason",
+    "session_id",
+    "source",
+    "stop_hook_active",
+    "timestamp",
+    "tool_input",
+    "tool_name",
+    "tool_response",
+    "transcript_path",
+    "trigger",
+];
+
+/// The keys `d`'s payload names.
+fn keys(d: Dialect) -> impl Iterator<Item = &'static str> {
+    let (first, more): (&[&str], &[&str]) = match d {
+        Dialect::Claude => (CLAUDE_KEYS, &[]),
+        Dialect::Codex => (CLAUDE_KEYS, CODEX_ONLY_KEYS),
+        Dialect::Gemini => (GEMINI_KEYS, &[]),
+        Dialect::Native | Dialect::Ling | Dialect::Cursor | Dialect::Copilot => (&[], &[]),
+    };
+    first.iter().chain(more).copied()
+}
+
+/// Whether some agent's payload names `key` (then it is rendered from native fields, not
+/// copied from another agent's payload).
+fn named_by_a_dialect(key: &str) -> bool {
+    [Dialect::Claude, Dialect::Codex, Dialect::Gemini]
+        .into_iter()
+        .any(|d| keys(d).any(|k| k == key))
+}
+
+/// The payload of dialect `d` (Claude Code, Codex, Gemini CLI) from native fields.
+fn agent_payload(d: Dialect, e: Event, k: &NativePayload, source: Source) -> Map<String, Value> {
+    match d {
+        Dialect::Claude => to_map(&ClaudePayload {
+            fields: claude_fields(d, e, k, source),
+        }),
+        Dialect::Codex => to_map(&codex_payload(e, k, source)),
+        Dialect::Gemini => to_map(&gemini_payload(e, k)),
+        Dialect::Native | Dialect::Ling | Dialect::Cursor | Dialect::Copilot => Map::new(),
+    }
+}
+
+/// A payload for dialect `d` when the event came with an agent's own payload: for that
+/// agent, its payload with only what changed since rendered anew (a field whose native
+/// source is the same as when it came is kept as the agent wrote it, `null`s, key order of
+/// values and unknown fields included); for another agent, the fields no dialect names,
+/// verbatim, and `d`'s own from native fields.
+fn from_origin(d: Dialect, e: Event, now: &NativePayload, o: &Origin) -> Map<String, Value> {
+    let rendered = agent_payload(d, e, now, Source::Agent);
+    if o.dialect != d {
+        let mut out: Map<String, Value> = o
+            .fields
+            .iter()
+            .filter(|(key, _)| !named_by_a_dialect(key))
+            .map(|(key, v)| (key.clone(), v.clone()))
+            .collect();
+        out.extend(rendered);
+        return out;
+    }
+    let then = agent_payload(d, o.event.unwrap_or(e), &o.known, Source::Agent);
+    let mut out = o.fields.clone();
+    for key in keys(d) {
+        let changed =
+            rendered.get(key) != then.get(key) || (key == "hook_event_name" && o.event != Some(e));
+        if changed {
+            match rendered.get(key) {
+                Some(v) => out.insert(key.to_string(), v.clone()),
+                None => out.remove(key),
+            };
+        }
+    }
+    out
 }
 
 /// A known text field, or `default`.
@@ -99,14 +232,44 @@ pub(super) fn tool_call(d: Dialect, k: &NativePayload) -> (String, Value) {
     tools::to_dialect(d, name, &args)
 }
 
-fn claude_payload(d: Dialect, e: Event, k: &NativePayload) -> ClaudePayload {
-    let mut c = ClaudePayload {
+/// The events whose payload carries `permission_mode`: Claude Code sends it on the events of
+/// a turn (the captured payloads), not on SessionStart, SessionEnd, PreCompact, PostCompact,
+/// SubagentStart, StopFailure or Notification; Codex on every event.
+fn sends_permission_mode(d: Dialect, e: Event) -> bool {
+    match d {
+        Dialect::Codex => true,
+        _ => match e {
+            Event::UserPromptSubmit
+            | Event::PreToolUse
+            | Event::PostToolUse
+            | Event::Stop
+            | Event::SubagentStop
+            | Event::PermissionRequest
+            | Event::PostToolUseFailure => true,
+            Event::SessionStart
+            | Event::SessionEnd
+            | Event::PreCompact
+            | Event::Notification
+            | Event::SubagentStart
+            | Event::PostCompact
+            | Event::StopFailure => false,
+        },
+    }
+}
+
+/// Claude Code's fields (also Codex's): the common ones, then the event's.
+fn claude_fields(d: Dialect, e: Event, k: &NativePayload, source: Source) -> ClaudeFields {
+    let own = source == Source::Own;
+    let mut c = ClaudeFields {
         cwd: or(&k.cwd, ""),
         hook_event_name: e.as_str().to_string(),
-        permission_mode: or(&k.permission_mode, "default"),
+        permission_mode: k
+            .permission_mode
+            .clone()
+            .or_else(|| (own && sends_permission_mode(d, e)).then(|| "default".to_string())),
         session_id: or(&k.session_id, ""),
-        transcript_path: or(&k.transcript_path, ""),
-        ..ClaudePayload::default()
+        transcript_path: k.transcript_path.clone(),
+        ..ClaudeFields::default()
     };
     match e {
         Event::PreToolUse | Event::PostToolUse => {
@@ -121,12 +284,18 @@ fn claude_payload(d: Dialect, e: Event, k: &NativePayload) -> ClaudePayload {
         Event::UserPromptSubmit => c.prompt = Some(or(&k.prompt, "")),
         Event::Stop | Event::SubagentStop => {
             c.stop_hook_active = Some(k.stop_hook_active.unwrap_or(false));
+            c.last_assistant_message = k.last_assistant_message.clone().map(Some);
         }
         Event::SessionStart => c.source = Some(or(&k.source, "startup")),
         Event::SessionEnd => c.reason = Some(or(&k.reason, "other")),
         Event::PreCompact => {
             c.trigger = Some(or(&k.trigger, "manual"));
-            c.custom_instructions = Some(or(&k.custom_instructions, ""));
+            // hookhost's own compaction takes no instructions: Claude Code's `null`.
+            c.custom_instructions = match (&k.custom_instructions, own) {
+                (Some(text), _) => Some(Some(text.clone())),
+                (None, true) => Some(None),
+                (None, false) => None,
+            };
         }
         _ => new_event_fields(d, e, k, &mut c),
     }
@@ -136,10 +305,10 @@ fn claude_payload(d: Dialect, e: Event, k: &NativePayload) -> ClaudePayload {
 /// The fields of the events Claude Code added later (Claude Code 2.1.332's hook input
 /// schemas): PermissionRequest and PostToolUseFailure carry the tool call, PostToolUseFailure
 /// its `error` text; Notification `message`, `notification_type`, `title`; SubagentStart
-/// `agent_id`, `agent_type`; PostCompact `trigger`, `compact_summary`; StopFailure the kind
-/// of error as `error` (`unknown` when hookhost does not know it), the text as
-/// `error_details`.
-fn new_event_fields(d: Dialect, e: Event, k: &NativePayload, c: &mut ClaudePayload) {
+/// `agent_id`, `agent_type` (when known); PostCompact `trigger`, `compact_summary`;
+/// StopFailure the kind of error as `error` (`unknown` when hookhost does not know it), the
+/// text as `error_details`.
+fn new_event_fields(d: Dialect, e: Event, k: &NativePayload, c: &mut ClaudeFields) {
     match e {
         Event::PermissionRequest | Event::PostToolUseFailure => {
             let (name, input) = tool_call(d, k);
@@ -156,8 +325,8 @@ fn new_event_fields(d: Dialect, e: Event, k: &NativePayload, c: &mut ClaudePaylo
             c.title.clone_from(&k.title);
         }
         Event::SubagentStart => {
-            c.agent_id = Some(or(&k.agent_id, ""));
-            c.agent_type = Some(or(&k.agent_type, ""));
+            c.agent_id.clone_from(&k.agent_id);
+            c.agent_type.clone_from(&k.agent_type);
         }
         Event::PostCompact => {
             c.trigger = Some(or(&k.trigger, "manual"));
@@ -166,8 +335,7 @@ fn new_event_fields(d: Dialect, e: Event, k: &NativePayload, c: &mut ClaudePaylo
         Event::StopFailure => {
             c.error = Some(or(&k.error_type, "unknown"));
             c.error_details.clone_from(&k.error);
-            c.last_assistant_message
-                .clone_from(&k.last_assistant_message);
+            c.last_assistant_message = k.last_assistant_message.clone().map(Some);
         }
         _ => {}
     }
@@ -181,67 +349,29 @@ fn failure_text(k: &NativePayload) -> String {
     }
 }
 
-/// Claude Code's payload with Codex's `turn_id`, `model` and, at Stop, the last message.
-fn codex_payload(e: Event, k: &NativePayload) -> CodexPayload {
-    let ClaudePayload {
-        agent_id,
-        agent_type,
-        // Not in Codex 0.171's payloads (it fires none of these events).
-        compact_summary: _,
-        error: _,
-        error_details: _,
-        last_assistant_message: _,
-        message: _,
-        notification_type: _,
-        title: _,
-        custom_instructions,
-        cwd,
-        hook_event_name,
-        permission_mode,
-        prompt,
-        reason,
-        session_id,
-        source,
-        stop_hook_active,
-        tool_input,
-        tool_name,
-        tool_response,
-        tool_use_id,
-        transcript_path,
-        trigger,
-    } = claude_payload(Dialect::Codex, e, k);
-    let stops = matches!(e, Event::Stop | Event::SubagentStop);
+/// Codex's payload: Claude Code's fields with `turn_id` and `model` when known, and at Stop
+/// the last message (`null` when hookhost's own agent has none to give).
+fn codex_payload(e: Event, k: &NativePayload, source: Source) -> CodexPayload {
+    let mut fields = claude_fields(Dialect::Codex, e, k, source);
+    if source == Source::Own && matches!(e, Event::Stop | Event::SubagentStop) {
+        fields.last_assistant_message = Some(k.last_assistant_message.clone());
+    }
     CodexPayload {
-        agent_id,
-        agent_type,
-        custom_instructions,
-        cwd,
-        hook_event_name,
-        last_assistant_message: stops.then(|| k.last_assistant_message.clone()),
-        model: or(&k.model, ""),
-        permission_mode,
-        prompt,
-        reason,
-        session_id,
-        source,
-        stop_hook_active,
-        tool_input,
-        tool_name,
-        tool_response,
-        tool_use_id,
-        transcript_path,
-        trigger,
-        turn_id: or(&k.turn_id, ""),
+        fields,
+        model: k.model.clone(),
+        turn_id: k.turn_id.clone(),
     }
 }
 
+/// Gemini CLI's payload: its event names and tool names, its own `timestamp` when the event
+/// came with one (else now).
 fn gemini_payload(e: Event, k: &NativePayload) -> GeminiPayload {
     let mut g = GeminiPayload {
         cwd: or(&k.cwd, ""),
         hook_event_name: gemini_event(e).unwrap_or(e.as_str()).to_string(),
         session_id: or(&k.session_id, ""),
-        timestamp: now_iso(),
-        transcript_path: or(&k.transcript_path, ""),
+        timestamp: k.timestamp.clone().unwrap_or_else(now_iso),
+        transcript_path: k.transcript_path.clone(),
         ..GeminiPayload::default()
     };
     match e {
@@ -255,8 +385,8 @@ fn gemini_payload(e: Event, k: &NativePayload) -> GeminiPayload {
         }
         Event::UserPromptSubmit => g.prompt = Some(or(&k.prompt, "")),
         Event::Stop | Event::SubagentStop => {
-            g.prompt = Some(or(&k.prompt, ""));
-            g.prompt_response = Some(or(&k.last_assistant_message, ""));
+            g.prompt.clone_from(&k.prompt);
+            g.prompt_response.clone_from(&k.last_assistant_message);
             g.stop_hook_active = Some(k.stop_hook_active.unwrap_or(false));
         }
         Event::SessionStart => g.source = Some(or(&k.source, "startup")),
@@ -316,35 +446,9 @@ fn ling_payload(e: Event, k: &NativePayload) -> LingPayload {
     }
 }
 
-/// The environment a hook of dialect `d` runs with, besides hookhost's own `HOOK_EVENT` and
-/// `HOOK_PROJECT_DIR`: `CLAUDE_PROJECT_DIR` for Claude Code and Codex hooks, and
-/// `GEMINI_PROJECT_DIR` plus `CLAUDE_PROJECT_DIR` for Gemini CLI's, `CURSOR_PROJECT_DIR` (and
-/// its alias `CLAUDE_PROJECT_DIR`) for Cursor's, `COPILOT_PROJECT_DIR` and
-/// `CLAUDE_PROJECT_DIR` for Copilot CLI's (what Copilot CLI 1.0.102 sets).
-pub fn env(d: Dialect, project: &Path) -> Vec<(String, String)> {
-    // Per hook and event: a native hook allocates nothing.
-    let dir = || project.to_string_lossy().into_owned();
-    match d {
-        Dialect::Claude | Dialect::Codex => vec![("CLAUDE_PROJECT_DIR".into(), dir())],
-        Dialect::Gemini => vec![
-            ("GEMINI_PROJECT_DIR".into(), dir()),
-            ("CLAUDE_PROJECT_DIR".into(), dir()),
-        ],
-        Dialect::Cursor => vec![
-            ("CURSOR_PROJECT_DIR".into(), dir()),
-            ("CLAUDE_PROJECT_DIR".into(), dir()),
-        ],
-        Dialect::Copilot => vec![
-            ("COPILOT_PROJECT_DIR".into(), dir()),
-            ("CLAUDE_PROJECT_DIR".into(), dir()),
-        ],
-        Dialect::Native | Dialect::Ling => Vec::new(),
-    }
-}
-
 /// `v` as a native payload object: another agent's payload (told by [`recognise`]) turned
-/// into native fields, a native one unchanged. What `run --payload` and `serve`'s `fire`
-/// accept.
+/// into native fields, a native one unchanged. (Prefer [`payload_from`], which keeps the
+/// agent's own payload for the hooks of its dialect.)
 pub fn to_native(v: Value) -> Value {
     match recognise(&v) {
         Some((_, _, fields)) => Value::Object(fields),
@@ -352,10 +456,26 @@ pub fn to_native(v: Value) -> Value {
     }
 }
 
+/// The payload of `event` from a whole JSON object of any dialect, as `run --payload` and
+/// serve's `fire` take it: another agent's payload (told by [`recognise`]) in native fields,
+/// with the agent's own kept as the payload's [`Origin`] (so that its hooks get it back
+/// verbatim); a native or ling one as [`Payload::from_object`] reads it.
+pub fn payload_from(event: Event, v: Value, cwd: &Path, session: &str) -> Result<Payload, String> {
+    let Some((d, recognised, fields)) = recognise(&v) else {
+        return Payload::from_object(event, v, cwd, session);
+    };
+    let mut p = Payload::from_object(event, Value::Object(fields), cwd, session)?;
+    if let (Dialect::Claude | Dialect::Codex | Dialect::Gemini, Value::Object(own)) = (d, v) {
+        p.attach_origin(d, recognised, own);
+    }
+    Ok(p)
+}
+
 /// A payload of any dialect, told by its shape, as native fields: `(dialect, event, fields)`.
 /// Cursor's event names or `conversation_id` mean Cursor; a `sessionId` with a numeric
 /// `timestamp` and no event name means Copilot CLI (its event told by its fields);
-/// `hook_event_name` means Claude Code, Codex (with `turn_id`), Gemini CLI (its event names,
+/// `hook_event_name` means Claude Code, Codex (with `turn_id`, or `model`: Codex sends no
+/// `turn_id` on SessionStart), Gemini CLI (its event names,
 /// or a `timestamp`) or Copilot CLI's VS Code form (Claude Code's names with an ISO
 /// `timestamp`); `toolCall`, or `event` without `toolName`, means ling; anything else is
 /// native (`None`). Tool names and argument keys are mapped to the core's.
@@ -391,7 +511,7 @@ pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value
         }
         let d = if gemini_event.is_some() || a.timestamp.is_some() && a.permission_mode.is_none() {
             Dialect::Gemini
-        } else if a.turn_id.is_some() {
+        } else if a.turn_id.is_some() || a.model.is_some() {
             Dialect::Codex
         } else {
             Dialect::Claude
@@ -505,198 +625,5 @@ fn from_ling(obj: &Map<String, Value>) -> Map<String, Value> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn claude_payload_is_one_line_snake_case_with_claude_names() {
-        let p = Payload::pre_tool_use(Path::new("/p"), "s1", "bash", json!({"command": "ls"}));
-        let bytes = render(Dialect::Claude, &p);
-        let text = std::str::from_utf8(&bytes).unwrap();
-        assert_eq!(text.matches('\n').count(), 1);
-        assert!(text.ends_with('\n'));
-        let v: Value = serde_json::from_str(text).unwrap();
-        assert_eq!(v["hook_event_name"], "PreToolUse");
-        assert_eq!(v["tool_name"], "Bash");
-        assert_eq!(v["tool_input"]["command"], "ls");
-        assert_eq!(v["session_id"], "s1");
-        assert_eq!(v["permission_mode"], "default");
-        let (d, e, back) = recognise(&v).unwrap();
-        assert_eq!((d, e), (Dialect::Claude, Some(Event::PreToolUse)));
-        assert_eq!(back["toolName"], "bash");
-    }
-
-    #[test]
-    fn payloads_are_written_key_by_key_in_order() {
-        let mut p = Payload::post_tool_use(
-            Path::new("/p"),
-            "s1",
-            "read_file",
-            json!({"path": "a"}),
-            Value::Null,
-            false,
-        );
-        p.set("toolUseId", json!("t1"));
-        let text = |d, p: &Payload| String::from_utf8(render(d, p).to_vec()).unwrap();
-        assert_eq!(
-            text(Dialect::Claude, &p),
-            "{\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUse\",\"permission_mode\":\"default\",\"session_id\":\"s1\",\"tool_input\":{\"file_path\":\"a\"},\"tool_name\":\"Read\",\"tool_response\":null,\"tool_use_id\":\"t1\",\"transcript_path\":\"\"}\n"
-        );
-        assert_eq!(
-            text(Dialect::Codex, &p),
-            "{\"cwd\":\"/p\",\"hook_event_name\":\"PostToolUse\",\"model\":\"\",\"permission_mode\":\"default\",\"session_id\":\"s1\",\"tool_input\":{\"file_path\":\"a\"},\"tool_name\":\"Read\",\"tool_response\":null,\"tool_use_id\":\"t1\",\"transcript_path\":\"\",\"turn_id\":\"\"}\n"
-        );
-        p.set("timestamp", json!("T"));
-        assert_eq!(
-            text(Dialect::Ling, &p),
-            "{\"cwd\":\"/p\",\"event\":\"PostToolUse\",\"sessionId\":\"s1\",\"timestamp\":\"T\",\"toolCall\":{\"params\":{\"file_path\":\"a\"},\"result\":null,\"tool\":\"read_file\"}}\n"
-        );
-        let stop = Payload::stop(Event::Stop, Path::new("/p"), "s1", true);
-        let codex: Value = serde_json::from_slice(&render(Dialect::Codex, &stop)).unwrap();
-        assert_eq!(codex["last_assistant_message"], Value::Null);
-        assert_eq!(codex["stop_hook_active"], true);
-    }
-
-    #[test]
-    fn gemini_and_ling_shapes() {
-        let p = Payload::pre_tool_use(
-            Path::new("/p"),
-            "s1",
-            "write_file",
-            json!({"path": "a", "content": "b"}),
-        );
-        let g: Value = serde_json::from_slice(&render(Dialect::Gemini, &p)).unwrap();
-        assert_eq!(g["hook_event_name"], "BeforeTool");
-        assert_eq!(g["tool_input"]["file_path"], "a");
-        assert!(g["timestamp"].as_str().unwrap().ends_with('Z'));
-        assert_eq!(recognise(&g).unwrap().0, Dialect::Gemini);
-        let l: Value = serde_json::from_slice(&render(Dialect::Ling, &p)).unwrap();
-        assert_eq!(l["toolCall"]["params"]["file_path"], "a");
-        let (d, e, back) = recognise(&l).unwrap();
-        assert_eq!((d, e), (Dialect::Ling, Some(Event::PreToolUse)));
-        assert_eq!(back["toolArgs"]["path"], "a");
-        assert!(recognise(&json!({"event": "PreToolUse", "toolName": "bash"})).is_none());
-    }
-
-    /// A payload the pinned agent wrote, as captured by `scripts/test-real-agents --capture`.
-    fn fixture(agent: &str, event: &str) -> Value {
-        let path = format!(
-            "{}/../../tests/fixtures/agents/{agent}/{event}.json",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
-    }
-
-    #[test]
-    fn claudes_new_events_are_read_into_native_fields() {
-        let (d, e, f) = recognise(&fixture("claude", "PermissionRequest")).unwrap();
-        assert_eq!((d, e), (Dialect::Claude, Some(Event::PermissionRequest)));
-        assert_eq!(f["toolName"], "bash");
-        assert_eq!(f["toolArgs"]["command"], "touch made-by-the-model");
-        let (_, e, f) = recognise(&fixture("claude", "PostToolUseFailure")).unwrap();
-        assert_eq!(e, Some(Event::PostToolUseFailure));
-        assert_eq!(
-            f["toolError"],
-            "Exit code 1\ncat: missing-file: No such file or directory"
-        );
-        let (_, e, f) = recognise(&fixture("claude", "StopFailure")).unwrap();
-        assert_eq!(e, Some(Event::StopFailure));
-        assert_eq!(
-            (f["errorType"].as_str(), f["error"].as_str()),
-            (Some("unknown"), Some("API Error: 400 scripted API error"))
-        );
-        let (_, e, f) = recognise(&fixture("claude", "SubagentStart")).unwrap();
-        assert_eq!(e, Some(Event::SubagentStart));
-        assert_eq!(f["agentType"], "general-purpose");
-        assert_eq!(f["agentId"], "adc2b7ea449186ade");
-    }
-
-    #[test]
-    fn geminis_model_events_and_automatic_pre_compress_are_no_native_event() {
-        for name in [
-            "BeforeModel",
-            "AfterModel",
-            "BeforeToolSelection",
-            "PreCompress",
-        ] {
-            let (d, e, _) = recognise(&fixture("gemini", name)).unwrap();
-            assert_eq!((d, e), (Dialect::Gemini, None), "{name}");
-        }
-        let mut manual = fixture("gemini", "PreCompress");
-        manual["trigger"] = "manual".into();
-        assert_eq!(recognise(&manual).unwrap().1, Some(Event::PreCompact));
-    }
-
-    #[test]
-    fn the_new_events_render_in_each_agents_fields() {
-        let p = Path::new("/p");
-        let claude = |payload: &Payload| -> Value {
-            serde_json::from_slice(&render(Dialect::Claude, payload)).unwrap()
-        };
-        let v = claude(&Payload::permission_request(
-            p,
-            "s",
-            "write_file",
-            json!({"path": "a"}),
-            "rule write_file",
-        ));
-        assert_eq!(
-            (v["hook_event_name"].as_str(), v["tool_name"].as_str()),
-            (Some("PermissionRequest"), Some("Write"))
-        );
-        assert_eq!(v["tool_input"]["file_path"], "a");
-        let v = claude(&Payload::post_tool_use_failure(
-            p,
-            "s",
-            "bash",
-            json!({"command": "false"}),
-            "exit 1",
-        ));
-        assert_eq!(
-            (v["tool_name"].as_str(), v["error"].as_str()),
-            (Some("Bash"), Some("exit 1"))
-        );
-        let v = claude(&Payload::notification(p, "s", "asks", "permission_prompt"));
-        assert_eq!(v["notification_type"], "permission_prompt");
-        let v = claude(&Payload::subagent_start(p, "s", "scout", "look"));
-        assert_eq!(
-            (v["agent_type"].as_str(), v["agent_id"].as_str()),
-            (Some("scout"), Some(""))
-        );
-        assert!(
-            v.get("prompt").is_none(),
-            "Claude Code sends no prompt there"
-        );
-        let v = claude(&Payload::post_compact(
-            p,
-            "s",
-            "auto",
-            "[3 earlier messages compacted]",
-        ));
-        assert_eq!(v["compact_summary"], "[3 earlier messages compacted]");
-        let v = claude(&Payload::stop_failure(p, "s", "API error: 529"));
-        assert_eq!(
-            (v["error"].as_str(), v["error_details"].as_str()),
-            (Some("unknown"), Some("API error: 529"))
-        );
-        let g: Value = serde_json::from_slice(&render(
-            Dialect::Gemini,
-            &Payload::notification(p, "s", "asks", "permission_prompt"),
-        ))
-        .unwrap();
-        assert_eq!(
-            (
-                g["hook_event_name"].as_str(),
-                g["notification_type"].as_str()
-            ),
-            (Some("Notification"), Some("ToolPermission"))
-        );
-        let c: Value = serde_json::from_slice(&render(
-            Dialect::Codex,
-            &Payload::subagent_start(p, "s", "scout", "look"),
-        ))
-        .unwrap();
-        assert_eq!(c["agent_type"], "scout");
-    }
-}
+#[path = "render_tests.rs"]
+mod tests;

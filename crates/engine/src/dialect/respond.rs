@@ -7,11 +7,18 @@
 //! never answers "allow" on PreToolUse. On PermissionRequest, which Claude Code and Codex
 //! fire only for a call their own rules would prompt for (their deny rules come first), it
 //! answers `decision: {behavior: "allow"}` when a native hook allowed the call and none
-//! denied it, `{behavior: "deny", message}` when one denied it. A rewrite of the tool input goes back in the agent's argument keys
-//! with no decision, so that the agent's own permission check runs on it (Claude Code), merged into the
-//! input (Gemini CLI), as `modifiedArgs` (Copilot CLI, which applies it), or, where the agent
-//! cannot apply rewrites (Codex; Cursor, whose docs do not promise `updated_input`), as a
-//! deny that says so: a guard's rewrite is never silently dropped.
+//! denied it, `{behavior: "deny", message}` when one denied it. A rewrite of the tool input
+//! goes back in the agent's argument keys, with no decision so that the agent's own
+//! permission flow judges the new input (Claude Code), merged into the input (Gemini CLI), as
+//! `modifiedArgs` (Copilot CLI, which applies it), or, where the agent cannot apply rewrites
+//! (Codex; Cursor, whose docs do not promise `updated_input`), as a deny that says so: a
+//! guard's rewrite is never silently dropped. An ask keeps its reason (Codex, which cannot
+//! ask, gets a deny that says so); a defer is Claude Code's `defer` (elsewhere the agent's
+//! own permission flow, which is what it means). A replaced tool result
+//! (`updatedToolOutput`) goes back as Claude Code's `updatedToolOutput`, as Gemini CLI's
+//! AfterTool deny (the model sees "Tool result blocked: OUTPUT" instead of the result), and
+//! to Codex, which cannot apply one, as a `systemMessage` that says so. Context goes only in
+//! `hookSpecificOutput.additionalContext`, where these agents read it.
 //!
 //! Cursor (cursor.com/docs/hooks): `{"permission": "deny", "user_message", "agent_message"}`
 //! (or `"ask"`) on its before-events; `{"continue": false, "user_message"}` blocks a prompt;
@@ -97,6 +104,11 @@ struct Facts {
     /// The block reason or force message (the stop reason for a stop's deny).
     reason: String,
     ask: bool,
+    /// Why a hook asked.
+    ask_reason: Option<String>,
+    defer: bool,
+    /// What the model sees as the tool's result instead of its output.
+    tool_output: Option<Value>,
     /// PermissionRequest: a hook allowed the call.
     allow: bool,
     /// The event takes `additionalContext`.
@@ -133,6 +145,12 @@ impl Facts {
             blocked,
             reason,
             ask: report.ask,
+            ask_reason: report.ask_reason.clone(),
+            defer: report.defer,
+            tool_output: report
+                .updated_tool_output
+                .clone()
+                .filter(|_| e == Event::PostToolUse),
             allow: report.allow,
             takes_context: takes_context(d, e),
         }
@@ -171,6 +189,14 @@ impl Facts {
             Event::PostToolUse => self.feedback.clone(),
             _ => None,
         }
+    }
+
+    /// The tool result a hook put in place of the real one, as text.
+    fn tool_output_text(&self) -> Option<String> {
+        self.tool_output.as_ref().map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
     }
 
     /// The context for `hookSpecificOutput`, unless something else filled it.
@@ -219,15 +245,20 @@ fn claude_answer(f: &Facts) -> ClaudeAnswer {
             hso.permission_decision = Some(PermissionDecision::Deny);
             hso.permission_decision_reason = Some(f.reason.clone());
         }
-        // A rewrite goes back with no decision: Claude Code applies `updatedInput` and still
-        // runs its own permission check on it (tried against 2.1.332: a rewritten `touch`
-        // needs approval, a rewritten call under an allow rule runs). "ask" would make a
-        // headless Claude refuse the call.
-        Event::PreToolUse if f.ask || f.updated.is_some() => {
-            hso.permission_decision = f.ask.then_some(PermissionDecision::Ask);
+        Event::PreToolUse => {
+            // A rewrite goes back alone: Claude Code applies an `updatedInput` that comes
+            // without a decision and runs its own permission flow on the new input (2.1.332:
+            // its `hookUpdatedInput`), as hookhost's checker runs on the final arguments; an
+            // "ask" with it would be refused headless (`-p`). An ask keeps its reason.
             hso.updated_input.clone_from(&f.updated);
+            if f.ask {
+                hso.permission_decision = Some(PermissionDecision::Ask);
+                hso.permission_decision_reason.clone_from(&f.ask_reason);
+            } else if f.defer {
+                hso.permission_decision = Some(PermissionDecision::Defer);
+            }
         }
-        Event::PreToolUse => {}
+        Event::PostToolUse => hso.updated_tool_output.clone_from(&f.tool_output),
         // Claude Code reads only `additionalContext` there: feedback goes to the model so.
         Event::PostToolUseFailure => {
             hso.additional_context = f.feedback.as_ref().map(|fb| match &f.context {
@@ -260,6 +291,14 @@ fn codex_answer(f: &Facts) -> CodexAnswer {
         ..CodexAnswer::default()
     };
     let mut hso = CodexSpecificOutput::default();
+    if f.tool_output.is_some() {
+        // Codex 0.171 has no `updatedToolOutput`: say so rather than drop it unseen.
+        let note = "hookhost: a hook replaced this tool's result, which Codex cannot apply (it has no updatedToolOutput); the model sees the tool's own output".to_string();
+        a.system_message = Some(match a.system_message.take() {
+            Some(m) => format!("{m}\n{note}"),
+            None => note,
+        });
+    }
     if f.event == Event::PreToolUse {
         if let Some(why) = codex_deny(f) {
             hso.permission_decision = Some(CodexPermission::Deny);
@@ -296,6 +335,13 @@ fn codex_deny(f: &Facts) -> Option<String> {
         })
     } else if f.updated.is_some() {
         Some("a hookhost hook rewrote this call's arguments, which Codex cannot apply; blocked to fail closed".to_string())
+    } else if f.ask {
+        // Codex rejects "ask" from a hook: a call a hook wants confirmed does not run
+        // unconfirmed.
+        Some(match &f.ask_reason {
+            Some(why) => format!("a hookhost hook asks for confirmation ({why}), which a Codex hook cannot ask for; blocked to fail closed"),
+            None => "a hookhost hook asks for confirmation, which a Codex hook cannot ask for; blocked to fail closed".to_string(),
+        })
     } else {
         None
     }
@@ -317,9 +363,13 @@ fn gemini_answer(f: &Facts) -> GeminiAnswer {
             a.reason = Some(f.reason.clone());
         }
         Event::PreToolUse => {
-            a.decision = f.ask.then_some(GeminiDecision::Ask);
+            if f.ask {
+                a.decision = Some(GeminiDecision::Ask);
+                a.reason.clone_from(&f.ask_reason);
+            }
             hso.tool_input.clone_from(&f.updated);
         }
+
         _ if f.ends_turn => {
             a.decision = Some(GeminiDecision::Deny);
             a.reason = Some(f.reason.clone());
@@ -329,6 +379,12 @@ fn gemini_answer(f: &Facts) -> GeminiAnswer {
                 Some(c) => format!("{c}\n{fb}"),
                 None => fb.clone(),
             });
+            // Gemini CLI has no `updatedToolOutput`: its AfterTool deny puts the reason in
+            // place of the result ("Tool result blocked: REASON"), which hides the real one.
+            if let Some(output) = f.tool_output_text() {
+                a.decision = Some(GeminiDecision::Deny);
+                a.reason = Some(output);
+            }
         }
         _ => {}
     }
@@ -496,6 +552,7 @@ mod tests {
         let mut r = report(Event::PreToolUse);
         r.updated_args = Some(json!({"path": "b.txt", "content": "x"}));
         let claude = parsed(&respond(Dialect::Claude, &r, Some("write_file")));
+        // No decision: Claude Code's own permission flow judges the rewritten input.
         assert_eq!(claude["hookSpecificOutput"].get("permissionDecision"), None);
         assert_eq!(
             claude["hookSpecificOutput"]["updatedInput"],
@@ -622,6 +679,89 @@ mod tests {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                 "permissionDecision": "deny", "permissionDecisionReason": "halt"}})
         );
+    }
+
+    #[test]
+    fn an_ask_keeps_its_reason_in_every_agents_terms() {
+        let mut r = report(Event::PreToolUse);
+        r.ask = true;
+        r.ask_reason = Some("git push detected, confirm".into());
+        let claude = parsed(&respond(Dialect::Claude, &r, Some("bash")));
+        assert_eq!(
+            claude["hookSpecificOutput"],
+            json!({"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                "permissionDecisionReason": "git push detected, confirm"})
+        );
+        let gemini = parsed(&respond(Dialect::Gemini, &r, Some("bash")));
+        assert_eq!(
+            (gemini["decision"].as_str(), gemini["reason"].as_str()),
+            (Some("ask"), Some("git push detected, confirm"))
+        );
+        // Codex cannot ask: the call does not run unconfirmed, and the deny says why.
+        let codex = parsed(&respond(Dialect::Codex, &r, Some("bash")));
+        assert_eq!(codex["hookSpecificOutput"]["permissionDecision"], "deny");
+        let why = codex["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap();
+        assert!(why.contains("git push detected, confirm"), "{why}");
+    }
+
+    #[test]
+    fn a_defer_is_claudes_defer_and_elsewhere_the_agents_own_flow() {
+        let mut r = report(Event::PreToolUse);
+        r.defer = true;
+        let claude = parsed(&respond(Dialect::Claude, &r, Some("bash")));
+        assert_eq!(claude["hookSpecificOutput"]["permissionDecision"], "defer");
+        for d in [Dialect::Codex, Dialect::Gemini] {
+            assert_eq!(respond(d, &r, Some("bash")).stdout, "", "{d}");
+        }
+        // A block or an ask wins over a defer.
+        r.ask = true;
+        let claude = parsed(&respond(Dialect::Claude, &r, Some("bash")));
+        assert_eq!(claude["hookSpecificOutput"]["permissionDecision"], "ask");
+    }
+
+    #[test]
+    fn a_replaced_tool_result_goes_back_where_the_agent_can_take_it() {
+        let mut r = report(Event::PostToolUse);
+        r.updated_tool_output = Some(json!({"stdout": "[redacted]"}));
+        let claude = parsed(&respond(Dialect::Claude, &r, Some("bash")));
+        assert_eq!(
+            claude["hookSpecificOutput"],
+            json!({"hookEventName": "PostToolUse", "updatedToolOutput": {"stdout": "[redacted]"}})
+        );
+        let gemini = parsed(&respond(Dialect::Gemini, &r, Some("bash")));
+        assert_eq!(gemini["decision"], "deny");
+        assert_eq!(gemini["reason"], r#"{"stdout":"[redacted]"}"#);
+        let codex = parsed(&respond(Dialect::Codex, &r, Some("bash")));
+        assert!(codex.get("hookSpecificOutput").is_none(), "{codex}");
+        assert!(
+            codex["systemMessage"]
+                .as_str()
+                .unwrap()
+                .contains("cannot apply"),
+            "{codex}"
+        );
+    }
+
+    #[test]
+    fn context_goes_only_inside_hook_specific_output() {
+        for e in [
+            Event::SessionStart,
+            Event::UserPromptSubmit,
+            Event::PostToolUse,
+        ] {
+            let mut r = report(e);
+            r.additional_context = vec!["ctx".into()];
+            for d in [Dialect::Claude, Dialect::Codex, Dialect::Gemini] {
+                let a = parsed(&respond(d, &r, Some("bash")));
+                assert!(a.get("additionalContext").is_none(), "{d} {e}: {a}");
+                assert_eq!(
+                    a["hookSpecificOutput"]["additionalContext"], "ctx",
+                    "{d} {e}"
+                );
+            }
+        }
     }
 
     #[test]

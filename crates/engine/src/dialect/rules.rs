@@ -8,7 +8,11 @@
 //! | exit 2 without stderr | as the table says | as the table says | as the table says | not a block (warn) |
 //! | plain stdout | ignored | context on SessionStart / UserPromptSubmit | a message for the user | context on SessionStart / UserPromptSubmit |
 //! | JSON `decision: "block"` on UserPromptSubmit | feedback | blocks the prompt | blocks the prompt | blocks the prompt |
-//! | refused PreToolUse answers | none | none | none | allow, ask, `updatedInput`, a deny without a reason |
+//! | exit 2 on Stop without stderr | as the table says (warn) | forces ("No stderr output") | warn | warn |
+//! | refused PreToolUse answers | none | none | none | allow, ask, defer, `updatedInput`, a deny without a reason |
+//! | answers ignored whole (invalid) | none | `decision` other than "block"/"approve" | none | `decision` other than "block" |
+//! | top-level `additionalContext`, `updatedToolOutput` | read | ignored (read inside `hookSpecificOutput`) | ignored | ignored |
+//! | a tool's result replaced | `updatedToolOutput` | `hookSpecificOutput.updatedToolOutput` | AfterTool deny / exit 2: "Tool result blocked: REASON" | not applied (warn) |
 //! | `hookSpecificOutput.tool_input` | not read | not read | merged into the arguments | not read |
 //!
 //! | rule | Cursor | GitHub Copilot CLI |
@@ -17,6 +21,8 @@
 //! | plain stdout | ignored | ignored |
 //! | JSON `decision: "block"` on UserPromptSubmit | feedback | feedback |
 //! | stdout lines `{"type": "progress", ...}` | part of the answer | dropped before the answer is read |
+//! | Claude Code's answer rules above (Stop exit 2, invalid `decision`, top-level fields) | not applied | not applied |
+//! | a tool's result replaced | not applied (warn) | not applied (warn) |
 //!
 //! Their answers' own fields (`permission`, `user_message`, `agent_message`,
 //! `followup_message`; `permissionDecision`, `modifiedArgs` at the top level) are read by the
@@ -24,7 +30,7 @@
 
 use super::Dialect;
 use crate::decision::{Cell, Condition, Table};
-use crate::output::{HookResponse, JsonDecision};
+use crate::output::{HookResponse, JsonDecision, StatedDecision};
 use std::borrow::Cow;
 
 /// What a dialect does with stdout that is not a JSON answer.
@@ -36,6 +42,19 @@ pub enum PlainStdout {
     ContextAtStart,
     /// A message for the user, on every event.
     UserMessage,
+}
+
+/// How a dialect's hook replaces what the model sees as a tool's result (PostToolUse).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolOutput {
+    /// With `updatedToolOutput` (native: top level or `hookSpecificOutput`; Claude Code: in
+    /// `hookSpecificOutput`).
+    Updated,
+    /// Gemini CLI: a deny (JSON or exit 2) hides the result: the model sees "Tool result
+    /// blocked: REASON" instead.
+    DenyReplaces,
+    /// It cannot (Codex 0.171): an `updatedToolOutput` is ignored with a warning.
+    Unsupported,
 }
 
 /// How one dialect's hooks are judged.
@@ -55,6 +74,16 @@ pub struct Rules {
     pub refuses: fn(&HookResponse) -> Option<String>,
     /// `hookSpecificOutput.tool_input` is merged into the arguments (Gemini CLI).
     pub merges_tool_input: bool,
+    /// Exit 2 on Stop with nothing on stderr still keeps the agent going (Claude Code:
+    /// "No stderr output" is the message).
+    pub stop_exit2_forces_without_stderr: bool,
+    /// An answer the agent rejects whole, on any event (then ignored with a warning): why.
+    pub invalid: fn(&HookResponse) -> Option<String>,
+    /// hookhost's own top-level `additionalContext` and `updatedToolOutput` are read (native,
+    /// ling); Claude Code's family reads them only inside `hookSpecificOutput`.
+    pub reads_top_level: bool,
+    /// How a hook replaces a tool's result.
+    pub tool_output: ToolOutput,
     /// What of stdout is the answer (Copilot CLI drops its progress lines first).
     pub answer_of: fn(&[u8]) -> Cow<'_, [u8]>,
 }
@@ -148,6 +177,42 @@ fn refuses_nothing(_: &HookResponse) -> Option<String> {
     None
 }
 
+/// The top-level `decision` as written, by its JSON name.
+fn stated_name(d: StatedDecision) -> &'static str {
+    match d {
+        StatedDecision::Block => "block",
+        StatedDecision::Deny => "deny",
+        StatedDecision::Allow => "allow",
+        StatedDecision::Approve => "approve",
+        StatedDecision::Ask => "ask",
+        StatedDecision::Defer => "defer",
+    }
+}
+
+/// Claude Code's top-level `decision` is "block" (or the older "approve"); "allow", "deny",
+/// "ask" and "defer" belong in `hookSpecificOutput.permissionDecision`, and Claude Code
+/// rejects the whole answer.
+fn claude_invalid(r: &HookResponse) -> Option<String> {
+    match r.stated_decision? {
+        StatedDecision::Block | StatedDecision::Approve => None,
+        d => Some(format!(
+            "`\"decision\": \"{}\"` is not valid for Claude Code (its top-level `decision` is only \"block\"; allow, deny, ask and defer go in `hookSpecificOutput.permissionDecision`), which ignores the whole answer",
+            stated_name(d)
+        )),
+    }
+}
+
+/// Codex's top-level `decision` is only "block".
+fn codex_invalid(r: &HookResponse) -> Option<String> {
+    match r.stated_decision? {
+        StatedDecision::Block => None,
+        d => Some(format!(
+            "unsupported decision:{} (Codex's top-level `decision` is only \"block\"; Codex ignores the whole answer)",
+            stated_name(d)
+        )),
+    }
+}
+
 fn whole_stdout(stdout: &[u8]) -> Cow<'_, [u8]> {
     Cow::Borrowed(stdout)
 }
@@ -178,6 +243,7 @@ fn codex_refuses(r: &HookResponse) -> Option<String> {
     match r.permission_decision {
         Some(JsonDecision::Allow) => return Some("unsupported permissionDecision:allow".into()),
         Some(JsonDecision::Ask) => return Some("unsupported permissionDecision:ask".into()),
+        Some(JsonDecision::Defer) => return Some("unsupported permissionDecision:defer".into()),
         Some(JsonDecision::Block) if r.reason.as_deref().is_none_or(|s| s.trim().is_empty()) => {
             return Some(
                 "permissionDecision:deny without a non-empty permissionDecisionReason".into(),
@@ -198,6 +264,10 @@ const NATIVE: Rules = Rules {
     json_block_blocks_prompt: false,
     refuses: refuses_nothing,
     merges_tool_input: false,
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    reads_top_level: true,
+    tool_output: ToolOutput::Updated,
     answer_of: whole_stdout,
 };
 
@@ -214,6 +284,10 @@ const CLAUDE: Rules = Rules {
     json_block_blocks_prompt: true,
     refuses: refuses_nothing,
     merges_tool_input: false,
+    stop_exit2_forces_without_stderr: true,
+    invalid: claude_invalid,
+    reads_top_level: false,
+    tool_output: ToolOutput::Updated,
     answer_of: whole_stdout,
 };
 
@@ -221,6 +295,9 @@ const GEMINI: Rules = Rules {
     dialect: Dialect::Gemini,
     plain_stdout: PlainStdout::UserMessage,
     merges_tool_input: true,
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    tool_output: ToolOutput::DenyReplaces,
     ..CLAUDE
 };
 
@@ -228,6 +305,9 @@ const CODEX: Rules = Rules {
     dialect: Dialect::Codex,
     exit2_needs_stderr: true,
     refuses: codex_refuses,
+    stop_exit2_forces_without_stderr: false,
+    invalid: codex_invalid,
+    tool_output: ToolOutput::Unsupported,
     ..CLAUDE
 };
 
@@ -238,6 +318,11 @@ const CURSOR: Rules = Rules {
     dialect: Dialect::Cursor,
     plain_stdout: PlainStdout::Ignored,
     json_block_blocks_prompt: false,
+    // Claude Code's answer rules are not Cursor's.
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    reads_top_level: true,
+    tool_output: ToolOutput::Unsupported,
     ..CLAUDE
 };
 
@@ -250,6 +335,10 @@ const COPILOT: Rules = Rules {
     refuses: refuses_nothing,
     merges_tool_input: false,
     answer_of: without_progress_lines,
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    reads_top_level: true,
+    tool_output: ToolOutput::Unsupported,
 };
 
 /// The rules hooks of dialect `d` are judged by.

@@ -39,7 +39,8 @@ impl Runner {
         }
         set.spawn(async move {
             let facts = facts(&hook, request.timeout, level);
-            let (output, judgement) = spawn_and_judge(&*spawner, &hook, request, facts).await;
+            // An async hook's env file is not read: it takes no part in the event.
+            let (output, judgement) = spawn_and_judge(&*spawner, &hook, request, facts, None).await;
             let record = record(&hook, &output, &judgement, true);
             log_record(event, &record);
             record

@@ -4,8 +4,10 @@
 
 use super::{ReportObserver, Runner, Snapshot};
 use crate::config::{self, ConfigErrors, ConfigPaths, HookSet};
+use crate::dialect::AgentEnv;
 use crate::event::Event;
 use crate::inprocess::{FnHook, FnHookEntry};
+use crate::session_env::SessionEnv;
 use crate::spawner::{HookSpawner, Spawner};
 use crate::trust::{TrustPolicy, TrustStore};
 use std::path::{Path, PathBuf};
@@ -65,6 +67,8 @@ pub struct RunnerBuilder {
     trust: Option<(TrustPolicy, TrustStore)>,
     fn_hooks: Vec<PendingFn>,
     observer: Option<ReportObserver>,
+    agent_env: Option<AgentEnv>,
+    session_env_root: Option<PathBuf>,
 }
 
 /// An in-process hook as registered on the builder, before its matcher is compiled.
@@ -103,6 +107,8 @@ impl RunnerBuilder {
             trust: None,
             fn_hooks: Vec::new(),
             observer: None,
+            agent_env: None,
+            session_env_root: None,
         }
     }
 
@@ -187,6 +193,20 @@ impl RunnerBuilder {
         self
     }
 
+    /// hookhost runs as the hook of the agent that set `env` (`hookhost hook --for X`): the
+    /// hooks of that agent's dialect get its variables, not hookhost's (`dialect::env`).
+    pub fn agent_env(mut self, env: AgentEnv) -> Self {
+        self.agent_env = Some(env);
+        self
+    }
+
+    /// Give Claude-dialect SessionStart hooks their `CLAUDE_ENV_FILE` under `root` (default:
+    /// `session-env` under the settled compile-cache root, else a temporary directory).
+    pub fn session_env_root(mut self, root: PathBuf) -> Self {
+        self.session_env_root = Some(root);
+        self
+    }
+
     /// Loads what it must and freezes the runner.
     pub fn build(self) -> Result<Runner, RunnerError> {
         let (hooks, errors, paths) = match self.source {
@@ -216,6 +236,11 @@ impl RunnerBuilder {
             spawner,
             project_dir: self.project_dir,
             background: Mutex::new(JoinSet::new()),
+            agent_env: self.agent_env,
+            session_env: match self.session_env_root {
+                Some(root) => SessionEnv::under(root),
+                None => SessionEnv::default_root(),
+            },
         };
         let snapshot = Snapshot {
             config_errors: errors,

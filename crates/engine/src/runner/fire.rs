@@ -221,10 +221,14 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> F
         stop,
         updated_args,
         ask,
+        ask_reason,
+        defer,
         allow,
         additional_context,
         feedback,
         system_messages,
+        updated_tool_output,
+        env,
     } = e;
     let mut rewrote = false;
     if let Some(args) = updated_args
@@ -234,6 +238,17 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> F
         rewrote = true;
     }
     acc.ask |= ask;
+    // The first hook that asked with a reason gives it.
+    if ask && acc.ask_reason.is_none() {
+        acc.ask_reason = ask_reason;
+    }
+    acc.defer |= defer;
+    // A replaced tool result: later hooks see it, the last one wins.
+    if let Some(output) = updated_tool_output {
+        payload.set_tool_result(output.clone());
+        acc.updated_tool_output = Some(output);
+    }
+    acc.env.extend(env);
     acc.allow |= allow;
     acc.additional_context.extend(additional_context);
     acc.system_messages.extend(system_messages);

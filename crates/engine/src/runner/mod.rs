@@ -68,6 +68,10 @@ pub struct Runner {
     spawner: Arc<dyn Spawner>,
     project_dir: PathBuf,
     background: Mutex<JoinSet<HookRecord>>,
+    /// The variables the agent that started hookhost set for it (`hookhost hook --for X`).
+    agent_env: Option<crate::dialect::AgentEnv>,
+    /// Where SessionStart hooks get their `CLAUDE_ENV_FILE`.
+    session_env: crate::session_env::SessionEnv,
 }
 
 impl Runner {

@@ -7,11 +7,13 @@ use super::fire::Step;
 use super::{Runner, Snapshot};
 use crate::config::{Handler, Hook, ModuleSource, Scope};
 use crate::decision::{HookFacts, Judgement, judge};
-use crate::dialect::{self, Dialect};
+use crate::dialect::{self, Dialect, EnvFacts};
+use crate::event::Event;
 use crate::payload::Payload;
 use crate::report::{EventReport, HookRecord, record, record_fn};
 use crate::spawner::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::trust::{self, Gate, TrustLevel};
+use std::path::PathBuf;
 use std::time::Duration;
 
 impl Runner {
@@ -59,7 +61,12 @@ impl Runner {
                     Gate::RunReduced => TrustLevel::Untrusted,
                     _ => TrustLevel::Trusted,
                 };
-                let request = self.request(hook, payload, snapshot, level);
+                let env_file = self.env_file(hook, payload, level);
+                let mut request = self.request(hook, payload, snapshot, level);
+                if let Some(file) = &env_file {
+                    let value = file.to_string_lossy().into_owned();
+                    request.env.push(("CLAUDE_ENV_FILE".to_string(), value));
+                }
                 if hook.is_async {
                     self.start_async(hook.clone(), request, level);
                     return None;
@@ -71,7 +78,7 @@ impl Runner {
                     ..facts(hook, request.timeout, level)
                 };
                 let (output, judgement) =
-                    spawn_and_judge(&*self.spawner, hook, request, facts).await;
+                    spawn_and_judge(&*self.spawner, hook, request, facts, env_file).await;
                 let mut r = record(hook, &output, &judgement, false);
                 r.rejudged = rejudge;
                 Some((r, judgement))
@@ -102,6 +109,38 @@ impl Runner {
         }
     }
 
+    /// The `CLAUDE_ENV_FILE` of a trusted Claude-dialect SessionStart hook of hookhost's own
+    /// agent: a fresh private file (`session_env`). None under `hookhost hook --for claude`
+    /// (Claude Code's own file passes through, and Claude Code reads it), nor for an
+    /// untrusted hook (it could not keep what it wrote).
+    fn env_file(&self, hook: &Hook, payload: &Payload, level: TrustLevel) -> Option<PathBuf> {
+        let wanted = hook.dialect == Dialect::Claude
+            && hook.event == Event::SessionStart
+            && level == TrustLevel::Trusted
+            && self
+                .agent_env
+                .as_ref()
+                .is_none_or(|a| a.dialect != Dialect::Claude);
+        if !wanted {
+            return None;
+        }
+        let id = hook.id();
+        let name = format!(
+            "sessionstart-hook-{}-{}-{}.sh",
+            id.scope.rank(),
+            id.source,
+            id.index
+        );
+        let session = payload.known().session_id.unwrap_or_default();
+        match self.session_env.file(&session, &name) {
+            Ok(path) => Some(path),
+            Err(why) => {
+                tracing::warn!(hook = %hook.label(), "no CLAUDE_ENV_FILE for this hook: {why}");
+                None
+            }
+        }
+    }
+
     /// What the spawner gets for `hook`: a trusted project module is pinned to the hash it
     /// was trusted with; an untrusted one under a containing policy gets the minimum grants
     /// (`trust::reduce_request`).
@@ -119,6 +158,15 @@ impl Runner {
             } if hook.scope == Scope::Project => snapshot.module_pins.get(module).cloned(),
             _ => None,
         };
+        let known = payload.known();
+        let env = dialect::env(
+            hook.dialect,
+            &EnvFacts {
+                session_id: known.session_id.as_deref(),
+                agent: self.agent_env.as_ref(),
+                ..EnvFacts::of(&self.project_dir)
+            },
+        );
         let mut request = SpawnRequest {
             event: hook.event,
             handler: hook.handler.clone(),
@@ -126,7 +174,8 @@ impl Runner {
             project_dir: self.project_dir.clone(),
             // The payload and environment of the hook's dialect (native: as is).
             stdin: dialect::render(hook.dialect, payload),
-            env: dialect::env(hook.dialect, &self.project_dir),
+            env_unset: dialect::env_unset(hook.dialect, &env),
+            env,
             timeout: hook.timeout,
             module_sha256,
             untrusted: false,
@@ -147,16 +196,19 @@ impl Runner {
     }
 }
 
-/// Spawns one configured hook and judges what it did (under the trust level in `facts`).
+/// Spawns one configured hook and judges what it did (under the trust level in `facts`),
+/// with what it left in its `env_file`.
 pub(super) async fn spawn_and_judge(
     spawner: &dyn Spawner,
     hook: &Hook,
     request: SpawnRequest,
     mut facts: HookFacts<'_>,
+    env_file: Option<PathBuf>,
 ) -> (SpawnOutput, Judgement) {
     let mut output = spawner.spawn(request).await;
     explain_package_failure(hook, &mut output);
     facts.hint = shell_failure_hint(hook, &output);
+    facts.env_file = env_file.map(|f| crate::session_env::read(&f));
     let judgement = judge(dialect::rules(hook.dialect), &facts, &output);
     (output, judgement)
 }

@@ -4,6 +4,7 @@
 
 use super::{ClientHook, Engine, EngineError};
 use crate::config::{ConfigPaths, HookSet};
+use crate::dialect::AgentEnv;
 use crate::locations;
 use crate::spawner::{HookSpawner, Spawner, Tiering, WasmEngineConfig};
 use crate::{ReportObserver, Runner, TrustError, TrustPolicy, TrustStore};
@@ -105,6 +106,8 @@ pub(super) struct Plan {
     /// Exactly these hooks instead of the config files.
     hooks: Option<HookSet>,
     observer: Option<ReportObserver>,
+    /// The variables of the agent hookhost runs as the hook of (`hookhost hook --for`).
+    agent_env: Option<AgentEnv>,
 }
 
 /// A runner from [`Setup::runner`], with its spawner and what to tell the user.
@@ -147,6 +150,7 @@ impl Setup {
                 policy: Some(TrustPolicy::default()),
                 hooks: None,
                 observer: None,
+                agent_env: None,
             },
             cache_root: None,
             warnings: Vec::new(),
@@ -199,6 +203,13 @@ impl Setup {
     /// Calls `observer` with every event's report.
     pub fn observer(mut self, observer: ReportObserver) -> Self {
         self.plan.observer = Some(observer);
+        self
+    }
+
+    /// hookhost runs as the hook of the agent that set `env` (`hookhost hook --for X`): the
+    /// hooks of its dialect get its own variables.
+    pub fn agent_env(mut self, env: AgentEnv) -> Self {
+        self.plan.agent_env = Some(env);
         self
     }
 
@@ -270,6 +281,9 @@ impl Plan {
         }
         if let Some(observer) = &self.observer {
             builder = builder.observer(observer.clone());
+        }
+        if let Some(env) = &self.agent_env {
+            builder = builder.agent_env(env.clone());
         }
         for h in hooks {
             builder = builder.hook_with(

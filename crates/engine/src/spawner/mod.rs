@@ -45,8 +45,12 @@ pub struct SpawnRequest {
     /// run are the bytes that were trusted, whatever a racing writer does).
     pub module_sha256: Option<String>,
     /// Environment variables a hook of another agent's dialect expects (`CLAUDE_PROJECT_DIR`,
-    /// ...), set besides `HOOK_EVENT` and `HOOK_PROJECT_DIR` for shell and wasm hooks alike.
+    /// `CLAUDE_CODE_SESSION_ID`, `GEMINI_SESSION_ID`, ...: `dialect::env`), set besides
+    /// `HOOK_EVENT` and `HOOK_PROJECT_DIR` for shell and wasm hooks alike.
     pub env: Vec<(String, String)>,
+    /// Variables a shell hook must not inherit from hookhost's own environment (that agent's
+    /// names it has no value for here: `dialect::env_unset`); set ones in `env` win.
+    pub env_unset: Vec<&'static str>,
     /// An untrusted hook run with the minimum grants (`trust::reduce_request`): its first
     /// compile is bounded by its own (short) timeout too, so a module crafted to compile
     /// slowly cannot stall an event for the full compile bound.

@@ -91,8 +91,11 @@ impl Spawner for ShellSpawner {
         let mut cmd = shell_command(command);
         cmd.current_dir(&req.cwd)
             .env("HOOK_EVENT", req.event.as_str())
-            .env("HOOK_PROJECT_DIR", &req.project_dir)
-            .envs(req.env.iter().map(|(k, v)| (k, v)))
+            .env("HOOK_PROJECT_DIR", &req.project_dir);
+        for name in &req.env_unset {
+            cmd.env_remove(name);
+        }
+        cmd.envs(req.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

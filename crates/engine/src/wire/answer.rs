@@ -32,6 +32,9 @@ pub enum StatedDecision {
     Approve,
     /// PreToolUse: hand the call to the permission prompt.
     Ask,
+    /// PreToolUse (Claude Code's `permissionDecision`): no decision here; the permission
+    /// checker decides (Claude Code `-p`: pause the session at the call).
+    Defer,
 }
 
 /// A hook's JSON answer; `None` is absent (or `null`).
@@ -175,6 +178,15 @@ pub struct HookAnswer {
     )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub updated_input: Option<Value>,
+    /// PostToolUse: what the model sees as the tool's result instead of its output (any JSON
+    /// value; `null` is absent). A hook of Claude Code's family gives it inside
+    /// `hookSpecificOutput`, as Claude Code reads it.
+    #[serde(
+        default,
+        deserialize_with = "any_value",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_tool_output: Option<Value>,
     /// Cursor: text for the user (read as `systemMessage`; with `continue: false`, the stop
     /// reason when there is no `stopReason`).
     #[serde(
@@ -251,6 +263,14 @@ pub struct SpecificOutput {
     )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub updated_input: Option<Value>,
+    /// PostToolUse (Claude Code 2.1.121+): what the model sees as the tool's result instead
+    /// of its output (any JSON value; `null` is absent).
+    #[serde(
+        default,
+        deserialize_with = "any_value",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_tool_output: Option<Value>,
 }
 
 /// `hookSpecificOutput.decision` on PermissionRequest (Claude Code's hooks reference,
@@ -343,9 +363,14 @@ strict! {
 fn stated<E: Error>(v: &Value, key: &str) -> Result<StatedDecision, E> {
     StatedDecision::deserialize(v).map_err(|_| {
         E::custom(format!(
-            "`{key}` must be \"block\"/\"deny\", \"allow\" or \"ask\", got {v}"
+            "`{key}` must be \"block\"/\"deny\", \"allow\", \"ask\" or \"defer\", got {v}"
         ))
     })
+}
+
+/// Any value: `null` is absent.
+fn any_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Ok(Some(Value::deserialize(d)?).filter(|v| !v.is_null()))
 }
 
 /// `decision`: present means stated (`null` is not a decision).

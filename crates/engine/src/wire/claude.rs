@@ -5,14 +5,13 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-/// The payload a Claude Code hook reads on stdin; `None` fields are absent (they belong to
-/// other events).
+/// The fields Claude Code's and Codex's payloads share (Codex restates Claude Code's shape):
+/// flattened into [`ClaudePayload`] and [`CodexPayload`](super::CodexPayload). `None` fields
+/// are absent: they belong to other events, or their value is not known (nothing is made
+/// up). A payload rendered from the agent's own keeps every other field the agent sent,
+/// verbatim (`prompt_id`, `effort`, `duration_ms`, ...).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
-#[schemars(
-    title = "Claude Code hook payload",
-    description = "What a hook of the `claude` dialect reads on stdin, one line: Claude Code's own payload, with its tool names (`Bash`, `Write`, ...) and argument keys (`file_path`)."
-)]
-pub struct ClaudePayload {
+pub struct ClaudeFields {
     /// SubagentStart: the subagent's id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_id: Option<String>,
@@ -22,9 +21,9 @@ pub struct ClaudePayload {
     /// PostCompact: the summary the compaction produced.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compact_summary: Option<String>,
-    /// PreCompact: the user's instructions for the compaction.
+    /// PreCompact: the user's instructions for the compaction (`null`: none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub custom_instructions: Option<String>,
+    pub custom_instructions: Option<Option<String>>,
     /// The directory the agent runs in.
     pub cwd: String,
     /// PostToolUseFailure: the failure, as text; StopFailure: the kind of error (`rate_limit`, `unknown`, ...).
@@ -33,19 +32,21 @@ pub struct ClaudePayload {
     /// StopFailure: what went wrong, as text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_details: Option<String>,
-    /// The event, by Claude Code's name (the same as hookhost's).
+    /// The event, by the agent's name (the same as hookhost's).
     pub hook_event_name: String,
-    /// StopFailure: the last assistant message (the error as the user saw it).
+    /// Stop, SubagentStop, StopFailure: the model's last message (Codex: `null` when it has
+    /// none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_assistant_message: Option<String>,
+    pub last_assistant_message: Option<Option<String>>,
     /// Notification: the text shown to the user.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Notification: `permission_prompt`, `idle_prompt`, ...
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notification_type: Option<String>,
-    /// The permission mode (`default` when unknown).
-    pub permission_mode: String,
+    /// The permission mode, on the events that carry it (not Claude Code's SessionStart/End).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_mode: Option<String>,
     /// UserPromptSubmit: the prompt.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
@@ -75,11 +76,24 @@ pub struct ClaudePayload {
     /// PreToolUse, PostToolUse: the tool call's id, when the event came with one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_use_id: Option<String>,
-    /// Where the transcript is (empty when unknown).
-    pub transcript_path: String,
+    /// Where the transcript is, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript_path: Option<String>,
     /// PreCompact: `auto` or `manual`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,
+}
+
+/// The payload a Claude Code hook reads on stdin.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+#[schemars(
+    title = "Claude Code hook payload",
+    description = "What a hook of the `claude` dialect reads on stdin, one line: Claude Code's own payload, with its tool names (`Bash`, `Write`, ...) and argument keys (`file_path`). Rendered from Claude Code's own payload when the event came from Claude Code (every field it sent kept verbatim), else with the fields Claude Code documents for the event whose values hookhost knows."
+)]
+pub struct ClaudePayload {
+    /// Claude Code's fields.
+    #[serde(flatten)]
+    pub fields: ClaudeFields,
 }
 
 /// `"decision": "block"`: block the prompt, force the Stop, or give PostToolUse feedback.
@@ -99,6 +113,9 @@ pub enum PermissionDecision {
     Deny,
     /// Hand the call to the permission prompt.
     Ask,
+    /// A hook deferred: Claude Code's normal permission flow (`-p`: the session pauses at
+    /// the call, to be resumed).
+    Defer,
 }
 
 /// The answer `hookhost hook --for claude` prints (nothing at all when every field is absent).
@@ -154,14 +171,17 @@ pub struct ClaudeSpecificOutput {
     pub decision: Option<PermissionRequestDecision>,
     /// The event answered.
     pub hook_event_name: String,
-    /// PreToolUse: deny, or ask (also with a rewrite, so Claude Code never auto-approves
-    /// rewritten arguments).
+    /// PreToolUse: deny, ask or defer; none with a rewrite alone (Claude Code's own
+    /// permission flow then judges the rewritten input).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub permission_decision: Option<PermissionDecision>,
-    /// Why (with `deny`).
+    /// Why (with `deny` and `ask`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub permission_decision_reason: Option<String>,
     /// PreToolUse: the rewritten arguments, in Claude Code's keys.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_input: Option<Value>,
+    /// PostToolUse: what the model sees as the tool's result instead of its output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_tool_output: Option<Value>,
 }

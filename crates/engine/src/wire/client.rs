@@ -68,6 +68,14 @@ pub struct ClientAnswer {
     )]
     #[schemars(with = "Option<Map<String, Value>>")]
     pub updated_input: Option<Value>,
+    /// PostToolUse: what the model sees as the tool's result instead of its output (any JSON
+    /// value; on pass).
+    #[serde(
+        default,
+        deserialize_with = "updated_tool_output",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_tool_output: Option<Value>,
 }
 
 impl ClientAnswer {
@@ -130,4 +138,9 @@ fn updated_input<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Er
             json_type_name(&v)
         ))),
     }
+}
+
+/// Any value; `null` is absent.
+fn updated_tool_output<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Ok(Some(Value::deserialize(d)?).filter(|v| !v.is_null()))
 }

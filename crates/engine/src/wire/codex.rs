@@ -1,73 +1,28 @@
-//! Codex's side of a hook: Claude Code's payload shape with `turn_id` and `model` (and the
-//! last assistant message at Stop), and the answer `hookhost hook --for codex` gives it,
+//! Codex's side of a hook: Claude Code's payload shape ([`ClaudeFields`]) with `turn_id` and
+//! `model`, and the answer `hookhost hook --for codex` gives it,
 //! which holds only what Codex accepts (no "ask", no "allow", no `updatedInput`, no
 //! `continue` on PreToolUse).
 
-use super::claude::BlockDecision;
+use super::claude::{BlockDecision, ClaudeFields};
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
 
-/// The payload a Codex hook reads on stdin; `None` fields are absent.
+/// The payload a Codex hook reads on stdin: Claude Code's fields, and Codex's own.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
 #[schemars(
     title = "Codex hook payload",
-    description = "What a hook of the `codex` dialect reads on stdin, one line: Claude Code's shape with `turn_id` and `model`, and Claude Code's tool names."
+    description = "What a hook of the `codex` dialect reads on stdin, one line: Claude Code's shape with `turn_id` and `model`, and Claude Code's tool names. Rendered from Codex's own payload when the event came from Codex, else with the fields whose values hookhost knows (no `turn_id` or `model` is made up)."
 )]
 pub struct CodexPayload {
-    /// SubagentStart (and any event inside a subagent): the subagent's id.
+    /// The fields Codex shares with Claude Code.
+    #[serde(flatten)]
+    pub fields: ClaudeFields,
+    /// The model, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub agent_id: Option<String>,
-    /// SubagentStart (and any event inside a subagent): the kind of subagent.
+    pub model: Option<String>,
+    /// The turn, when known (Codex sends none on SessionStart).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub agent_type: Option<String>,
-    /// PreCompact: the user's instructions for the compaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub custom_instructions: Option<String>,
-    /// The directory the agent runs in.
-    pub cwd: String,
-    /// The event.
-    pub hook_event_name: String,
-    /// Stop, SubagentStop: the model's last message (`null` when unknown).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_assistant_message: Option<Option<String>>,
-    /// The model (empty when unknown).
-    pub model: String,
-    /// The permission mode (`default` when unknown).
-    pub permission_mode: String,
-    /// UserPromptSubmit: the prompt.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub prompt: Option<String>,
-    /// SessionEnd: why the session ended.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// The session.
-    pub session_id: String,
-    /// SessionStart: `startup` or `resume`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    /// Stop, SubagentStop: the agent already continues because of a Stop hook.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stop_hook_active: Option<bool>,
-    /// PreToolUse, PostToolUse: the tool's arguments, in Claude Code's keys.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_input: Option<Value>,
-    /// PreToolUse, PostToolUse: the tool, by Claude Code's name.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_name: Option<String>,
-    /// PostToolUse: the tool's result (`null` when it gave none).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_response: Option<Value>,
-    /// PreToolUse, PostToolUse: the tool call's id, when the event came with one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_use_id: Option<String>,
-    /// Where the transcript is (empty when unknown).
-    pub transcript_path: String,
-    /// PreCompact: `auto` or `manual`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trigger: Option<String>,
-    /// The turn (empty when unknown).
-    pub turn_id: String,
+    pub turn_id: Option<String>,
 }
 
 /// `hookSpecificOutput.permissionDecision` as Codex takes it from hookhost: only "deny".

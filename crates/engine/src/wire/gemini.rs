@@ -26,7 +26,7 @@ pub struct GeminiPayload {
     /// UserPromptSubmit (BeforeAgent), Stop (AfterAgent): the prompt.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
-    /// Stop (AfterAgent): the model's answer (empty when unknown).
+    /// Stop (AfterAgent): the model's answer, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt_response: Option<String>,
     /// SessionEnd: why the session ended.
@@ -40,7 +40,8 @@ pub struct GeminiPayload {
     /// Stop (AfterAgent): the agent already continues because of a hook.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stop_hook_active: Option<bool>,
-    /// When the event fired (ISO 8601, UTC, milliseconds).
+    /// When the event fired (ISO 8601, UTC, milliseconds): Gemini CLI's own when the event
+    /// came from it.
     pub timestamp: String,
     /// BeforeTool, AfterTool: the tool's arguments, in Gemini CLI's keys.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -51,8 +52,9 @@ pub struct GeminiPayload {
     /// AfterTool: the tool's result (`null` when it gave none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_response: Option<Value>,
-    /// Where the transcript is (empty when unknown).
-    pub transcript_path: String,
+    /// Where the transcript is, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript_path: Option<String>,
     /// PreCompress: `auto` or `manual`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,

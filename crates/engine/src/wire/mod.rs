@@ -37,8 +37,8 @@ pub(crate) mod settings;
 
 pub use answer::{Behavior, HookAnswer, PermissionBehavior, SpecificOutput, StatedDecision};
 pub use claude::{
-    BlockDecision, ClaudeAnswer, ClaudePayload, ClaudeSpecificOutput, PermissionDecision,
-    PermissionRequestDecision,
+    BlockDecision, ClaudeAnswer, ClaudeFields, ClaudePayload, ClaudeSpecificOutput,
+    PermissionDecision, PermissionRequestDecision,
 };
 pub use client::{ClientAnswer, ClientDecision};
 pub use codex::{CodexAnswer, CodexPayload, CodexPermission, CodexSpecificOutput};

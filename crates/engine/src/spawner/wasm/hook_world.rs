@@ -31,6 +31,7 @@ pub fn as_process(response: Response, capture: &Capture) -> ExitStatus {
             .map(|input| serde_json::from_str(&input).unwrap_or(Value::String(input))),
         additional_context: response.additional_context,
         system_message: None,
+        updated_tool_output: None,
         allow: false,
     };
     let (status, stdout, stderr) = answer.as_process();

@@ -55,8 +55,9 @@ impl Grants {
                 req.project_dir.to_string_lossy().into_owned(),
             ),
         ];
-        // A dialect's own variables (`CLAUDE_PROJECT_DIR`, ...): the project's path again,
-        // which the guest also sees as a preopen; never a host variable.
+        // A dialect's own variables (`CLAUDE_PROJECT_DIR`, the session id, ...): values
+        // hookhost knows, or under `hookhost hook --for X` the ones agent X set for it under
+        // X's own names (`dialect::agent_variables`); no other host variable.
         env.extend(req.env.iter().cloned());
         for name in &limits.env {
             if let Ok(value) = std::env::var(name) {

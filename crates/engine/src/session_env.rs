@@ -1,0 +1,378 @@
+//! `CLAUDE_ENV_FILE`: the file a Claude Code SessionStart hook appends `export` lines to, so
+//! that the agent's later shell calls have those variables (Claude Code's "persist
+//! environment variables"). For hookhost's own agent, [`SessionEnv`] gives each Claude-dialect
+//! SessionStart hook a private file, and [`parse`] reads what the hook left there: the
+//! variables become the hook's `env` effect, which the core's shell tool applies to every
+//! later call. Under `hookhost hook --for claude` the hooks get Claude Code's own file
+//! instead (`dialect::env`), which Claude Code reads itself.
+//!
+//! Where: `<cache root>/session-env/<session>/sessionstart-hook-<file>-<index>.sh` (the
+//! settled compile-cache root, else a temporary directory of the runner's own), the
+//! directories 0700 and the file 0600, created afresh (truncated, never through a symlink)
+//! before each run; never in the project.
+//!
+//! The file is **read, never run** (Claude Code runs it as a shell script before each
+//! command; hookhost has no shell of its own outside the tool call). One line at a time:
+//! - blank lines and `#` comments are skipped;
+//! - `export NAME=VALUE` or `NAME=VALUE`, with `NAME` a shell name the shell tool takes
+//!   ([`shell_env_allows`]: not `LD_*`, `DYLD_*`, `BASH_ENV`, `ENV`, `BASH_FUNC_*`, `IFS`,
+//!   `HOOKHOST_*`, ...);
+//! - `VALUE` is unquoted text (no blanks, no `;&|<>()` or backquote), `'single quoted'` (as
+//!   written), `"double quoted"` (`\"`, `\\`, `\$` and `` \` `` escapes), or several of these
+//!   side by side; `$NAME` and `${NAME}` outside single quotes are replaced by the value the
+//!   file gave earlier, else this process's own (`export PATH="$PATH:./bin"`); a command
+//!   substitution (`$(...)`, a backquote) or any other `${...}` form is refused;
+//! - anything after the value but a `#` comment, and every other line, is refused.
+//!
+//! A refused line sets nothing and is named in the hook's record (`message`).
+
+use crate::agent::tools::shell_env_allows;
+use crate::files::{private_dir, read_bounded_nofollow};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Largest env file read: 1 MiB.
+pub const ENV_FILE_LIMIT: u64 = 1 << 20;
+
+/// What a hook left in its env file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EnvFileRead {
+    /// The variables it sets, in order (a later one of the same name wins).
+    pub vars: Vec<(String, String)>,
+    /// One message per refused line.
+    pub refused: Vec<String>,
+}
+
+/// Where a runner's SessionStart hooks get their env files.
+#[derive(Debug, Default)]
+pub struct SessionEnv {
+    /// The root given (`<cache>/session-env`), or none: the runner's own temporary one.
+    root: Option<PathBuf>,
+    temp: OnceLock<Option<tempfile::TempDir>>,
+}
+
+impl SessionEnv {
+    /// Env files under `root` (created 0700 when missing; it must be private to this user).
+    pub fn under(root: PathBuf) -> Self {
+        SessionEnv {
+            root: Some(root),
+            temp: OnceLock::new(),
+        }
+    }
+
+    /// The default root: `session-env` under the compile-cache root this process settled,
+    /// else a temporary directory of this value's own (removed when it is dropped).
+    pub fn default_root() -> Self {
+        match crate::locations::settled().and_then(|r| r.cache.clone()) {
+            Some(cache) => Self::under(cache.join("session-env")),
+            None => Self::default(),
+        }
+    }
+
+    fn root(&self) -> Option<PathBuf> {
+        if let Some(root) = &self.root {
+            return Some(root.clone());
+        }
+        let temp = self.temp.get_or_init(|| {
+            tempfile::Builder::new()
+                .prefix("hookhost-session-env-")
+                .tempdir()
+                .ok()
+        });
+        temp.as_ref().map(|t| t.path().to_path_buf())
+    }
+
+    /// A fresh, empty, private file named `name` for `session`: `Err` says why there is
+    /// none (the hook then runs without `CLAUDE_ENV_FILE`).
+    pub fn file(&self, session: &str, name: &str) -> Result<PathBuf, String> {
+        let root = self
+            .root()
+            .ok_or("no cache directory and no temporary directory for CLAUDE_ENV_FILE")?;
+        let dir = root.join(dir_name(session));
+        private_dir(&root)
+            .and_then(|()| private_dir(&dir))
+            .map_err(|e| e.to_string())?;
+        let path = dir.join(name);
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+        }
+        let mut file = options
+            .open(&path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        file.flush()
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok(path)
+    }
+}
+
+/// The directory of a session: its id when that is a plain name (letters, digits, `-`,
+/// `_`, `.`, at most 64, not starting with a dot), else its SHA-256 (a payload's session id
+/// is not a path).
+fn dir_name(session: &str) -> String {
+    let plain = !session.is_empty()
+        && session.len() <= 64
+        && !session.starts_with('.')
+        && session
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if plain {
+        session.to_string()
+    } else {
+        crate::files::sha256_hex(session.as_bytes())[..32].to_string()
+    }
+}
+
+/// What a hook left in its env file, read strictly (see the module's rules).
+pub fn read(path: &Path) -> EnvFileRead {
+    match read_bounded_nofollow(path, ENV_FILE_LIMIT) {
+        Ok(bytes) => parse(&String::from_utf8_lossy(&bytes), &|name| {
+            std::env::var(name).ok()
+        }),
+        Err(e) if e.is_not_found() => EnvFileRead::default(),
+        Err(e) => EnvFileRead {
+            vars: Vec::new(),
+            refused: vec![format!("CLAUDE_ENV_FILE not read: {e}")],
+        },
+    }
+}
+
+/// The variables `text` sets, in order, and one message per refused line; `$NAME` is looked
+/// up in the earlier lines, then with `host`.
+pub fn parse(text: &str, host: &dyn Fn(&str) -> Option<String>) -> EnvFileRead {
+    let mut vars: Vec<(String, String)> = Vec::new();
+    let mut problems = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let lookup = |name: &str| {
+            vars.iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .or_else(|| host(name))
+                .unwrap_or_default()
+        };
+        match assignment(line, &lookup) {
+            Ok((name, value)) => vars.push((name, value)),
+            Err(why) => problems.push(format!("CLAUDE_ENV_FILE line {}: {why}", n + 1)),
+        }
+    }
+    EnvFileRead {
+        vars,
+        refused: problems,
+    }
+}
+
+/// One `export NAME=VALUE` line.
+fn assignment(line: &str, lookup: &dyn Fn(&str) -> String) -> Result<(String, String), String> {
+    let plain =
+        "not a plain `export NAME=value` (hookhost reads this file, it never runs it); ignored";
+    let rest = line
+        .strip_prefix("export")
+        .filter(|r| r.starts_with([' ', '\t']))
+        .map_or(line, str::trim_start);
+    let (name, value) = rest.split_once('=').ok_or(plain)?;
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name.is_empty() {
+        return Err(plain.to_string());
+    }
+    if !shell_env_allows(name) {
+        return Err(format!(
+            "`{name}` is not taken: it would make later commands run code no PreToolUse hook sees; ignored"
+        ));
+    }
+    let value =
+        word(value, lookup).map_err(|why| format!("the value of `{name}` {why}; ignored"))?;
+    Ok((name.to_string(), value))
+}
+
+/// A shell word: unquoted, single- and double-quoted parts side by side, then nothing but
+/// blanks and a `#` comment.
+fn word(text: &str, lookup: &dyn Fn(&str) -> String) -> Result<String, String> {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => loop {
+                match chars.next() {
+                    Some('\'') => break,
+                    Some(c) => out.push(c),
+                    None => return Err("has an unterminated single quote".into()),
+                }
+            },
+            '"' => loop {
+                match chars.next() {
+                    Some('"') => break,
+                    Some('\\') => match chars.next() {
+                        Some(c @ ('"' | '\\' | '$' | '`')) => out.push(c),
+                        Some(c) => {
+                            out.push('\\');
+                            out.push(c);
+                        }
+                        None => return Err("has an unterminated double quote".into()),
+                    },
+                    Some('$') => out.push_str(&expand(&mut chars, lookup)?),
+                    Some('`') => return Err("runs a command (a backquote)".into()),
+                    Some(c) => out.push(c),
+                    None => return Err("has an unterminated double quote".into()),
+                }
+            },
+            '$' => out.push_str(&expand(&mut chars, lookup)?),
+            '\\' => match chars.next() {
+                Some(c) => out.push(c),
+                None => return Err("ends with a backslash".into()),
+            },
+            ' ' | '\t' => {
+                let rest: String = chars.collect();
+                let rest = rest.trim_start();
+                return if rest.is_empty() || rest.starts_with('#') {
+                    Ok(out)
+                } else {
+                    Err(format!("is followed by more than a comment (`{rest}`)"))
+                };
+            }
+            ';' | '&' | '|' | '<' | '>' | '(' | ')' | '`' => {
+                return Err(format!("has an unquoted `{c}`"));
+            }
+            c => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
+/// `$NAME` or `${NAME}` after the `$`: its value; `$(...)` and other `${...}` forms are
+/// refused; a `$` before anything else is itself.
+fn expand(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    lookup: &dyn Fn(&str) -> String,
+) -> Result<String, String> {
+    let name_char = |c: &char| c.is_ascii_alphanumeric() || *c == '_';
+    match chars.peek() {
+        Some('(') => Err("runs a command (`$(`)".into()),
+        Some('{') => {
+            chars.next();
+            let mut name = String::new();
+            for c in chars.by_ref() {
+                if c == '}' {
+                    return if name.is_empty() || !name.chars().all(|c| name_char(&c)) {
+                        Err(format!(
+                            "uses `${{{name}}}`, which hookhost does not expand"
+                        ))
+                    } else {
+                        Ok(lookup(&name))
+                    };
+                }
+                name.push(c);
+            }
+            Err("has an unterminated `${`".into())
+        }
+        Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
+            let mut name = String::new();
+            while let Some(c) = chars.next_if(name_char) {
+                name.push(c);
+            }
+            Ok(lookup(&name))
+        }
+        _ => Ok("$".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(text: &str) -> (Vec<(String, String)>, Vec<String>) {
+        let r = parse(text, &|name| {
+            (name == "PATH").then(|| "/usr/bin".to_string())
+        });
+        (r.vars, r.refused)
+    }
+
+    #[test]
+    fn export_lines_are_read_and_nothing_is_run() {
+        let (vars, problems) = parsed(
+            "# set by load-context.sh\n\
+             export NODE_ENV=production\n\
+             export GREETING='hello world'\n\
+             API_URL=\"https://example.test/v1\"   # the staging one\n\
+             export PATH=\"$PATH:./node_modules/.bin\"\n\
+             export MIXED=a'b c'\"d\\\"e\"${NODE_ENV}\n\
+             \n",
+        );
+        assert_eq!(problems, [] as [String; 0]);
+        assert_eq!(
+            vars,
+            [
+                ("NODE_ENV".into(), "production".into()),
+                ("GREETING".into(), "hello world".into()),
+                ("API_URL".into(), "https://example.test/v1".into()),
+                ("PATH".into(), "/usr/bin:./node_modules/.bin".into()),
+                ("MIXED".into(), "ab cd\"eproduction".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn anything_that_would_run_code_is_refused_by_line() {
+        let (vars, problems) = parsed(
+            "export A=$(touch /tmp/pwned)\n\
+             export B=`id`\n\
+             export C=\"$(id)\"\n\
+             export D=ok; rm -rf ~\n\
+             export LD_PRELOAD=/tmp/x.so\n\
+             export BASH_ENV=/tmp/x.sh\n\
+             export HOOKHOST_TRUST=all\n\
+             source ~/.bashrc\n\
+             export E=${F:-x}\n\
+             export 1X=y\n\
+             export G='unterminated\n\
+             export OK=1\n",
+        );
+        assert_eq!(vars, [("OK".to_string(), "1".to_string())]);
+        assert_eq!(problems.len(), 11, "{problems:#?}");
+        assert!(problems[0].starts_with("CLAUDE_ENV_FILE line 1: "));
+        assert!(
+            problems[4].contains("`LD_PRELOAD` is not taken"),
+            "{}",
+            problems[4]
+        );
+    }
+
+    #[test]
+    fn a_session_gets_a_private_file_outside_any_project() {
+        let root = tempfile::tempdir().unwrap();
+        let env = SessionEnv::under(root.path().join("session-env"));
+        let file = env.file("../../etc", "sessionstart-hook-0-0.sh").unwrap();
+        assert!(file.starts_with(root.path().join("session-env")));
+        assert_eq!(
+            file.parent().unwrap().parent().unwrap(),
+            root.path().join("session-env")
+        );
+        std::fs::write(&file, "export X=1\n").unwrap();
+        assert_eq!(read(&file).vars, [("X".to_string(), "1".to_string())]);
+        // Created afresh each time.
+        let again = env.file("../../etc", "sessionstart-hook-0-0.sh").unwrap();
+        assert_eq!(std::fs::read(&again).unwrap(), b"");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&again), 0o600);
+            assert_eq!(mode(again.parent().unwrap()), 0o700);
+            // A symlink planted where the file goes is not followed.
+            let target = root.path().join("elsewhere");
+            std::fs::remove_file(&again).unwrap();
+            std::os::unix::fs::symlink(&target, &again).unwrap();
+            assert!(env.file("../../etc", "sessionstart-hook-0-0.sh").is_err());
+            assert!(!target.exists());
+        }
+        assert_eq!(dir_name("abc-123"), "abc-123");
+        assert_eq!(dir_name("../x").len(), 32);
+    }
+}
