@@ -158,7 +158,7 @@ pub fn env(d: Dialect, f: &EnvFacts) -> Vec<(String, String)> {
     vars
 }
 
-/// The variables of agent `d` that a hook gets no value for in `set` (what [`env`] made):
+/// The variables of agent `d` that a hook gets no value for in `set` (what [`env`](fn@env) made):
 /// cleared from a shell hook's inherited environment, so that a value some outer agent set
 /// for hookhost itself (hookhost run inside a Claude Code session) is not taken for this
 /// agent's (another session's `CLAUDE_ENV_FILE`).
