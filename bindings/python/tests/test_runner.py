@@ -146,7 +146,7 @@ def test_bad_input_is_a_clear_error(project):
         r.fire_sync("Nope")
     with pytest.raises(ValueError, match="regex"):
         r.register("PreToolUse", "(", lambda p: None)
-    with pytest.raises(ValueError, match="applies to PreToolUse"):
+    with pytest.raises(ValueError, match="applies to the tool events"):
         r.register("Stop", "bash", lambda p: None)
     with pytest.raises(ValueError, match="not usable"):
         hookhost.Runner("/no/such/dir")
