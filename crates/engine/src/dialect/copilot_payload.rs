@@ -200,7 +200,8 @@ fn fields_of(known: &NativePayload) -> Map<String, Value> {
     }
 }
 
-fn now_ms() -> u64 {
+/// Unix milliseconds now.
+pub(super) fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
@@ -249,8 +250,9 @@ fn ms_of_iso(s: &str) -> Option<u64> {
     u64::try_from(secs * 1000 + millis).ok()
 }
 
-/// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.fffZ`.
-fn iso_of_ms(ms: u64) -> String {
+/// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.fffZ` (civil date from days since 1970-01-01,
+/// Howard Hinnant's algorithm); also render's `now_iso`.
+pub(super) fn iso_of_ms(ms: u64) -> String {
     let secs = i64::try_from(ms / 1000).unwrap_or(i64::MAX / 2);
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let z = days + 719_468;
