@@ -220,6 +220,18 @@ fn new_refuses_an_unknown_language_listing_the_known_ones() {
 }
 
 #[test]
+fn new_without_arguments_lists_the_languages() {
+    let out = hookhost().arg("new").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("usage: hookhost new LANG NAME"), "{err}");
+    for lang in ["rust", "rust-component", "python", "go", "zig", "assemblyscript"] {
+        assert!(err.lines().any(|l| l.trim_start().starts_with(lang)), "{lang}: {err}");
+    }
+    assert!(err.contains("needs: "), "{err}");
+}
+
+#[test]
 fn new_refuses_a_non_empty_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("taken");

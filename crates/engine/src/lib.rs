@@ -81,6 +81,7 @@ mod display;
 mod event;
 pub mod files;
 mod inprocess;
+pub mod jsonc;
 pub mod inspect;
 pub mod locations;
 mod output;
