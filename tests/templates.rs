@@ -37,7 +37,9 @@ fn hookhost() -> Command {
     cmd.env("CARGO_TARGET_DIR", shared.join("cargo"))
         .env("HOOKHOST_CACHE_DIR", shared.join("wasm-cache"))
         .env_remove("HOOKHOST_TRUST")
-        .env_remove("RUST_LOG");
+        .env_remove("RUST_LOG")
+        // The toolchains scripts/setup put in its virtualenv (componentize-py, go, zig).
+        .env("PATH", common::needs::path_with_tools());
     cmd
 }
 
