@@ -294,7 +294,12 @@ fn check_catches_the_first_hour_mistakes() {
         ]
     }}));
     let out = hookhost(&p, &["check", "--json"]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json_of(&out);
     let of = |key: &str, hook: &str| -> String {
         v[key]
@@ -306,7 +311,10 @@ fn check_catches_the_first_hour_mistakes() {
             .collect::<Vec<_>>()
             .join(" | ")
     };
-    assert!(of("warnings", "PreToolUse[0]").contains("did you mean 5000?"), "{v}");
+    assert!(
+        of("warnings", "PreToolUse[0]").contains("did you mean 5000?"),
+        "{v}"
+    );
     let windows = of("errors", "PreToolUse[1]");
     assert!(
         windows.contains("`.coding-agenthooksguard.sh`")
@@ -314,7 +322,8 @@ fn check_catches_the_first_hour_mistakes() {
         "{windows}"
     );
     assert!(
-        of("errors", "PreToolUse[2]").contains("would run the script `.coding-agent/hooks/guard.py`, which does not exist"),
+        of("errors", "PreToolUse[2]")
+            .contains("would run the script `.coding-agent/hooks/guard.py`, which does not exist"),
         "{v}"
     );
     // The human text says the same.
@@ -332,7 +341,10 @@ fn log_lines_into_a_pipe_carry_no_colour() {
     let p = Project::new(json!({"hooks": {"PostToolUse": [{"command": "true"}]}}));
     let out = hookhost(&p, &["-vv", "run", "PostToolUse", "--tool", "bash"]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("DEBUG") || err.contains("INFO"), "no log lines: {err}");
+    assert!(
+        err.contains("DEBUG") || err.contains("INFO"),
+        "no log lines: {err}"
+    );
     assert!(!err.contains('\u{1b}'), "ANSI escapes in a pipe: {err:?}");
 }
 

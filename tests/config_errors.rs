@@ -179,7 +179,11 @@ fn json_with_comments_says_json_has_none_but_gemini_settings_may() {
     p.write(".coding-agent/hooks.json", "{}");
     p.write(".claude/settings.json", "{ /* mine */ \"hooks\": {} }");
     let errors = config::load(&p.paths()).unwrap_err().0;
-    assert!(errors[0].message.contains("JSON has no comments"), "{}", errors[0]);
+    assert!(
+        errors[0].message.contains("JSON has no comments"),
+        "{}",
+        errors[0]
+    );
     // Gemini CLI reads its settings with comments: so does hookhost.
     p.write(".claude/settings.json", "{}");
     p.write(

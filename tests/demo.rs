@@ -93,7 +93,11 @@ fn demo_keep_leaves_the_project_to_look_at() {
         .and_then(|l| l.split(':').next())
         .unwrap_or_else(|| panic!("no kept path in:\n{text}"));
     let kept = std::path::Path::new(kept);
-    assert!(kept.starts_with(tmp.path().canonicalize().unwrap()), "{}", kept.display());
+    assert!(
+        kept.starts_with(tmp.path().canonicalize().unwrap()),
+        "{}",
+        kept.display()
+    );
     assert!(kept.join(".coding-agent/hooks.json").is_file());
     assert!(kept.join(".coding-agent/audit.log").is_file());
 }

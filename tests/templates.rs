@@ -227,8 +227,18 @@ fn new_without_arguments_lists_the_languages() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("usage: hookhost new LANG NAME"), "{err}");
-    for lang in ["rust", "rust-component", "python", "go", "zig", "assemblyscript"] {
-        assert!(err.lines().any(|l| l.trim_start().starts_with(lang)), "{lang}: {err}");
+    for lang in [
+        "rust",
+        "rust-component",
+        "python",
+        "go",
+        "zig",
+        "assemblyscript",
+    ] {
+        assert!(
+            err.lines().any(|l| l.trim_start().starts_with(lang)),
+            "{lang}: {err}"
+        );
     }
     assert!(err.contains("needs: "), "{err}");
 }

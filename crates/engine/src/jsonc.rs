@@ -63,23 +63,27 @@ impl<'a> Scanner<'a> {
         if rest.is_empty() {
             return None;
         }
-        let end = if rest.starts_with("//") {
+        if rest.starts_with("//") {
             let len = rest.find('\n').unwrap_or(rest.len());
             return Some(self.take(len, true));
-        } else if rest.starts_with("/*") {
+        }
+        if let Some(body) = rest.strip_prefix("/*") {
             // An unterminated block comment runs to the end (the parser then reports it).
-            let len = rest[2..].find("*/").map_or(rest.len(), |i| i + 4);
+            let len = body.find("*/").map_or(rest.len(), |i| i + 4);
             return Some(self.take(len, true));
-        } else {
-            text_run(rest)
-        };
+        }
+        let end = text_run(rest);
         Some(self.take(end, false))
     }
 
     fn take(&mut self, len: usize, comment: bool) -> Piece<'a> {
         let s = &self.text[self.pos..self.pos + len];
         self.pos += len;
-        if comment { Piece::Comment(s) } else { Piece::Text(s) }
+        if comment {
+            Piece::Comment(s)
+        } else {
+            Piece::Text(s)
+        }
     }
 }
 

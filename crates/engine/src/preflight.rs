@@ -90,7 +90,18 @@ fn program_problem(command: &str, cwd: &Path) -> Option<String> {
 const INTERPRETERS: &[(&str, &[&str])] = &[
     // `python3`, `python3.11`: the version is trimmed off first.
     ("python", &["-c", "-m"]),
-    ("node", &["-e", "--eval", "-p", "--print", "-r", "--require", "--import"]),
+    (
+        "node",
+        &[
+            "-e",
+            "--eval",
+            "-p",
+            "--print",
+            "-r",
+            "--require",
+            "--import",
+        ],
+    ),
     ("bash", &["-c"]),
     ("sh", &["-c"]),
     ("zsh", &["-c"]),
@@ -104,12 +115,13 @@ const INTERPRETERS: &[(&str, &[&str])] = &[
 fn missing_script(program: &str, words: &[String], cwd: &Path) -> Option<String> {
     let base = program.rsplit('/').next().unwrap_or(program);
     let base = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let (_, code_options) = INTERPRETERS
-        .iter()
-        .find(|(name, _)| *name == base)?;
+    let (_, code_options) = INTERPRETERS.iter().find(|(name, _)| *name == base)?;
     let after = words.iter().skip_while(|w| w.as_str() != program).skip(1);
     for word in after {
-        if code_options.iter().any(|o| word == o || word.starts_with(&format!("{o}="))) {
+        if code_options
+            .iter()
+            .any(|o| word == o || word.starts_with(&format!("{o}=")))
+        {
             return None;
         }
         if word.starts_with('-') {
@@ -212,7 +224,10 @@ mod tests {
     fn a_windows_path_is_named_with_its_forward_slash_form() {
         let dir = tempfile::tempdir().unwrap();
         let msg = shell_program_problem(r".coding-agent\hooks\x.sh", dir.path()).unwrap();
-        assert!(msg.contains("`.coding-agenthooksx.sh` is not a shell builtin"), "{msg}");
+        assert!(
+            msg.contains("`.coding-agenthooksx.sh` is not a shell builtin"),
+            "{msg}"
+        );
         assert!(
             msg.contains(r"`.coding-agent\hooks\x.sh` with backslashes")
                 && msg.contains("write `.coding-agent/hooks/x.sh`"),
@@ -231,7 +246,9 @@ mod tests {
         let d = dir.path();
         let msg = shell_program_problem("python3 .coding-agent/hooks/x.py", d).unwrap();
         assert!(
-            msg.contains("`python3` would run the script `.coding-agent/hooks/x.py`, which does not exist"),
+            msg.contains(
+                "`python3` would run the script `.coding-agent/hooks/x.py`, which does not exist"
+            ),
             "{msg}"
         );
         assert!(shell_program_problem("node -r dotenv/config missing.js", d).is_none());

@@ -291,15 +291,16 @@ pub fn new(a: NewArgs) -> anyhow::Result<u8> {
         eprintln!("usage: hookhost new LANG NAME   (e.g. hookhost new rust bash-guard)\n");
         eprintln!("languages, and what `hookhost build` needs for each:");
         for t in templates::TEMPLATES {
-            eprintln!("  {:<16} {}\n  {:<16} needs: {}", t.lang, t.title, "", t.toolchain);
+            eprintln!(
+                "  {:<16} {}\n  {:<16} needs: {}",
+                t.lang, t.title, "", t.toolchain
+            );
         }
         return Ok(2);
     };
     let dir = dir.as_path();
     let name = create(&lang, dir, a.description.as_deref())?;
-    let template = templates::find(&lang)
-        .map(|t| t.title)
-        .unwrap_or_default();
+    let template = templates::find(&lang).map(|t| t.title).unwrap_or_default();
     println!("created {} ({template})", dir.display());
     println!(
         "next: cd {} && hookhost build && hookhost test",
