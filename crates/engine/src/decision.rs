@@ -517,9 +517,9 @@ fn note(j: &mut Judgement, note: String) {
     }
 }
 
-/// The answer as the dialect's agent reads it: Claude Code's family reads `additionalContext`
-/// and `updatedToolOutput` only inside `hookSpecificOutput`, so a top-level one is ignored,
-/// with the warning Claude Code gives.
+/// The answer as the dialect's agent reads it: Claude Code's family reads `additionalContext`,
+/// `updatedInput` and `updatedToolOutput` only inside `hookSpecificOutput`, so a top-level one
+/// is ignored, with the warning Claude Code gives.
 fn top_level_read_as(rules: &Rules, mut r: HookResponse, j: &mut Judgement) -> HookResponse {
     if rules.reads_top_level || r.top_level_only.is_empty() {
         return r;
@@ -527,6 +527,7 @@ fn top_level_read_as(rules: &Rules, mut r: HookResponse, j: &mut Judgement) -> H
     for key in &r.top_level_only {
         match *key {
             "additionalContext" => r.additional_context = None,
+            "updatedInput" => r.updated_input = None,
             _ => r.updated_tool_output = None,
         }
     }

@@ -190,6 +190,15 @@ fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
     if a.updated_tool_output.is_some() && nested.is_none_or(|h| h.updated_tool_output.is_none()) {
         r.top_level_only.push("updatedToolOutput");
     }
+    // Cursor's and Copilot's own spellings (`modifiedArgs`, `modifiedParams`) are theirs at the
+    // top level; hookhost's `updatedInput` is Claude Code's only inside `hookSpecificOutput`.
+    if a.updated_input.is_some()
+        && a.modified_params.is_none()
+        && a.modified_args.is_none()
+        && nested.is_none_or(|h| h.updated_input.is_none())
+    {
+        r.top_level_only.push("updatedInput");
+    }
     r.system_message = match (&a.system_message, &a.user_message) {
         (Some(s), Some(u)) if s != u => Some(format!("{s}\n{u}")),
         (s, u) => s.clone().or_else(|| u.clone()),
@@ -587,6 +596,17 @@ mod tests {
         .unwrap();
         assert_eq!(r.stated_decision, Some(StatedDecision::Allow));
         assert_eq!(r.top_level_only, ["additionalContext", "updatedToolOutput"]);
+        let r = parse_stdout(br#"{"updatedInput":{"command":"ls"}}"#, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.top_level_only, ["updatedInput"]);
+        let r = parse_stdout(
+            br#"{"updatedInput":{"command":"ls"},"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls"}}}"#,
+            false,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(r.top_level_only.is_empty());
         let r = parse_stdout(br#"{"updatedToolOutput":null}"#, false)
             .unwrap()
             .unwrap();

@@ -11,7 +11,7 @@
 //! | exit 2 on Stop without stderr | as the table says (warn) | forces ("No stderr output") | warn | warn |
 //! | refused PreToolUse answers | none | none | none | allow, ask, defer, `updatedInput`, a deny without a reason |
 //! | answers ignored whole (invalid) | none | `decision` other than "block"/"approve" | none | `decision` other than "block" |
-//! | top-level `additionalContext`, `updatedToolOutput` | read | ignored (read inside `hookSpecificOutput`) | ignored | ignored |
+//! | top-level `additionalContext`, `updatedInput`, `updatedToolOutput` | read | ignored (read inside `hookSpecificOutput`) | ignored | ignored |
 //! | a tool's result replaced | `updatedToolOutput` | `hookSpecificOutput.updatedToolOutput` | AfterTool deny / exit 2: "Tool result blocked: REASON" | not applied (warn) |
 //! | `hookSpecificOutput.tool_input` | not read | not read | merged into the arguments | not read |
 //!
