@@ -287,6 +287,78 @@ fn a_background_compile_gives_way_to_the_one_already_running() {
     assert_eq!(background_compile(&p, "hooks/guard.wasm"), Some(1));
 }
 
+/// `hookhost compile --background --claimed -- <module>` with `fd3` as its descriptor 3 (as
+/// `tier_up.rs` hands its claim down; `sh` copies it there from stdin) or none; the exit code.
+fn claimed_compile(p: &Project, module: &Path, fd3: Option<std::fs::File>) -> Option<i32> {
+    let script = if fd3.is_some() {
+        r#"exec 3<&0 0</dev/null; exec "$0" compile --background --claimed -- "$1""#
+    } else {
+        r#"exec "$0" compile --background --claimed -- "$1""#
+    };
+    let stdin = fd3.map_or_else(std::process::Stdio::null, std::process::Stdio::from);
+    std::process::Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_hookhost")])
+        .arg(module)
+        .env_clear()
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .stdin(stdin)
+        .status()
+        .unwrap()
+        .code()
+}
+
+/// The claim the CLI takes before starting a background compile is the one the compile
+/// works under: handed down as fd 3 it is kept (the compile runs: here it fails, exit 1, on
+/// a module that is not wasm), while any other descriptor, or none, leaves the compile to
+/// give way (exit 0) to the holder.
+#[test]
+fn a_background_compile_keeps_the_claim_handed_down_and_gives_way_otherwise() {
+    let p = project_with(b"not a wasm module", json!([]));
+    let module = p.path().join("hooks/guard.wasm");
+    let spawner = WasmSpawner::new(WasmEngineConfig {
+        pooling: false,
+        ..p.wasm_config()
+    })
+    .unwrap();
+    let claim = spawner
+        .claim_optimisation(&module)
+        .expect("the claim is free");
+    let handed = claim.file().try_clone().unwrap();
+    assert_eq!(
+        claimed_compile(&p, &module, Some(handed)),
+        Some(1),
+        "it compiled under the claim"
+    );
+    assert_eq!(
+        claimed_compile(&p, &module, None),
+        Some(0),
+        "no descriptor: it gave way"
+    );
+    let stray = tempfile::tempfile().unwrap();
+    assert_eq!(
+        claimed_compile(&p, &module, Some(stray)),
+        Some(0),
+        "another file: it gave way"
+    );
+    let lock = folders(p.cache.path())
+        .flat_map(|d| std::fs::read_dir(d).unwrap())
+        .map(|e| e.unwrap().path())
+        .find(|f| f.extension().is_some_and(|x| x == "lock"))
+        .expect("the claim's lock file");
+    let other = std::fs::File::open(lock).unwrap();
+    assert_eq!(
+        claimed_compile(&p, &module, Some(other)),
+        Some(0),
+        "the lock file opened anew is no claim while it is held"
+    );
+    drop(claim);
+    assert_eq!(
+        claimed_compile(&p, &module, None),
+        Some(1),
+        "free: it claims and compiles"
+    );
+}
+
 #[tokio::test]
 async fn a_module_winch_cannot_compile_runs_through_cranelift() {
     // A tail call: cranelift compiles it, wasmtime 48's winch does not.

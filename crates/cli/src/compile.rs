@@ -10,9 +10,9 @@
 
 use clap::Args;
 use hookhost::config::{self, ConfigPaths, Handler};
-use hookhost::spawner::{Tiering, WasmEngineConfig, WasmSpawner};
+use hookhost::spawner::{OptimisationClaim, Tiering, WasmEngineConfig, WasmSpawner};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -29,6 +29,10 @@ pub struct CompileArgs {
     /// The detached compile after a baseline-tier run: one absolute module path, claimed.
     #[arg(long, hide = true)]
     background: bool,
+    /// With --background: descriptor 3 is the module's lock file, locked by the parent that
+    /// started this compile (`tier_up.rs`); the claim is kept, not taken again.
+    #[arg(long, hide = true, requires = "background")]
+    claimed: bool,
 }
 
 /// CPU seconds a background compile may use (the largest example guest takes about 20).
@@ -55,9 +59,38 @@ fn spawner() -> anyhow::Result<WasmSpawner> {
     })?)
 }
 
+/// The claim the parent handed down at [`super::tier_up::CLAIM_FD`], if that descriptor is
+/// the module's lock file held through it; else the claim taken afresh (`None`: another
+/// process holds it). A descriptor that is not the lock is left open and untouched.
+#[allow(unsafe_code)]
+fn inherited_claim(spawner: &WasmSpawner, module: &Path) -> Option<OptimisationClaim> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::{FromRawFd, IntoRawFd};
+        let fd = super::tier_up::CLAIM_FD;
+        // SAFETY: fstat only writes the struct it is given; a closed descriptor fails.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        let regular = unsafe { libc::fstat(fd, &raw mut st) } == 0
+            && st.st_mode & libc::S_IFMT == libc::S_IFREG;
+        if regular {
+            // SAFETY: fd is open and names a regular file, which nothing else in this
+            // process opened (the runtime's descriptors are not regular files); when it is
+            // not the lock, ownership is given back unclosed.
+            let file = unsafe { std::fs::File::from_raw_fd(fd) };
+            match spawner.adopt_optimisation(module, file) {
+                Ok(claim) => return Some(claim),
+                Err(file) => {
+                    let _ = file.into_raw_fd();
+                }
+            }
+        }
+    }
+    spawner.claim_optimisation(module)
+}
+
 /// `--background`: compiles the one module under its claim, quietly.
 #[allow(unsafe_code)]
-async fn background(modules: &[PathBuf]) -> anyhow::Result<u8> {
+async fn background(modules: &[PathBuf], claimed: bool) -> anyhow::Result<u8> {
     let [module] = modules else {
         anyhow::bail!("--background takes exactly one module path");
     };
@@ -80,7 +113,12 @@ async fn background(modules: &[PathBuf]) -> anyhow::Result<u8> {
         }
     }
     let spawner = spawner()?;
-    let Some(_claim) = spawner.claim_optimisation(module) else {
+    let claim = if claimed {
+        inherited_claim(&spawner, module)
+    } else {
+        spawner.claim_optimisation(module)
+    };
+    let Some(_claim) = claim else {
         return Ok(0);
     };
     // Marked failed until it succeeds: a compile killed at the CPU limit stays marked, and
@@ -95,7 +133,7 @@ async fn background(modules: &[PathBuf]) -> anyhow::Result<u8> {
 
 pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
     if a.background {
-        return background(&a.modules).await;
+        return background(&a.modules, a.claimed).await;
     }
     let modules = if a.modules.is_empty() {
         let project = super::project_dir(a.project)?;

@@ -228,6 +228,7 @@ fn main() -> ExitCode {
     // writes to stays blocked in the kernel after its hook timed out): give them a moment,
     // then exit anyway.
     rt.shutdown_timeout(std::time::Duration::from_millis(100));
+    tier_up::reap();
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {

@@ -306,6 +306,47 @@ impl DiskCache {
         file.try_lock().ok()?;
         Some(file)
     }
+
+    /// Adopts `file` as the lock of [`Self::try_lock`] for `key` when it is that very lock
+    /// file (same device and inode as the path) and its lock is, or can be, held through it:
+    /// how a background compile keeps the claim its parent took before starting it (a lock
+    /// held through an inherited descriptor is the parent's own, so locking it again
+    /// succeeds; any other descriptor of the file fails while someone holds the lock).
+    /// A refused `file` comes back untouched (the caller may not own what it names).
+    pub fn adopt_lock(
+        &self,
+        key: &str,
+        file: std::fs::File,
+    ) -> Result<std::fs::File, std::fs::File> {
+        let valid = key.len() == 64 && key.bytes().all(|b| b.is_ascii_hexdigit());
+        let Some(dir) = self.dir.as_ref().filter(|_| valid) else {
+            return Err(file);
+        };
+        if !same_file(&file, &dir.join(format!("{key}.lock"))) || file.try_lock().is_err() {
+            return Err(file);
+        }
+        Ok(file)
+    }
+}
+
+/// Whether `file` is the regular file at `path` (same device and inode; never on other
+/// systems, where no claim is handed down).
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::symlink_metadata(path)) {
+            (Ok(held), Ok(named)) => {
+                held.is_file() && (held.dev(), held.ino()) == (named.dev(), named.ino())
+            }
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        false
+    }
 }
 
 /// Opens an entry without following a symlink and checks that it is the file the seal

@@ -98,3 +98,34 @@ fn a_symlinked_entry_is_refused() {
     std::os::unix::fs::symlink(&moved, &entry).unwrap();
     assert!(cache.load(&engine, &hash).is_none());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_lock_handed_down_is_adopted_and_no_other_descriptor_takes_it() {
+    let root = tempfile::tempdir().unwrap();
+    let engine = engine();
+    let cache = DiskCache::new(Some(root.path().to_path_buf()), &engine, "test");
+    let held = cache.try_lock(A).expect("a free lock is taken");
+    assert!(cache.try_lock(A).is_none(), "held: a second claim fails");
+    // What a child inherits: the same open file description, so the lock is its own.
+    let inherited = held.try_clone().unwrap();
+    let adopted = cache
+        .adopt_lock(A, inherited)
+        .expect("the held lock is adopted");
+    drop(held);
+    assert!(cache.try_lock(A).is_none(), "the adopter keeps the claim");
+    // Another description of the same file is no claim while someone holds it.
+    let path = cache.dir().unwrap().join(format!("{A}.lock"));
+    let other = std::fs::File::open(&path).unwrap();
+    assert!(cache.adopt_lock(A, other).is_err());
+    // A lock file of another module, or any other file, is given back untouched.
+    let b = cache.try_lock(B).unwrap();
+    assert!(cache.adopt_lock(A, b.try_clone().unwrap()).is_err());
+    let stray = tempfile::tempfile().unwrap();
+    assert!(cache.adopt_lock(A, stray).is_err());
+    drop(adopted);
+    assert!(
+        cache.try_lock(A).is_some(),
+        "released with its last descriptor"
+    );
+}

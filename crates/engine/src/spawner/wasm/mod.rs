@@ -89,7 +89,15 @@ struct Inner {
 /// releases the claim.
 #[derive(Debug)]
 pub struct OptimisationClaim {
-    _file: std::fs::File,
+    file: std::fs::File,
+}
+
+impl OptimisationClaim {
+    /// The locked file, whose descriptor a background compile inherits to keep the claim
+    /// ([`WasmSpawner::adopt_optimisation`]).
+    pub fn file(&self) -> &std::fs::File {
+        &self.file
+    }
 }
 
 /// Runs `.wasm` hooks. Cheap to clone; clones share the engine and caches.
@@ -159,7 +167,26 @@ impl WasmSpawner {
             .optimised
             .disk
             .try_lock(&module_key(module))
-            .map(|file| OptimisationClaim { _file: file })
+            .map(|file| OptimisationClaim { file })
+    }
+
+    /// Takes over the claim on `module` that a parent took and handed down as `file` (an
+    /// inherited descriptor): `None` unless `file` is that module's lock file and the lock is
+    /// held through it (or free). Closing the race of probing and then starting: at most one
+    /// background compile per module runs, and none is started only to give way. A refused
+    /// `file` comes back untouched.
+    pub fn adopt_optimisation(
+        &self,
+        module: &Path,
+        file: std::fs::File,
+    ) -> Result<OptimisationClaim, std::fs::File> {
+        self.inner
+            .modules
+            .loader()
+            .optimised
+            .disk
+            .adopt_lock(&module_key(module), file)
+            .map(|file| OptimisationClaim { file })
     }
 
     /// Records that optimising `module` failed (the background compile could not build it, or
