@@ -70,8 +70,12 @@ pub(super) fn steps(lines: &[(usize, Value)]) -> Result<Read, ReplayError> {
                     .get(id)
                     .cloned()
                     .map_or(Happened::Ran, Happened::Refused);
-                let (name, input) = shell_as_core(name, input);
-                steps.push(tool_step(*n, Dialect::Codex, &name, &input, happened));
+                let (core, input) = shell_as_core(name, input);
+                let mut step = tool_step(*n, Dialect::Codex, &core, &input, happened);
+                if let StepKind::Tool { agent_tool, .. } = &mut step.kind {
+                    name.clone_into(agent_tool);
+                }
+                steps.push(step);
                 answer = None;
             }
             _ => {}

@@ -82,7 +82,7 @@ pub enum Happened {
 
 /// One thing to re-fire.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "kind")]
 pub enum StepKind {
     /// The user's prompt (UserPromptSubmit).
     Prompt {
