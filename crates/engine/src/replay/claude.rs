@@ -61,39 +61,7 @@ pub(super) fn steps(lines: &[(usize, Value)]) -> Result<Read, ReplayError> {
                         message: "an assistant message whose `content` is not a list".into(),
                     });
                 };
-                for p in parts {
-                    match p.get("type").and_then(Value::as_str) {
-                        Some("tool_use") => {
-                            let name = p.get("name").and_then(Value::as_str).ok_or_else(|| {
-                                ReplayError::Malformed {
-                                    line: *n,
-                                    message: "a `tool_use` part without a `name`".into(),
-                                }
-                            })?;
-                            let id = p.get("id").and_then(Value::as_str).unwrap_or("");
-                            let input = p
-                                .get("input")
-                                .cloned()
-                                .unwrap_or(Value::Object(Default::default()));
-                            let happened = refused
-                                .get(id)
-                                .cloned()
-                                .map_or(Happened::Ran, Happened::Refused);
-                            steps.push(tool_step(*n, Dialect::Claude, name, &input, happened));
-                            answer = None;
-                        }
-                        Some("text") => {
-                            answer = Some((
-                                *n,
-                                p.get("text")
-                                    .and_then(Value::as_str)
-                                    .unwrap_or("")
-                                    .to_string(),
-                            ));
-                        }
-                        _ => {}
-                    }
-                }
+                assistant(*n, parts, &refused, &mut steps, &mut answer)?;
             }
             _ => {}
         }
@@ -127,4 +95,48 @@ fn refusals(lines: &[(usize, Value)]) -> HashMap<String, String> {
         }
     }
     out
+}
+
+/// The tool calls and answer text of one assistant entry.
+fn assistant(
+    n: usize,
+    parts: &[Value],
+    refused: &HashMap<String, String>,
+    steps: &mut Vec<Step>,
+    answer: &mut Option<(usize, String)>,
+) -> Result<(), ReplayError> {
+    for p in parts {
+        match p.get("type").and_then(Value::as_str) {
+            Some("tool_use") => {
+                let name = p.get("name").and_then(Value::as_str).ok_or_else(|| {
+                    ReplayError::Malformed {
+                        line: n,
+                        message: "a `tool_use` part without a `name`".into(),
+                    }
+                })?;
+                let id = p.get("id").and_then(Value::as_str).unwrap_or("");
+                let input = p
+                    .get("input")
+                    .cloned()
+                    .unwrap_or(Value::Object(Default::default()));
+                let happened = refused
+                    .get(id)
+                    .cloned()
+                    .map_or(Happened::Ran, Happened::Refused);
+                steps.push(tool_step(n, Dialect::Claude, name, &input, happened));
+                *answer = None;
+            }
+            Some("text") => {
+                *answer = Some((
+                    n,
+                    p.get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }

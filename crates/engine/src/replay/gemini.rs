@@ -65,25 +65,7 @@ pub(super) fn steps(lines: &[(usize, Value)]) -> Result<Read, ReplayError> {
                         });
                     }
                 };
-                for c in calls {
-                    let name = c.get("name").and_then(Value::as_str).ok_or_else(|| {
-                        ReplayError::Malformed {
-                            line: n,
-                            message: "a tool call without a `name`".into(),
-                        }
-                    })?;
-                    let args = c
-                        .get("args")
-                        .cloned()
-                        .unwrap_or(Value::Object(Default::default()));
-                    let happened = match c.get("status").and_then(Value::as_str) {
-                        Some("error" | "cancelled") => Happened::Refused(
-                            c.get("resultDisplay").map(text_of).unwrap_or_default(),
-                        ),
-                        _ => Happened::Ran,
-                    };
-                    steps.push(tool_step(n, Dialect::Gemini, name, &args, happened));
-                }
+                calls_of(n, calls, &mut steps)?;
                 let text = text_of(content);
                 if calls.is_empty() && !text.is_empty() {
                     answer = Some((n, text));
@@ -101,4 +83,29 @@ pub(super) fn steps(lines: &[(usize, Value)]) -> Result<Read, ReplayError> {
         });
     }
     Ok((session, steps))
+}
+
+/// The steps of one record's `toolCalls`.
+fn calls_of(n: usize, calls: &[Value], steps: &mut Vec<Step>) -> Result<(), ReplayError> {
+    for c in calls {
+        let name = c
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| ReplayError::Malformed {
+                line: n,
+                message: "a tool call without a `name`".into(),
+            })?;
+        let args = c
+            .get("args")
+            .cloned()
+            .unwrap_or(Value::Object(Default::default()));
+        let happened = match c.get("status").and_then(Value::as_str) {
+            Some("error" | "cancelled") => {
+                Happened::Refused(c.get("resultDisplay").map(text_of).unwrap_or_default())
+            }
+            _ => Happened::Ran,
+        };
+        steps.push(tool_step(n, Dialect::Gemini, name, &args, happened));
+    }
+    Ok(())
 }

@@ -82,7 +82,11 @@ pub enum Happened {
 
 /// One thing to re-fire.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase", rename_all_fields = "camelCase", tag = "kind")]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "kind"
+)]
 pub enum StepKind {
     /// The user's prompt (UserPromptSubmit).
     Prompt {
