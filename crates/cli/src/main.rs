@@ -10,6 +10,7 @@ mod import;
 mod list;
 mod new;
 mod package;
+mod replay;
 mod run;
 mod serve;
 mod tier_up;
@@ -56,6 +57,12 @@ enum Command {
     /// ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), so the first event is fast.
     /// Exit 1 on any error.
     Check(check::CheckArgs),
+    /// Re-fire a recorded Claude Code, Codex or Gemini CLI session through the current hooks.
+    ///
+    /// Reads the transcript, then fires each prompt, tool call and stop as `run` would (no tool
+    /// runs; shell hooks run, wasm hooks sandboxed) and prints what would now be decided
+    /// differently. Exit 0: nothing would differ; 3: something would; 1: error.
+    Replay(replay::ReplayArgs),
     /// Compile wasm modules into the compiled-code cache ahead of the first event.
     ///
     /// Compiles the named `.wasm` files, else every wasm module the configured hooks name
@@ -205,6 +212,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => run::run(args, cli.verbose > 0).await,
             Command::Check(args) => check::check(args).await,
+            Command::Replay(args) => replay::replay(args).await,
             Command::Compile(args) => compile::compile(args).await,
             Command::List(args) => list::list(args),
             Command::Demo(a) => demo::demo(a).await,

@@ -87,6 +87,7 @@ pub mod locations;
 mod output;
 mod payload;
 pub mod preflight;
+pub mod replay;
 mod report;
 mod runner;
 pub mod session_env;
