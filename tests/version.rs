@@ -15,13 +15,99 @@ fn read(rel: &str) -> String {
 }
 
 #[test]
-fn the_npm_package_has_the_workspace_version() {
+fn the_npm_packages_have_the_workspace_version() {
     let package: serde_json::Value =
         serde_json::from_str(&read("bindings/node/package.json")).unwrap();
     assert_eq!(
         package["version"], VERSION,
         "bindings/node/package.json must carry the workspace version {VERSION} (Cargo.toml [workspace.package]); set it there"
     );
+    // The launcher's binary packages: each at the same version, and required at exactly it.
+    let optional = package["optionalDependencies"].as_object().unwrap();
+    assert!(
+        !optional.is_empty(),
+        "bindings/node/package.json names no binary package"
+    );
+    for (name, wanted) in optional {
+        let dir = name.strip_prefix("@hookhost/").unwrap();
+        let rel = format!("packaging/npm/{dir}/package.json");
+        let platform: serde_json::Value = serde_json::from_str(&read(&rel)).unwrap();
+        assert_eq!(platform["name"], name.as_str(), "{rel}");
+        assert_eq!(
+            platform["version"], VERSION,
+            "{rel} must carry the workspace version {VERSION}"
+        );
+        assert_eq!(
+            wanted, VERSION,
+            "bindings/node/package.json must require {name} at {VERSION}"
+        );
+        for field in ["os", "cpu"] {
+            assert!(
+                platform[field].is_array(),
+                "{rel} needs `{field}` so npm installs it only where it runs"
+            );
+        }
+    }
+}
+
+/// `hookhost --version` (and `-V`): `hookhost VERSION (commit C, wasmtime W)` on one line;
+/// the first two tokens stay the name and the version for scripts that parse them.
+#[test]
+fn the_version_line_names_the_commit_and_wasmtime() {
+    for flag in ["--version", "-V"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
+            .arg(flag)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let line = String::from_utf8(out.stdout).unwrap();
+        let line = line.trim_end();
+        assert_eq!(line.lines().count(), 1, "{flag}: {line}");
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(tokens[..2], ["hookhost", VERSION], "{flag}: {line}");
+        let rest = line
+            .strip_prefix(&format!("hookhost {VERSION} (commit "))
+            .unwrap_or_else(|| panic!("{flag}: {line}"));
+        let (commit, wasmtime) = rest
+            .strip_suffix(')')
+            .and_then(|r| r.split_once(", wasmtime "))
+            .unwrap_or_else(|| panic!("{flag}: {line}"));
+        assert!(
+            commit == "unknown"
+                || (commit.len() == 12 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+            "{flag}: commit {commit:?} is neither a short hash nor `unknown`"
+        );
+        let locked = read("Cargo.lock");
+        assert!(
+            locked.contains(&format!("name = \"wasmtime\"\nversion = \"{wasmtime}\"")),
+            "{flag}: wasmtime {wasmtime:?} is not the version Cargo.lock resolves"
+        );
+    }
+}
+
+/// In this checkout the commit is known, and it is HEAD's.
+#[test]
+fn the_version_names_this_checkouts_commit() {
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(root())
+        .output();
+    let Ok(head) = head.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()) else {
+        eprintln!("git is not installed: not checked");
+        return;
+    };
+    if head.is_empty() {
+        eprintln!("not a git checkout: not checked");
+        return;
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    let line = String::from_utf8_lossy(&out.stdout);
+    // The binary may have been built at an earlier commit of this checkout (build.rs reruns
+    // when HEAD moves): it must name some commit, never "unknown", here.
+    assert!(!line.contains("(commit unknown"), "{line}");
 }
 
 #[test]

@@ -4,18 +4,25 @@
 // called back over the connection and go through the same decision table.
 
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { EventEmitter } from "node:events";
+import { findBinary, NoBinaryError } from "./platform.js";
 
-/** The `hookhost` binary: $HOOKHOST_BIN, the one shipped in this package, else `hookhost` on PATH. */
+/**
+ * The `hookhost` binary: $HOOKHOST_BINARY (or $HOOKHOST_BIN), one copied into this package's
+ * bin/, this platform's binary package (`@hookhost/linux-x64-gnu`, ...; platform.js), else
+ * `hookhost` on PATH.
+ */
 export function binary() {
-  if (process.env.HOOKHOST_BIN) return process.env.HOOKHOST_BIN;
-  const bundled = join(dirname(fileURLToPath(import.meta.url)), "bin", "hookhost");
-  return existsSync(bundled) ? bundled : "hookhost";
+  try {
+    return findBinary();
+  } catch (e) {
+    if (e instanceof NoBinaryError) return "hookhost";
+    throw e;
+  }
 }
 
 /** An error answer of the server. */

@@ -1,8 +1,22 @@
 #!/usr/bin/env node
-// The `hookhost` command line: the binary shipped in this package (bin/hookhost), else
-// $HOOKHOST_BIN.
+// The `hookhost` command line: runs this platform's binary (platform.js says which) with the
+// arguments, stdin, stdout and stderr as given, and exits with its status.
 import { spawnSync } from "node:child_process";
-import { binary } from "../index.js";
+import { findBinary, NoBinaryError } from "../platform.js";
 
-const r = spawnSync(binary(), process.argv.slice(2), { stdio: "inherit" });
+let bin;
+try {
+  bin = findBinary();
+} catch (e) {
+  if (!(e instanceof NoBinaryError)) throw e;
+  process.stderr.write(`${e.message}\n`);
+  process.exit(1);
+}
+const r = spawnSync(bin, process.argv.slice(2), { stdio: "inherit" });
+if (r.error) {
+  process.stderr.write(`hookhost: cannot run ${bin}: ${r.error.message}; set HOOKHOST_BINARY to a working hookhost binary\n`);
+  process.exit(1);
+}
+// A signal death is reported the way a shell does (128 + signal number).
+if (r.signal) process.kill(process.pid, r.signal);
 process.exit(r.status ?? 1);

@@ -13,6 +13,7 @@ mod package;
 mod replay;
 mod run;
 mod serve;
+mod shell;
 mod tier_up;
 mod trust;
 
@@ -20,12 +21,23 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `hookhost --version`: `hookhost VERSION (commit COMMIT, wasmtime VERSION)`; the first two
+/// tokens are the name and the version, as clap prints them by default (tests/version.rs).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("HOOKHOST_GIT_COMMIT"),
+    ", wasmtime ",
+    env!("HOOKHOST_WASMTIME_VERSION"),
+    ")"
+);
+
 /// A hook host for coding agents: shell and sandboxed WebAssembly hooks at agent lifecycle
 /// events.
 #[derive(Parser, Debug)]
 #[command(
     name = "hookhost",
-    version,
+    version = VERSION,
     about,
     long_about = None,
     after_help = "Hooks live in /etc/coding-agent/hooks.json (managed, run first), <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours), then other agents' files (.claude/settings.json, .gemini/settings.json, .codex/hooks.json and config.toml, .ling/hooks.json, .cursor/hooks.json, .github/hooks/*.json); `hookhost list` shows the order. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
@@ -123,6 +135,13 @@ enum Command {
     /// writes the compiled-code cache ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm)
     /// and, with --socket, the socket. Protocol: docs/serve-protocol.md.
     Serve(serve::ServeArgs),
+    /// Write a shell completion script on stdout: `hookhost completions bash|zsh|fish`.
+    ///
+    /// Install: bash `hookhost completions bash > ~/.local/share/bash-completion/completions/hookhost`,
+    /// zsh into a directory on $fpath as `_hookhost`, fish into ~/.config/fish/completions/hookhost.fish.
+    Completions(shell::CompletionsArgs),
+    /// Write the man page hookhost(1) (roff) on stdout: `hookhost man | man -l -`.
+    Man,
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -230,6 +249,8 @@ fn main() -> ExitCode {
             Command::Remove(args) => package::remove::remove(args),
             Command::Fetch(args) => package::fetch::fetch(args).await,
             Command::Serve(args) => serve::serve(args).await,
+            Command::Completions(args) => shell::completions(&args),
+            Command::Man => shell::man(),
         }
     });
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody
