@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -108,6 +109,27 @@ def scenario(agent, server: Server, work: Path, guard: Path, r: Results) -> None
                 "; ".join(failed))
 
 
+def manifests(r: Results) -> None:
+    """The plugin files agree with the engine: each wires exactly its agent's events of
+    crates/engine/src/dialect/events.rs, and carries the workspace version."""
+    root = PLUGINS.parent
+    table = (root / "crates/engine/src/dialect/events.rs").read_text()
+    rows = re.findall(r'\(\s*Dialect::(\w+),\s*"(\w+)",\s*Event::\w+,?\s*\)', table)
+    version = re.search(r'(?m)^\[workspace\.package\][^\[]*?^version = "([^"]+)"',
+                        (root / "Cargo.toml").read_text()).group(1)
+    for agent, dialect, manifest in (("claude", "Claude", "claude/.claude-plugin/plugin.json"),
+                                     ("codex", "Codex", "codex/.codex-plugin/plugin.json"),
+                                     ("gemini", "Gemini", "gemini/gemini-extension.json")):
+        want = sorted(n for d, n in rows if d == dialect)
+        hooks = json.loads((PLUGINS / agent / "hooks" / "hooks.json").read_text())["hooks"]
+        commands = {h["command"] for entries in hooks.values() for e in entries for h in e["hooks"]}
+        r.check(f"{agent} plugin files: every event of events.rs is wired to `hookhost hook --for {agent}`",
+                want != [] and sorted(hooks) == want and commands == {f"hookhost hook --for {agent}"},
+                f"events.rs {want}, hooks.json {sorted(hooks)}, commands {commands}")
+        got = json.loads((PLUGINS / manifest).read_text()).get("version")
+        r.check(f"{agent} plugin files: {manifest} has the workspace version {version}", got == version, str(got))
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hookhost", required=True)
@@ -122,6 +144,7 @@ def main(argv: list[str]) -> int:
     os.environ["PATH"] = f"{hookhost.parent}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"
     server = Server(deadline_s=AGENT_TIMEOUT_S * 2 * len(AGENTS) + 120).start()
     work = Path(tempfile.mkdtemp(prefix="hookhost-plugins-"))
+    manifests(r)
     try:
         for name in a.agents.split(","):
             agent = AGENTS[name](Path(a.bin), hookhost, False, server.url)
