@@ -99,6 +99,8 @@ def scenario(agent, server: Server, work: Path, guard: Path, r: Results) -> None
     print(f"     {a} plugin: {x.summary()} [{root.name}]", flush=True)
     r.check(f"{a} plugin: victim/ and canary.txt still exist after `rm -rf *`",
             (x.project / "victim" / "keep.txt").is_file() and (x.project / "canary.txt").is_file(), x.summary())
+    # This is the check that can tell: Claude Code refuses `rm -rf *` of its workspace by itself
+    # ("Dangerous rm operation detected"), so the files survive without the plugin too.
     # An untrusted wasm hook may block, with hookhost's fixed reason (its own is withheld until `hookhost trust`).
     said = x.next_request is not None and BLOCKED in tool_results(x.next_request)
     r.check(f"{a} plugin: the model's next request says the project's guard blocked the call", said,
