@@ -283,6 +283,72 @@ fn check_reports_every_error_and_what_will_not_run() {
 }
 
 #[test]
+fn check_catches_the_first_hour_mistakes() {
+    // Seconds where the unit is milliseconds, a Windows path and a missing script behind an
+    // interpreter: each passes the parser and then fails every call.
+    let p = Project::new(json!({"hooks": {
+        "PreToolUse": [
+            {"command": "true", "timeout": 5},
+            {"command": r".coding-agent\hooks\guard.sh"},
+            {"command": "python3 .coding-agent/hooks/guard.py"}
+        ]
+    }}));
+    let out = hookhost(&p, &["check", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out);
+    let of = |key: &str, hook: &str| -> String {
+        v[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["hook"].as_str().is_some_and(|h| h.contains(hook)))
+            .map(|e| e["message"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    assert!(
+        of("warnings", "PreToolUse[0]").contains("did you mean 5000?"),
+        "{v}"
+    );
+    let windows = of("errors", "PreToolUse[1]");
+    assert!(
+        windows.contains("`.coding-agenthooksguard.sh`")
+            && windows.contains("write `.coding-agent/hooks/guard.sh`"),
+        "{windows}"
+    );
+    assert!(
+        of("errors", "PreToolUse[2]")
+            .contains("would run the script `.coding-agent/hooks/guard.py`, which does not exist"),
+        "{v}"
+    );
+    // The human text says the same.
+    let out = hookhost(&p, &["check"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("did you mean 5000?"), "{text}");
+}
+
+#[test]
+fn log_lines_into_a_pipe_carry_no_colour() {
+    let p = Project::new(json!({"hooks": {"PostToolUse": [{"command": "true"}]}}));
+    let out = hookhost(&p, &["-vv", "run", "PostToolUse", "--tool", "bash"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("DEBUG") || err.contains("INFO"),
+        "no log lines: {err}"
+    );
+    assert!(!err.contains('\u{1b}'), "ANSI escapes in a pipe: {err:?}");
+}
+
+#[test]
 fn list_shows_run_order_and_sources() {
     let p = guard_project();
     p.write_global(

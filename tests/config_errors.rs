@@ -161,6 +161,40 @@ fn invalid_json_says_where() {
 }
 
 #[test]
+fn json_with_comments_says_json_has_none_but_gemini_settings_may() {
+    let p = Project::new(json!({}));
+    p.write(
+        ".coding-agent/hooks.json",
+        "{\"hooks\": {\n  // block rm\n  \"Stop\": [{\"command\": \"true\"}]\n}}",
+    );
+    let errors = config::load(&p.paths()).unwrap_err().0;
+    assert!(
+        errors[0]
+            .message
+            .contains("JSON has no comments: remove the comment at line 2"),
+        "{}",
+        errors[0]
+    );
+    // Claude Code's settings are strict JSON too.
+    p.write(".coding-agent/hooks.json", "{}");
+    p.write(".claude/settings.json", "{ /* mine */ \"hooks\": {} }");
+    let errors = config::load(&p.paths()).unwrap_err().0;
+    assert!(
+        errors[0].message.contains("JSON has no comments"),
+        "{}",
+        errors[0]
+    );
+    // Gemini CLI reads its settings with comments: so does hookhost.
+    p.write(".claude/settings.json", "{}");
+    p.write(
+        ".gemini/settings.json",
+        "{\n  // the guard\n  \"hooks\": {\"BeforeTool\": [{\"matcher\": \"run_shell_command\", /* x */ \"hooks\": [\n    {\"type\": \"command\", \"command\": \"echo '//not a comment'\"}]}]}\n}",
+    );
+    let set = config::load(&p.paths()).unwrap();
+    assert_eq!(set.len(), 1);
+}
+
+#[test]
 fn claude_code_nested_format_gets_a_migration_hint() {
     let (_, errors) = errors_of(json!({"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}

@@ -71,3 +71,33 @@ fn the_demo_session_shows_every_trigger_point() {
     );
     assert!(text.contains("wasm (median"), "{text}");
 }
+
+#[test]
+fn demo_keep_leaves_the_project_to_look_at() {
+    let home = tempfile::TempDir::new().unwrap();
+    let cache = tempfile::TempDir::new().unwrap();
+    let tmp = tempfile::TempDir::new().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["demo", "--keep"])
+        .env("HOME", home.path())
+        .env("HOOKHOST_CACHE_DIR", cache.path())
+        .env("TMPDIR", tmp.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kept = text
+        .lines()
+        .find_map(|l| l.strip_prefix("The project is kept in "))
+        .and_then(|l| l.split(':').next())
+        .unwrap_or_else(|| panic!("no kept path in:\n{text}"));
+    let kept = std::path::Path::new(kept);
+    assert!(
+        kept.starts_with(tmp.path().canonicalize().unwrap()),
+        "{}",
+        kept.display()
+    );
+    assert!(kept.join(".coding-agent/hooks.json").is_file());
+    assert!(kept.join(".coding-agent/audit.log").is_file());
+}

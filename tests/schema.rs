@@ -48,7 +48,7 @@ else:
 
 fn python(mode: &str, stdin: &str) -> Vec<String> {
     use std::io::Write;
-    let mut child = std::process::Command::new("python3")
+    let mut child = std::process::Command::new(common::needs::python3())
         .args(["-c", PY])
         .arg(root().join("schema/hooks.schema.json"))
         .arg(mode)
@@ -102,13 +102,25 @@ fn hookhost_errors(config: &Value, project: &Path) -> Vec<String> {
     errors.iter().map(ToString::to_string).collect()
 }
 
-/// The `json` code blocks of the README that are a config (`{"hooks": {...}}`) or one hook
-/// (wrapped into PostToolUse, where every option is allowed).
+/// The `json` code blocks of the README and of docs/ (not the design contract, which sketches)
+/// that are a config (`{"hooks": {...}}`) or one hook (wrapped into PostToolUse, where every
+/// option is allowed).
 fn readme_configs() -> Vec<Value> {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("design.md"))
+        .collect();
+    docs.sort();
+    docs.insert(0, root().join("README.md"));
+    let text: String = docs
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut configs = Vec::new();
     let mut block: Option<String> = None;
-    for line in readme.lines() {
+    for line in text.lines() {
         match (&mut block, line.trim_end()) {
             (None, "```json") => block = Some(String::new()),
             (Some(text), "```") => {
@@ -435,7 +447,7 @@ for i, (name, instance) in enumerate(json.load(sys.stdin)):
     for e in V(schema).iter_errors(instance):
         print(f"{i}: {name}: {e.message} at {list(e.absolute_path)} in {json.dumps(instance)}")
 "#;
-    let mut child = std::process::Command::new("python3")
+    let mut child = std::process::Command::new(common::needs::python3())
         .args(["-c", BATCH])
         .arg(root().join("schema"))
         .stdin(std::process::Stdio::piped())

@@ -37,7 +37,9 @@ fn hookhost() -> Command {
     cmd.env("CARGO_TARGET_DIR", shared.join("cargo"))
         .env("HOOKHOST_CACHE_DIR", shared.join("wasm-cache"))
         .env_remove("HOOKHOST_TRUST")
-        .env_remove("RUST_LOG");
+        .env_remove("RUST_LOG")
+        // The toolchains scripts/setup put in its virtualenv (componentize-py, go, zig).
+        .env("PATH", common::needs::path_with_tools());
     cmd
 }
 
@@ -217,6 +219,28 @@ fn new_refuses_an_unknown_language_listing_the_known_ones() {
         "{err}"
     );
     assert!(!tmp.path().join("x").exists());
+}
+
+#[test]
+fn new_without_arguments_lists_the_languages() {
+    let out = hookhost().arg("new").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("usage: hookhost new LANG NAME"), "{err}");
+    for lang in [
+        "rust",
+        "rust-component",
+        "python",
+        "go",
+        "zig",
+        "assemblyscript",
+    ] {
+        assert!(
+            err.lines().any(|l| l.trim_start().starts_with(lang)),
+            "{lang}: {err}"
+        );
+    }
+    assert!(err.contains("needs: "), "{err}");
 }
 
 #[test]

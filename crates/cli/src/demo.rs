@@ -270,11 +270,35 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-pub async fn demo() -> anyhow::Result<u8> {
+/// `hookhost demo [--keep]`.
+#[derive(clap::Args, Debug)]
+pub struct DemoArgs {
+    /// Keep the demo's project (hooks, scripts, the wasm guard, the audit log) and print
+    /// where it is, to look at it or run `hookhost list`/`run` in it.
+    #[arg(long)]
+    keep: bool,
+}
+
+pub async fn demo(a: DemoArgs) -> anyhow::Result<u8> {
     let dir = tempfile::Builder::new()
         .prefix("hookhost-demo-")
         .tempdir()?;
     let root = dir.path().canonicalize()?;
+    let result = session(&root).await;
+    if a.keep {
+        let kept = dir.keep();
+        println!(
+            "\nThe project is kept in {}: `cd` there and try `hookhost list` or `hookhost run PreToolUse --tool bash --args '{{\"command\":\"rm -rf /\"}}'`",
+            kept.display()
+        );
+    } else {
+        println!("\n(`hookhost demo --keep` keeps the project to look at)");
+    }
+    result
+}
+
+async fn session(root: &std::path::Path) -> anyhow::Result<u8> {
+    let root = root.to_path_buf();
     write_project(&root)?;
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let trace = Arc::new(Trace {

@@ -69,8 +69,9 @@ enum Command {
     List(list::ListArgs),
     /// Run a scripted agent session with shell and wasm hooks in a temporary project.
     ///
-    /// Writes only a temporary directory (removed at the end); reads no config of yours.
-    Demo,
+    /// Writes only a temporary directory (removed at the end unless --keep); reads no config
+    /// of yours.
+    Demo(demo::DemoArgs),
     /// Show which project hooks are new or changed since last trusted, and trust them.
     ///
     /// Reads <project>/.coding-agent/hooks.json, the wasm modules and scripts it names, and
@@ -174,8 +175,12 @@ fn init_logging(verbose: u8) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    // Colour only on a terminal (a pipe or a log file gets plain text), and never with NO_COLOR.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(ansi)
         .with_writer(std::io::stderr)
         .with_target(false)
         .try_init();
@@ -202,7 +207,7 @@ fn main() -> ExitCode {
             Command::Check(args) => check::check(args).await,
             Command::Compile(args) => compile::compile(args).await,
             Command::List(args) => list::list(args),
-            Command::Demo => demo::demo().await,
+            Command::Demo(a) => demo::demo(a).await,
             Command::Trust(args) => trust::trust(args),
             Command::New(args) => new::new(args),
             Command::Build(args) => new::build::build(args),

@@ -189,6 +189,11 @@ impl Found {
             ));
             return Ok(());
         }
+        if hook.dialect == crate::dialect::Dialect::Native
+            && let Some(msg) = crate::preflight::timeout_problem(hook.timeout)
+        {
+            self.warnings.push(problem(hook, msg));
+        }
         match &hook.handler {
             Handler::Wasm { module, .. } => {
                 if let Some(package) = module.package() {

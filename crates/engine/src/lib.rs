@@ -82,6 +82,7 @@ mod event;
 pub mod files;
 mod inprocess;
 pub mod inspect;
+pub mod jsonc;
 pub mod locations;
 mod output;
 mod payload;

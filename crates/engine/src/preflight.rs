@@ -5,8 +5,14 @@
 //! and a failure to start blocks the call: every tool call would be blocked. `hookhost
 //! check` reports these as errors on blocking events, and `run` adds the same diagnosis to
 //! the message of a hook that exited 126/127. This module only looks; it runs nothing.
+//!
+//! It also finds two mistakes a new user makes that start a program but still fail every
+//! call: a path written with Windows separators (the shell reads `\` as an escape), and a
+//! script behind an interpreter (`python3 .coding-agent/hooks/guard.py`) that is not there;
+//! and a native `timeout` written in seconds ([`timeout_problem`]).
 
 use std::path::Path;
+use std::time::Duration;
 
 const BUILTINS: &[&str] = &[
     ".", ":", "[", "alias", "break", "cd", "command", "continue", "echo", "eval", "exec", "exit",
@@ -18,6 +24,16 @@ const BUILTINS: &[&str] = &[
 /// Why `sh -c command`, run in `cwd`, will not find or cannot execute its program, with the
 /// fix; `None` when it looks runnable (or cannot be told: variables, substitutions).
 pub fn shell_program_problem(command: &str, cwd: &Path) -> Option<String> {
+    let problem = program_problem(command, cwd)?;
+    Some(match backslash_path(command) {
+        Some((written, forward)) => format!(
+            "{problem}. The command writes the path `{written}` with backslashes, which the shell reads as escapes (it never sees them as separators): write `{forward}` (forward slashes work on Windows too)"
+        ),
+        None => problem,
+    })
+}
+
+fn program_problem(command: &str, cwd: &Path) -> Option<String> {
     let words = shlex::split(command)?;
     // Skip leading `NAME=value` assignments.
     let program = words
@@ -47,7 +63,7 @@ pub fn shell_program_problem(command: &str, cwd: &Path) -> Option<String> {
                 "`{program}` is not executable; the hook would fail with exit 126 on every run: run `chmod +x {program}` (or start the command with `sh {program}`)"
             ));
         }
-        return None;
+        return missing_script(program, &words, cwd);
     }
     let on_path = std::env::var_os("PATH").is_some_and(|paths| {
         std::env::split_paths(&paths).any(|dir| {
@@ -57,7 +73,7 @@ pub fn shell_program_problem(command: &str, cwd: &Path) -> Option<String> {
         })
     });
     if on_path {
-        return None;
+        return missing_script(program, &words, cwd);
     }
     if cwd.join(program).is_file() {
         return Some(format!(
@@ -85,6 +101,103 @@ fn executable_names(program: &str) -> impl Iterator<Item = String> + '_ {
     let exts: Vec<String> = Vec::new();
     std::iter::once(program.to_owned())
         .chain(exts.into_iter().map(move |e| format!("{program}{e}")))
+}
+
+/// Interpreters whose first operand is the script they run, with the options after which
+/// the operand is code or a module rather than a file.
+const INTERPRETERS: &[(&str, &[&str])] = &[
+    // `python3`, `python3.11`: the version is trimmed off first.
+    ("python", &["-c", "-m"]),
+    (
+        "node",
+        &[
+            "-e",
+            "--eval",
+            "-p",
+            "--print",
+            "-r",
+            "--require",
+            "--import",
+        ],
+    ),
+    ("bash", &["-c"]),
+    ("sh", &["-c"]),
+    ("zsh", &["-c"]),
+    ("ruby", &["-e", "-r"]),
+    ("perl", &["-e", "-E", "-M"]),
+    ("php", &["-r"]),
+];
+
+/// `python3 .coding-agent/hooks/guard.py` with no such file: the interpreter starts and fails
+/// on every call (python exits 2 for it, which blocks the call).
+fn missing_script(program: &str, words: &[String], cwd: &Path) -> Option<String> {
+    let base = program.rsplit('/').next().unwrap_or(program);
+    let base = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let (_, code_options) = INTERPRETERS.iter().find(|(name, _)| *name == base)?;
+    let after = words.iter().skip_while(|w| w.as_str() != program).skip(1);
+    for word in after {
+        if code_options
+            .iter()
+            .any(|o| word == o || word.starts_with(&format!("{o}=")))
+        {
+            return None;
+        }
+        if word.starts_with('-') {
+            continue;
+        }
+        if word.contains(['$', '`', '*', '?']) || word.starts_with('~') || word == "-" {
+            return None;
+        }
+        let path = cwd.join(word);
+        if path.exists() {
+            return None;
+        }
+        return Some(format!(
+            "`{program}` would run the script `{word}`, which does not exist (relative to {}); the hook would fail on every run: fix the path",
+            cwd.display()
+        ));
+    }
+    None
+}
+
+/// The first word of `command` that is a path written with backslashes
+/// (`.coding-agent\hooks\x.sh`), and the same path with forward slashes.
+fn backslash_path(command: &str) -> Option<(String, String)> {
+    command
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| c == '"' || c == '\''))
+        .find(|w| !w.contains('/') && looks_like_a_windows_path(w))
+        .map(|w| (w.to_string(), w.replace('\\', "/")))
+}
+
+/// `C:\x`, `.\x`, `a\b\c`, or `dir\file.ext`; not a regex or an escaped space.
+fn looks_like_a_windows_path(word: &str) -> bool {
+    let name = |s: &str| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    };
+    let parts: Vec<&str> = word.split('\\').collect();
+    let drive = word.len() > 3 && word.as_bytes()[1] == b':' && word.as_bytes()[2] == b'\\';
+    parts.len() >= 2
+        && (drive
+            || parts[0] == "."
+            || parts[0] == ".."
+            || (parts.iter().all(|p| name(p))
+                && (parts.len() >= 3 || parts[1].contains('.') && !parts[1].starts_with('.'))))
+}
+
+/// A native `timeout` under 100 ms: almost always seconds written where the unit is
+/// milliseconds (`"timeout": 5`, Claude Code's unit), which kills the hook at once and blocks
+/// every call. The suggestion is the same number of seconds in milliseconds.
+pub fn timeout_problem(timeout: Duration) -> Option<String> {
+    let ms = timeout.as_millis();
+    (ms < 100).then(|| {
+        format!(
+            "`timeout` is {ms} ms (hookhost's unit is milliseconds): the hook is killed almost at once, and a timeout blocks the call; did you mean {}?",
+            ms * 1000
+        )
+    })
 }
 
 #[cfg(unix)]
@@ -123,5 +236,55 @@ mod tests {
         assert_eq!(shell_program_problem("sh -c 'exit 0'", d), None);
         assert_eq!(shell_program_problem("X=1 echo hi", d), None);
         assert_eq!(shell_program_problem("$HOME/x.sh", d), None);
+    }
+
+    #[test]
+    fn a_windows_path_is_named_with_its_forward_slash_form() {
+        let dir = tempfile::tempdir().unwrap();
+        let msg = shell_program_problem(r".coding-agent\hooks\x.sh", dir.path()).unwrap();
+        assert!(
+            msg.contains("`.coding-agenthooksx.sh` is not a shell builtin"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains(r"`.coding-agent\hooks\x.sh` with backslashes")
+                && msg.contains("write `.coding-agent/hooks/x.sh`"),
+            "{msg}"
+        );
+        let msg = shell_program_problem(r"python3 .coding-agent\hooks\x.py", dir.path()).unwrap();
+        assert!(msg.contains("write `.coding-agent/hooks/x.py`"), "{msg}");
+        // A backslash that escapes a character is not a path.
+        assert_eq!(backslash_path(r"echo a\ b"), None);
+        assert_eq!(backslash_path(r"grep 'x\.y' f"), None);
+    }
+
+    #[test]
+    fn a_missing_script_behind_an_interpreter_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let msg = shell_program_problem("python3 .coding-agent/hooks/x.py", d).unwrap();
+        assert!(
+            msg.contains(
+                "`python3` would run the script `.coding-agent/hooks/x.py`, which does not exist"
+            ),
+            "{msg}"
+        );
+        assert!(shell_program_problem("node -r dotenv/config missing.js", d).is_none());
+        assert!(shell_program_problem("/usr/bin/python3.11 -u gone.py", d).is_some());
+        std::fs::write(d.join("here.py"), "").unwrap();
+        assert_eq!(shell_program_problem("python3 -u here.py --flag", d), None);
+        assert_eq!(shell_program_problem("python3 -c 'print(1)'", d), None);
+        assert_eq!(shell_program_problem("python3 -m json.tool", d), None);
+        assert_eq!(shell_program_problem("bash -c 'exit 0'", d), None);
+        assert_eq!(shell_program_problem("node $HOME/x.js", d), None);
+        assert_eq!(shell_program_problem("sh", d), None);
+    }
+
+    #[test]
+    fn a_timeout_in_seconds_is_caught() {
+        let msg = timeout_problem(Duration::from_millis(5)).unwrap();
+        assert!(msg.contains("did you mean 5000?"), "{msg}");
+        assert_eq!(timeout_problem(Duration::from_millis(100)), None);
+        assert_eq!(timeout_problem(Duration::from_secs(10)), None);
     }
 }

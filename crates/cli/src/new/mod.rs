@@ -31,11 +31,11 @@ const DEFAULT_DESCRIPTION: &str = "Blocks destructive bash commands";
 )]
 pub struct NewArgs {
     /// The language: rust, rust-component, python, javascript, typescript, c, go, zig,
-    /// assemblyscript.
-    lang: String,
+    /// assemblyscript. Without it, `new` lists the languages and what each needs.
+    lang: Option<String>,
     /// The directory to create; its last component is the hook's name (lowercase letters,
     /// digits, `-` and `_`, starting with a letter).
-    name: PathBuf,
+    name: Option<PathBuf>,
     /// The hook's description (hook.json, the package manifest and the README).
     #[arg(long)]
     description: Option<String>,
@@ -286,14 +286,25 @@ pub fn create(lang: &str, dir: &Path, description: Option<&str>) -> anyhow::Resu
 }
 
 pub fn new(a: NewArgs) -> anyhow::Result<u8> {
-    let name = create(&a.lang, &a.name, a.description.as_deref())?;
-    let template = templates::find(&a.lang)
-        .map(|t| t.title)
-        .unwrap_or_default();
-    println!("created {} ({template})", a.name.display());
+    let (Some(lang), Some(dir)) = (a.lang, a.name) else {
+        // Exit 2 like any usage error, with the list a first-time user needs.
+        eprintln!("usage: hookhost new LANG NAME   (e.g. hookhost new rust bash-guard)\n");
+        eprintln!("languages, and what `hookhost build` needs for each:");
+        for t in templates::TEMPLATES {
+            eprintln!(
+                "  {:<16} {}\n  {:<16} needs: {}",
+                t.lang, t.title, "", t.toolchain
+            );
+        }
+        return Ok(2);
+    };
+    let dir = dir.as_path();
+    let name = create(&lang, dir, a.description.as_deref())?;
+    let template = templates::find(&lang).map(|t| t.title).unwrap_or_default();
+    println!("created {} ({template})", dir.display());
     println!(
         "next: cd {} && hookhost build && hookhost test",
-        a.name.display()
+        dir.display()
     );
     println!("then wire {name}.wasm into .coding-agent/hooks.json as its README.md shows");
     Ok(0)

@@ -309,6 +309,10 @@ impl Loaded {
                 managed_only: false,
             };
         }
+        let text = match d {
+            Dialect::Gemini => crate::jsonc::strip_comments(&text),
+            _ => std::borrow::Cow::Borrowed(text.as_str()),
+        };
         match serde_json::from_str::<serde_json::Value>(&text).ok() {
             Some(serde_json::Value::Object(root)) => Read::Parsed {
                 // Claude Code's managed settings say "managed hooks only" with the same key.

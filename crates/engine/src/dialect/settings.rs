@@ -75,16 +75,28 @@ pub struct ForeignFile {
 /// Reads the hooks of another agent's JSON file (`d` is not native).
 pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
     let mut f = ForeignFile::default();
-    let root: Value = match serde_json::from_str(text) {
+    // Gemini CLI reads its settings as JSON with comments; the other agents' files are JSON.
+    let parsed = match d {
+        Dialect::Gemini => serde_json::from_str(&crate::jsonc::strip_comments(text)),
+        _ => serde_json::from_str(text),
+    };
+    let root: Value = match parsed {
         Ok(v) => v,
         Err(e) => {
+            let hint = match d {
+                Dialect::Gemini => None,
+                _ => crate::jsonc::no_comments_hint(text),
+            };
             f.problems.push((
                 None,
                 format!(
-                    "invalid JSON at line {}, column {}: {e}; fix the file (it is {}'s, hookhost reads its hooks)",
+                    "invalid JSON at line {}, column {}: {e}{}",
                     e.line(),
                     e.column(),
-                    agent_name(d)
+                    hint.unwrap_or_else(|| format!(
+                        "; fix the file (it is {}'s, hookhost reads its hooks)",
+                        agent_name(d)
+                    ))
                 ),
             ));
             return f;
