@@ -67,7 +67,9 @@ fn program_problem(command: &str, cwd: &Path) -> Option<String> {
     }
     let on_path = std::env::var_os("PATH").is_some_and(|paths| {
         std::env::split_paths(&paths).any(|dir| {
-            std::fs::metadata(dir.join(program)).is_ok_and(|m| m.is_file() && is_executable(&m))
+            executable_names(program).any(|name| {
+                std::fs::metadata(dir.join(name)).is_ok_and(|m| m.is_file() && is_executable(&m))
+            })
         })
     });
     if on_path {
@@ -83,6 +85,22 @@ fn program_problem(command: &str, cwd: &Path) -> Option<String> {
         "`{program}` is not a shell builtin, not on PATH and not a file (relative to {}); the hook would fail with exit 127 on every run",
         cwd.display()
     ))
+}
+
+/// The file names a bare program name is looked up as on PATH: the name itself, and on
+/// Windows also with each of `%PATHEXT%`'s extensions (`cmd` is `cmd.exe` there).
+fn executable_names(program: &str) -> impl Iterator<Item = String> + '_ {
+    #[cfg(windows)]
+    let exts: Vec<String> = std::env::var("PATHEXT")
+        .unwrap_or_else(|_| ".COM;.EXE;.BAT;.CMD".into())
+        .split(';')
+        .filter(|e| !e.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    #[cfg(not(windows))]
+    let exts: Vec<String> = Vec::new();
+    std::iter::once(program.to_owned())
+        .chain(exts.into_iter().map(move |e| format!("{program}{e}")))
 }
 
 /// Interpreters whose first operand is the script they run, with the options after which
