@@ -107,6 +107,9 @@ impl Project {
                     .join("etc-claude-code/managed-settings.json"),
             )
             .env("HOOKHOST_TRUST", "all")
+            // The decision log stays in this test's home (`hook`/`serve` read the passwd home).
+            .env("HOOKHOST_LOG_DIR", self.home.path().join("hookhost-log"))
+            .env_remove("HOOKHOST_LOG")
             .env_remove("HOOKHOST_COMPILE_TIMEOUT_MS")
             .env_remove("RUST_LOG")
             .stdin(std::process::Stdio::null());

@@ -5,9 +5,11 @@ mod check;
 mod compile;
 mod demo;
 mod env;
+mod explain;
 mod hook;
 mod import;
 mod list;
+mod log;
 mod new;
 mod package;
 mod replay;
@@ -86,6 +88,12 @@ enum Command {
     /// Reads <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json, then other
     /// agents' hook files (Claude Code, Gemini CLI, Codex, ling, Cursor, Copilot CLI; see `run --help`).
     List(list::ListArgs),
+    /// Show the recent events of the decision log (docs/observability.md).
+    ///
+    /// Reads the decision log ($HOOKHOST_LOG_DIR, default ~/.cache/hookhost/log/decisions.jsonl).
+    Log(log::LogArgs),
+    /// Explain one logged event: what ran, what did not and why, how it was decided.
+    Explain(explain::ExplainArgs),
     /// Run a scripted agent session with shell and wasm hooks in a temporary project.
     ///
     /// Writes only a temporary directory (removed at the end unless --keep); reads no config
@@ -234,6 +242,8 @@ fn main() -> ExitCode {
             Command::Replay(args) => replay::replay(args).await,
             Command::Compile(args) => compile::compile(args).await,
             Command::List(args) => list::list(args),
+            Command::Log(args) => log::log(args),
+            Command::Explain(args) => explain::explain(args),
             Command::Demo(a) => demo::demo(a).await,
             Command::Trust(args) => trust::trust(args),
             Command::New(args) => new::new(args),

@@ -76,6 +76,7 @@ mod answer;
 pub mod config;
 mod confine;
 mod decision;
+pub mod decision_log;
 pub mod dialect;
 mod display;
 mod event;

@@ -321,6 +321,12 @@ fn user_cache_dir(
     home.map(|h| h.join(".cache"))
 }
 
+/// The user's cache directory for a process serving `project` as `home` (see
+/// [`choose`]); a refused `$XDG_CACHE_HOME` falls back to the default silently.
+pub fn user_cache(project: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    user_cache_dir(project, home, &mut Vec::new())
+}
+
 /// The directory `var` names, if set, not empty and accepted by [`vet_dir`]; a refusal is
 /// added to `warnings`.
 fn env_dir(

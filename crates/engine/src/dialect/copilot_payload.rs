@@ -252,7 +252,7 @@ fn ms_of_iso(s: &str) -> Option<u64> {
 
 /// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.fffZ` (civil date from days since 1970-01-01,
 /// Howard Hinnant's algorithm); also render's `now_iso`.
-pub(super) fn iso_of_ms(ms: u64) -> String {
+pub(crate) fn iso_of_ms(ms: u64) -> String {
     let secs = i64::try_from(ms / 1000).unwrap_or(i64::MAX / 2);
     let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
     let z = days + 719_468;

@@ -27,6 +27,7 @@
 mod codex_config;
 mod copilot_file;
 mod copilot_payload;
+pub(crate) use copilot_payload::iso_of_ms;
 mod cursor_file;
 mod cursor_payload;
 mod env;

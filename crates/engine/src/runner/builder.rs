@@ -4,6 +4,7 @@
 
 use super::{ReportObserver, Runner, Snapshot};
 use crate::config::{self, ConfigErrors, ConfigPaths, HookSet};
+use crate::decision_log::DecisionLog;
 use crate::dialect::AgentEnv;
 use crate::event::Event;
 use crate::inprocess::{FnHook, FnHookEntry};
@@ -69,6 +70,8 @@ pub struct RunnerBuilder {
     observer: Option<ReportObserver>,
     agent_env: Option<AgentEnv>,
     session_env_root: Option<PathBuf>,
+    /// `None`: the default (`DecisionLog::from_env`); `Some(None)`: off.
+    decision_log: Option<Option<Arc<DecisionLog>>>,
 }
 
 /// An in-process hook as registered on the builder, before its matcher is compiled.
@@ -109,7 +112,21 @@ impl RunnerBuilder {
             observer: None,
             agent_env: None,
             session_env_root: None,
+            decision_log: None,
         }
+    }
+
+    /// Append each event's record to `log` instead of the default decision log
+    /// (`<user cache>/hookhost/log/decisions.jsonl`, or as `HOOKHOST_LOG`/`HOOKHOST_LOG_DIR` say).
+    pub fn decision_log(mut self, log: DecisionLog) -> Self {
+        self.decision_log = Some(Some(Arc::new(log)));
+        self
+    }
+
+    /// Keep no decision log.
+    pub fn no_decision_log(mut self) -> Self {
+        self.decision_log = Some(None);
+        self
     }
 
     /// Read the config from these paths (e.g. another home directory) instead of the
@@ -226,6 +243,14 @@ impl RunnerBuilder {
             Some((policy, store)) => (policy, Some(store)),
             None => (TrustPolicy::All, None),
         };
+        let decision_log = match self.decision_log {
+            Some(chosen) => chosen,
+            None => DecisionLog::from_env(
+                &self.project_dir,
+                crate::locations::account_home().as_deref(),
+            )
+            .map(Arc::new),
+        };
         let runner = Runner {
             snapshot: std::sync::RwLock::default(),
             trust_policy,
@@ -237,6 +262,7 @@ impl RunnerBuilder {
             project_dir: self.project_dir,
             background: Mutex::new(JoinSet::new()),
             agent_env: self.agent_env,
+            decision_log,
             session_env: match self.session_env_root {
                 Some(root) => SessionEnv::under(root),
                 None => SessionEnv::default_root(),

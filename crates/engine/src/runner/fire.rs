@@ -27,6 +27,7 @@ impl Runner {
         let event = payload.event();
         let class = event.class();
         let mut report = EventReport::new(event);
+        let logging = self.log_start(&payload);
         let original_args = payload.tool_args().cloned();
         let snapshot = self.current();
         let steps = self.select(&snapshot, &payload);
@@ -102,6 +103,10 @@ impl Runner {
         }
         report.settle(effects);
         self.fail_closed_on_config_errors(&snapshot, &mut report);
+        if logging.is_some() {
+            let unmet: Vec<String> = not_started.iter().map(|&i| steps[i].label()).collect();
+            self.log_finish(logging, &snapshot, &payload, &report, &unmet);
+        }
         if let Some(observe) = &self.observer {
             observe(&report);
         }
@@ -116,12 +121,7 @@ impl Runner {
     fn select<'a>(&'a self, snapshot: &'a Snapshot, payload: &Payload) -> Vec<Step<'a>> {
         let event = payload.event();
         let tool = payload.tool_name();
-        // What a `match` is matched against: the tool name, or for other agents' hooks the
-        // field their matcher matches (SessionStart's `source`, PreCompact's `trigger`, ...).
-        let subject = match event.matcher_subject() {
-            Some(field) => payload.get(field).and_then(Value::as_str),
-            None => tool,
-        };
+        let subject = subject(payload);
         let mut kept: Vec<&Arc<Hook>> = Vec::new();
         for hook in snapshot.hooks.matching(event, subject) {
             match kept.iter().find(|k| hook.same_handler(k)) {
@@ -187,6 +187,15 @@ impl Runner {
     }
 }
 
+/// What a `match` is matched against: the tool name, or for other agents' hooks the field
+/// their matcher matches (SessionStart's `source`, PreCompact's `trigger`, ...).
+pub(super) fn subject(payload: &Payload) -> Option<&str> {
+    match payload.event().matcher_subject() {
+        Some(field) => payload.get(field).and_then(Value::as_str),
+        None => payload.tool_name(),
+    }
+}
+
 /// One hook to run for an event: configured (shell/wasm/http) or registered in-process.
 pub(super) enum Step<'a> {
     Configured(Arc<Hook>),
@@ -194,6 +203,14 @@ pub(super) enum Step<'a> {
 }
 
 impl Step<'_> {
+    /// `PreToolUse[0]`, `PreToolUse[fn 0]`.
+    fn label(&self) -> String {
+        match self {
+            Step::Configured(hook) => hook.label(),
+            Step::InProcess(entry) => entry.id().to_string(),
+        }
+    }
+
     /// Whether its `if` lets the call in `payload` start it (in-process hooks have none).
     fn condition_holds(&self, payload: &Payload) -> bool {
         match self {

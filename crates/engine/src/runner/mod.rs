@@ -21,6 +21,7 @@
 mod background;
 mod builder;
 mod fire;
+mod log;
 mod step;
 mod tool_hooks;
 
@@ -72,6 +73,8 @@ pub struct Runner {
     agent_env: Option<crate::dialect::AgentEnv>,
     /// Where SessionStart hooks get their `CLAUDE_ENV_FILE`.
     session_env: crate::session_env::SessionEnv,
+    /// Where each event's record is appended; `None`: no log.
+    decision_log: Option<Arc<crate::decision_log::DecisionLog>>,
 }
 
 impl Runner {

@@ -131,6 +131,7 @@ fn runner_over(hooks: HookSet, spawner: Arc<dyn Spawner>) -> Runner {
     Runner::builder("/p")
         .hooks(hooks)
         .spawner(spawner)
+        .no_decision_log()
         .build()
         .unwrap()
 }
@@ -1274,3 +1275,5 @@ async fn a_rewrite_that_makes_a_guards_if_hold_is_judged_by_that_guard() {
 
 #[path = "event_tests.rs"]
 mod new_events;
+
+mod decision_log;

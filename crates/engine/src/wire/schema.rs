@@ -33,6 +33,10 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         ("answer-copilot.schema.json", written::<CopilotAnswer>()),
         ("client-answer.schema.json", read::<ClientAnswer>()),
         ("run.schema.json", written::<EventReport>()),
+        (
+            "decision-log.schema.json",
+            written::<crate::decision_log::EventRecord>(),
+        ),
     ]
 }
 

@@ -1,0 +1,151 @@
+//! `hookhost explain [ID]`: one logged event in words: which hooks ran and the decision-table
+//! row of each outcome, which did not and why, what trust changed, and how the event's
+//! decision was folded (docs/observability.md).
+
+use crate::log::{log_path, read_all};
+use anyhow::bail;
+use clap::Args;
+use hookhost::decision_log::{EventRecord, NotRunWhy};
+use hookhost::terminal_safe as safe;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `hookhost explain` arguments.
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The event: its id (as `hookhost log` shows it, or a prefix), or `-N` for the N-th
+    /// latest (default: the latest).
+    #[arg(allow_hyphen_values = true)]
+    pub event: Option<String>,
+    /// The log file (default: the decision log of this user).
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// Print the record as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn explain(a: ExplainArgs) -> anyhow::Result<u8> {
+    let path = log_path(a.file)?;
+    let all = read_all(&path);
+    let wanted = a.event.as_deref().unwrap_or("-1");
+    let found = match wanted
+        .strip_prefix('-')
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        Some(n) if n >= 1 => all.len().checked_sub(n).and_then(|i| all.get(i)),
+        _ => all.iter().rev().find(|r| r.id.starts_with(wanted)),
+    };
+    let Some(r) = found else {
+        bail!(
+            "no event {wanted:?} in the decision log {} ({} events); `hookhost log` lists them",
+            path.display(),
+            all.len()
+        );
+    };
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(r)?)?;
+    } else {
+        write!(out, "{}", render(r))?;
+    }
+    Ok(0)
+}
+
+/// The explanation of one record, as text.
+pub fn render(r: &EventRecord) -> String {
+    let mut s = format!(
+        "{} at {} (id {}, session {})\n",
+        r.event,
+        r.time,
+        r.id,
+        r.session.as_deref().map_or("-".into(), safe)
+    );
+    if let Some(tool) = &r.tool {
+        s += &format!(
+            "  tool: {} (arguments sha256 {})\n",
+            safe(tool),
+            r.payload_sha256
+        );
+    }
+    s += &format!("  decision: {}", r.decision);
+    if let Some(reason) = &r.reason {
+        s += &format!(" ({})", safe(reason));
+    }
+    s += "\n  hooks that ran, in order:\n";
+    if r.hooks.is_empty() {
+        s += "    none\n";
+    }
+    for h in &r.hooks {
+        s += &format!(
+            "    {} {} {} [{}, {}]: {} ({:.1} ms) <- row \"{}\"{}\n",
+            h.hook,
+            h.kind,
+            h.file
+                .as_ref()
+                .map_or("in-process".into(), |f| f.display().to_string()),
+            h.scope,
+            h.trust,
+            h.outcome,
+            h.duration_ms,
+            h.row,
+            if h.rejudged {
+                ", second pass on the rewritten call"
+            } else {
+                ""
+            }
+        );
+        if let Some(m) = &h.message {
+            s += &format!("      {}\n", safe(m));
+        }
+    }
+    if !r.not_run.is_empty() {
+        s += "  configured hooks that did not run:\n";
+    }
+    for n in &r.not_run {
+        let why = match n.why {
+            NotRunWhy::Matcher => "its `match` does not match",
+            NotRunWhy::If => "its `if` rule did not hold",
+            NotRunWhy::ShortCircuit => "an earlier hook decided the event",
+            NotRunWhy::Duplicate => "the same handler ran earlier",
+            NotRunWhy::Async => "async: runs in the background, no part in the decision",
+        };
+        s += &format!(
+            "    {} ({}): {why}{}\n",
+            n.hook,
+            n.file
+                .as_ref()
+                .map_or(String::new(), |f| f.display().to_string()),
+            n.detail
+                .as_deref()
+                .map(|d| format!(" ({})", safe(d)))
+                .unwrap_or_default()
+        );
+    }
+    let trust: Vec<&str> = r
+        .hooks
+        .iter()
+        .filter(|h| h.trust == "untrusted")
+        .map(|h| h.hook.as_str())
+        .collect();
+    if !trust.is_empty() {
+        s += &format!(
+            "  trust: {} untrusted (not run under skip/block; effects reduced under contain)\n",
+            trust.join(", ")
+        );
+    }
+    s += &format!("  fold: {}\n", fold_text(r));
+    s
+}
+
+fn fold_text(r: &EventRecord) -> String {
+    let decider = r
+        .hooks
+        .iter()
+        .find(|h| h.outcome == r.decision || (r.decision == "block" && h.outcome != "pass"));
+    match (r.decision.as_str(), decider) {
+        ("pass", _) => "no hook blocked or forced: the event passes (a block, force or `continue: false` stops at the first)".into(),
+        (d, Some(h)) => format!("{} decided `{d}`; hooks after it did not run", h.hook),
+        (d, None) => format!("`{d}`: no hook decided it (a broken config file fails closed)"),
+    }
+}

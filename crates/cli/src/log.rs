@@ -1,0 +1,165 @@
+//! `hookhost log`: the recent events of the decision log, filtered, as text or JSON lines,
+//! and `--follow` to watch new ones (docs/observability.md).
+
+use anyhow::Context;
+use clap::Args;
+use hookhost::decision_log::{EventRecord, rotate, writer};
+use std::io::{BufRead, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// `hookhost log` arguments.
+#[derive(Args, Debug)]
+pub struct LogArgs {
+    /// Only this session's events.
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Only this event (`PreToolUse`, ...).
+    #[arg(long)]
+    pub event: Option<String>,
+    /// Only events where this hook (`PreToolUse[0]`, or part of its file path) ran or did not.
+    #[arg(long)]
+    pub hook: Option<String>,
+    /// Only events with a hook of this outcome, or of this decision (`block`, `pass`, ...).
+    #[arg(long)]
+    pub outcome: Option<String>,
+    /// How many of the latest matching events (default 20).
+    #[arg(short = 'n', long, default_value_t = 20)]
+    pub lines: usize,
+    /// Print each record as its JSON line.
+    #[arg(long)]
+    pub json: bool,
+    /// Keep printing new events as they are logged.
+    #[arg(long)]
+    pub follow: bool,
+    /// The log file (default: the decision log of this user).
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+}
+
+/// The decision log's path: `--file`, else where the runner writes it.
+pub fn log_path(file: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    if let Some(f) = file {
+        return Ok(f);
+    }
+    let project = std::env::current_dir().context("cannot read the current directory")?;
+    let home = hookhost::locations::account_home();
+    writer::default_dir(&project, home.as_deref())
+        .map(|d| d.join(writer::FILE_NAME))
+        .context("no cache directory for the decision log (set HOOKHOST_LOG_DIR)")
+}
+
+/// Every record of the log at `path`, oldest first (a line that does not parse is skipped).
+pub fn read_all(path: &Path) -> Vec<EventRecord> {
+    rotate::files(path)
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .flat_map(|text| {
+            text.lines()
+                .filter_map(|l| serde_json::from_str(l).ok())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+pub fn log(a: LogArgs) -> anyhow::Result<u8> {
+    let path = log_path(a.file.clone())?;
+    let all = read_all(&path);
+    let kept: Vec<&EventRecord> = all.iter().filter(|r| matches(&a, r)).collect();
+    let mut out = std::io::stdout().lock();
+    for r in &kept[kept.len().saturating_sub(a.lines)..] {
+        print_record(&mut out, r, a.json)?;
+    }
+    out.flush()?;
+    drop(out);
+    if a.follow {
+        follow(&a, &path)?;
+    }
+    Ok(0)
+}
+
+/// Prints the records appended to `path` from now on (across a rotation).
+fn follow(a: &LogArgs, path: &Path) -> anyhow::Result<()> {
+    let mut offset = std::fs::metadata(path).map_or(0, |m| m.len());
+    loop {
+        std::thread::sleep(Duration::from_millis(200));
+        let len = std::fs::metadata(path).map_or(0, |m| m.len());
+        if len < offset {
+            offset = 0; // rotated: the new file is read from its start
+        }
+        if len == offset {
+            continue;
+        }
+        let mut f = std::fs::File::open(path)?;
+        f.seek(std::io::SeekFrom::Start(offset))?;
+        let mut reader = std::io::BufReader::new(f);
+        let mut line = String::new();
+        let mut out = std::io::stdout().lock();
+        while reader.read_line(&mut line)? > 0 {
+            if !line.ends_with('\n') {
+                break; // a line still being written: read again next time
+            }
+            offset += line.len() as u64;
+            if let Ok(r) = serde_json::from_str::<EventRecord>(&line)
+                && matches(a, &r)
+            {
+                print_record(&mut out, &r, a.json)?;
+            }
+            line.clear();
+        }
+        out.flush()?;
+    }
+}
+
+fn matches(a: &LogArgs, r: &EventRecord) -> bool {
+    let hook_named = |h: &str| {
+        r.hooks.iter().any(|e| {
+            e.hook == h
+                || e.file
+                    .as_ref()
+                    .is_some_and(|f| f.to_string_lossy().contains(h))
+        }) || r.not_run.iter().any(|n| n.hook == h)
+    };
+    a.session
+        .as_ref()
+        .is_none_or(|s| r.session.as_deref() == Some(s))
+        && a.event
+            .as_ref()
+            .is_none_or(|e| r.event.eq_ignore_ascii_case(e))
+        && a.hook.as_deref().is_none_or(hook_named)
+        && a.outcome
+            .as_ref()
+            .is_none_or(|o| r.decision == *o || r.hooks.iter().any(|h| h.outcome == *o))
+}
+
+fn print_record(out: &mut impl Write, r: &EventRecord, json: bool) -> anyhow::Result<()> {
+    if json {
+        writeln!(out, "{}", serde_json::to_string(r)?)?;
+        return Ok(());
+    }
+    let safe = hookhost::terminal_safe;
+    writeln!(
+        out,
+        "{} {} {}{} -> {}{}  [{} hook(s), {:.1} ms, session {}, id {}]",
+        r.time,
+        r.event,
+        r.tool
+            .as_deref()
+            .map(|t| format!("({})", safe(t)))
+            .unwrap_or_default(),
+        r.agent
+            .as_deref()
+            .map(|a| format!(" for {a}"))
+            .unwrap_or_default(),
+        r.decision,
+        r.reason
+            .as_deref()
+            .map(|x| format!(": {}", safe(x)))
+            .unwrap_or_default(),
+        r.hooks.len(),
+        r.duration_ms,
+        r.session.as_deref().map_or("-".into(), safe),
+        r.id,
+    )?;
+    Ok(())
+}

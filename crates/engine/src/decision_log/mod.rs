@@ -1,0 +1,14 @@
+//! The decision log: one JSON line per event fired through a [`Runner`](crate::Runner), what
+//! each hook did and why a configured hook did not run (docs/observability.md).
+//!
+//! [`record`] is the line's typed, versioned shape (`schema/decision-log.schema.json`),
+//! [`writer`] appends it (one `O_APPEND` write, no fsync, opened lazily, private, never a
+//! symlink), and [`rotate`] bounds the file by size. Writing never fails an event: the first
+//! error warns once through `tracing` and the log goes quiet.
+
+pub mod record;
+pub mod rotate;
+pub mod writer;
+
+pub use record::{EventRecord, HookEntry, NotRun, NotRunWhy, RECORD_VERSION};
+pub use writer::{Capture, DecisionLog, LOG_DIR_ENV, LOG_ENV};

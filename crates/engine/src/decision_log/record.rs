@@ -1,0 +1,243 @@
+//! One line of the decision log: [`EventRecord`], with a [`HookEntry`] per hook that ran and
+//! a [`NotRun`] per configured hook of the event that did not. Payload values and hook output
+//! appear only as a short SHA-256 unless full capture is on ([`Capture::Full`]).
+//!
+//! [`Capture::Full`]: super::Capture::Full
+
+use crate::report::{EventReport, HookRecord};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::path::PathBuf;
+
+/// The version of the line's shape (`"v"`).
+pub const RECORD_VERSION: u32 = 1;
+
+/// One event, as the decision log records it.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[schemars(
+    title = "hookhost decision log line",
+    description = "One event fired through hookhost, one JSON line of the decision log (docs/observability.md)."
+)]
+pub struct EventRecord {
+    /// The shape's version: 1.
+    pub v: u32,
+    /// Unique per event: Unix milliseconds, process id and a counter, in hex.
+    pub id: String,
+    /// When the event was fired (UTC, `YYYY-MM-DDTHH:MM:SS.fffZ`).
+    pub time: String,
+    /// The agent's session id, when the payload has one.
+    pub session: Option<String>,
+    /// The event (`PreToolUse`, ...).
+    pub event: String,
+    /// The agent hookhost answers for (`hook --for X`), `None` for its own agent and the library.
+    pub agent: Option<String>,
+    /// The tool of a tool event.
+    pub tool: Option<String>,
+    /// The project directory hooks ran against.
+    pub project: PathBuf,
+    /// The event's decision: `pass`, `block` or `force`.
+    pub decision: String,
+    /// The block reason or force message, as the hook wrote it.
+    pub reason: Option<String>,
+    /// First 12 hex digits of the SHA-256 of the payload's JSON.
+    pub payload_sha256: String,
+    /// The payload itself: only under full capture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<Value>,
+    /// Whole event, milliseconds.
+    pub duration_ms: f64,
+    /// The hooks that ran (or were stopped by trust), in run order.
+    pub hooks: Vec<HookEntry>,
+    /// The configured hooks of the event that did not run, and why.
+    pub not_run: Vec<NotRun>,
+}
+
+/// One hook that ran for the event.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct HookEntry {
+    /// `PreToolUse[0]`, `PreToolUse[fn 0]`.
+    pub hook: String,
+    /// The file it was configured in; `None` in-process.
+    pub file: Option<PathBuf>,
+    /// Its index in its file's list for the event.
+    pub index: usize,
+    /// `managed`, `global`, `project` or `in-process`.
+    pub scope: String,
+    /// `shell`, `wasm`, `http` or `fn`.
+    pub kind: String,
+    /// The dialect it is written for.
+    pub dialect: String,
+    /// `trusted`, or `untrusted` for a project hook not (or no longer) trusted.
+    pub trust: String,
+    /// `pass`, `block`, `force`, `allow`, `warn`, `timeout`, `error` or `skipped`.
+    pub outcome: String,
+    /// The decision-table row its outcome came from (docs/observability.md).
+    pub row: String,
+    /// The exit code, when there is one.
+    pub exit_code: Option<i32>,
+    /// Run time, milliseconds.
+    pub duration_ms: f64,
+    /// Why it did not simply pass (the judge's message).
+    pub message: Option<String>,
+    /// First 12 hex digits of the SHA-256 of stdout followed by stderr.
+    pub output_sha256: String,
+    /// A second run on the final arguments of a rewritten call.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rejudged: bool,
+    /// Its stdout: only under full capture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdout: Option<String>,
+    /// Its stderr: only under full capture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
+}
+
+/// Why a configured hook of the event did not run.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum NotRunWhy {
+    /// Its `match` does not match the tool (or the event's matcher field).
+    Matcher,
+    /// Its `if` rule did not hold on the arguments it would have seen.
+    If,
+    /// An earlier hook decided the event (a block, a force or `continue: false`).
+    ShortCircuit,
+    /// The same handler is configured earlier: it ran once, there.
+    Duplicate,
+    /// An `async` hook: started in the background, not part of the decision.
+    Async,
+}
+
+/// A configured hook of the event that did not run.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct NotRun {
+    /// `PreToolUse[1]`.
+    pub hook: String,
+    /// The file it is configured in.
+    pub file: Option<PathBuf>,
+    /// Why it did not run.
+    pub why: NotRunWhy,
+    /// What it was judged by (its matcher, its `if`), when that says more.
+    pub detail: Option<String>,
+}
+
+/// First 12 hex digits of the SHA-256 of `bytes`.
+pub fn short_hash(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The name serde gives `value` (an enum's string), or its Debug text.
+pub(crate) fn name_of<T: Serialize + std::fmt::Debug>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        _ => format!("{value:?}").to_lowercase(),
+    }
+}
+
+/// The row of the decision table an outcome came from, in the table's words
+/// (docs/observability.md lists them).
+pub fn row_of(r: &HookRecord, untrusted: bool) -> String {
+    use crate::decision::Outcome;
+    let exit = r
+        .exit_code
+        .map_or_else(|| "no exit".to_string(), |c| format!("exit {c}"));
+    match r.outcome {
+        Outcome::Skipped => "untrusted: not run (trust policy)".into(),
+        Outcome::Timeout => "timeout".into(),
+        Outcome::Error => match r.exit_code {
+            None => "could not start".into(),
+            Some(_) => format!("{exit}: malformed or failing output"),
+        },
+        Outcome::Block if r.exit_code == Some(2) => "exit 2: block (stderr is the reason)".into(),
+        Outcome::Block => format!("{exit}: JSON decision block"),
+        Outcome::Force if r.exit_code == Some(2) => "exit 2: force (stderr is the message)".into(),
+        Outcome::Force => format!("{exit}: JSON decision force"),
+        Outcome::Allow => format!("{exit}: JSON allow"),
+        Outcome::Warn => format!("{exit}: non-blocking failure"),
+        Outcome::Pass if untrusted => format!("{exit}: pass (reduced: untrusted effects dropped)"),
+        Outcome::Pass if r.stdout.trim_start().starts_with('{') => {
+            format!("{exit}: JSON, no decision")
+        }
+        Outcome::Pass => format!("{exit}: pass"),
+    }
+}
+
+impl HookEntry {
+    /// The entry of one hook's record; `full` keeps its output.
+    pub fn of(r: &HookRecord, untrusted: bool, full: bool) -> Self {
+        let mut out = Vec::with_capacity(r.stdout.len() + r.stderr.len());
+        out.extend_from_slice(r.stdout.as_bytes());
+        out.extend_from_slice(r.stderr.as_bytes());
+        HookEntry {
+            hook: r.hook.to_string(),
+            file: r.file.clone(),
+            index: r.hook.index,
+            scope: name_of(&r.source),
+            kind: name_of(&r.kind),
+            dialect: name_of(&r.dialect),
+            trust: if untrusted { "untrusted" } else { "trusted" }.into(),
+            outcome: r.outcome.as_str().into(),
+            row: row_of(r, untrusted),
+            exit_code: r.exit_code,
+            duration_ms: r.duration_ms,
+            message: r.message.clone(),
+            output_sha256: short_hash(&out),
+            rejudged: r.rejudged,
+            stdout: full.then(|| r.stdout.clone()),
+            stderr: full.then(|| r.stderr.clone()),
+        }
+    }
+}
+
+/// What the runner knows of one event beyond its report.
+pub struct EventFacts<'a> {
+    /// The id of the record.
+    pub id: String,
+    /// Unix milliseconds at the start.
+    pub start_ms: u64,
+    /// The payload as fired.
+    pub payload: &'a Value,
+    /// Its session id.
+    pub session: Option<String>,
+    /// Its tool.
+    pub tool: Option<String>,
+    /// The agent answered for.
+    pub agent: Option<String>,
+    /// The project directory.
+    pub project: PathBuf,
+    /// Whole event, milliseconds.
+    pub duration_ms: f64,
+    /// The configured hooks that did not run.
+    pub not_run: Vec<NotRun>,
+}
+
+impl EventRecord {
+    /// The record of `report`; `full` keeps the payload and hook output.
+    pub fn of(report: &EventReport, facts: EventFacts<'_>, full: bool) -> Self {
+        let payload_bytes = serde_json::to_vec(facts.payload).unwrap_or_default();
+        EventRecord {
+            v: RECORD_VERSION,
+            id: facts.id,
+            time: crate::dialect::iso_of_ms(facts.start_ms),
+            session: facts.session,
+            event: report.event.to_string(),
+            agent: facts.agent,
+            tool: facts.tool,
+            project: facts.project,
+            decision: name_of(&report.decision),
+            reason: report.reason.clone(),
+            payload_sha256: short_hash(&payload_bytes),
+            payload: full.then(|| facts.payload.clone()),
+            duration_ms: facts.duration_ms,
+            hooks: report
+                .hooks
+                .iter()
+                .map(|h| HookEntry::of(h, report.untrusted.contains(&h.hook), full))
+                .collect(),
+            not_run: facts.not_run,
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! Appending to the decision log: [`DecisionLog`]. The file is opened on the first event
+//! (never at start-up), with `O_APPEND | O_NOFOLLOW`, mode 0600 in a 0700 directory; a
+//! directory or file that is a symlink, not ours, or open to others is refused. Each event
+//! is one `write` of one line, without fsync. Any error warns once and never fails an event.
+
+use super::record::EventRecord;
+use super::rotate;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// `HOOKHOST_LOG`: `off` (no log), `on` (the default) or `full` (payloads and hook output too).
+pub const LOG_ENV: &str = "HOOKHOST_LOG";
+/// `HOOKHOST_LOG_DIR`: an absolute directory for the log instead of `<user cache>/hookhost/log`.
+pub const LOG_DIR_ENV: &str = "HOOKHOST_LOG_DIR";
+/// The log's file name in its directory.
+pub const FILE_NAME: &str = "decisions.jsonl";
+
+/// What a line keeps of payloads and hook output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Capture {
+    /// A short hash of each, and the reason text (the default).
+    #[default]
+    Hashes,
+    /// The payload and every hook's stdout and stderr (`HOOKHOST_LOG=full`).
+    Full,
+}
+
+/// A decision log: where it is, its bound and what it keeps. Share it through an `Arc`.
+#[derive(Debug)]
+pub struct DecisionLog {
+    path: PathBuf,
+    max_bytes: u64,
+    capture: Capture,
+    file: Mutex<Option<File>>,
+    warned: AtomicBool,
+}
+
+impl DecisionLog {
+    /// A log at `path` (its directory is created 0700 when missing), files of at most 10 MiB.
+    pub fn at(path: impl Into<PathBuf>) -> Self {
+        DecisionLog {
+            path: path.into(),
+            max_bytes: rotate::DEFAULT_MAX_BYTES,
+            capture: Capture::Hashes,
+            file: Mutex::new(None),
+            warned: AtomicBool::new(false),
+        }
+    }
+
+    /// The same log with each file bounded to `max_bytes`.
+    #[must_use]
+    pub fn max_bytes(mut self, max_bytes: u64) -> Self {
+        self.max_bytes = max_bytes.max(1);
+        self
+    }
+
+    /// The same log keeping `capture`.
+    #[must_use]
+    pub fn capture(mut self, capture: Capture) -> Self {
+        self.capture = capture;
+        self
+    }
+
+    /// The log's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether payloads and output are kept.
+    pub fn full(&self) -> bool {
+        self.capture == Capture::Full
+    }
+
+    /// The default log for a process serving `project` as `home`: `None` under
+    /// `HOOKHOST_LOG=off` or when there is no cache directory.
+    pub fn from_env(project: &Path, home: Option<&Path>) -> Option<Self> {
+        let mode = std::env::var(LOG_ENV).unwrap_or_default();
+        let capture = match mode.trim().to_ascii_lowercase().as_str() {
+            "off" | "0" | "false" | "no" => return None,
+            "full" => Capture::Full,
+            _ => Capture::Hashes,
+        };
+        Some(Self::at(default_dir(project, home)?.join(FILE_NAME)).capture(capture))
+    }
+
+    /// Appends one record: one write of one line. Never fails: the first error warns.
+    pub fn append(&self, record: &EventRecord) {
+        let mut line = match serde_json::to_vec(record) {
+            Ok(l) => l,
+            Err(e) => return self.warn(&e.to_string()),
+        };
+        line.push(b'\n');
+        if let Err(e) = self.write_line(&line) {
+            self.warn(&e.to_string());
+        }
+    }
+
+    fn write_line(&self, line: &[u8]) -> std::io::Result<()> {
+        let mut guard = crate::agent::sync::lock(&self.file);
+        if guard.is_none() {
+            *guard = Some(open_private(&self.path)?);
+        }
+        let size = guard
+            .as_ref()
+            .map_or(Ok(0), |f| f.metadata().map(|m| m.len()))?;
+        if rotate::due(size, line.len(), self.max_bytes) {
+            *guard = None;
+            rotate::rotate(&self.path)?;
+            *guard = Some(open_private(&self.path)?);
+        }
+        match guard.as_mut() {
+            Some(f) => f.write_all(line),
+            None => Ok(()),
+        }
+    }
+
+    fn warn(&self, why: &str) {
+        if !self.warned.swap(true, Ordering::Relaxed) {
+            tracing::warn!(log = %self.path.display(), "decision log not written: {why} (set HOOKHOST_LOG=off to silence)");
+        }
+    }
+}
+
+/// `$HOOKHOST_LOG_DIR` when absolute and vetted, else `<user cache>/hookhost/log`.
+pub fn default_dir(project: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(LOG_DIR_ENV).filter(|v| !v.is_empty()) {
+        let dir = PathBuf::from(dir);
+        match crate::locations::vet_dir(LOG_DIR_ENV, &dir, project, home) {
+            Ok(()) => return Some(dir),
+            Err(why) => tracing::warn!("not using ${LOG_DIR_ENV}={}: {why}", dir.display()),
+        }
+    }
+    crate::locations::user_cache(project, home).map(|c| c.join("hookhost").join("log"))
+}
+
+/// Opens `path` for appending, private: its directory made 0700 and checked (not a link,
+/// ours, closed to others), the file created 0600 without following a link, and checked.
+fn open_private(path: &Path) -> std::io::Result<File> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    make_private_dir(dir)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+    }
+    let file = options.open(path).map_err(|e| {
+        std::io::Error::new(
+            e.kind(),
+            format!("cannot open {}: {e} (a symlink is refused)", path.display()),
+        )
+    })?;
+    check_private(&file.metadata()?, path, false)?;
+    Ok(file)
+}
+
+fn make_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)?;
+    let meta = std::fs::symlink_metadata(dir)?;
+    if meta.file_type().is_symlink() {
+        return Err(refused(dir, "is a symlink"));
+    }
+    check_private(&meta, dir, true)
+}
+
+#[cfg(unix)]
+fn check_private(meta: &std::fs::Metadata, path: &Path, dir: bool) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    if dir != meta.is_dir() || (!dir && !meta.is_file()) {
+        return Err(refused(path, "is not a regular file or directory"));
+    }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    #[allow(unsafe_code)]
+    let me = unsafe { libc::geteuid() };
+    if meta.uid() != me {
+        return Err(refused(path, "belongs to another user"));
+    }
+    // A file readable by others, or a directory others can write (plant or swap a file in).
+    let open = if dir { 0o022 } else { 0o077 };
+    if meta.mode() & open != 0 {
+        return Err(refused(path, "is open to other users (want 0600 / 0700)"));
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_private(_: &std::fs::Metadata, _: &Path, _: bool) -> std::io::Result<()> {
+    Ok(())
+}
+
+fn refused(path: &Path, why: &str) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::PermissionDenied,
+        format!("{} {why}; refusing to log there", path.display()),
+    )
+}

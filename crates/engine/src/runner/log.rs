@@ -1,0 +1,116 @@
+//! The decision log's side of firing an event: what the runner knows of it beyond its report
+//! (the configured hooks that did not run, and why) made into one [`EventRecord`] and
+//! appended. Only when a log is configured: nothing here is on the path of a runner without one.
+
+use super::{Runner, Snapshot};
+use crate::decision_log::record::EventFacts;
+use crate::decision_log::{EventRecord, NotRun, NotRunWhy};
+use crate::payload::Payload;
+use crate::report::EventReport;
+use serde_json::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+/// What `fire` keeps for the log while the event runs.
+pub(super) struct Pending {
+    start: Instant,
+    start_ms: u64,
+    payload: Value,
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl Runner {
+    /// The start of an event's record: `None` when no log is configured (then nothing is
+    /// copied).
+    pub(super) fn log_start(&self, payload: &Payload) -> Option<Pending> {
+        self.decision_log.as_ref()?;
+        Some(Pending {
+            start: Instant::now(),
+            start_ms: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            payload: Value::Object(payload.as_map().clone()),
+        })
+    }
+
+    /// Appends the event's record; `not_started`: the configured hooks whose `if` did not hold.
+    pub(super) fn log_finish(
+        &self,
+        pending: Option<Pending>,
+        snapshot: &Snapshot,
+        payload: &Payload,
+        report: &EventReport,
+        not_started: &[String],
+    ) {
+        let (Some(log), Some(p)) = (&self.decision_log, pending) else {
+            return;
+        };
+        let known = payload.known();
+        let facts = EventFacts {
+            id: format!(
+                "{:x}-{:x}-{:x}",
+                p.start_ms,
+                std::process::id(),
+                COUNTER.fetch_add(1, Ordering::Relaxed)
+            ),
+            start_ms: p.start_ms,
+            payload: &p.payload,
+            session: known.session_id,
+            tool: payload.tool_name().map(str::to_string),
+            agent: self
+                .agent_env
+                .as_ref()
+                .map(|a| crate::decision_log::record::name_of(&a.dialect)),
+            project: self.project_dir.clone(),
+            duration_ms: p.start.elapsed().as_secs_f64() * 1000.0,
+            not_run: not_run(snapshot, payload, report, not_started),
+        };
+        log.append(&EventRecord::of(report, facts, log.full()));
+    }
+}
+
+/// The configured hooks of the event that took no part in it, and why.
+fn not_run(
+    snapshot: &Snapshot,
+    payload: &Payload,
+    report: &EventReport,
+    not_started: &[String],
+) -> Vec<NotRun> {
+    let event = payload.event();
+    let subject = super::fire::subject(payload);
+    let matched: Vec<_> = snapshot.hooks.matching(event, subject).collect();
+    let ran = |label: &str| report.hooks.iter().any(|h| h.hook.to_string() == label);
+    let mut out = Vec::new();
+    for hook in snapshot.hooks.all().filter(|h| h.event == event) {
+        let label = hook.label();
+        if ran(&label) {
+            continue;
+        }
+        let (why, detail) = if !matched.iter().any(|m| std::sync::Arc::ptr_eq(m, hook)) {
+            (NotRunWhy::Matcher, hook.match_source.clone())
+        } else if matched
+            .iter()
+            .take_while(|m| !std::sync::Arc::ptr_eq(m, hook))
+            .any(|m| hook.same_handler(m))
+        {
+            (NotRunWhy::Duplicate, None)
+        } else if not_started.contains(&label) {
+            (
+                NotRunWhy::If,
+                hook.condition.as_ref().map(ToString::to_string),
+            )
+        } else if hook.is_async {
+            (NotRunWhy::Async, None)
+        } else {
+            (NotRunWhy::ShortCircuit, None)
+        };
+        out.push(NotRun {
+            hook: label,
+            file: Some(hook.file.clone()),
+            why,
+            detail,
+        });
+    }
+    out
+}

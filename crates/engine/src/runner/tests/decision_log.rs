@@ -1,0 +1,160 @@
+//! The decision log as the runner writes it: one line per event, what ran and what did not
+//! and why, no payload value unless full capture, rotation and a private file.
+
+use super::*;
+use crate::decision_log::{Capture, DecisionLog, EventRecord, NotRunWhy};
+
+fn lines(path: &Path) -> Vec<EventRecord> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn logged_runner(hooks: Vec<Hook>, spawner: FakeSpawner, log: DecisionLog) -> Runner {
+    Runner::builder("/p")
+        .hooks(HookSet::from_hooks(hooks))
+        .spawner(Arc::new(spawner))
+        .decision_log(log)
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn one_line_per_event_with_what_ran_and_why_the_rest_did_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("log/decisions.jsonl");
+    let spawner = FakeSpawner::default()
+        .with("a", ExitStatus::Exited(0), "", "")
+        .with("b", ExitStatus::Exited(2), "", "no secrets")
+        .with("c", ExitStatus::Exited(0), "", "");
+    let mut edit_only = hook(Event::PreToolUse, 3, "d");
+    edit_only.matcher = Some(crate::config::Matcher::new("^edit$").unwrap());
+    edit_only.match_source = Some("edit".into());
+    let hooks = vec![
+        hook(Event::PreToolUse, 0, "a"),
+        hook(Event::PreToolUse, 1, "b"),
+        hook(Event::PreToolUse, 2, "c"),
+        edit_only,
+    ];
+    let runner = logged_runner(hooks, spawner, DecisionLog::at(&path));
+    let p = Payload::pre_tool_use(
+        Path::new("/p"),
+        "sess-1",
+        "bash",
+        json!({"command": "cat TOPSECRETVALUE"}),
+    );
+    let report = runner.fire(p).await;
+    assert_eq!(report.decision, Decision::Block);
+    let recs = lines(&path);
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    assert_eq!(
+        (r.v, r.event.as_str(), r.decision.as_str()),
+        (1, "PreToolUse", "block")
+    );
+    assert_eq!(r.session.as_deref(), Some("sess-1"));
+    assert_eq!(r.tool.as_deref(), Some("bash"));
+    assert_eq!(r.reason.as_deref(), Some("no secrets"));
+    let outcomes: Vec<_> = r
+        .hooks
+        .iter()
+        .map(|h| (h.hook.as_str(), h.outcome.as_str()))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [("PreToolUse[0]", "pass"), ("PreToolUse[1]", "block")]
+    );
+    assert_eq!(r.hooks[1].row, "exit 2: block (stderr is the reason)");
+    assert_eq!(r.hooks[1].output_sha256.len(), 12);
+    let why: Vec<_> = r.not_run.iter().map(|n| (n.hook.as_str(), n.why)).collect();
+    assert_eq!(
+        why,
+        [
+            ("PreToolUse[2]", NotRunWhy::ShortCircuit),
+            ("PreToolUse[3]", NotRunWhy::Matcher)
+        ]
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(!text.contains("TOPSECRETVALUE"), "{text}");
+    assert!(r.payload.is_none() && r.hooks[0].stdout.is_none());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+    }
+}
+
+#[tokio::test]
+async fn full_capture_keeps_the_payload_and_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.jsonl");
+    let spawner = FakeSpawner::default().with("a", ExitStatus::Exited(0), "said-this", "");
+    let log = DecisionLog::at(&path).capture(Capture::Full);
+    let runner = logged_runner(vec![hook(Event::PreToolUse, 0, "a")], spawner, log);
+    runner.fire(payload(Event::PreToolUse)).await;
+    let r = &lines(&path)[0];
+    assert!(r.payload.as_ref().unwrap().to_string().contains("\"ls\""), "{:?}", r.payload);
+    assert_eq!(r.hooks[0].stdout.as_deref(), Some("said-this"));
+}
+
+#[tokio::test]
+async fn rotates_by_size_into_two_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.jsonl");
+    let spawner = FakeSpawner::default().with("a", ExitStatus::Exited(0), "", "");
+    let log = DecisionLog::at(&path).max_bytes(1500);
+    let runner = logged_runner(vec![hook(Event::PreToolUse, 0, "a")], spawner, log);
+    for _ in 0..12 {
+        runner.fire(payload(Event::PreToolUse)).await;
+    }
+    let rotated = crate::decision_log::rotate::rotated(&path);
+    assert!(rotated.is_file());
+    assert!(std::fs::metadata(&path).unwrap().len() <= 1500);
+    assert!(std::fs::metadata(&rotated).unwrap().len() <= 1500);
+    let total = lines(&path).len() + lines(&rotated).len();
+    assert!((2..12).contains(&total), "{total}");
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_planted_symlink_is_refused_and_the_event_still_decides() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("victim");
+    std::fs::write(&target, "keep").unwrap();
+    let logdir = dir.path().join("log");
+    std::fs::create_dir(&logdir).unwrap();
+    std::fs::set_permissions(&logdir, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let path = logdir.join("d.jsonl");
+    std::os::unix::fs::symlink(&target, &path).unwrap();
+    let spawner = FakeSpawner::default().with("b", ExitStatus::Exited(2), "", "no");
+    let runner = logged_runner(
+        vec![hook(Event::PreToolUse, 0, "b")],
+        spawner,
+        DecisionLog::at(&path),
+    );
+    let report = runner.fire(payload(Event::PreToolUse)).await;
+    assert_eq!(report.decision, Decision::Block);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_directory_open_to_others_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let logdir = dir.path().join("log");
+    std::fs::create_dir(&logdir).unwrap();
+    std::fs::set_permissions(&logdir, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
+    let path = logdir.join("d.jsonl");
+    let spawner = FakeSpawner::default().with("a", ExitStatus::Exited(0), "", "");
+    let runner = logged_runner(
+        vec![hook(Event::PreToolUse, 0, "a")],
+        spawner,
+        DecisionLog::at(&path),
+    );
+    runner.fire(payload(Event::PreToolUse)).await;
+    assert!(!path.exists());
+}
