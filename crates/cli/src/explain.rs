@@ -99,6 +99,26 @@ pub fn render(r: &EventRecord) -> String {
             s += &format!("      {}\n", safe(m));
         }
     }
+    s += &not_run_text(r);
+    let trust: Vec<&str> = r
+        .hooks
+        .iter()
+        .filter(|h| h.trust == "untrusted")
+        .map(|h| h.hook.as_str())
+        .collect();
+    if !trust.is_empty() {
+        s += &format!(
+            "  trust: {} untrusted (not run under skip/block; effects reduced under contain)\n",
+            trust.join(", ")
+        );
+    }
+    s += &format!("  fold: {}\n", fold_text(r));
+    s
+}
+
+/// The configured hooks that did not run, and why.
+fn not_run_text(r: &EventRecord) -> String {
+    let mut s = String::new();
     if !r.not_run.is_empty() {
         s += "  configured hooks that did not run:\n";
     }
@@ -122,19 +142,6 @@ pub fn render(r: &EventRecord) -> String {
                 .unwrap_or_default()
         );
     }
-    let trust: Vec<&str> = r
-        .hooks
-        .iter()
-        .filter(|h| h.trust == "untrusted")
-        .map(|h| h.hook.as_str())
-        .collect();
-    if !trust.is_empty() {
-        s += &format!(
-            "  trust: {} untrusted (not run under skip/block; effects reduced under contain)\n",
-            trust.join(", ")
-        );
-    }
-    s += &format!("  fold: {}\n", fold_text(r));
     s
 }
 

@@ -103,10 +103,8 @@ impl Runner {
         }
         report.settle(effects);
         self.fail_closed_on_config_errors(&snapshot, &mut report);
-        if logging.is_some() {
-            let unmet: Vec<String> = not_started.iter().map(|&i| steps[i].label()).collect();
-            self.log_finish(logging, &snapshot, &payload, &report, &unmet);
-        }
+        let unmet = || not_started.iter().map(|&i| steps[i].label()).collect();
+        self.log_finish(logging, &snapshot, &payload, &report, unmet);
         if let Some(observe) = &self.observer {
             observe(&report);
         }

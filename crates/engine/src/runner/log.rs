@@ -41,11 +41,12 @@ impl Runner {
         snapshot: &Snapshot,
         payload: &Payload,
         report: &EventReport,
-        not_started: &[String],
+        not_started: impl FnOnce() -> Vec<String>,
     ) {
         let (Some(log), Some(p)) = (&self.decision_log, pending) else {
             return;
         };
+        let not_started = &not_started()[..];
         let known = payload.known();
         let facts = EventFacts {
             id: format!(
@@ -80,7 +81,7 @@ fn not_run(
     let event = payload.event();
     let subject = super::fire::subject(payload);
     let matched: Vec<_> = snapshot.hooks.matching(event, subject).collect();
-    let ran = |label: &str| report.hooks.iter().any(|h| h.hook.to_string() == label);
+    let ran = |label: &str| report.hooks.iter().any(|h| h.hook == *label);
     let mut out = Vec::new();
     for hook in snapshot.hooks.all().filter(|h| h.event == event) {
         let label = hook.label();

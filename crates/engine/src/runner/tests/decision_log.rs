@@ -97,7 +97,11 @@ async fn full_capture_keeps_the_payload_and_output() {
     let runner = logged_runner(vec![hook(Event::PreToolUse, 0, "a")], spawner, log);
     runner.fire(payload(Event::PreToolUse)).await;
     let r = &lines(&path)[0];
-    assert!(r.payload.as_ref().unwrap().to_string().contains("\"ls\""), "{:?}", r.payload);
+    assert!(
+        r.payload.as_ref().unwrap().to_string().contains("\"ls\""),
+        "{:?}",
+        r.payload
+    );
     assert_eq!(r.hooks[0].stdout.as_deref(), Some("said-this"));
 }
 
