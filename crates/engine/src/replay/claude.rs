@@ -66,12 +66,7 @@ pub(super) fn steps(lines: &[(usize, Value)]) -> Result<Read, ReplayError> {
             _ => {}
         }
     }
-    if let Some((line, answer)) = answer {
-        steps.push(Step {
-            line,
-            kind: StepKind::Stop { answer },
-        });
-    }
+    super::stop_on_last_answer(&mut steps, answer);
     Ok((session, steps))
 }
 

@@ -232,5 +232,15 @@ pub(crate) fn tool_step(
     }
 }
 
+/// Closes a session's steps: its last answer, when no tool call followed it, is the Stop.
+pub(crate) fn stop_on_last_answer(steps: &mut Vec<Step>, answer: Option<(usize, String)>) {
+    if let Some((line, answer)) = answer {
+        steps.push(Step {
+            line,
+            kind: StepKind::Stop { answer },
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests;
