@@ -4,6 +4,7 @@
 mod check;
 mod compile;
 mod demo;
+mod doctor;
 mod env;
 mod explain;
 mod hook;
@@ -71,6 +72,9 @@ enum Command {
     /// ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), so the first event is fast.
     /// Exit 1 on any error.
     Check(check::CheckArgs),
+    /// What is set up and what is broken: agents wired, hooks that cannot run, trust,
+    /// directories, toolchains. Exit 1 on any error.
+    Doctor(doctor::DoctorArgs),
     /// Re-fire a recorded Claude Code, Codex or Gemini CLI session through the current hooks.
     ///
     /// Reads the transcript, then fires each prompt, tool call and stop as `run` would (no tool
@@ -239,6 +243,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => run::run(args, cli.verbose > 0).await,
             Command::Check(args) => check::check(args).await,
+            Command::Doctor(args) => doctor::doctor(args).await,
             Command::Replay(args) => replay::replay(args).await,
             Command::Compile(args) => compile::compile(args).await,
             Command::List(args) => list::list(args),
