@@ -54,11 +54,11 @@ fn summary(hooks: usize, files: usize) -> String {
 /// `FILE` or `FILE, EVENT[INDEX]`, and the fix `check` would print.
 fn located(finding: Finding, e: &ConfigError) -> Finding {
     let file = e.file.display().to_string();
-    let place = match &e.hook {
-        Some(hook) => format!("{file}, {hook}"),
-        None => file,
+    let (place, what) = match &e.hook {
+        Some(hook) => (format!("{file}, {hook}"), "hook"),
+        None => (file, "file"),
     };
     finding
         .at(place)
-        .fix("fix the hook as the message says, then `hookhost check`")
+        .fix(format!("fix the {what} as the message says, then `hookhost check`"))
 }
