@@ -908,3 +908,45 @@ fn list_of_several_sources() {
         &[],
     );
 }
+
+/// `hookhost doctor` on a project with one hook that cannot run, an untrusted hook, Claude Code
+/// wired in the user's settings for half its events and Gemini CLI for the wrong agent; `PATH`
+/// holds only `hookhost` (so no agent or toolchain of this machine shows).
+#[test]
+fn doctor_human_report() {
+    let p = Project::new(json!({"hooks": {
+        "PreToolUse": [{"command": "./missing.sh", "match": "bash"}],
+        "Stop": [{"command": "true"}]
+    }}));
+    let bin = tempfile::tempdir().unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(EXE, bin.path().join("hookhost")).unwrap();
+    let write_home = |rel: &str, text: &str| {
+        let path = p.home.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let adapter = |agent: &str| {
+        json!([{"hooks": [{"type": "command", "command": format!("hookhost hook --for {agent}")}]}])
+    };
+    write_home(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": adapter("claude"), "Stop": adapter("claude")}})
+            .to_string(),
+    );
+    write_home(
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": adapter("claude")}}).to_string(),
+    );
+    let path = bin.path().display().to_string();
+    let env = [
+        ("PATH", path.as_str()),
+        ("HOOKHOST_TRUST", "skip"),
+        ("HOOKHOST_LOG", "off"),
+    ];
+    let out = run(&p, &["doctor"], &env);
+    let text = shown("", &["doctor"], &out).replace(&path, "[BIN]");
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(r"private to you, [0-9.]+ [KMG]?i?B", "private to you, [SIZE]");
+    settings.bind(|| snapshot(&p, "doctor_human_report", &text));
+}
