@@ -107,13 +107,24 @@ fn nothing_wired_is_said_per_agent_and_is_not_an_error() {
     let agents = with(&report, "agents", "info");
     assert_eq!(agents.len(), 3, "{report:#}");
     assert!(agents[0]["what"].as_str().unwrap().contains("Claude Code"));
-    assert!(agents[0]["fix"].as_str().unwrap().contains("claude plugin install"));
+    assert!(
+        agents[0]["fix"]
+            .as_str()
+            .unwrap()
+            .contains("claude plugin install")
+    );
     for section in ["agents", "hooks", "trust", "directories", "toolchains"] {
-        assert!(with(&report, section, "error").is_empty(), "{section}: {report:#}");
+        assert!(
+            with(&report, section, "error").is_empty(),
+            "{section}: {report:#}"
+        );
     }
     let (out, text) = human(&p, &[]);
     assert_eq!(out.status.code(), Some(0));
-    assert!(text.contains("Claude Code (") && text.contains("hookhost is not wired in"), "{text}");
+    assert!(
+        text.contains("Claude Code (") && text.contains("hookhost is not wired in"),
+        "{text}"
+    );
     assert!(text.contains("0 errors, 0 warnings"), "{text}");
     assert!(!text.contains('\x1b'), "no colour into a pipe: {text}");
 }
@@ -121,7 +132,11 @@ fn nothing_wired_is_said_per_agent_and_is_not_an_error() {
 #[test]
 fn claude_wired_in_its_settings_file_is_reported_per_event() {
     let p = Project::new(json!({"hooks": {}}));
-    let settings = write_home(&p, ".claude/settings.json", &claude_plugin_hooks().to_string());
+    let settings = write_home(
+        &p,
+        ".claude/settings.json",
+        &claude_plugin_hooks().to_string(),
+    );
     let (out, report) = doctor(&p, &[], &[]);
     assert_eq!(out.status.code(), Some(0), "{report:#}");
     let claude = agent(&report, "claude");
@@ -136,7 +151,10 @@ fn claude_wired_in_its_settings_file_is_reported_per_event() {
     }
     let ok = with(&report, "agents", "ok");
     assert!(
-        ok[0]["what"].as_str().unwrap().contains("adapter wired for 14 of 14 events"),
+        ok[0]["what"]
+            .as_str()
+            .unwrap()
+            .contains("adapter wired for 14 of 14 events"),
         "{report:#}"
     );
     // The adapter's own entries are not hooks that cannot run.
@@ -153,15 +171,20 @@ fn claude_wired_in_its_settings_file_is_reported_per_event() {
     let w = with(&report, "agents", "warning");
     assert_eq!(w.len(), 1, "{report:#}");
     let what = w[0]["what"].as_str().unwrap();
-    assert!(what.contains("Stop") && what.contains("SessionEnd"), "{what}");
+    assert!(
+        what.contains("Stop") && what.contains("SessionEnd"),
+        "{what}"
+    );
 }
-
 
 #[test]
 fn the_claude_plugin_as_claude_installs_it_is_found_and_twice_is_a_warning() {
     let p = Project::new(json!({"hooks": {}}));
     // The layout Claude Code 2.1.332 leaves after `claude plugin install hookhost@hookhost`.
-    let install = p.home.path().join(".claude/plugins/cache/hookhost/hookhost/0.1.0");
+    let install = p
+        .home
+        .path()
+        .join(".claude/plugins/cache/hookhost/hookhost/0.1.0");
     write_home(
         &p,
         ".claude/plugins/cache/hookhost/hookhost/0.1.0/hooks/hooks.json",
@@ -195,12 +218,17 @@ fn the_claude_plugin_as_claude_installs_it_is_found_and_twice_is_a_warning() {
     let (_, report) = doctor(&p, &[], &[]);
     let w = with(&report, "agents", "warning");
     assert!(
-        w.iter().any(|f| f["what"].as_str().unwrap().contains("wired more than once")),
+        w.iter()
+            .any(|f| f["what"].as_str().unwrap().contains("wired more than once")),
         "{report:#}"
     );
 
     // Disabled: not wired.
-    write_home(&p, ".claude/settings.json", r#"{"enabledPlugins": {"hookhost@hookhost": false}}"#);
+    write_home(
+        &p,
+        ".claude/settings.json",
+        r#"{"enabledPlugins": {"hookhost@hookhost": false}}"#,
+    );
     std::fs::remove_file(p.path().join(".claude/settings.json")).unwrap();
     let (_, report) = doctor(&p, &[], &[]);
     assert!(with(&report, "agents", "ok").is_empty(), "{report:#}");
@@ -223,7 +251,10 @@ fn a_wiring_for_another_agent_or_a_missing_binary_is_an_error() {
     let errors = with(&report, "agents", "error");
     let text = serde_json::to_string(&errors).unwrap();
     assert!(text.contains("as `claude`'s"), "{text}");
-    assert!(text.contains("/nonexistent/bin/hookhost` is not an executable file"), "{text}");
+    assert!(
+        text.contains("/nonexistent/bin/hookhost` is not an executable file"),
+        "{text}"
+    );
     assert!(text.contains(".gemini/settings.json"), "{text}");
 }
 
@@ -241,7 +272,10 @@ fn hooks_that_cannot_run_are_named_by_file_event_and_index() {
     let errors = with(&report, "hooks", "error");
     assert_eq!(errors.len(), 3, "{report:#}");
     let file = p.path().join(".coding-agent/hooks.json");
-    for (i, what) in ["does not exist", "not executable", "wasm"].iter().enumerate() {
+    for (i, what) in ["does not exist", "not executable", "wasm"]
+        .iter()
+        .enumerate()
+    {
         let f = &errors[i];
         assert_eq!(
             f["where"],
@@ -251,7 +285,10 @@ fn hooks_that_cannot_run_are_named_by_file_event_and_index() {
         assert!(f["what"].as_str().unwrap().contains(what), "{f:#}");
     }
     let (_, text) = human(&p, &[]);
-    assert!(text.contains("PreToolUse[1]") && text.contains("3 errors"), "{text}");
+    assert!(
+        text.contains("PreToolUse[1]") && text.contains("3 errors"),
+        "{text}"
+    );
 }
 
 #[cfg(unix)]
@@ -268,7 +305,13 @@ fn a_cache_directory_others_can_write_is_an_error() {
     let errors = with(&report, "directories", "error");
     assert_eq!(errors.len(), 1, "{report:#}");
     assert_eq!(errors[0]["where"], json!(open_str));
-    assert!(errors[0]["what"].as_str().unwrap().contains("HOOKHOST_CACHE_DIR"), "{errors:#?}");
+    assert!(
+        errors[0]["what"]
+            .as_str()
+            .unwrap()
+            .contains("HOOKHOST_CACHE_DIR"),
+        "{errors:#?}"
+    );
     // The log directory the same way.
     let fallback = p.home.path().join("open-log");
     std::fs::create_dir_all(&fallback).unwrap();
@@ -279,20 +322,33 @@ fn a_cache_directory_others_can_write_is_an_error() {
     let (out, report) = doctor(&p, &[], &[]);
     assert_eq!(out.status.code(), Some(0), "{report:#}");
     let ok = with(&report, "directories", "ok");
-    assert!(ok[0]["what"].as_str().unwrap().contains("private to you"), "{report:#}");
+    assert!(
+        ok[0]["what"].as_str().unwrap().contains("private to you"),
+        "{report:#}"
+    );
 }
 
 #[test]
 fn untrusted_project_hooks_are_listed_with_what_they_are_reduced_to() {
     let p = Project::new(json!({"hooks": {"Stop": [{"command": "true"}]}}));
     let (out, report) = doctor(&p, &[], &[("HOOKHOST_TRUST", "skip")]);
-    assert_eq!(out.status.code(), Some(0), "a warning, not an error: {report:#}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a warning, not an error: {report:#}"
+    );
     let w = with(&report, "trust", "warning");
     assert_eq!(w.len(), 1, "{report:#}");
     let what = w[0]["what"].as_str().unwrap();
-    assert!(what.contains("untrusted (new") && what.contains("Stop[0] is not run"), "{what}");
     assert!(
-        w[0]["fix"].as_str().unwrap().contains("hookhost trust --project"),
+        what.contains("untrusted (new") && what.contains("Stop[0] is not run"),
+        "{what}"
+    );
+    assert!(
+        w[0]["fix"]
+            .as_str()
+            .unwrap()
+            .contains("hookhost trust --project"),
         "{w:#?}"
     );
     // Once trusted: ok.
@@ -317,13 +373,23 @@ fn hostile_settings_files_are_reported_not_crashed_on() {
     }
     let (out, report) = doctor(&p, &[], &[]);
     assert_eq!(out.status.code(), Some(1), "{report:#}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("panicked").eq(&false));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("panicked")
+            .eq(&false)
+    );
     let errors = serde_json::to_string(&with(&report, "agents", "error")).unwrap();
-    assert!(errors.contains(&bad.display().to_string()) && errors.contains("not valid JSON"), "{errors}");
+    assert!(
+        errors.contains(&bad.display().to_string()) && errors.contains("not valid JSON"),
+        "{errors}"
+    );
     assert!(errors.contains("installed_plugins.json"), "{errors}");
     assert!(errors.contains("not valid TOML"), "{errors}");
     #[cfg(unix)]
-    assert!(errors.contains(".gemini/settings.json"), "the symlink loop: {errors}");
+    assert!(
+        errors.contains(".gemini/settings.json"),
+        "the symlink loop: {errors}"
+    );
 }
 
 #[test]

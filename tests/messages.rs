@@ -926,13 +926,10 @@ fn doctor_human_report() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     };
-    let adapter = |agent: &str| {
-        json!([{"hooks": [{"type": "command", "command": format!("hookhost hook --for {agent}")}]}])
-    };
+    let adapter = |agent: &str| json!([{"hooks": [{"type": "command", "command": format!("hookhost hook --for {agent}")}]}]);
     write_home(
         ".claude/settings.json",
-        &json!({"hooks": {"PreToolUse": adapter("claude"), "Stop": adapter("claude")}})
-            .to_string(),
+        &json!({"hooks": {"PreToolUse": adapter("claude"), "Stop": adapter("claude")}}).to_string(),
     );
     write_home(
         ".gemini/settings.json",
@@ -947,6 +944,9 @@ fn doctor_human_report() {
     let out = run(&p, &["doctor"], &env);
     let text = shown("", &["doctor"], &out).replace(&path, "[BIN]");
     let mut settings = insta::Settings::clone_current();
-    settings.add_filter(r"private to you, [0-9.]+ [KMG]?i?B", "private to you, [SIZE]");
+    settings.add_filter(
+        r"private to you, [0-9.]+ [KMG]?i?B",
+        "private to you, [SIZE]",
+    );
     settings.bind(|| snapshot(&p, "doctor_human_report", &text));
 }

@@ -3,9 +3,9 @@
 //! install; the toolchain's own output goes to stderr, so stdout is only the path.
 
 use super::Project;
-use hookhost::preflight::{find_on_path, is_executable_file};
 use anyhow::{Context, bail};
 use clap::Args;
+use hookhost::preflight::{find_on_path, is_executable_file};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -603,10 +603,8 @@ fn nested_handler(
             Some(Value::String(c)) if is_adapter(c) => {
                 // The agent's entry for hookhost's outbound adapter: the native hooks it
                 // would fire run anyway; running it too would run them twice.
-                f.warnings.push((
-                    Some(label.to_string()),
-                    ADAPTER_SKIPPED.into(),
-                ));
+                f.warnings
+                    .push((Some(label.to_string()), ADAPTER_SKIPPED.into()));
                 return None;
             }
             Some(c) => out.command = Some(c.clone()),

@@ -157,8 +157,7 @@ fn summary(agent: &Agent, binary: Option<&Path>, events: &[EventWiring]) -> Vec<
     let wired: Vec<&EventWiring> = events.iter().filter(|e| !e.wired_via.is_empty()).collect();
     if wired.is_empty() {
         return vec![
-            Finding::info(format!("{name} ({on_path}): hookhost is not wired in"))
-                .fix(agent.fix),
+            Finding::info(format!("{name} ({on_path}): hookhost is not wired in")).fix(agent.fix),
         ];
     }
     let mut via: Vec<String> = wired
@@ -467,13 +466,20 @@ fn command_problem(d: Dialect, command: &str) -> Option<String> {
         .skip_while(|w| w.contains('=') || matches!(w.as_str(), "env" | "exec" | "npx"));
     let program = rest.next()?;
     let args: Vec<&String> = rest.collect();
-    let target = args.iter().enumerate().find_map(|(i, a)| {
-        a.strip_prefix("--for=")
-            .map(str::to_string)
-            .or_else(|| (a.as_str() == "--for").then(|| args.get(i + 1).map(|s| s.to_string()))?)
-    });
+    let target = args
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix("--for=") {
+            Some(t) => Some(t.to_string()),
+            None if a.as_str() == "--for" => args.get(i + 1).map(|t| (*t).clone()),
+            None => None,
+        });
     match target.as_deref() {
-        None => return Some(format!("`{command}` has no `--for {d}`: the adapter does not know which agent's payload it reads")),
+        None => {
+            return Some(format!(
+                "`{command}` has no `--for {d}`: the adapter does not know which agent's payload it reads"
+            ));
+        }
         Some(t) if t != d.as_str() => {
             return Some(format!(
                 "`{command}` reads {}'s payload as `{t}`'s: it answers in the wrong protocol",

@@ -58,7 +58,7 @@ fn located(finding: Finding, e: &ConfigError) -> Finding {
         Some(hook) => (format!("{file}, {hook}"), "hook"),
         None => (file, "file"),
     };
-    finding
-        .at(place)
-        .fix(format!("fix the {what} as the message says, then `hookhost check`"))
+    finding.at(place).fix(format!(
+        "fix the {what} as the message says, then `hookhost check`"
+    ))
 }

@@ -32,7 +32,10 @@ fn findings(paths: &ConfigPaths, policy: TrustPolicy) -> Vec<Finding> {
     let (set, _) = config::load_lenient(paths);
     let changes = store.assess(paths, &set).changes;
     if changes.is_empty() {
-        let project_hooks = set.all().filter(|h| h.scope == config::Scope::Project).count();
+        let project_hooks = set
+            .all()
+            .filter(|h| h.scope == config::Scope::Project)
+            .count();
         return vec![if project_hooks == 0 {
             Finding::info("no project hooks: nothing to trust")
         } else {
