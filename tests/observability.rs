@@ -230,3 +230,44 @@ fn log_follow_prints_new_events_and_survives_a_rotation() {
     assert_eq!(after.len(), 1, "nothing after the rotation: {after:?}");
     assert_eq!(records(&p).len(), 1, "a fresh file after the rename");
 }
+
+#[test]
+fn run_explain_explains_the_invocation_without_reading_the_log() {
+    let p = project();
+    let args = [
+        "run",
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"rm -rf /"}"#,
+        "--explain",
+    ];
+    let out = p.cli(&args, &[("HOOKHOST_LOG", "off")]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("decision: block (no rm -rf)"), "{text}");
+    assert!(text.contains("<- row \"exit 2: block\""), "{text}");
+    assert!(
+        text.contains("PreToolUse[1]") && text.contains("its `match` does not match (edit)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fold: PreToolUse[0] decided `block`"),
+        "{text}"
+    );
+    assert!(
+        records(&p).is_empty(),
+        "HOOKHOST_LOG=off still writes nothing"
+    );
+
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let out = p.cli(&json_args, &[]);
+    let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["decision"], "block");
+    assert_eq!(record["hooks"][0]["row"], "exit 2: block");
+    assert_eq!(record["not_run"][0]["why"], "matcher");
+    // Logged as usual, and the same record.
+    assert_eq!(records(&p), [record]);
+}
