@@ -126,6 +126,10 @@ fn snapshot(p: &Project, name: &str, text: &str) {
     settings.add_filter(r"\b\d+\.\d+ ?ms\b", "[TIME] ms");
     settings.add_filter(r#""durationMs": ?[0-9.]+"#, r#""durationMs": "[TIME]""#);
     settings.add_filter(r"\bcli-\d+-\d+\b", "[SESSION]");
+    // The decision log's times, event ids and payload hashes (`run --explain`).
+    settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z", "[TIME]");
+    settings.add_filter(r"\bid [0-9a-f]+-[0-9a-f]+-[0-9a-f]+", "id [ID]");
+    settings.add_filter(r"sha256 [0-9a-f]{12}\b", "sha256 [HASH]");
     // What /bin/sh says about a command it cannot find differs between shells (dash, bash).
     settings.add_filter(r"sh: (line )?1: [^\n]*", "[sh: not found]");
     settings.bind(|| insta::assert_snapshot!(name, text));
@@ -949,4 +953,20 @@ fn doctor_human_report() {
         "private to you, [SIZE]",
     );
     settings.bind(|| snapshot(&p, "doctor_human_report", &text));
+}
+
+// ------------------------------------------------------------------ explain
+
+#[test]
+fn run_explain_of_a_blocked_call() {
+    let text = r#"{"hooks": {"PreToolUse": [
+  {"command": "echo 'no rm' >&2; exit 2", "match": "bash"},
+  {"command": "true", "match": "edit"},
+  {"command": "exit 1", "enabled": false}
+]}}"#;
+    let p = project_with_text(text);
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}");
+    let mut args = PRE_BASH.to_vec();
+    args.push("--explain");
+    check_snapshot(&p, "run_explain_block", &input, &args, &[]);
 }
