@@ -126,7 +126,9 @@ fn every_published_crate_has_its_crates_io_metadata() {
         .parse()
         .unwrap();
     assert_eq!(
-        binding["package"].get("publish").and_then(toml::Value::as_bool),
+        binding["package"]
+            .get("publish")
+            .and_then(toml::Value::as_bool),
         Some(false),
         "the Python binding is built by maturin, never a crates.io crate: keep `publish = false`"
     );
