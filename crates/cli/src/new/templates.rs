@@ -4,6 +4,13 @@
 //! world come from `guest-examples/sdk/` and `wit/hook.wit`, so a fix there flows into every
 //! project created afterwards. `{{name}}` and `{{description}}` are substituted when a project
 //! is written.
+//!
+//! They are read through `crates/cli/assets/`, one symlink per embedded file into those
+//! directories: `cargo package` copies what a symlink points to, so the published crate
+//! carries them (a path above the crate root would not be in it). A template's `Cargo.toml` and
+//! `Cargo.lock` are linked as `*.in`: cargo leaves a directory holding a `Cargo.toml` out of a
+//! package. A new embedded file needs its symlink there; `cargo publish --workspace --dry-run`
+//! (scripts/release-check) fails without it.
 
 /// One file of a template: its path in the project and its text.
 pub struct File {
@@ -37,45 +44,45 @@ pub struct Template {
     pub files: &'static [File],
 }
 
-const HOOK_WIT: &str = include_str!("../../../../wit/hook.wit");
-const SDK_MANIFEST: &str = include_str!("../../../../guest-examples/sdk/Cargo.toml");
-const SDK_LIB: &str = include_str!("../../../../guest-examples/sdk/src/lib.rs");
+const HOOK_WIT: &str = include_str!("../../assets/wit/hook.wit");
+const SDK_MANIFEST: &str = include_str!("../../assets/guest-examples/sdk/Cargo.toml.in");
+const SDK_LIB: &str = include_str!("../../assets/guest-examples/sdk/src/lib.rs");
 
 /// Files every project gets (besides `hook.json` and the README, which are generated).
 pub const COMMON: &[File] = &[
     file(
         "samples/block.json",
-        include_str!("../../../../templates/common/samples/block.json"),
+        include_str!("../../assets/templates/common/samples/block.json"),
     ),
     file(
         "samples/block-spaced.json",
-        include_str!("../../../../templates/common/samples/block-spaced.json"),
+        include_str!("../../assets/templates/common/samples/block-spaced.json"),
     ),
     file(
         "samples/block-garbage.json",
-        include_str!("../../../../templates/common/samples/block-garbage.json"),
+        include_str!("../../assets/templates/common/samples/block-garbage.json"),
     ),
     file(
         "samples/block-truncated.json",
-        include_str!("../../../../templates/common/samples/block-truncated.json"),
+        include_str!("../../assets/templates/common/samples/block-truncated.json"),
     ),
     file(
         "samples/pass.json",
-        include_str!("../../../../templates/common/samples/pass.json"),
+        include_str!("../../assets/templates/common/samples/pass.json"),
     ),
     file(
         "samples/pass-other-tool.json",
-        include_str!("../../../../templates/common/samples/pass-other-tool.json"),
+        include_str!("../../assets/templates/common/samples/pass-other-tool.json"),
     ),
     file(
         ".gitignore",
-        include_str!("../../../../templates/common/gitignore"),
+        include_str!("../../assets/templates/common/gitignore"),
     ),
 ];
 
 /// The README template (`{{title}}`, `{{source}}`, `{{toolchain}}`, `{{timeout}}`, `{{memory}}`
 /// besides the name and description).
-pub const README: &str = include_str!("../../../../templates/common/README.md");
+pub const README: &str = include_str!("../../assets/templates/common/README.md");
 
 pub const TEMPLATES: &[Template] = &[
     Template {
@@ -88,15 +95,15 @@ pub const TEMPLATES: &[Template] = &[
         files: &[
             file(
                 "Cargo.toml",
-                include_str!("../../../../templates/rust/Cargo.toml"),
+                include_str!("../../assets/templates/rust/Cargo.toml.in"),
             ),
             file(
                 "Cargo.lock",
-                include_str!("../../../../templates/rust/Cargo.lock"),
+                include_str!("../../assets/templates/rust/Cargo.lock.in"),
             ),
             file(
                 "src/main.rs",
-                include_str!("../../../../templates/rust/src/main.rs"),
+                include_str!("../../assets/templates/rust/src/main.rs"),
             ),
             file("sdk/Cargo.toml", SDK_MANIFEST),
             file("sdk/src/lib.rs", SDK_LIB),
@@ -112,15 +119,15 @@ pub const TEMPLATES: &[Template] = &[
         files: &[
             file(
                 "Cargo.toml",
-                include_str!("../../../../templates/rust-component/Cargo.toml"),
+                include_str!("../../assets/templates/rust-component/Cargo.toml.in"),
             ),
             file(
                 "Cargo.lock",
-                include_str!("../../../../templates/rust-component/Cargo.lock"),
+                include_str!("../../assets/templates/rust-component/Cargo.lock.in"),
             ),
             file(
                 "src/lib.rs",
-                include_str!("../../../../templates/rust-component/src/lib.rs"),
+                include_str!("../../assets/templates/rust-component/src/lib.rs"),
             ),
             file("wit/hook.wit", HOOK_WIT),
         ],
@@ -135,11 +142,11 @@ pub const TEMPLATES: &[Template] = &[
         files: &[
             file(
                 "app.py",
-                include_str!("../../../../templates/python/app.py"),
+                include_str!("../../assets/templates/python/app.py"),
             ),
             file(
                 "hookhost_hook.py",
-                include_str!("../../../../sdk/python/hookhost_hook.py"),
+                include_str!("../../assets/sdk/python/hookhost_hook.py"),
             ),
             file("wit/hook.wit", HOOK_WIT),
         ],
@@ -154,23 +161,23 @@ pub const TEMPLATES: &[Template] = &[
         files: &[
             file(
                 "guard.js",
-                include_str!("../../../../templates/javascript/guard.js"),
+                include_str!("../../assets/templates/javascript/guard.js"),
             ),
             file(
                 "hookhost.js",
-                include_str!("../../../../sdk/javascript/hookhost.js"),
+                include_str!("../../assets/sdk/javascript/hookhost.js"),
             ),
             file(
                 "build.mjs",
-                include_str!("../../../../templates/javascript/build.mjs"),
+                include_str!("../../assets/templates/javascript/build.mjs"),
             ),
             file(
                 "package.json",
-                include_str!("../../../../templates/javascript/package.json"),
+                include_str!("../../assets/templates/javascript/package.json"),
             ),
             file(
                 "package-lock.json",
-                include_str!("../../../../templates/javascript/package-lock.json"),
+                include_str!("../../assets/templates/javascript/package-lock.json"),
             ),
             file("wit/hook.wit", HOOK_WIT),
         ],
@@ -185,31 +192,31 @@ pub const TEMPLATES: &[Template] = &[
         files: &[
             file(
                 "guard.ts",
-                include_str!("../../../../templates/typescript/guard.ts"),
+                include_str!("../../assets/templates/typescript/guard.ts"),
             ),
             file(
                 "hookhost.js",
-                include_str!("../../../../sdk/javascript/hookhost.js"),
+                include_str!("../../assets/sdk/javascript/hookhost.js"),
             ),
             file(
                 "hookhost.d.ts",
-                include_str!("../../../../sdk/javascript/hookhost.d.ts"),
+                include_str!("../../assets/sdk/javascript/hookhost.d.ts"),
             ),
             file(
                 "build.mjs",
-                include_str!("../../../../templates/typescript/build.mjs"),
+                include_str!("../../assets/templates/typescript/build.mjs"),
             ),
             file(
                 "tsconfig.json",
-                include_str!("../../../../templates/typescript/tsconfig.json"),
+                include_str!("../../assets/templates/typescript/tsconfig.json"),
             ),
             file(
                 "package.json",
-                include_str!("../../../../templates/typescript/package.json"),
+                include_str!("../../assets/templates/typescript/package.json"),
             ),
             file(
                 "package-lock.json",
-                include_str!("../../../../templates/typescript/package-lock.json"),
+                include_str!("../../assets/templates/typescript/package-lock.json"),
             ),
             file("wit/hook.wit", HOOK_WIT),
         ],
@@ -222,10 +229,10 @@ pub const TEMPLATES: &[Template] = &[
         memory: 64,
         timeout: 1000,
         files: &[
-            file("guard.c", include_str!("../../../../templates/c/guard.c")),
+            file("guard.c", include_str!("../../assets/templates/c/guard.c")),
             File {
                 path: "build.sh",
-                text: include_str!("../../../../templates/c/build.sh"),
+                text: include_str!("../../assets/templates/c/build.sh"),
                 executable: true,
             },
         ],
@@ -238,8 +245,8 @@ pub const TEMPLATES: &[Template] = &[
         memory: 64,
         timeout: 1000,
         files: &[
-            file("go.mod", include_str!("../../../../templates/go/go.mod")),
-            file("main.go", include_str!("../../../../templates/go/main.go")),
+            file("go.mod", include_str!("../../assets/templates/go/go.mod")),
+            file("main.go", include_str!("../../assets/templates/go/main.go")),
         ],
     },
     Template {
@@ -251,7 +258,7 @@ pub const TEMPLATES: &[Template] = &[
         timeout: 1000,
         files: &[file(
             "guard.zig",
-            include_str!("../../../../templates/zig/guard.zig"),
+            include_str!("../../assets/templates/zig/guard.zig"),
         )],
     },
     Template {
@@ -264,15 +271,15 @@ pub const TEMPLATES: &[Template] = &[
         files: &[
             file(
                 "assembly/index.ts",
-                include_str!("../../../../templates/assemblyscript/assembly/index.ts"),
+                include_str!("../../assets/templates/assemblyscript/assembly/index.ts"),
             ),
             file(
                 "package.json",
-                include_str!("../../../../templates/assemblyscript/package.json"),
+                include_str!("../../assets/templates/assemblyscript/package.json"),
             ),
             file(
                 "package-lock.json",
-                include_str!("../../../../templates/assemblyscript/package-lock.json"),
+                include_str!("../../assets/templates/assemblyscript/package-lock.json"),
             ),
         ],
     },

@@ -9,7 +9,7 @@ use crate::{TypedAnswer, Verdict};
 use serde_json::Value;
 
 wasmtime::component::bindgen!({
-    path: "../../wit/hook.wit",
+    path: "wit/hook.wit",
     world: "hook",
     exports: { default: async },
 });

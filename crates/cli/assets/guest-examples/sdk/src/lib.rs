@@ -1,0 +1,1 @@
+../../../../../../guest-examples/sdk/src/lib.rs

@@ -1,0 +1,1 @@
+../../../../../sdk/javascript/hookhost.d.ts

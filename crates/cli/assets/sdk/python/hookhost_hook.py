@@ -1,0 +1,1 @@
+../../../../../sdk/python/hookhost_hook.py

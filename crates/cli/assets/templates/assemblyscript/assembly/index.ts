@@ -1,0 +1,1 @@
+../../../../../../templates/assemblyscript/assembly/index.ts

@@ -1,0 +1,1 @@
+../../../../../templates/c/guard.c

@@ -1,0 +1,1 @@
+../../../../../../templates/rust-component/src/lib.rs

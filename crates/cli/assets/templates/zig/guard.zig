@@ -1,0 +1,1 @@
+../../../../../templates/zig/guard.zig
