@@ -126,6 +126,10 @@ fn snapshot(p: &Project, name: &str, text: &str) {
     settings.add_filter(r"\b\d+\.\d+ ?ms\b", "[TIME] ms");
     settings.add_filter(r#""durationMs": ?[0-9.]+"#, r#""durationMs": "[TIME]""#);
     settings.add_filter(r"\bcli-\d+-\d+\b", "[SESSION]");
+    // The decision log's times, event ids and payload hashes (`run --explain`).
+    settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z", "[TIME]");
+    settings.add_filter(r"\bid [0-9a-f]+-[0-9a-f]+-[0-9a-f]+", "id [ID]");
+    settings.add_filter(r"sha256 [0-9a-f]{12}\b", "sha256 [HASH]");
     // What /bin/sh says about a command it cannot find differs between shells (dash, bash).
     settings.add_filter(r"sh: (line )?1: [^\n]*", "[sh: not found]");
     settings.bind(|| insta::assert_snapshot!(name, text));
@@ -907,4 +911,62 @@ fn list_of_several_sources() {
         &["list", "--json"],
         &[],
     );
+}
+
+/// `hookhost doctor` on a project with one hook that cannot run, an untrusted hook, Claude Code
+/// wired in the user's settings for half its events and Gemini CLI for the wrong agent; `PATH`
+/// holds only `hookhost` (so no agent or toolchain of this machine shows).
+#[test]
+fn doctor_human_report() {
+    let p = Project::new(json!({"hooks": {
+        "PreToolUse": [{"command": "./missing.sh", "match": "bash"}],
+        "Stop": [{"command": "true"}]
+    }}));
+    let bin = tempfile::tempdir().unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(EXE, bin.path().join("hookhost")).unwrap();
+    let write_home = |rel: &str, text: &str| {
+        let path = p.home.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let adapter = |agent: &str| json!([{"hooks": [{"type": "command", "command": format!("hookhost hook --for {agent}")}]}]);
+    write_home(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": adapter("claude"), "Stop": adapter("claude")}}).to_string(),
+    );
+    write_home(
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": adapter("claude")}}).to_string(),
+    );
+    let path = bin.path().display().to_string();
+    let env = [
+        ("PATH", path.as_str()),
+        ("HOOKHOST_TRUST", "skip"),
+        ("HOOKHOST_LOG", "off"),
+    ];
+    let out = run(&p, &["doctor"], &env);
+    let text = shown("", &["doctor"], &out).replace(&path, "[BIN]");
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(
+        r"private to you, [0-9.]+ [KMG]?i?B",
+        "private to you, [SIZE]",
+    );
+    settings.bind(|| snapshot(&p, "doctor_human_report", &text));
+}
+
+// ------------------------------------------------------------------ explain
+
+#[test]
+fn run_explain_of_a_blocked_call() {
+    let text = r#"{"hooks": {"PreToolUse": [
+  {"command": "echo 'no rm' >&2; exit 2", "match": "bash"},
+  {"command": "true", "match": "edit"},
+  {"command": "exit 1", "enabled": false}
+]}}"#;
+    let p = project_with_text(text);
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}");
+    let mut args = PRE_BASH.to_vec();
+    args.push("--explain");
+    check_snapshot(&p, "run_explain_block", &input, &args, &[]);
 }

@@ -159,5 +159,96 @@ fn malformed_and_unreadable_input_say_where_and_how() {
         ],
     );
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("use --format claude, codex or gemini"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("use --format claude, codex, gemini or hookhost")
+    );
+}
+
+/// Fires `args` through `hookhost run` with no hooks, logging to `<t>/log` as `mode` says.
+fn record(t: &tempfile::TempDir, mode: &str, args: &[&str]) {
+    let empty = t.path().join("recording-home");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .arg("run")
+        .args(args)
+        .arg("--project")
+        .arg(t.path().join("project"))
+        .env("HOME", &empty)
+        .env("HOOKHOST_LOG", mode)
+        .env("HOOKHOST_LOG_DIR", t.path().join("log"))
+        .env("HOOKHOST_CACHE_DIR", t.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+}
+
+#[test]
+fn hookhosts_own_full_log_replays_through_a_new_guard() {
+    let t = guarded("rm -rf");
+    let session = ["--session", "logged-1"];
+    let prompt = [&["UserPromptSubmit", "--prompt", "clean up"][..], &session].concat();
+    record(&t, "full", &prompt);
+    let rm = [
+        &[
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"rm -rf build"}"#,
+        ][..],
+        &session,
+    ]
+    .concat();
+    record(&t, "full", &rm);
+    record(&t, "full", &[&["Stop"][..], &session].concat());
+    // Another session after it: `--session` picks the one asked for.
+    record(
+        &t,
+        "full",
+        &["UserPromptSubmit", "--prompt", "x", "--session", "other"],
+    );
+    let log = t.path().join("log/decisions.jsonl");
+    let log = log.to_str().unwrap();
+
+    let out = replay(&t, &[log, "--session", "logged-1", "--json"]);
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let j = json_of(&out);
+    assert_eq!(j["format"], "hookhost");
+    assert_eq!(j["sessionId"], "logged-1");
+    assert_eq!(j["steps"], 3, "{j}");
+    let d = &j["differences"][0];
+    assert_eq!(d["now"], serde_json::json!(["blocked"]), "{j}");
+    assert_eq!(d["step"]["args"]["command"], "rm -rf build", "{j}");
+    let reason = d["report"]["reason"].as_str().unwrap();
+    assert!(reason.contains("replay-guard"), "{j}");
+
+    // Without --session: the session of the last line, which the guard does not touch.
+    let out = replay(&t, &[log, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(json_of(&out)["sessionId"], "other");
+}
+
+#[test]
+fn a_default_log_says_payloads_were_not_kept_and_how_to_keep_them() {
+    let t = guarded("rm -rf");
+    record(
+        &t,
+        "on",
+        &[
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+        ],
+    );
+    let log = t.path().join("log/decisions.jsonl");
+    let out = replay(&t, &[log.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("kept no payload") && err.contains("HOOKHOST_LOG=full"),
+        "{err}"
+    );
 }

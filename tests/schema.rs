@@ -715,3 +715,38 @@ async fn the_run_json_object_matches_its_schema() {
     broken["hooks"][0]["outcome"] = json!("maybe");
     assert_eq!(refused(&[("run.schema.json", broken)]).len(), 1);
 }
+
+#[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
+fn doctor_json_validates_against_its_schema() {
+    let p = common::Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "./missing.sh"}, {"command": ".coding-agent/bad.wasm"}]}}));
+    p.write(".coding-agent/bad.wasm", "not wasm");
+    p.write(".claude/settings.json", "{not json");
+    let settings = p.home.path().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &settings,
+        std::fs::read_to_string(root().join("plugins/claude/hooks/hooks.json")).unwrap(),
+    )
+    .unwrap();
+    let mut pairs = Vec::new();
+    for trust in ["all", "skip", "block"] {
+        let out = p.cli(&["doctor", "--json"], &[("HOOKHOST_TRUST", trust)]);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        pairs.push(("doctor.schema.json", report));
+    }
+    // Every severity and both kinds of wiring are in what was validated.
+    let text = serde_json::to_string(&pairs).unwrap();
+    for word in [r#""error""#, r#""ok""#, r#""info""#, r#""settings""#] {
+        assert!(text.contains(word), "{word}: {text}");
+    }
+    assert_eq!(validate_all(&pairs), [] as [String; 0]);
+    let mut broken = pairs[0].1.clone();
+    broken["sections"][0]["findings"][0]["severity"] = json!("fatal");
+    assert_eq!(refused(&[("doctor.schema.json", broken)]).len(), 1);
+}

@@ -145,3 +145,20 @@ fn the_changelog_names_this_version() {
         "CHANGELOG.md has no `## [{VERSION}]` section for the workspace version"
     );
 }
+
+/// On Linux the `hookhost` executable is linked at a fixed address (crates/cli/build.rs): an
+/// agent starts it once per event, and relocating a PIE of its size was a third of an event
+/// that matches no hook (docs/performance.md). ELF `e_type` at offset 16: 2 = EXEC, 3 = DYN.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_executable_is_not_position_independent() {
+    let exe = std::fs::read(env!("CARGO_BIN_EXE_hookhost")).expect("reading the hookhost binary");
+    assert_eq!(&exe[..4], b"\x7fELF", "not an ELF file");
+    let e_type = u16::from_le_bytes([exe[16], exe[17]]);
+    let keep_pie = option_env!("HOOKHOST_PIE") == Some("1");
+    assert_eq!(
+        e_type,
+        if keep_pie { 3 } else { 2 },
+        "hookhost's ELF type is {e_type} (2 = fixed-address, 3 = position-independent); crates/cli/build.rs links it with -no-pie unless HOOKHOST_PIE=1"
+    );
+}

@@ -129,6 +129,7 @@ fn not_run_text(r: &EventRecord) -> String {
             NotRunWhy::ShortCircuit => "an earlier hook decided the event",
             NotRunWhy::Duplicate => "the same handler ran earlier",
             NotRunWhy::Async => "async: runs in the background, no part in the decision",
+            NotRunWhy::Disabled => "turned off",
         };
         s += &format!(
             "    {} ({}): {why}{}\n",

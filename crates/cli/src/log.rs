@@ -78,37 +78,93 @@ pub fn log(a: LogArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// Prints the records appended to `path` from now on (across a rotation).
+/// Prints the records appended to `path` from now on, across a rotation: the file is kept
+/// open, so what was appended before it was renamed is still read; then the new file at
+/// `path` (another inode) is read from its start.
 fn follow(a: &LogArgs, path: &Path) -> anyhow::Result<()> {
-    let mut offset = std::fs::metadata(path).map_or(0, |m| m.len());
+    let mut current = Tail::open(path, true);
     loop {
-        std::thread::sleep(Duration::from_millis(200));
-        let len = std::fs::metadata(path).map_or(0, |m| m.len());
-        if len < offset {
-            offset = 0; // rotated: the new file is read from its start
+        if let Some(t) = current.as_mut() {
+            t.print_new(a)?;
         }
-        if len == offset {
+        let replaced = match (&current, identity(path)) {
+            (Some(t), Some(now)) => t.id != now,
+            (None, Some(_)) => true,
+            (_, None) => false,
+        };
+        if replaced {
+            if let Some(t) = current.as_mut() {
+                t.print_new(a)?; // the last lines of the renamed file
+            }
+            current = Tail::open(path, false);
             continue;
         }
-        let mut f = std::fs::File::open(path)?;
-        f.seek(std::io::SeekFrom::Start(offset))?;
-        let mut reader = std::io::BufReader::new(f);
-        let mut line = String::new();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The file `hookhost log --follow` reads: an open handle, what it is, how far it was read.
+struct Tail {
+    reader: std::io::BufReader<std::fs::File>,
+    id: (u64, u64),
+    partial: String,
+}
+
+impl Tail {
+    /// `path` opened at its end (`at_end`) or its start; `None` when there is no file yet.
+    fn open(path: &Path, at_end: bool) -> Option<Tail> {
+        let mut f = std::fs::File::open(path).ok()?;
+        let meta = f.metadata().ok()?;
+        if at_end {
+            f.seek(std::io::SeekFrom::End(0)).ok()?;
+        }
+        Some(Tail {
+            reader: std::io::BufReader::new(f),
+            id: file_id(&meta),
+            partial: String::new(),
+        })
+    }
+
+    /// Prints every whole line appended since the last call (a line still being written
+    /// is kept until its end arrives).
+    fn print_new(&mut self, a: &LogArgs) -> anyhow::Result<()> {
         let mut out = std::io::stdout().lock();
-        while reader.read_line(&mut line)? > 0 {
-            if !line.ends_with('\n') {
-                break; // a line still being written: read again next time
+        while self.reader.read_line(&mut self.partial)? > 0 {
+            if !self.partial.ends_with('\n') {
+                break;
             }
-            offset += line.len() as u64;
-            if let Ok(r) = serde_json::from_str::<EventRecord>(&line)
+            if let Ok(r) = serde_json::from_str::<EventRecord>(&self.partial)
                 && matches(a, &r)
             {
                 print_record(&mut out, &r, a.json)?;
             }
-            line.clear();
+            self.partial.clear();
         }
         out.flush()?;
+        Ok(())
     }
+}
+
+/// What file is at `path` now (device and inode), `None` when there is none.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(path).ok().map(|m| file_id(&m))
+}
+
+#[cfg(unix)]
+fn file_id(m: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
+}
+
+#[cfg(not(unix))]
+fn file_id(m: &std::fs::Metadata) -> (u64, u64) {
+    (
+        0,
+        m.created()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as u64),
+    )
 }
 
 fn matches(a: &LogArgs, r: &EventRecord) -> bool {

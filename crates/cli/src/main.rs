@@ -4,6 +4,7 @@
 mod check;
 mod compile;
 mod demo;
+mod doctor;
 mod env;
 mod explain;
 mod hook;
@@ -45,11 +46,57 @@ const VERSION: &str = concat!(
     after_help = "Hooks live in /etc/coding-agent/hooks.json (managed, run first), <project>/.coding-agent/hooks.json (the project's) and ~/.coding-agent/hooks.json (yours), then other agents' files (.claude/settings.json, .gemini/settings.json, .codex/hooks.json and config.toml, .ling/hooks.json, .cursor/hooks.json, .github/hooks/*.json); `hookhost list` shows the order. Trust pins: ~/.coding-agent/trusted.json. Compiled wasm: $HOOKHOST_CACHE_DIR (default ~/.cache/hookhost/wasm)."
 )]
 struct Cli {
+    #[command(flatten)]
+    global: Global,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The flags every subcommand takes.
+#[derive(clap::Args, Debug)]
+struct Global {
     /// More logging on stderr (-v: info, -vv: debug). RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
+}
+
+/// The hot path's parser: the two subcommands an agent starts once per event (`hook --for X`
+/// and `run EVENT`), with the same argument types as [`Cli`], so a command line means the same
+/// to both. Building clap's tree of all 25 subcommands costs more than parsing one
+/// (docs/performance.md); anything this parser does not accept (`--help`, a mistake) goes to
+/// [`Cli`], which gives the full help and error text.
+#[derive(Parser, Debug)]
+#[command(name = "hookhost")]
+struct HotCli {
+    #[command(flatten)]
+    global: Global,
     #[command(subcommand)]
-    command: Command,
+    command: HotCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum HotCommand {
+    Run(run::RunArgs),
+    Hook(hook::HookArgs),
+}
+
+/// Parse the command line: through [`HotCli`] when it starts with `hook` or `run` and parses,
+/// else through [`Cli`] (which exits with its help or error text).
+fn parse_command_line() -> (Global, Command) {
+    let first = std::env::args_os().nth(1);
+    if matches!(
+        first.as_ref().and_then(|a| a.to_str()),
+        Some("run" | "hook")
+    ) && let Ok(hot) = HotCli::try_parse()
+    {
+        let command = match hot.command {
+            HotCommand::Run(args) => Command::Run(args),
+            HotCommand::Hook(args) => Command::Hook(args),
+        };
+        return (hot.global, command);
+    }
+    let cli = Cli::parse();
+    (cli.global, cli.command)
 }
 
 #[derive(Subcommand, Debug)]
@@ -71,6 +118,9 @@ enum Command {
     /// ($HOOKHOST_CACHE_DIR, default ~/.cache/hookhost/wasm), so the first event is fast.
     /// Exit 1 on any error.
     Check(check::CheckArgs),
+    /// What is set up and what is broken: agents wired, hooks that cannot run, trust,
+    /// directories, toolchains. Exit 1 on any error.
+    Doctor(doctor::DoctorArgs),
     /// Re-fire a recorded Claude Code, Codex or Gemini CLI session through the current hooks.
     ///
     /// Reads the transcript, then fires each prompt, tool call and stop as `run` would (no tool
@@ -221,8 +271,8 @@ fn init_logging(verbose: u8) {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    init_logging(cli.verbose);
+    let (global, command) = parse_command_line();
+    init_logging(global.verbose);
     // One event per process: a current-thread runtime starts faster than a pool of workers
     // (wasm compilation still goes to the blocking pool, the epoch ticker has its thread).
     let rt = match tokio::runtime::Builder::new_current_thread()
@@ -236,9 +286,10 @@ fn main() -> ExitCode {
         }
     };
     let result = rt.block_on(async {
-        match cli.command {
-            Command::Run(args) => run::run(args, cli.verbose > 0).await,
+        match command {
+            Command::Run(args) => run::run(args, global.verbose > 0).await,
             Command::Check(args) => check::check(args).await,
+            Command::Doctor(args) => doctor::doctor(args).await,
             Command::Replay(args) => replay::replay(args).await,
             Command::Compile(args) => compile::compile(args).await,
             Command::List(args) => list::list(args),
@@ -275,6 +326,65 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("hookhost: {e:#}");
             ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hot path's parser reads a command line exactly as the full one does, and leaves
+    /// to it whatever it does not accept.
+    #[test]
+    fn the_hot_parser_agrees_with_the_full_one() {
+        let same = [
+            vec!["hookhost", "hook", "--for", "claude"],
+            vec![
+                "hookhost", "hook", "--for", "codex", "--trust", "all", "-vv",
+            ],
+            vec![
+                "hookhost",
+                "hook",
+                "--for=gemini",
+                "--project",
+                "/p",
+                "--home",
+                "/h",
+            ],
+            vec![
+                "hookhost",
+                "run",
+                "PreToolUse",
+                "--tool",
+                "bash",
+                "--args",
+                "{}",
+            ],
+            vec![
+                "hookhost", "run", "Stop", "--json", "-v", "--trust", "block",
+            ],
+        ];
+        for argv in same {
+            let hot = HotCli::try_parse_from(&argv).expect("the hot parser accepts it");
+            let full = Cli::try_parse_from(&argv).expect("the full parser accepts it");
+            let hot_command = match hot.command {
+                HotCommand::Run(a) => Command::Run(a),
+                HotCommand::Hook(a) => Command::Hook(a),
+            };
+            assert_eq!(
+                format!("{hot_command:?}"),
+                format!("{:?}", full.command),
+                "{argv:?}"
+            );
+            assert_eq!(hot.global.verbose, full.global.verbose, "{argv:?}");
+        }
+        for argv in [
+            vec!["hookhost", "run", "--help"],
+            vec!["hookhost", "hook", "--for", "claude", "--no-such-flag"],
+            vec!["hookhost", "hook", "--version"],
+        ] {
+            assert!(HotCli::try_parse_from(&argv).is_err(), "{argv:?}");
         }
     }
 }

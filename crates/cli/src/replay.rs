@@ -27,8 +27,11 @@ pub struct ReplayArgs {
     /// or ~/.gemini/tmp/<project>/chats/session-*.jsonl.
     session: PathBuf,
     /// The transcript's format (default: told from its content).
-    #[arg(long, value_name = "claude|codex|gemini")]
+    #[arg(long, value_name = "claude|codex|gemini|hookhost")]
     format: Option<String>,
+    /// The session to replay from hookhost's decision log (default: its last line's).
+    #[arg(long = "session", value_name = "ID")]
+    session_id: Option<String>,
     /// Project whose hooks judge the session (default: the current directory).
     #[arg(long)]
     project: Option<PathBuf>,
@@ -60,8 +63,8 @@ pub async fn replay(a: ReplayArgs) -> anyhow::Result<u8> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    let session =
-        hookhost::replay::read(&text, format).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+    let session = hookhost::replay::read(&text, format, a.session_id.as_deref())
+        .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
     let project = super::project_dir(a.project)?;
     let setup = super::env::user_setup(&project);
     let policy = super::trust_policy(a.trust.as_deref())?;

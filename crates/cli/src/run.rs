@@ -3,6 +3,7 @@
 
 use anyhow::{Context, bail};
 use clap::Args;
+use hookhost::decision_log::DecisionLog;
 use hookhost::dialect::events;
 use hookhost::files::{PAYLOAD_LIMIT, read_bounded, read_stream_bounded};
 use hookhost::setup::WasmOptions;
@@ -49,6 +50,12 @@ pub struct RunArgs {
     /// closed on PreToolUse). Default: $HOOKHOST_TRUST, else skip (untrusted shell and HTTP hooks do not run; untrusted wasm hooks can only pass or block).
     #[arg(long, value_name = "all|skip|block")]
     trust: Option<String>,
+    /// Explain the event instead of printing its report: which hooks matched and which did
+    /// not and why, the decision-table row of each outcome, how the decision was folded,
+    /// what trust removed (as `hookhost explain` does for a logged event; with --json, the
+    /// event's decision-log record). The event is logged as usual.
+    #[arg(long)]
+    explain: bool,
 }
 
 /// The payload (and the warnings about it: a whole payload for another event).
@@ -184,6 +191,13 @@ pub async fn run(a: RunArgs, verbose: bool) -> anyhow::Result<u8> {
     // optimised build is left to a background `hookhost compile`. A broken trust file does
     // not stop every hook under the permissive `all`; under `skip`/`block` it is an error
     // (failing open there would defeat the policy).
+    let kept = a
+        .explain
+        .then(|| std::sync::Arc::new(explaining_log(&project)));
+    let setup = match &kept {
+        Some(log) => setup.decision_log(log.clone()),
+        None => setup,
+    };
     let ready = setup
         .policy(policy)
         .wasm(WasmOptions {
@@ -200,7 +214,9 @@ pub async fn run(a: RunArgs, verbose: bool) -> anyhow::Result<u8> {
         eprintln!("hookhost: error: {}", terminal_safe_lines(&e.to_string()));
     }
     warn_untrusted(&report, policy);
-    if a.json {
+    if let Some(log) = &kept {
+        explain(log, a.json)?;
+    } else if a.json {
         let mut json = hookhost::setup::report_json(&report);
         if let Some(obj) = json.as_object_mut() {
             if !name.agents.is_empty() {
@@ -222,6 +238,28 @@ pub async fn run(a: RunArgs, verbose: bool) -> anyhow::Result<u8> {
         Decision::Pass => 0,
         Decision::Block | Decision::Force => 2,
     })
+}
+
+/// The decision log of `run --explain`: the user's (as `HOOKHOST_LOG` says) keeping its
+/// records in memory too, or only in memory under `HOOKHOST_LOG=off`.
+fn explaining_log(project: &std::path::Path) -> DecisionLog {
+    let home = hookhost::locations::account_home();
+    DecisionLog::from_env(project, home.as_deref())
+        .map_or_else(DecisionLog::in_memory, DecisionLog::keeping)
+}
+
+/// Prints the explanation of the event `log` kept (its record under `json`).
+fn explain(log: &DecisionLog, json: bool) -> anyhow::Result<()> {
+    let record = log
+        .take_kept()
+        .pop()
+        .context("the event left no record to explain")?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&record)?);
+    } else {
+        print!("{}", super::explain::render(&record));
+    }
+    Ok(())
 }
 
 /// One line per untrusted project hook this event met (named from its report, so only

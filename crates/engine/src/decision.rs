@@ -18,6 +18,10 @@ pub use crate::agent::{EffectKind, EffectSet, Effects, Verdict};
 use serde::Serialize;
 use serde_json::Value;
 
+#[path = "decision_row.rs"]
+mod row;
+pub use row::{Row, Via};
+
 /// The rows of DESIGN §4: how a hook ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Condition {
@@ -136,20 +140,25 @@ pub struct Judgement {
     pub effects: Effects,
     /// Why the hook did not simply pass, for logs and `run --json` (`message`).
     pub message: Option<String>,
+    /// The row of the decision table it came from, as judging went (the decision log's
+    /// `row`).
+    pub row: Row,
 }
 
 impl Judgement {
-    fn new(outcome: Outcome, message: Option<String>) -> Self {
+    fn new(row: Row, outcome: Outcome, message: Option<String>) -> Self {
         Judgement {
             outcome,
             effects: Effects::pass(),
             message,
+            row,
         }
     }
 
     /// A hook that was not run, with this outcome and verdict.
-    pub(crate) fn not_run(outcome: Outcome, verdict: Verdict, message: String) -> Self {
+    pub(crate) fn not_run(row: Row, outcome: Outcome, verdict: Verdict, message: String) -> Self {
         Judgement {
+            row,
             outcome,
             effects: Effects {
                 verdict,
@@ -283,11 +292,13 @@ fn by_table(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
         Condition::SpawnFailure => Outcome::Error,
         _ => Outcome::Warn,
     };
-    let mut j = Judgement::new(failed_outcome, message.clone());
     let cell = cell(&rules.table, condition, t.id.event);
+    let row = Row::table(condition, cell);
+    let mut j = Judgement::new(row, failed_outcome, message.clone());
     match cell {
-        Cell::Pass => return refine_exit0(rules, t, &out.stdout, out.truncated),
+        Cell::Pass => return refine_exit0(rules, t, &out.stdout, out.truncated, row),
         Cell::BlockStderr | Cell::BlockPrompt if rules.exit2_needs_stderr && stderr.is_empty() => {
+            j.row = row.via(Via::Fallback);
             j.outcome = Outcome::Warn;
             j.message = Some(format!(
                 "exited with code 2 without a reason on stderr, which {} does not count as a block",
@@ -341,7 +352,10 @@ fn by_table(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
             j.effects.verdict = Verdict::Force(stdout);
             j.outcome = Outcome::Force;
         }
-        Cell::Warn | Cell::WarnOrBlock | Cell::ForceIfStdout | Cell::ForceStderr => {}
+        Cell::Warn => {}
+        Cell::WarnOrBlock | Cell::ForceIfStdout | Cell::ForceStderr => {
+            j.row = row.via(Via::Fallback);
+        }
     }
     j
 }
@@ -356,6 +370,7 @@ fn stop_blocks_the_call(t: &HookFacts, mut j: Judgement) -> Judgement {
         j.effects.verdict = Verdict::Block(reason.clone());
         j.effects.updated_args = None;
         j.outcome = Outcome::Block;
+        j.row = j.row.via(Via::ContinueFalse);
     }
     j
 }
@@ -366,18 +381,24 @@ fn stop_blocks_the_call(t: &HookFacts, mut j: Judgement) -> Judgement {
 /// text, a duplicate key, a known field of the wrong type) fails closed where the hook can
 /// block: on PreToolUse it blocks (outcome `error`) whatever `onError` says, because a guard
 /// whose answer is unreadable must never count as a pass. Elsewhere it is a warning.
-fn refine_exit0(rules: &Rules, t: &HookFacts, stdout: &[u8], truncated: bool) -> Judgement {
+fn refine_exit0(
+    rules: &Rules,
+    t: &HookFacts,
+    stdout: &[u8],
+    truncated: bool,
+    row: Row,
+) -> Judgement {
     let event = t.id.event;
     let stdout = (rules.answer_of)(stdout);
     let r: HookResponse = match parse_stdout(&stdout, truncated) {
         Ok(Some(r)) => r,
-        Ok(None) => return plain_stdout(rules, event, &stdout),
-        Err(problem) => return unreadable_answer(t, problem),
+        Ok(None) => return plain_stdout(rules, event, &stdout, row),
+        Err(problem) => return unreadable_answer(t, problem, row.via(Via::UnreadableJson)),
     };
-    if let Some(ignored) = ignored_answer(rules, event, &r) {
+    if let Some(ignored) = ignored_answer(rules, event, &r, row.via(Via::IgnoredJson)) {
         return ignored;
     }
-    let mut j = Judgement::new(Outcome::Pass, None);
+    let mut j = Judgement::new(row.via(Via::Json), Outcome::Pass, None);
     let r = top_level_read_as(rules, r, &mut j);
     if event == Event::PermissionRequest {
         permission_answer(rules, t, &r, &mut j);
@@ -469,12 +490,13 @@ fn permission_answer(rules: &Rules, t: &HookFacts, r: &HookResponse, j: &mut Jud
 
 /// Exit 0 with stdout that is not a JSON answer: a pass, which some agents read as context
 /// or as a message for the user.
-fn plain_stdout(rules: &Rules, event: Event, stdout: &[u8]) -> Judgement {
-    let mut j = Judgement::new(Outcome::Pass, None);
+fn plain_stdout(rules: &Rules, event: Event, stdout: &[u8], row: Row) -> Judgement {
+    let mut j = Judgement::new(row, Outcome::Pass, None);
     let text = text(stdout);
     if text.is_empty() {
         return j;
     }
+    j.row = row.via(Via::PlainText);
     match rules.plain_stdout {
         // Claude Code and Codex add plain stdout of these events to the model's context.
         PlainStdout::ContextAtStart
@@ -491,9 +513,9 @@ fn plain_stdout(rules: &Rules, event: Event, stdout: &[u8]) -> Judgement {
 
 /// An answer that starts like JSON but cannot be read: blocks where the hook can block
 /// (outcome `error`), else a warning.
-fn unreadable_answer(t: &HookFacts, problem: impl std::fmt::Display) -> Judgement {
+fn unreadable_answer(t: &HookFacts, problem: impl std::fmt::Display, row: Row) -> Judgement {
     let msg = format!("its JSON answer cannot be read: {problem}");
-    let mut j = Judgement::new(Outcome::Warn, None);
+    let mut j = Judgement::new(row, Outcome::Warn, None);
     if t.id.event.class() == EventClass::Blocking {
         j.effects.verdict = Verdict::Block(format!(
             "hook {} {msg}; blocking to fail closed (fix the hook's output)",
@@ -590,7 +612,7 @@ fn result_blocked(reason: &str) -> Value {
 
 /// A JSON answer that is ignored with a warning: no field hookhost understands, one the
 /// dialect's agent rejects whole, or refused by the dialect's rule on PreToolUse.
-fn ignored_answer(rules: &Rules, event: Event, r: &HookResponse) -> Option<Judgement> {
+fn ignored_answer(rules: &Rules, event: Event, r: &HookResponse, row: Row) -> Option<Judgement> {
     let message = if !r.unrecognized.is_empty() {
         format!(
             "its JSON answer has no field hookhost understands (it has: {}); hookhost reads {} — is the hook written for another agent's protocol?",
@@ -609,7 +631,7 @@ fn ignored_answer(rules: &Rules, event: Event, r: &HookResponse) -> Option<Judge
     } else {
         return None;
     };
-    Some(Judgement::new(Outcome::Warn, Some(message)))
+    Some(Judgement::new(row, Outcome::Warn, Some(message)))
 }
 
 /// The answer's `decision`, by the class of its event: a block, a force (`block` on Stop,

@@ -204,3 +204,131 @@ fn updated_tool_output_where_each_agent_applies_one() {
         (None, Outcome::Warn)
     );
 }
+
+/// An output that ends as `condition` (with text on both streams, so no cell falls back).
+fn ending(condition: Condition) -> SpawnOutput {
+    let status = match condition {
+        Condition::Exit0 => ExitStatus::Exited(0),
+        Condition::Exit2 => ExitStatus::Exited(2),
+        Condition::OtherExit => ExitStatus::Exited(1),
+        Condition::Timeout => ExitStatus::TimedOut,
+        Condition::SpawnFailure => ExitStatus::SpawnFailed("no such file".into()),
+    };
+    SpawnOutput {
+        status,
+        stdout: b"some text".to_vec(),
+        stderr: b"a reason".to_vec(),
+        truncated: false,
+        duration: Duration::ZERO,
+    }
+}
+
+#[test]
+fn every_row_of_every_table_is_the_row_reported() {
+    let columns = [
+        Event::PreToolUse,
+        Event::UserPromptSubmit,
+        Event::PostToolUse,
+        Event::SessionStart,
+        Event::Stop,
+        Event::PermissionRequest,
+    ];
+    for d in Dialect::ALL {
+        let rules = dialect::rules(d);
+        for (condition, cells) in &rules.table {
+            for event in columns {
+                let j = judge(rules, &facts(event), &ending(*condition));
+                let Row::Table {
+                    condition: got,
+                    cell,
+                    reduced,
+                    ..
+                } = j.row
+                else {
+                    panic!("{d} {event} {condition:?}: {:?}", j.row)
+                };
+                assert_eq!(got, *condition, "{d} {event}");
+                assert_eq!(cell, cells[column(event)], "{d} {event} {condition:?}");
+                assert!(!reduced, "{d} {event} {condition:?}");
+            }
+        }
+    }
+    // The shell's 126/127 is the spawn-failure row, whatever the exit code says.
+    let j = judged(Dialect::Native, Event::PreToolUse, 127, "", "");
+    assert!(matches!(
+        j.row,
+        Row::Table {
+            condition: Condition::SpawnFailure,
+            cell: Cell::Block,
+            ..
+        }
+    ));
+    assert_eq!(j.row.to_string(), "spawn failure: block");
+}
+
+#[test]
+fn the_row_says_what_refined_the_cell() {
+    let via = |j: Judgement| match j.row {
+        Row::Table { via, .. } => via,
+        row => panic!("{row:?}"),
+    };
+    let n = Dialect::Native;
+    assert_eq!(via(judged(n, Event::PreToolUse, 0, "", "")), Via::Cell);
+    assert_eq!(
+        via(judged(n, Event::PreToolUse, 0, "hello", "")),
+        Via::PlainText
+    );
+    let block = judged(n, Event::PreToolUse, 0, r#"{"decision":"block"}"#, "");
+    assert_eq!((block.outcome, via(block)), (Outcome::Block, Via::Json));
+    let cut = judged(n, Event::PreToolUse, 0, r#"{"decision":"#, "");
+    assert_eq!(
+        (cut.outcome, via(cut)),
+        (Outcome::Error, Via::UnreadableJson)
+    );
+    assert_eq!(
+        via(judged(n, Event::PreToolUse, 0, r#"{"nothing":1}"#, "")),
+        Via::IgnoredJson
+    );
+    let stop = judged(
+        n,
+        Event::PreToolUse,
+        0,
+        r#"{"continue":false,"stopReason":"x"}"#,
+        "",
+    );
+    assert_eq!(
+        (stop.outcome, via(stop)),
+        (Outcome::Block, Via::ContinueFalse)
+    );
+    // Native Stop exit 2 forces only with stdout: without, the cell falls back to a warning.
+    let j = judged(n, Event::Stop, 2, "", "");
+    assert_eq!(j.outcome, Outcome::Warn);
+    assert_eq!(
+        j.row.to_string(),
+        "exit 2: force if stdout (stdout is the message), its condition not met: warn"
+    );
+    let j = judged(Dialect::Claude, Event::PreToolUse, 2, "", "no");
+    assert_eq!(j.row.to_string(), "exit 2: block (stderr is the reason)");
+}
+
+#[test]
+fn trust_marks_the_row_reduced_and_the_untrusted_hook_not_run() {
+    let mut f = facts(Event::PreToolUse);
+    f.trust = TrustLevel::Untrusted;
+    let out = output(0, r#"{"additionalContext":"x"}"#, "");
+    let j = judge(dialect::rules(Dialect::Native), &f, &out);
+    assert!(
+        matches!(j.row, Row::Table { reduced: true, .. }),
+        "{:?}",
+        j.row
+    );
+    assert!(
+        j.row
+            .to_string()
+            .ends_with("(reduced: effects dropped by trust or a re-run)")
+    );
+    assert_eq!(
+        Row::Untrusted { blocks: false }.to_string(),
+        "untrusted: not run (trust policy skip)"
+    );
+}

@@ -119,6 +119,22 @@ pub async fn check_with(
     paths: &ConfigPaths,
     package_warnings: PackageWarnings<'_>,
 ) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
+    checked(paths, package_warnings, true).await
+}
+
+/// [`check`] without the trust warnings: only whether each hook can run (what `doctor`
+/// reports as its hooks section; it reports trust on its own).
+pub async fn check_hooks(
+    paths: &ConfigPaths,
+) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
+    checked(paths, &|_, _| Vec::new(), false).await
+}
+
+async fn checked(
+    paths: &ConfigPaths,
+    package_warnings: PackageWarnings<'_>,
+    with_trust: bool,
+) -> Result<CheckReport, crate::spawner::wasm::WasmError> {
     let (set, errors) = config::load_lenient(paths);
     let mut found = Found {
         errors,
@@ -135,7 +151,9 @@ pub async fn check_with(
     for hook in set.all() {
         found.hook(hook, &mut wasm, package_warnings).await?;
     }
-    found.trust(paths, &set);
+    if with_trust {
+        found.trust(paths, &set);
+    }
     if let Some(managed) = &set.managed_only {
         found.warnings.push(ConfigError {
             file: managed.clone(),

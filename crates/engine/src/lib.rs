@@ -60,7 +60,8 @@
 //! - what a config file says: [`config`]; which paths it may name: `confine.rs`; how files
 //!   are read: [`files`]; where pinned package bytes are kept: [`store`]
 //! - from a project directory to a ready engine (what `run`, `hook`, `check`, `list`, `serve`
-//!   and the bindings share): [`setup`]; the `list`/`check` objects: [`inspect`]
+//!   and the bindings share): [`setup`]; the `list`/`check` objects: [`inspect`]; what is
+//!   set up and what is broken (`hookhost doctor`): [`doctor`]
 //! - the agent core (loop, [`agent::ToolHooks`], permission checker, TodoGuard, model trait,
 //!   tools) is the `hookhost-core` crate, re-exported as [`agent`]; it does not depend on
 //!   the engine.
@@ -79,6 +80,7 @@ mod decision;
 pub mod decision_log;
 pub mod dialect;
 mod display;
+pub mod doctor;
 mod event;
 pub mod files;
 mod inprocess;

@@ -11,7 +11,7 @@
 //! script behind an interpreter (`python3 .coding-agent/hooks/guard.py`) that is not there;
 //! and a native `timeout` written in seconds ([`timeout_problem`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const BUILTINS: &[&str] = &[
@@ -65,14 +65,7 @@ fn program_problem(command: &str, cwd: &Path) -> Option<String> {
         }
         return missing_script(program, &words, cwd);
     }
-    let on_path = std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| {
-            executable_names(program).any(|name| {
-                std::fs::metadata(dir.join(name)).is_ok_and(|m| m.is_file() && is_executable(&m))
-            })
-        })
-    });
-    if on_path {
+    if find_on_path(program).is_some() {
         return missing_script(program, &words, cwd);
     }
     if cwd.join(program).is_file() {
@@ -85,6 +78,25 @@ fn program_problem(command: &str, cwd: &Path) -> Option<String> {
         "`{program}` is not a shell builtin, not on PATH and not a file (relative to {}); the hook would fail with exit 127 on every run",
         cwd.display()
     ))
+}
+
+/// Where `sh` (or a `Command`) finds the bare program name `program` on `$PATH`: the first
+/// directory holding an executable regular file of that name (on Windows also with each of
+/// `%PATHEXT%`'s extensions); `None` when there is none. The one PATH lookup of hookhost:
+/// `check`, `doctor` and `build` all ask it.
+pub fn find_on_path(program: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths).find_map(|dir| {
+        executable_names(program)
+            .map(|name| dir.join(name))
+            .find(|p| is_executable_file(p))
+    })
+}
+
+/// Whether `path` (a symlink followed) is a regular file this user could execute: some
+/// execute bit set (not on Unix: any regular file).
+pub fn is_executable_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && is_executable(&m))
 }
 
 /// The file names a bare program name is looked up as on PATH: the name itself, and on

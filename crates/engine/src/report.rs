@@ -5,7 +5,7 @@
 //! them; the schema side of the engine types they carry is in `wire/run.rs`).
 
 use super::config::{Hook, HookId, HookKind, Scope};
-use super::decision::{Judgement, Outcome};
+use super::decision::{Judgement, Outcome, Row};
 use super::dialect::Dialect;
 use super::event::Event;
 use super::inprocess::FnHookEntry;
@@ -80,6 +80,11 @@ pub struct HookRecord {
     /// counts); printed only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub rejudged: bool,
+    /// The row of the decision table its outcome came from, as `decision::judge` decided
+    /// it (the decision log's `row`; not part of `run --json`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub row: Row,
 }
 
 /// Everything that firing one event produced.
@@ -274,6 +279,7 @@ fn record_of(
         is_async,
         message: j.message.clone(),
         rejudged: false,
+        row: j.row,
     }
 }
 

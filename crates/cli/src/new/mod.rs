@@ -17,6 +17,11 @@ use std::path::{Path, PathBuf};
 
 pub use templates::Template;
 
+/// Every language of `hookhost new` (`doctor` checks each one's toolchain).
+pub fn languages() -> impl Iterator<Item = &'static str> {
+    templates::TEMPLATES.iter().map(|t| t.lang)
+}
+
 /// The manifest of a hook project.
 pub const MANIFEST: &str = "hook.json";
 

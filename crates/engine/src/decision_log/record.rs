@@ -108,6 +108,9 @@ pub enum NotRunWhy {
     Duplicate,
     /// An `async` hook: started in the background, not part of the decision.
     Async,
+    /// A switch turned it off (`"enabled": false`, `disableAllHooks`, another agent's own
+    /// switch); `detail` names the file and the switch.
+    Disabled,
 }
 
 /// A configured hook of the event that did not run.
@@ -137,34 +140,6 @@ pub(crate) fn name_of<T: Serialize + std::fmt::Debug>(value: &T) -> String {
     }
 }
 
-/// The row of the decision table an outcome came from, in the table's words
-/// (docs/observability.md lists them).
-pub fn row_of(r: &HookRecord, untrusted: bool) -> String {
-    use crate::decision::Outcome;
-    let exit = r
-        .exit_code
-        .map_or_else(|| "no exit".to_string(), |c| format!("exit {c}"));
-    match r.outcome {
-        Outcome::Skipped => "untrusted: not run (trust policy)".into(),
-        Outcome::Timeout => "timeout".into(),
-        Outcome::Error => match r.exit_code {
-            None => "could not start".into(),
-            Some(_) => format!("{exit}: malformed or failing output"),
-        },
-        Outcome::Block if r.exit_code == Some(2) => "exit 2: block (stderr is the reason)".into(),
-        Outcome::Block => format!("{exit}: JSON decision block"),
-        Outcome::Force if r.exit_code == Some(2) => "exit 2: force (stderr is the message)".into(),
-        Outcome::Force => format!("{exit}: JSON decision force"),
-        Outcome::Allow => format!("{exit}: JSON allow"),
-        Outcome::Warn => format!("{exit}: non-blocking failure"),
-        Outcome::Pass if untrusted => format!("{exit}: pass (reduced: untrusted effects dropped)"),
-        Outcome::Pass if r.stdout.trim_start().starts_with('{') => {
-            format!("{exit}: JSON, no decision")
-        }
-        Outcome::Pass => format!("{exit}: pass"),
-    }
-}
-
 impl HookEntry {
     /// The entry of one hook's record; `full` keeps its output.
     pub fn of(r: &HookRecord, untrusted: bool, full: bool) -> Self {
@@ -180,7 +155,7 @@ impl HookEntry {
             dialect: name_of(&r.dialect),
             trust: if untrusted { "untrusted" } else { "trusted" }.into(),
             outcome: r.outcome.as_str().into(),
-            row: row_of(r, untrusted),
+            row: r.row.to_string(),
             exit_code: r.exit_code,
             duration_ms: r.duration_ms,
             message: r.message.clone(),

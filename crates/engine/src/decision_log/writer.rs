@@ -36,6 +36,10 @@ pub struct DecisionLog {
     capture: Capture,
     file: Mutex<Option<File>>,
     warned: AtomicBool,
+    /// The records kept in memory too (`run --explain`); `None`: not kept.
+    kept: Option<Mutex<Vec<EventRecord>>>,
+    /// Whether records go to the file at `path` (not for [`DecisionLog::in_memory`]).
+    to_file: bool,
 }
 
 impl DecisionLog {
@@ -47,7 +51,34 @@ impl DecisionLog {
             capture: Capture::Hashes,
             file: Mutex::new(None),
             warned: AtomicBool::new(false),
+            kept: None,
+            to_file: true,
         }
+    }
+
+    /// A log that writes no file and keeps every record in memory ([`DecisionLog::take_kept`]).
+    pub fn in_memory() -> Self {
+        DecisionLog {
+            to_file: false,
+            ..Self::at(PathBuf::new()).keeping()
+        }
+    }
+
+    /// The same log keeping its records in memory too, for [`DecisionLog::take_kept`].
+    #[must_use]
+    pub fn keeping(mut self) -> Self {
+        self.kept = Some(Mutex::new(Vec::new()));
+        self
+    }
+
+    /// The records kept since the last call, oldest first (none unless [`keeping`]).
+    ///
+    /// [`keeping`]: DecisionLog::keeping
+    pub fn take_kept(&self) -> Vec<EventRecord> {
+        self.kept
+            .as_ref()
+            .map(|k| std::mem::take(&mut *crate::agent::sync::lock(k)))
+            .unwrap_or_default()
     }
 
     /// The same log with each file bounded to `max_bytes`.
@@ -88,6 +119,12 @@ impl DecisionLog {
 
     /// Appends one record: one write of one line. Never fails: the first error warns.
     pub fn append(&self, record: &EventRecord) {
+        if let Some(kept) = &self.kept {
+            crate::agent::sync::lock(kept).push(record.clone());
+        }
+        if !self.to_file {
+            return;
+        }
         let mut line = match serde_json::to_vec(record) {
             Ok(l) => l,
             Err(e) => return self.warn(&e.to_string()),

@@ -46,7 +46,10 @@ pub use render::{payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};
 pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
 pub(crate) use settings::agent_name;
-pub use settings::{AgentSwitch, ForeignFile, ForeignHook, read_settings, read_settings_at};
+pub use settings::{
+    ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, is_adapter, read_settings,
+    read_settings_at,
+};
 pub use sources::{ForeignSource, foreign_sources};
 
 use schemars::JsonSchema;

@@ -603,10 +603,8 @@ fn nested_handler(
             Some(Value::String(c)) if is_adapter(c) => {
                 // The agent's entry for hookhost's outbound adapter: the native hooks it
                 // would fire run anyway; running it too would run them twice.
-                f.warnings.push((
-                    Some(label.to_string()),
-                    "this is hookhost's own adapter (`hookhost hook`); skipped, as hookhost runs the native hooks directly".into(),
-                ));
+                f.warnings
+                    .push((Some(label.to_string()), ADAPTER_SKIPPED.into()));
                 return None;
             }
             Some(c) => out.command = Some(c.clone()),
@@ -670,10 +668,13 @@ fn nested_timeout(d: Dialect, t: &Value, label: &str, f: &mut ForeignFile) -> Op
     ms.map(Value::from)
 }
 
+/// What reading an agent's file says of its entry for hookhost's own adapter.
+pub const ADAPTER_SKIPPED: &str = "this is hookhost's own adapter (`hookhost hook`); skipped, as hookhost runs the native hooks directly";
+
 /// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary,
 /// and nothing else: a command that chains more (`;`, `&&`, `|`, a substitution) may hold a
 /// guard of its own, which must not be skipped with the adapter.
-pub(super) fn is_adapter(command: &str) -> bool {
+pub fn is_adapter(command: &str) -> bool {
     if command.contains([';', '&', '|', '\n', '`']) || command.contains("$(") {
         return false;
     }

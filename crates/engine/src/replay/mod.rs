@@ -6,6 +6,7 @@
 
 mod claude;
 mod codex;
+mod decision_log;
 mod gemini;
 
 use serde::Serialize;
@@ -21,6 +22,9 @@ pub enum Format {
     Codex,
     /// Gemini CLI: `~/.gemini/tmp/<project>/chats/session-*.jsonl`.
     Gemini,
+    /// hookhost's own decision log written under `HOOKHOST_LOG=full`
+    /// (`~/.cache/hookhost/log/decisions.jsonl`).
+    Hookhost,
 }
 
 impl Format {
@@ -30,6 +34,7 @@ impl Format {
             Format::Claude => "claude",
             Format::Codex => "codex",
             Format::Gemini => "gemini",
+            Format::Hookhost => "hookhost",
         }
     }
 }
@@ -41,6 +46,7 @@ impl std::str::FromStr for Format {
             "claude" => Ok(Format::Claude),
             "codex" => Ok(Format::Codex),
             "gemini" => Ok(Format::Gemini),
+            "hookhost" => Ok(Format::Hookhost),
             _ => Err(ReplayError::UnknownFormatName(s.to_string())),
         }
     }
@@ -50,14 +56,23 @@ impl std::str::FromStr for Format {
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     /// `--format` named no format.
-    #[error("unknown transcript format {0:?}: use --format claude, codex or gemini")]
+    #[error("unknown transcript format {0:?}: use --format claude, codex, gemini or hookhost")]
     UnknownFormatName(String),
     /// No reader recognises the content.
     #[error(
-        "not a transcript hookhost can read (Claude Code, Codex or Gemini CLI JSON lines): {0}; \
-         pass --format claude|codex|gemini if it is one"
+        "not a transcript hookhost can read (Claude Code, Codex or Gemini CLI JSON lines, or hookhost's decision log): {0}; \
+         pass --format claude|codex|gemini|hookhost if it is one"
     )]
     UnknownFormat(String),
+    /// The decision log has no line of the session asked for.
+    #[error("no event of session {0:?} in the decision log; `hookhost log` lists sessions")]
+    NoSuchSession(String),
+    /// A decision log line without its payload: the log was not written with full capture.
+    #[error(
+        "line {0}: the decision log kept no payload (only its hash): it was written without \
+         full capture; set HOOKHOST_LOG=full while the agent runs, then replay that session"
+    )]
+    NoPayloads(usize),
     /// A line is not JSON or not the shape its format has.
     #[error(
         "line {line}: {message}; fix or delete that line (a session cut off mid-write ends in one)"
@@ -163,6 +178,9 @@ pub(crate) fn lines(text: &str) -> Result<Vec<(usize, Value)>, ReplayError> {
 pub fn detect(lines: &[(usize, Value)]) -> Result<Format, ReplayError> {
     for (_, v) in lines.iter().take(20) {
         let has = |k: &str| v.get(k).is_some();
+        if decision_log::is_record(v) {
+            return Ok(Format::Hookhost);
+        }
         if has("payload") && v.get("type").and_then(Value::as_str).is_some() && has("timestamp") {
             return Ok(Format::Codex);
         }
@@ -179,8 +197,13 @@ pub fn detect(lines: &[(usize, Value)]) -> Result<Format, ReplayError> {
     }))
 }
 
-/// Reads a transcript: `format` when given, else detected from the content.
-pub fn read(text: &str, format: Option<Format>) -> Result<Session, ReplayError> {
+/// Reads a transcript: `format` when given, else detected from the content; `session`
+/// picks the session of a decision log (default: the session of its last line).
+pub fn read(
+    text: &str,
+    format: Option<Format>,
+    session: Option<&str>,
+) -> Result<Session, ReplayError> {
     let lines = lines(text)?;
     let format = match format {
         Some(f) => f,
@@ -190,6 +213,7 @@ pub fn read(text: &str, format: Option<Format>) -> Result<Session, ReplayError> 
         Format::Claude => claude::steps(&lines)?,
         Format::Codex => codex::steps(&lines)?,
         Format::Gemini => gemini::steps(&lines)?,
+        Format::Hookhost => decision_log::steps(&lines, session)?,
     };
     Ok(Session {
         format,

@@ -28,7 +28,7 @@ fn each_real_transcript_is_detected_and_read() {
         ("codex", "rollout.jsonl", Format::Codex),
         ("gemini", "session.jsonl", Format::Gemini),
     ] {
-        let s = read(&fixture(agent, file), None).unwrap();
+        let s = read(&fixture(agent, file), None, None).unwrap();
         assert_eq!(s.format, format, "{agent}");
         assert!(s.session_id.is_some(), "{agent}");
         let cmds = commands(&s);
@@ -55,7 +55,7 @@ fn each_real_transcript_is_detected_and_read() {
 
 #[test]
 fn claude_write_is_the_cores_write_file_and_its_refusal_is_kept() {
-    let s = read(&fixture("claude", "session.jsonl"), None).unwrap();
+    let s = read(&fixture("claude", "session.jsonl"), None, None).unwrap();
     let write = s
         .steps
         .iter()
@@ -76,7 +76,7 @@ fn claude_write_is_the_cores_write_file_and_its_refusal_is_kept() {
 
 #[test]
 fn codex_refused_rm_rf_itself() {
-    let s = read(&fixture("codex", "rollout.jsonl"), None).unwrap();
+    let s = read(&fixture("codex", "rollout.jsonl"), None, None).unwrap();
     let rm = s.steps.iter().find(
         |st| matches!(&st.kind, StepKind::Tool { args, .. } if args["command"] == "rm -rf build"),
     );
@@ -90,13 +90,14 @@ fn malformed_lines_say_where() {
     let e = read(
         "{\"sessionId\":\"s\",\"type\":\"user\",\"cwd\":\"/\"}\n{not json\n",
         None,
+        None,
     )
     .unwrap_err();
     assert!(matches!(e, ReplayError::Malformed { line: 2, .. }), "{e}");
     assert!(e.to_string().starts_with("line 2: not JSON"), "{e}");
-    let e = read("[1]\n", None).unwrap_err();
+    let e = read("[1]\n", None, None).unwrap_err();
     assert!(matches!(e, ReplayError::Malformed { line: 1, .. }), "{e}");
-    let e = read("{\"hello\":1}\n", None).unwrap_err();
+    let e = read("{\"hello\":1}\n", None, None).unwrap_err();
     assert!(matches!(e, ReplayError::UnknownFormat(_)), "{e}");
     assert!(e.to_string().contains("--format"), "{e}");
     assert!("vim".parse::<Format>().is_err());

@@ -123,7 +123,14 @@ impl RunnerBuilder {
         self
     }
 
-    /// Keep no decision log.
+    /// Append each event's record to `log`, shared with the caller (which may read what it
+    /// kept: [`DecisionLog::take_kept`]).
+    pub fn shared_decision_log(mut self, log: Arc<DecisionLog>) -> Self {
+        self.decision_log = Some(Some(log));
+        self
+    }
+
+    /// No decision log, whatever `HOOKHOST_LOG` says.
     pub fn no_decision_log(mut self) -> Self {
         self.decision_log = Some(None);
         self

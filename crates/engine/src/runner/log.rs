@@ -138,5 +138,18 @@ fn not_run(
             detail,
         });
     }
+    for d in snapshot
+        .hooks
+        .disabled
+        .iter()
+        .filter(|d| d.hook.event == event)
+    {
+        out.push(NotRun {
+            hook: d.hook.label(),
+            file: Some(d.hook.file.clone()),
+            why: NotRunWhy::Disabled,
+            detail: Some(format!("disabled in {}: {}", d.by.display(), d.why)),
+        });
+    }
     out
 }

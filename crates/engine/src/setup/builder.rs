@@ -108,6 +108,8 @@ pub(super) struct Plan {
     observer: Option<ReportObserver>,
     /// The variables of the agent hookhost runs as the hook of (`hookhost hook --for`).
     agent_env: Option<AgentEnv>,
+    /// The decision log instead of the default one (`run --explain` keeps its records).
+    decision_log: Option<Arc<crate::decision_log::DecisionLog>>,
 }
 
 /// A runner from [`Setup::runner`], with its spawner and what to tell the user.
@@ -151,6 +153,7 @@ impl Setup {
                 hooks: None,
                 observer: None,
                 agent_env: None,
+                decision_log: None,
             },
             cache_root: None,
             warnings: Vec::new(),
@@ -213,6 +216,12 @@ impl Setup {
         self
     }
 
+    /// Each event's record goes to `log` instead of the default decision log.
+    pub fn decision_log(mut self, log: Arc<crate::decision_log::DecisionLog>) -> Self {
+        self.plan.decision_log = Some(log);
+        self
+    }
+
     /// A runner, its spawner and the trust warning to show.
     pub fn runner(self) -> Result<Ready, EngineError> {
         let spawner = self.spawner()?;
@@ -269,6 +278,9 @@ impl Plan {
         hooks: &[ClientHook],
     ) -> Result<(Runner, Option<TrustError>), EngineError> {
         let mut builder = Runner::builder(&self.paths.project_dir).spawner(spawner);
+        if let Some(log) = &self.decision_log {
+            builder = builder.shared_decision_log(log.clone());
+        }
         builder = match &self.hooks {
             Some(set) => builder.hooks(set.clone()),
             None => builder.config_paths(self.paths.clone()).lenient(),

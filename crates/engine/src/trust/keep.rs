@@ -57,6 +57,7 @@ pub(crate) fn keep(t: &HookFacts, mut j: Judgement) -> Judgement {
         if decided && effects.verdict == Verdict::Pass {
             j.outcome = Outcome::Warn;
         }
+        j.row = j.row.reduced();
     }
     j.effects = effects;
     j

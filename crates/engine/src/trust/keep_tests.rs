@@ -29,6 +29,12 @@ fn judged(kind: EffectKind) -> Judgement {
         },
         effects: Effects::only(kind),
         message: None,
+        row: crate::decision::Row::Table {
+            condition: crate::decision::Condition::Exit0,
+            cell: crate::decision::Cell::Pass,
+            via: crate::decision::Via::Json,
+            reduced: false,
+        },
     }
 }
 

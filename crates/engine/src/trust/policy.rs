@@ -2,7 +2,7 @@
 //! decision the runner applies ([`gate`]), the minimum grants of an untrusted module
 //! ([`reduce_request`]), and the judgement of a hook that was not run ([`not_run`]).
 
-use crate::decision::{Judgement, Outcome, Verdict};
+use crate::decision::{Judgement, Outcome, Row, Verdict};
 use serde::Serialize;
 use std::str::FromStr;
 
@@ -113,8 +113,10 @@ pub(crate) fn not_run(hook: &crate::config::Hook, block: bool) -> Judgement {
         hook.file.display()
     );
     if block {
-        Judgement::not_run(Outcome::Block, Verdict::Block(why.clone()), why)
+        let row = Row::Untrusted { blocks: true };
+        Judgement::not_run(row, Outcome::Block, Verdict::Block(why.clone()), why)
     } else {
-        Judgement::not_run(Outcome::Skipped, Verdict::Pass, why)
+        let row = Row::Untrusted { blocks: false };
+        Judgement::not_run(row, Outcome::Skipped, Verdict::Pass, why)
     }
 }

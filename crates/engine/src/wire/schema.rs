@@ -37,6 +37,10 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
             "decision-log.schema.json",
             written::<crate::decision_log::EventRecord>(),
         ),
+        (
+            "doctor.schema.json",
+            written::<crate::doctor::DoctorReport>(),
+        ),
     ]
 }
 

@@ -66,7 +66,7 @@ async fn one_line_per_event_with_what_ran_and_why_the_rest_did_not() {
         outcomes,
         [("PreToolUse[0]", "pass"), ("PreToolUse[1]", "block")]
     );
-    assert_eq!(r.hooks[1].row, "exit 2: block (stderr is the reason)");
+    assert_eq!(r.hooks[1].row, "exit 2: block");
     assert_eq!(r.hooks[1].output_sha256.len(), 12);
     let why: Vec<_> = r.not_run.iter().map(|n| (n.hook.as_str(), n.why)).collect();
     assert_eq!(

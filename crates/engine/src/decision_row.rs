@@ -1,0 +1,177 @@
+//! [`Row`]: which row of the decision table (DESIGN §4) a [`Judgement`](super::Judgement)
+//! came from, set by `judge` as it decides (never re-derived afterwards), and what refined
+//! it: an exit 0's answer, a cell's condition that did not hold, `continue: false`, trust.
+
+use super::{Cell, Condition};
+use std::fmt;
+
+/// Where a judgement came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    /// The hook ran: how it ended (the table's row), the cell of that row in the event's
+    /// column, what refined the cell, and whether trust (or a re-run) dropped effects.
+    Table {
+        /// How the hook ended.
+        condition: Condition,
+        /// The cell of the dialect's table for that row at the event's column.
+        cell: Cell,
+        /// What made the judgement from the cell.
+        via: Via,
+        /// Its trust level (or a second run on a rewritten call) dropped some effects.
+        reduced: bool,
+    },
+    /// An untrusted project hook the trust policy did not run; `blocks`: under `block` it
+    /// blocks the call.
+    Untrusted {
+        /// The policy is `block` (the call is blocked).
+        blocks: bool,
+    },
+}
+
+/// What made a judgement from its cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// The cell as it stands (an exit 0 with nothing on stdout is a plain pass).
+    Cell,
+    /// The cell's condition did not hold (exit 2 with no stderr where one is needed, no
+    /// stdout to force with, `onError` not `block`): a warning.
+    Fallback,
+    /// Exit 0 with plain text on stdout.
+    PlainText,
+    /// Exit 0 with a JSON answer, read.
+    Json,
+    /// Exit 0 with an answer that starts like JSON but cannot be read (fails closed where the
+    /// hook can block).
+    UnreadableJson,
+    /// Exit 0 with a JSON answer that is ignored with a warning.
+    IgnoredJson,
+    /// `continue: false` on PreToolUse: the call is blocked too.
+    ContinueFalse,
+}
+
+impl Row {
+    /// The row of a hook that ended as `condition`, judged by `cell` alone.
+    pub(crate) fn table(condition: Condition, cell: Cell) -> Self {
+        Row::Table {
+            condition,
+            cell,
+            via: Via::Cell,
+            reduced: false,
+        }
+    }
+
+    /// The same row, refined by `how`.
+    #[must_use]
+    pub(crate) fn via(self, how: Via) -> Self {
+        match self {
+            Row::Table {
+                condition,
+                cell,
+                reduced,
+                ..
+            } => Row::Table {
+                condition,
+                cell,
+                via: how,
+                reduced,
+            },
+            other => other,
+        }
+    }
+
+    /// The same row, with effects dropped by trust or a re-run.
+    #[must_use]
+    pub(crate) fn reduced(self) -> Self {
+        match self {
+            Row::Table {
+                condition,
+                cell,
+                via,
+                ..
+            } => Row::Table {
+                condition,
+                cell,
+                via,
+                reduced: true,
+            },
+            other => other,
+        }
+    }
+}
+
+impl Condition {
+    /// The row's name in DESIGN §4.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Condition::Exit0 => "exit 0",
+            Condition::Exit2 => "exit 2",
+            Condition::OtherExit => "other exit or crash",
+            Condition::Timeout => "timeout",
+            Condition::SpawnFailure => "spawn failure",
+        }
+    }
+}
+
+impl Cell {
+    /// What the cell says, in the table's words.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cell::Pass => "pass",
+            Cell::Block => "block",
+            Cell::Warn => "warn",
+            Cell::ForceIfStdout => "force if stdout (stdout is the message)",
+            Cell::WarnOrBlock => "warn (block if onError: block)",
+            Cell::BlockStderr => "block (stderr is the reason)",
+            Cell::BlockPrompt => "block the prompt (stderr is the reason)",
+            Cell::Feedback => "warn (stderr is feedback for the model)",
+            Cell::ForceStderr => "force (stderr is the message)",
+        }
+    }
+}
+
+impl Via {
+    fn suffix(self) -> &'static str {
+        match self {
+            Via::Cell => "",
+            Via::Fallback => ", its condition not met: warn",
+            Via::PlainText => ", plain stdout",
+            Via::Json => ", JSON answer",
+            Via::UnreadableJson => ", unreadable JSON answer",
+            Via::IgnoredJson => ", JSON answer ignored",
+            Via::ContinueFalse => ", JSON answer: continue false blocks the call",
+        }
+    }
+}
+
+/// `exit 2: block (stderr is the reason)`, `exit 0: pass, JSON answer`, `timeout: block`,
+/// `untrusted: not run (trust policy skip)`: the `row` of the decision log.
+impl fmt::Display for Row {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Row::Table {
+                condition,
+                cell,
+                via,
+                reduced,
+            } => {
+                write!(
+                    f,
+                    "{}: {}{}",
+                    condition.as_str(),
+                    cell.as_str(),
+                    via.suffix()
+                )?;
+                if *reduced {
+                    f.write_str(" (reduced: effects dropped by trust or a re-run)")?;
+                }
+                Ok(())
+            }
+            Row::Untrusted { blocks: false } => {
+                f.write_str("untrusted: not run (trust policy skip)")
+            }
+            Row::Untrusted { blocks: true } => {
+                f.write_str("untrusted: not run, blocks (trust policy block)")
+            }
+        }
+    }
+}

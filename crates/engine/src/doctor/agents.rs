@@ -1,0 +1,503 @@
+//! Which agents have hookhost's outbound adapter (`hookhost hook --for AGENT`) wired in, per
+//! event, and through what: the agents' own settings files (the same files, project before
+//! user, that [`crate::dialect::foreign_sources`] reads), and hookhost's plugin or extension
+//! where the agent installed it (docs/plugins.md): Claude Code's
+//! `~/.claude/plugins/installed_plugins.json` (enabled in a settings file's
+//! `enabledPlugins`), Codex's `~/.codex/plugins/cache/MARKET/NAME/VERSION/` (enabled in
+//! `~/.codex/config.toml`'s `[plugins."NAME@MARKET"]`), Gemini CLI's `~/.gemini/extensions/NAME/`.
+//! Each source's `hooks/hooks.json` or settings `hooks` is read in the agent's shape
+//! (`{"hooks": {EVENT: [{"hooks": [{"command": ...}]}]}}`). Only entries that run the adapter
+//! ([`crate::dialect::is_adapter`]) count; the agent's other hooks are the hooks section's.
+
+use super::{Finding, Section};
+use crate::config::ConfigPaths;
+use crate::dialect::events::{AGENT_EVENTS, NO_NATIVE_MEANING};
+use crate::dialect::{Dialect, is_adapter};
+use crate::preflight::{find_on_path, is_executable_file};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// A settings or hooks file larger than this is not read (reported).
+const FILE_LIMIT: u64 = 4 << 20;
+
+/// At most this many entries of a plugin directory are looked at.
+const MAX_DIR_ENTRIES: usize = 256;
+
+/// How an event is wired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum WiringKind {
+    /// An entry in one of the agent's settings files.
+    Settings,
+    /// hookhost's plugin or extension, installed the agent's way.
+    Plugin,
+}
+
+/// One place an event runs the adapter from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Wiring {
+    /// A settings file or a plugin.
+    pub kind: WiringKind,
+    /// The file the entry is in.
+    pub file: PathBuf,
+    /// The plugin's id (`hookhost@hookhost`), for a plugin.
+    pub plugin: Option<String>,
+    /// The command as written.
+    pub command: String,
+}
+
+/// One event an agent fires, and where it is wired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventWiring {
+    /// The agent's name for it.
+    pub event: String,
+    /// Every place it runs the adapter from; empty: not wired.
+    pub wired_via: Vec<Wiring>,
+}
+
+/// One agent: where its binary is and how each of its events is wired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct AgentStatus {
+    /// `claude`, `codex` or `gemini` (the `--for` of the adapter).
+    pub agent: String,
+    /// `Claude Code`, ...
+    pub name: String,
+    /// Its binary on `PATH`, if there.
+    pub binary: Option<PathBuf>,
+    /// Every event it fires that hookhost has a meaning for, in its order.
+    pub events: Vec<EventWiring>,
+}
+
+/// An agent doctor knows how to look at.
+struct Agent {
+    dialect: Dialect,
+    binary: &'static str,
+    /// How to wire it in one step.
+    fix: &'static str,
+}
+
+const AGENTS: &[Agent] = &[
+    Agent {
+        dialect: Dialect::Claude,
+        binary: "claude",
+        fix: "claude plugin marketplace add PATH/plugins && claude plugin install hookhost@hookhost (docs/plugins.md)",
+    },
+    Agent {
+        dialect: Dialect::Codex,
+        binary: "codex",
+        fix: "codex plugin marketplace add PATH/plugins && codex plugin add hookhost@hookhost (docs/plugins.md)",
+    },
+    Agent {
+        dialect: Dialect::Gemini,
+        binary: "gemini",
+        fix: "gemini extensions install PATH/plugins/gemini (docs/plugins.md)",
+    },
+];
+
+/// A file whose hooks are read: where, and as what.
+struct Source {
+    file: PathBuf,
+    kind: WiringKind,
+    plugin: Option<String>,
+}
+
+/// The `agents` section, and the per-event table.
+pub fn section(paths: &ConfigPaths) -> (Section, Vec<AgentStatus>) {
+    let mut findings = Vec::new();
+    let mut statuses = Vec::new();
+    for agent in AGENTS {
+        let status = look_at(agent, paths, &mut findings);
+        statuses.push(status);
+    }
+    (
+        Section::new("agents", "Agents and the adapter", findings),
+        statuses,
+    )
+}
+
+fn look_at(agent: &Agent, paths: &ConfigPaths, out: &mut Vec<Finding>) -> AgentStatus {
+    let d = agent.dialect;
+    let binary = find_on_path(agent.binary);
+    let mut events: Vec<EventWiring> = AGENT_EVENTS
+        .iter()
+        .filter(|(dialect, _, _)| *dialect == d)
+        .map(|(_, name, _)| EventWiring {
+            event: (*name).to_string(),
+            wired_via: Vec::new(),
+        })
+        .collect();
+    let mut problems = Vec::new();
+    let mut sources = settings_sources(d, paths);
+    sources.extend(plugin_sources(d, paths, &mut problems));
+    for source in &sources {
+        wire(d, source, &mut events, &mut problems);
+    }
+    out.extend(problems);
+    out.extend(summary(agent, binary.as_deref(), &events));
+    AgentStatus {
+        agent: d.as_str().into(),
+        name: d.agent().into(),
+        binary,
+        events,
+    }
+}
+
+/// The findings of one agent's wiring as a whole: not wired at all (info), every event
+/// wired (ok), some not (warning), some twice (warning).
+fn summary(agent: &Agent, binary: Option<&Path>, events: &[EventWiring]) -> Vec<Finding> {
+    let name = agent.dialect.agent();
+    let on_path = match binary {
+        Some(b) => format!("`{}` at {}", agent.binary, b.display()),
+        None => format!("`{}` not on PATH", agent.binary),
+    };
+    let wired: Vec<&EventWiring> = events.iter().filter(|e| !e.wired_via.is_empty()).collect();
+    if wired.is_empty() {
+        return vec![
+            Finding::info(format!("{name} ({on_path}): hookhost is not wired in")).fix(agent.fix),
+        ];
+    }
+    let mut via: Vec<String> = wired
+        .iter()
+        .flat_map(|e| &e.wired_via)
+        .map(|w| match &w.plugin {
+            Some(p) => format!("plugin {p}"),
+            None => w.file.display().to_string(),
+        })
+        .collect();
+    via.sort();
+    via.dedup();
+    let mut out = vec![
+        Finding::ok(format!(
+            "{name} ({on_path}): adapter wired for {} of {} events",
+            wired.len(),
+            events.len()
+        ))
+        .at(via.join(", ")),
+    ];
+    let missing: Vec<&str> = events
+        .iter()
+        .filter(|e| e.wired_via.is_empty())
+        .map(|e| e.event.as_str())
+        .collect();
+    if !missing.is_empty() {
+        out.push(
+            Finding::warning(format!(
+                "{name}: these events it fires do not reach hookhost: {}",
+                missing.join(", ")
+            ))
+            .fix(format!("wire every event in one step: {}", agent.fix)),
+        );
+    }
+    let twice: Vec<&str> = events
+        .iter()
+        .filter(|e| e.wired_via.len() > 1)
+        .map(|e| e.event.as_str())
+        .collect();
+    if !twice.is_empty() {
+        out.push(
+            Finding::warning(format!(
+                "{name}: wired more than once (every hook runs once per wiring): {}",
+                twice.join(", ")
+            ))
+            .fix("keep one: the plugin, or the settings entries"),
+        );
+    }
+    out
+}
+
+/// The agent's settings files, project before user (a project at the home directory reads
+/// each once), as [`crate::dialect::foreign_sources`] lists them.
+fn settings_sources(d: Dialect, paths: &ConfigPaths) -> Vec<Source> {
+    let mut files: Vec<PathBuf> = crate::dialect::foreign_sources(&ConfigPaths {
+        foreign: true,
+        ..paths.clone()
+    })
+    .into_iter()
+    .filter(|s| s.dialect == d && s.path.extension().is_some_and(|e| e == "json"))
+    .map(|s| s.path)
+    .collect();
+    files.dedup();
+    files
+        .into_iter()
+        .map(|file| Source {
+            file,
+            kind: WiringKind::Settings,
+            plugin: None,
+        })
+        .collect()
+}
+
+/// hookhost's plugin (or any plugin) where the agent installed it; what cannot be read is a
+/// finding.
+fn plugin_sources(d: Dialect, paths: &ConfigPaths, problems: &mut Vec<Finding>) -> Vec<Source> {
+    let Some(home) = &paths.home else {
+        return Vec::new();
+    };
+    match d {
+        Dialect::Claude => claude_plugins(home, paths, problems),
+        Dialect::Codex => codex_plugins(home, problems),
+        Dialect::Gemini => subdirs(&home.join(".gemini/extensions"), problems)
+            .into_iter()
+            .map(|dir| Source {
+                plugin: dir.file_name().map(|n| n.to_string_lossy().into_owned()),
+                file: dir.join("hooks/hooks.json"),
+                kind: WiringKind::Plugin,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Claude Code's installed plugins that a settings file enables.
+fn claude_plugins(home: &Path, paths: &ConfigPaths, problems: &mut Vec<Finding>) -> Vec<Source> {
+    let index = home.join(".claude/plugins/installed_plugins.json");
+    let Some(installed) = read_json(&index, Dialect::Claude, problems) else {
+        return Vec::new();
+    };
+    let enabled = |id: &str| {
+        [
+            home.join(".claude/settings.json"),
+            paths.project_dir.join(".claude/settings.json"),
+            paths.project_dir.join(".claude/settings.local.json"),
+        ]
+        .iter()
+        .any(|f| {
+            read_json(f, Dialect::Claude, &mut Vec::new())
+                .is_some_and(|s| s["enabledPlugins"][id] == Value::Bool(true))
+        })
+    };
+    let mut out = Vec::new();
+    for (id, installs) in installed["plugins"].as_object().into_iter().flatten() {
+        if !enabled(id) {
+            continue;
+        }
+        for install in installs.as_array().into_iter().flatten() {
+            if let Some(dir) = install["installPath"].as_str() {
+                out.push(Source {
+                    file: Path::new(dir).join("hooks/hooks.json"),
+                    kind: WiringKind::Plugin,
+                    plugin: Some(id.clone()),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Codex's plugin cache, each `MARKET/NAME`'s last version, when `config.toml` enables it.
+fn codex_plugins(home: &Path, problems: &mut Vec<Finding>) -> Vec<Source> {
+    let config_file = home.join(".codex/config.toml");
+    let config: Option<toml::Value> = match crate::files::read_bounded(&config_file, FILE_LIMIT) {
+        Err(e) if e.is_not_found() => None,
+        Err(e) => {
+            problems.push(unreadable(&config_file, &e.to_string()));
+            None
+        }
+        Ok(bytes) => match toml::from_str(&String::from_utf8_lossy(&bytes)) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                problems.push(
+                    Finding::error(format!("Codex's config.toml is not valid TOML: {e}"))
+                        .at(config_file.display().to_string())
+                        .fix("fix the TOML (Codex refuses to start with it)"),
+                );
+                None
+            }
+        },
+    };
+    let enabled = |id: &str| {
+        config
+            .as_ref()
+            .and_then(|c| c.get("plugins")?.get(id)?.get("enabled")?.as_bool())
+            .unwrap_or(false)
+    };
+    let mut out = Vec::new();
+    for market in subdirs(&home.join(".codex/plugins/cache"), problems) {
+        for plugin in subdirs(&market, problems) {
+            let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+            let id = format!(
+                "{}@{}",
+                name(&plugin).unwrap_or_default(),
+                name(&market).unwrap_or_default()
+            );
+            if !enabled(&id) {
+                continue;
+            }
+            if let Some(version) = subdirs(&plugin, problems).pop() {
+                out.push(Source {
+                    file: version.join("hooks/hooks.json"),
+                    kind: WiringKind::Plugin,
+                    plugin: Some(id),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The subdirectories of `dir`, sorted (at most [`MAX_DIR_ENTRIES`]); a missing `dir` has
+/// none, an unreadable one is a finding.
+fn subdirs(dir: &Path, problems: &mut Vec<Finding>) -> Vec<PathBuf> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => {
+            problems.push(unreadable(dir, &e.to_string()));
+            return Vec::new();
+        }
+    };
+    let mut out: Vec<PathBuf> = entries
+        .take(MAX_DIR_ENTRIES)
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    out
+}
+
+fn unreadable(path: &Path, why: &str) -> Finding {
+    Finding::error(format!("cannot read it: {why}"))
+        .at(path.display().to_string())
+        .fix("make it readable by you (or remove it)")
+}
+
+/// The JSON of `file` (Gemini CLI's may have comments); `None` when missing, and a finding
+/// when it cannot be read or parsed.
+fn read_json(file: &Path, d: Dialect, problems: &mut Vec<Finding>) -> Option<Value> {
+    let bytes = match crate::files::read_bounded(file, FILE_LIMIT) {
+        Err(e) if e.is_not_found() => return None,
+        Err(e) => {
+            problems.push(unreadable(file, &e.to_string()));
+            return None;
+        }
+        Ok(b) => b,
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let text = if d == Dialect::Gemini {
+        crate::jsonc::strip_comments(&text).into_owned()
+    } else {
+        text.into_owned()
+    };
+    match serde_json::from_str(&text) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            problems.push(
+                Finding::error(format!(
+                    "not valid JSON ({e}): {} cannot read its hooks from it, and neither can hookhost",
+                    d.agent()
+                ))
+                .at(file.display().to_string())
+                .fix("fix the JSON (or remove the file)"),
+            );
+            None
+        }
+    }
+}
+
+/// Adds the adapter entries of `source` to `events`; what is wrong with one is a finding.
+fn wire(d: Dialect, source: &Source, events: &mut [EventWiring], problems: &mut Vec<Finding>) {
+    let Some(doc) = read_json(&source.file, d, problems) else {
+        if source.kind == WiringKind::Plugin && !source.file.exists() {
+            problems.push(
+                Finding::warning(format!(
+                    "the {} plugin {} is enabled but has no hooks file",
+                    d.agent(),
+                    source.plugin.as_deref().unwrap_or("?")
+                ))
+                .at(source.file.display().to_string()),
+            );
+        }
+        return;
+    };
+    let mut seen = BTreeSet::new();
+    for (event, groups) in doc["hooks"].as_object().into_iter().flatten() {
+        let commands = groups
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
+            .filter_map(|h| h["command"].as_str())
+            .filter(|c| is_adapter(c));
+        for command in commands {
+            // Wired, but broken: one finding per file and problem, not one per event.
+            if let Some(problem) = command_problem(d, command)
+                && seen.insert(problem.clone())
+            {
+                problems.push(
+                    Finding::error(problem)
+                        .at(source.file.display().to_string())
+                        .fix(format!("the command must be `hookhost hook --for {d}` with hookhost on the agent's PATH (docs/install.md)")),
+                );
+            }
+            match events.iter_mut().find(|e| e.event == *event) {
+                Some(e) => e.wired_via.push(Wiring {
+                    kind: source.kind,
+                    file: source.file.clone(),
+                    plugin: source.plugin.clone(),
+                    command: command.to_string(),
+                }),
+                None if NO_NATIVE_MEANING
+                    .iter()
+                    .any(|(nd, name, _)| *nd == d && name == event) => {}
+                None => problems.push(
+                    Finding::warning(format!(
+                        "`{event}` is not an event {} fires: this entry never runs",
+                        d.agent()
+                    ))
+                    .at(source.file.display().to_string())
+                    .fix("check the event's spelling"),
+                ),
+            }
+        }
+    }
+}
+
+/// Why an adapter command would not work for `d`: another agent's `--for`, none, or a
+/// hookhost binary that is not there.
+fn command_problem(d: Dialect, command: &str) -> Option<String> {
+    let words = shlex::split(command)?;
+    let mut rest = words
+        .iter()
+        .skip_while(|w| w.contains('=') || matches!(w.as_str(), "env" | "exec" | "npx"));
+    let program = rest.next()?;
+    let args: Vec<&String> = rest.collect();
+    let target = args
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix("--for=") {
+            Some(t) => Some(t.to_string()),
+            None if a.as_str() == "--for" => args.get(i + 1).map(|t| (*t).clone()),
+            None => None,
+        });
+    match target.as_deref() {
+        None => {
+            return Some(format!(
+                "`{command}` has no `--for {d}`: the adapter does not know which agent's payload it reads"
+            ));
+        }
+        Some(t) if t != d.as_str() => {
+            return Some(format!(
+                "`{command}` reads {}'s payload as `{t}`'s: it answers in the wrong protocol",
+                d.agent()
+            ));
+        }
+        Some(_) => {}
+    }
+    if program.contains('/') {
+        if !is_executable_file(Path::new(program)) {
+            return Some(format!(
+                "`{program}` is not an executable file: every event fails to start hookhost"
+            ));
+        }
+    } else if program != "npx" && find_on_path(program).is_none() {
+        return Some(format!(
+            "`{program}` is not on PATH: the agent runs it by name and every event fails to start it"
+        ));
+    }
+    None
+}
