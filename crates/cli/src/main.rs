@@ -314,6 +314,8 @@ fn main() -> ExitCode {
             Command::Man => shell::man(),
         }
     });
+    // Spans still queued leave now, waiting at most the OTLP timeout capped at 2 s.
+    hookhost::telemetry::shutdown();
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody
     // writes to stays blocked in the kernel after its hook timed out): give them a moment,
     // then exit anyway.

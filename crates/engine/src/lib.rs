@@ -97,6 +97,8 @@ pub mod session_env;
 pub mod setup;
 pub mod spawner;
 pub mod store;
+#[cfg(feature = "otel")]
+pub mod telemetry;
 pub mod trust;
 pub mod wire;
 

@@ -270,6 +270,8 @@ impl RunnerBuilder {
             background: Mutex::new(JoinSet::new()),
             agent_env: self.agent_env,
             decision_log,
+            #[cfg(feature = "otel")]
+            telemetry: crate::telemetry::from_env(),
             session_env: match self.session_env_root {
                 Some(root) => SessionEnv::under(root),
                 None => SessionEnv::default_root(),

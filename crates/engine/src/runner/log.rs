@@ -1,6 +1,8 @@
 //! The decision log's side of firing an event: what the runner knows of it beyond its report
 //! (the configured hooks that did not run, and why) made into one [`EventRecord`] and
-//! appended. Only when a log is configured: nothing here is on the path of a runner without one.
+//! appended, and the same record exported as spans (`telemetry`, the `otel` feature) so the
+//! two never disagree. Only when a log or spans are configured: nothing here is on the path
+//! of a runner without either.
 
 use super::{Runner, Snapshot};
 use crate::decision_log::record::EventFacts;
@@ -15,19 +17,25 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 pub(super) struct Pending {
     start: Instant,
     start_ms: u64,
+    #[cfg_attr(not(feature = "otel"), allow(dead_code))]
+    start_wall: SystemTime,
     payload: Value,
 }
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl Runner {
-    /// The start of an event's record: `None` when no log is configured (then nothing is
-    /// copied).
+    /// The start of an event's record: `None` when no log and no spans are configured (then
+    /// nothing is copied).
     pub(super) fn log_start(&self, payload: &Payload) -> Option<Pending> {
-        self.decision_log.as_ref()?;
+        if self.decision_log.is_none() && !self.exports_spans() {
+            return None;
+        }
+        let start_wall = SystemTime::now();
         Some(Pending {
             start: Instant::now(),
-            start_ms: SystemTime::now()
+            start_wall,
+            start_ms: start_wall
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
             payload: Value::Object(payload.as_map().clone()),
@@ -43,7 +51,7 @@ impl Runner {
         report: &EventReport,
         not_started: impl FnOnce() -> Vec<String>,
     ) {
-        let (Some(log), Some(p)) = (&self.decision_log, pending) else {
+        let Some(p) = pending else {
             return;
         };
         let not_started = &not_started()[..];
@@ -67,7 +75,24 @@ impl Runner {
             duration_ms: p.start.elapsed().as_secs_f64() * 1000.0,
             not_run: not_run(snapshot, payload, report, not_started),
         };
-        log.append(&EventRecord::of(report, facts, log.full()));
+        let full = self.decision_log.as_ref().is_some_and(|l| l.full());
+        let record = EventRecord::of(report, facts, full);
+        if let Some(log) = &self.decision_log {
+            log.append(&record);
+        }
+        // The one place spans are made: from the record just logged (never its payload or
+        // output, which only full capture puts there).
+        #[cfg(feature = "otel")]
+        if let Some(t) = &self.telemetry {
+            t.export(&record, p.start_wall);
+        }
+    }
+
+    fn exports_spans(&self) -> bool {
+        #[cfg(feature = "otel")]
+        return self.telemetry.is_some();
+        #[cfg(not(feature = "otel"))]
+        false
     }
 }
 

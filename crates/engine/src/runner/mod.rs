@@ -75,6 +75,9 @@ pub struct Runner {
     session_env: crate::session_env::SessionEnv,
     /// Where each event's record is appended; `None`: no log.
     decision_log: Option<Arc<crate::decision_log::DecisionLog>>,
+    /// Where each event's spans go (`OTEL_EXPORTER_OTLP_*`); `None`: no spans.
+    #[cfg(feature = "otel")]
+    telemetry: Option<Arc<crate::telemetry::Telemetry>>,
 }
 
 impl Runner {
