@@ -248,6 +248,30 @@ fn run_exports_an_event_span_with_a_child_per_hook() {
         text(&not_run.attributes, "hookhost.hook.not_run").as_deref(),
         Some("matcher")
     );
+    blocking_hook_span_matches_the_log(&hooks, a, &p);
+    // Never a payload value.
+    let raw = format!("{:?}", got.lock().unwrap());
+    assert!(!raw.contains("SECRETARG"), "a payload value was exported");
+    // The resource and the headers come from the standard variables.
+    let (headers, request) = &got.lock().unwrap()[0];
+    let resource = request.resource_spans[0].resource.as_ref().unwrap();
+    assert_eq!(
+        text(&resource.attributes, "service.name").as_deref(),
+        Some("hookhost")
+    );
+    assert_eq!(
+        text(&resource.attributes, "deployment.environment").as_deref(),
+        Some("test")
+    );
+    assert!(
+        headers.contains(&("x-team".into(), "hooks team".into())),
+        "{headers:?}"
+    );
+    assert!(headers.contains(&("content-type".into(), "application/x-protobuf".into())));
+}
+
+/// The blocking hook's span (`PreToolUse[1]`) carries the decision log's values for it.
+fn blocking_hook_span_matches_the_log(hooks: &[&Span], a: &[KeyValue], p: &Project) {
     let blocker = hooks
         .iter()
         .find(|h| h.name == "hookhost.hook PreToolUse[1]")
@@ -282,25 +306,6 @@ fn run_exports_an_event_span_with_a_child_per_hook() {
             .unwrap()
             .ends_with(".coding-agent/hooks.json")
     );
-    // Never a payload value.
-    let raw = format!("{:?}", got.lock().unwrap());
-    assert!(!raw.contains("SECRETARG"), "a payload value was exported");
-    // The resource and the headers come from the standard variables.
-    let (headers, request) = &got.lock().unwrap()[0];
-    let resource = request.resource_spans[0].resource.as_ref().unwrap();
-    assert_eq!(
-        text(&resource.attributes, "service.name").as_deref(),
-        Some("hookhost")
-    );
-    assert_eq!(
-        text(&resource.attributes, "deployment.environment").as_deref(),
-        Some("test")
-    );
-    assert!(
-        headers.contains(&("x-team".into(), "hooks team".into())),
-        "{headers:?}"
-    );
-    assert!(headers.contains(&("content-type".into(), "application/x-protobuf".into())));
 }
 
 #[test]
