@@ -16,8 +16,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 /// What `fire` keeps for the log while the event runs.
 pub(super) struct Pending {
     start: Instant,
-    start_ms: u64,
-    #[cfg_attr(not(feature = "otel"), allow(dead_code))]
+    /// The wall-clock start: the record's `start_ms` and id, and the spans' start time.
     start_wall: SystemTime,
     payload: Value,
 }
@@ -31,13 +30,9 @@ impl Runner {
         if self.decision_log.is_none() && !self.exports_spans() {
             return None;
         }
-        let start_wall = SystemTime::now();
         Some(Pending {
             start: Instant::now(),
-            start_wall,
-            start_ms: start_wall
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            start_wall: SystemTime::now(),
             payload: Value::Object(payload.as_map().clone()),
         })
     }
@@ -56,14 +51,18 @@ impl Runner {
         };
         let not_started = &not_started()[..];
         let known = payload.known();
+        let start_ms = p
+            .start_wall
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
         let facts = EventFacts {
             id: format!(
                 "{:x}-{:x}-{:x}",
-                p.start_ms,
+                start_ms,
                 std::process::id(),
                 COUNTER.fetch_add(1, Ordering::Relaxed)
             ),
-            start_ms: p.start_ms,
+            start_ms,
             payload: &p.payload,
             session: known.session_id,
             tool: payload.tool_name().map(str::to_string),
