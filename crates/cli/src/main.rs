@@ -19,6 +19,8 @@ mod serve;
 mod shell;
 mod tier_up;
 mod trust;
+#[cfg(unix)]
+mod warm;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -58,6 +60,10 @@ struct Global {
     /// More logging on stderr (-v: info, -vv: debug). RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
+    /// Run in this process, never through a warm engine (set by `hookhost-warm` when it
+    /// hands an invocation back).
+    #[arg(long, global = true, hide = true)]
+    no_warm: bool,
 }
 
 /// The hot path's parser: the two subcommands an agent starts once per event (`hook --for X`
@@ -200,6 +206,10 @@ enum Command {
     Completions(shell::CompletionsArgs),
     /// Write the man page hookhost(1) (roff) on stdout: `hookhost man | man -l -`.
     Man,
+    /// The warm per-user engine (started by its clients under HOOKHOST_DAEMON=1).
+    #[cfg(unix)]
+    #[command(name = "warm-serve", hide = true)]
+    WarmServe(warm::WarmServeArgs),
 }
 
 /// The project directory: `--project`, else the current directory; made absolute.
@@ -271,8 +281,16 @@ fn init_logging(verbose: u8) {
 }
 
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    if let Some(code) = through_warm_engine() {
+        return ExitCode::from(code);
+    }
     let (global, command) = parse_command_line();
     init_logging(global.verbose);
+    #[cfg(unix)]
+    if let Command::WarmServe(a) = &command {
+        return ExitCode::from(finish(warm::serve(a)));
+    }
     // One event per process: a current-thread runtime starts faster than a pool of workers
     // (wasm compilation still goes to the blocking pool, the epoch ticker has its thread).
     let rt = match tokio::runtime::Builder::new_current_thread()
@@ -285,35 +303,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let result = rt.block_on(async {
-        match command {
-            Command::Run(args) => run::run(args, global.verbose > 0).await,
-            Command::Check(args) => check::check(args).await,
-            Command::Doctor(args) => doctor::doctor(args).await,
-            Command::Replay(args) => replay::replay(args).await,
-            Command::Compile(args) => compile::compile(args).await,
-            Command::List(args) => list::list(args),
-            Command::Log(args) => log::log(args),
-            Command::Explain(args) => explain::explain(args),
-            Command::Demo(a) => demo::demo(a).await,
-            Command::Trust(args) => trust::trust(args),
-            Command::New(args) => new::new(args),
-            Command::Build(args) => new::build::build(args),
-            Command::Test(args) => new::test::test(args).await,
-            Command::Hook(args) => hook::hook(args).await,
-            Command::Import(args) => import::import(args),
-            Command::Pack(args) => package::pack::pack(args),
-            Command::Inspect(args) => package::inspect::inspect(args).await,
-            Command::Publish(args) => package::publish::publish(args).await,
-            Command::Add(args) => package::add::add(args).await,
-            Command::Update(args) => package::update::update(args).await,
-            Command::Remove(args) => package::remove::remove(args),
-            Command::Fetch(args) => package::fetch::fetch(args).await,
-            Command::Serve(args) => serve::serve(args).await,
-            Command::Completions(args) => shell::completions(&args),
-            Command::Man => shell::man(),
-        }
-    });
+    let result = rt.block_on(dispatch(command, global.verbose));
     // Spans still queued leave now, waiting at most the OTLP timeout capped at 2 s.
     hookhost::telemetry::shutdown();
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody
@@ -321,12 +311,75 @@ fn main() -> ExitCode {
     // then exit anyway.
     rt.shutdown_timeout(std::time::Duration::from_millis(100));
     tier_up::reap();
+    ExitCode::from(finish(result))
+}
+
+/// Under `HOOKHOST_DAEMON`, `hook ...` and `run ...` go to the warm engine first
+/// (crates/warm): `Some(code)` when it answered (its output written). Otherwise the
+/// invocation runs here, its stdin put back if it was read for the engine.
+#[cfg(unix)]
+fn through_warm_engine() -> Option<u8> {
+    use hookhost_warm::client::{self, Forwarded, Mode};
+    let mode = Mode::from_env();
+    if mode == Mode::Off {
+        return None;
+    }
+    let exe = std::env::current_exe().ok()?;
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    match client::forward(mode, &exe, &args) {
+        Forwarded::Answered(code) => Some(code),
+        Forwarded::NotUsed | Forwarded::Returned(None) => None,
+        Forwarded::Returned(Some(stdin)) => match client::restore_stdin(&stdin) {
+            Ok(()) => None,
+            Err(e) => {
+                eprintln!("hookhost: cannot restore stdin after the warm engine declined: {e}");
+                Some(1)
+            }
+        },
+    }
+}
+
+/// The exit status of a command's result (an error said on stderr).
+fn finish(result: anyhow::Result<u8>) -> u8 {
     match result {
-        Ok(code) => ExitCode::from(code),
+        Ok(code) => code,
         Err(e) => {
             eprintln!("hookhost: {e:#}");
-            ExitCode::from(1)
+            1
         }
+    }
+}
+
+/// Runs one command (everything but `warm-serve`, which runs its own runtime).
+async fn dispatch(command: Command, verbose: u8) -> anyhow::Result<u8> {
+    match command {
+        Command::Run(args) => run::run(args, verbose > 0).await,
+        Command::Check(args) => check::check(args).await,
+        Command::Doctor(args) => doctor::doctor(args).await,
+        Command::Replay(args) => replay::replay(args).await,
+        Command::Compile(args) => compile::compile(args).await,
+        Command::List(args) => list::list(args),
+        Command::Log(args) => log::log(args),
+        Command::Explain(args) => explain::explain(args),
+        Command::Demo(a) => demo::demo(a).await,
+        Command::Trust(args) => trust::trust(args),
+        Command::New(args) => new::new(args),
+        Command::Build(args) => new::build::build(args),
+        Command::Test(args) => new::test::test(args).await,
+        Command::Hook(args) => hook::hook(args).await,
+        Command::Import(args) => import::import(args),
+        Command::Pack(args) => package::pack::pack(args),
+        Command::Inspect(args) => package::inspect::inspect(args).await,
+        Command::Publish(args) => package::publish::publish(args).await,
+        Command::Add(args) => package::add::add(args).await,
+        Command::Update(args) => package::update::update(args).await,
+        Command::Remove(args) => package::remove::remove(args),
+        Command::Fetch(args) => package::fetch::fetch(args).await,
+        Command::Serve(args) => serve::serve(args).await,
+        Command::Completions(args) => shell::completions(&args),
+        Command::Man => shell::man(),
+        #[cfg(unix)]
+        Command::WarmServe(_) => anyhow::bail!("warm-serve runs its own runtime"),
     }
 }
 

@@ -27,7 +27,8 @@
 use super::confine::canonical_or_same;
 use super::files::{DirError, check_private_dir};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The environment variable that moves the hook store.
 pub const STORE_ENV: &str = "HOOKHOST_STORE_DIR";
@@ -294,11 +295,22 @@ pub struct Roots {
     pub store: Option<PathBuf>,
 }
 
-static SETTLED: OnceLock<Roots> = OnceLock::new();
+static SETTLED: RwLock<Option<Roots>> = RwLock::new(None);
+/// Whether every set-up installs its own roots ([`settle_per_setup`]).
+static PER_SETUP: AtomicBool = AtomicBool::new(false);
 
 /// The roots this process settled on, if an entry point called [`settle`].
-pub fn settled() -> Option<&'static Roots> {
-    SETTLED.get()
+pub fn settled() -> Option<Roots> {
+    SETTLED
+        .read()
+        .map_or_else(|p| p.into_inner().clone(), |g| g.clone())
+}
+
+/// Makes every later [`settle`] and [`install`] replace the roots, as if each set-up were a
+/// fresh process: for a process that runs one invocation after another (the warm engine,
+/// `hookhost warm-serve`), so no invocation keeps another's roots or misses its warnings.
+pub fn settle_per_setup() {
+    PER_SETUP.store(true, Ordering::SeqCst);
 }
 
 /// The user's cache directory for `home`: `$XDG_CACHE_HOME` where the platform reads it (and
@@ -355,18 +367,27 @@ fn env_dir(
 /// first call wins: later calls return what is installed) and returns them with one warning
 /// line per variable refused.
 pub fn settle(project: &Path, home: Option<&Path>) -> (Roots, Vec<String>) {
-    if let Some(roots) = SETTLED.get() {
-        return (roots.clone(), Vec::new());
+    if !PER_SETUP.load(Ordering::SeqCst)
+        && let Some(roots) = settled()
+    {
+        return (roots, Vec::new());
     }
     let (roots, warnings) = choose(project, home);
     let warnings = if install(roots) { warnings } else { Vec::new() };
-    (SETTLED.get().cloned().unwrap_or_default(), warnings)
+    (settled().unwrap_or_default(), warnings)
 }
 
 /// Installs `roots` as this process's defaults unless some are already installed (the first
 /// call wins); true when these were installed.
 pub fn install(roots: Roots) -> bool {
-    SETTLED.set(roots).is_ok()
+    let mut settled = SETTLED
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if settled.is_some() && !PER_SETUP.load(Ordering::SeqCst) {
+        return false;
+    }
+    *settled = Some(roots);
+    true
 }
 
 /// [`settle`] without installing anything: the roots for `project` and `home` (for an

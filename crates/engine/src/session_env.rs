@@ -64,7 +64,7 @@ impl SessionEnv {
     /// The default root: `session-env` under the compile-cache root this process settled,
     /// else a temporary directory of this value's own (removed when it is dropped).
     pub fn default_root() -> Self {
-        match crate::locations::settled().and_then(|r| r.cache.clone()) {
+        match crate::locations::settled().and_then(|r| r.cache) {
             Some(cache) => Self::under(cache.join("session-env")),
             None => Self::default(),
         }

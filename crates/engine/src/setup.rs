@@ -25,7 +25,7 @@ use tokio::task::JoinSet;
 mod builder;
 
 use builder::Plan;
-pub use builder::{Home, Ready, Setup, WasmOptions};
+pub use builder::{Home, Ready, Setup, WasmOptions, share_spawners};
 
 /// Could not set up the engine or build a runner.
 #[derive(Debug, thiserror::Error)]

@@ -113,7 +113,7 @@ impl Store {
     /// (no home directory).
     pub fn default_root() -> Option<PathBuf> {
         if let Some(roots) = crate::locations::settled() {
-            return roots.store.clone();
+            return roots.store;
         }
         match std::env::var_os(STORE_ENV).filter(|v| !v.is_empty()) {
             Some(dir) => Some(PathBuf::from(dir)),

@@ -265,8 +265,38 @@ impl Setup {
             (None, Some(chosen)) => config.cache_root.clone_from(chosen),
             (None, None) => {}
         }
-        Ok(Arc::new(HookSpawner::with_wasm_config(config)))
+        Ok(shared_spawner(config))
     }
+}
+
+/// The spawners of a process that shares them ([`share_spawners`]), by their settings.
+type Shared = Vec<(WasmEngineConfig, Arc<HookSpawner>)>;
+static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
+
+/// Makes every later set-up of this process with the same wasm settings use one spawner
+/// (its wasmtime engine, its compiled modules, its epoch ticker), instead of a new one per
+/// set-up: for a process that runs one invocation after another (the warm engine,
+/// `hookhost warm-serve`). What a spawner keeps is code, checked against each module file's
+/// stamp and hashed for its trust pin at every run ([`HookSpawner`]); never a trust decision.
+pub fn share_spawners() {
+    let mut shared = crate::agent::sync::lock(&SHARED);
+    if shared.is_none() {
+        *shared = Some(Vec::new());
+    }
+}
+
+/// A spawner with `config`: the shared one when spawners are shared, else a new one.
+fn shared_spawner(config: WasmEngineConfig) -> Arc<HookSpawner> {
+    let mut shared = crate::agent::sync::lock(&SHARED);
+    let Some(spawners) = shared.as_mut() else {
+        return Arc::new(HookSpawner::with_wasm_config(config));
+    };
+    if let Some((_, s)) = spawners.iter().find(|(c, _)| *c == config) {
+        return s.clone();
+    }
+    let s = Arc::new(HookSpawner::with_wasm_config(config.clone()));
+    spawners.push((config, s.clone()));
+    s
 }
 
 impl Plan {

@@ -112,7 +112,7 @@ pub use crate::files::sha256_hex;
 /// (`~/.cache/hookhost/wasm` on Linux). `None` disables the disk cache.
 pub fn default_cache_root() -> Option<PathBuf> {
     if let Some(roots) = crate::locations::settled() {
-        return roots.cache.clone();
+        return roots.cache;
     }
     if let Some(dir) = std::env::var_os("HOOKHOST_CACHE_DIR") {
         return Some(PathBuf::from(dir));

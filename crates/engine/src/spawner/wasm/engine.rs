@@ -137,7 +137,7 @@ impl WasmError {
 }
 
 /// Settings of a [`WasmSpawner`](super::WasmSpawner).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WasmEngineConfig {
     /// Root of the compiled-code cache; `None` disables the disk cache.
     pub cache_root: Option<PathBuf>,

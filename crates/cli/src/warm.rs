@@ -1,0 +1,313 @@
+//! `hookhost warm-serve --socket PATH` (hidden): the warm per-user engine. A client
+//! (`hookhost-warm`, or `hookhost` itself under `HOOKHOST_DAEMON=1`: crates/warm) starts it
+//! detached with its own environment and working directory, and sends it invocations of
+//! `hook ...` and `run ...` with the same environment, directory, umask and confinement
+//! (namespaces, cgroup, seccomp, capabilities), which it runs exactly as a fresh process
+//! would: the same command code, the config and trust files and modules read anew for each
+//! (only compiled code and the wasmtime engine are kept between invocations, and a module is
+//! re-checked by stat and its digest re-pinned at every run), its descriptors 0-2 pointed at
+//! the payload and at two anonymous files for the time of the command. It answers with the
+//! command's exit code and output, or declines (the client then runs the command itself)
+//! when anything differs from what it was started with, or while it is busy with another
+//! invocation (one at a time: descriptors 0-2 are the process's).
+//!
+//! It refuses to listen anywhere but in a private directory of its user, serves only peers
+//! of its user (`SO_PEERCRED`), takes a lock so one runs per socket, and exits after
+//! `$HOOKHOST_DAEMON_IDLE_MS` (default ten minutes) without a request, or after a panic.
+
+use clap::{Args, Parser};
+use hookhost_warm::client::{IDLE_ENV, anonymous_file, dup_onto};
+use hookhost_warm::frame::{Reply, Request};
+use hookhost_warm::place;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct WarmServeArgs {
+    /// The socket to listen on, in the private per-user directory.
+    #[arg(long)]
+    socket: PathBuf,
+}
+
+/// The default idle time before the engine exits.
+const IDLE: Duration = Duration::from_secs(600);
+/// How long a connected client may take to send its request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What a request must match: what this engine was started with.
+struct Origin {
+    env: Vec<(OsString, OsString)>,
+    cwd: PathBuf,
+    umask: u32,
+    confinement: Vec<String>,
+}
+
+/// One invocation the engine took: its connection, and the command parsed from it.
+type Job = (UnixStream, Request, super::Command);
+
+/// Runs the engine until it has been idle for the idle time. Exit 0 also when another engine
+/// holds the socket's lock (it serves it).
+pub fn serve(a: &WarmServeArgs) -> anyhow::Result<u8> {
+    let dir = a.socket.parent().unwrap_or(Path::new("/"));
+    place::check_private(dir, place::euid())?;
+    let lock_path = a.socket.with_extension("lock");
+    let Some(_lock) = lock(&lock_path)? else {
+        return Ok(0);
+    };
+    match std::fs::remove_file(&a.socket) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+        _ => {}
+    }
+    let listener = UnixListener::bind(&a.socket)?;
+    std::fs::set_permissions(
+        &a.socket,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )?;
+    // Each invocation settles its own roots and warnings, as a fresh process does; the
+    // wasmtime engine and compiled modules are what is kept.
+    hookhost::locations::settle_per_setup();
+    hookhost::setup::share_spawners();
+    let origin = Arc::new(Origin {
+        env: sorted(std::env::vars_os().collect()),
+        cwd: std::env::current_dir()?,
+        umask: place::umask(),
+        confinement: place::confinement("self"),
+    });
+    let idle = std::env::var(IDLE_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .map_or(IDLE, Duration::from_millis);
+    let busy = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<Job>();
+    {
+        let (origin, busy) = (origin.clone(), busy.clone());
+        std::thread::spawn(move || accept(&listener, &origin, &busy, &tx));
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let null = File::options().read(true).write(true).open("/dev/null")?;
+    while let Ok((mut stream, request, command)) = rx.recv_timeout(idle) {
+        let (reply, panicked) = run(&rt, &origin, &null, request, command);
+        let _ = reply.write(&mut stream);
+        drop(stream);
+        // Whatever a command changed of the process (a variable, the directory, the umask)
+        // would reach the next invocation: an engine that drifted from what it admits for
+        // leaves, and the next client starts a fresh one.
+        if panicked || drifted(&origin) {
+            break;
+        }
+        busy.store(false, Ordering::SeqCst);
+    }
+    // The socket goes first (a late client finds none and starts an engine), then the lock
+    // file (an engine that raced for this one's lock binds a socket of its own: at worst
+    // one idles out unused).
+    let _ = std::fs::remove_file(&a.socket);
+    let _ = std::fs::remove_file(&lock_path);
+    hookhost::telemetry::shutdown();
+    Ok(0)
+}
+
+/// The lock at `path`, held for the engine's life; `None` when another engine holds it.
+fn lock(path: &Path) -> anyhow::Result<Option<File>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    let file = File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)?;
+    // SAFETY: the descriptor is open for the call; flock has no other precondition.
+    #[allow(unsafe_code)]
+    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if rc != 0 {
+        let e = std::io::Error::last_os_error();
+        if e.kind() == std::io::ErrorKind::WouldBlock {
+            return Ok(None);
+        }
+        return Err(e.into());
+    }
+    Ok(Some(file))
+}
+
+fn sorted(mut env: Vec<(OsString, OsString)>) -> Vec<(OsString, OsString)> {
+    env.sort();
+    env
+}
+
+/// The accepting thread: checks each peer and request, declines what it must, and hands
+/// the rest to the engine's thread one at a time.
+fn accept(listener: &UnixListener, origin: &Origin, busy: &AtomicBool, tx: &mpsc::Sender<Job>) {
+    for stream in listener.incoming() {
+        let Ok(mut stream) = stream else { continue };
+        let Ok((uid, pid)) = place::peer(&stream) else {
+            continue;
+        };
+        if uid != place::euid() {
+            // Not this user's: no answer at all.
+            continue;
+        }
+        let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
+        let Ok(request) = Request::decode(&mut stream) else {
+            continue;
+        };
+        let _ = stream.set_read_timeout(None);
+        let verdict = admit(origin, pid, &request);
+        let command = match verdict {
+            Ok(c) if !busy.swap(true, Ordering::SeqCst) => c,
+            Ok(_) => {
+                let _ = Reply::Declined("busy with another invocation".into()).write(&mut stream);
+                continue;
+            }
+            Err(why) => {
+                let _ = Reply::Declined(why).write(&mut stream);
+                continue;
+            }
+        };
+        if tx.send((stream, request, command)).is_err() {
+            return;
+        }
+    }
+}
+
+/// The command to run for `request` from process `pid`, or why it must run elsewhere.
+fn admit(origin: &Origin, pid: Option<i32>, request: &Request) -> Result<super::Command, String> {
+    if sorted(request.env.clone()) != origin.env {
+        return Err("another environment".into());
+    }
+    if request.cwd != origin.cwd {
+        return Err("another working directory".into());
+    }
+    if request.umask != origin.umask {
+        return Err("another umask".into());
+    }
+    if let Some(pid) = pid
+        && place::confinement(&pid.to_string()) != origin.confinement
+    {
+        return Err("another confinement (namespaces, cgroup, seccomp or capabilities)".into());
+    }
+    if hookhost_warm::client::unserved_env().is_some() {
+        return Err("telemetry is exported at the end of each process".into());
+    }
+    let argv = std::iter::once(OsString::from("hookhost")).chain(request.args.iter().cloned());
+    let cli = super::Cli::try_parse_from(argv).map_err(|_| "not a command line it serves")?;
+    match cli.command {
+        super::Command::Hook(_) | super::Command::Run(_)
+            if cli.global.verbose == 0 && !cli.global.no_warm =>
+        {
+            Ok(cli.command)
+        }
+        _ => Err("not a command line it serves (hook or run, without -v)".into()),
+    }
+}
+
+/// Runs one command with descriptors 0-2 pointed at its stdin and two anonymous files, as
+/// a fresh process would have run it; and whether it panicked.
+fn run(
+    rt: &tokio::runtime::Runtime,
+    origin: &Origin,
+    null: &File,
+    request: Request,
+    command: super::Command,
+) -> (Reply, bool) {
+    let files = (|| -> std::io::Result<(File, File, File)> {
+        let stdin = anonymous_file()?;
+        let (mut stdin, stdout, stderr) = (stdin, anonymous_file()?, anonymous_file()?);
+        if let Some(bytes) = &request.stdin {
+            stdin.write_all(bytes)?;
+            stdin.seek(SeekFrom::Start(0))?;
+        }
+        Ok((stdin, stdout, stderr))
+    })();
+    let Ok((stdin, mut stdout, mut stderr)) = files else {
+        return (Reply::Declined("cannot make its descriptors".into()), false);
+    };
+    let pointed = match &request.stdin {
+        Some(_) => dup_onto(&stdin, 0),
+        None => dup_onto(null, 0),
+    }
+    .and_then(|()| dup_onto(&stdout, 1))
+    .and_then(|()| dup_onto(&stderr, 2));
+    if pointed.is_err() {
+        restore(null);
+        return (
+            Reply::Declined("cannot point its descriptors".into()),
+            false,
+        );
+    }
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        super::finish(rt.block_on(super::dispatch(command, 0)))
+    }));
+    super::tier_up::reap();
+    let _ = std::io::stdout().flush();
+    restore(null);
+    // The adapter marks the hooks it runs in the process environment: put the variable back
+    // as the engine was started with it (set or not), so the next invocation starts from the
+    // environment it was admitted for (a recursion marker set by the caller stays set).
+    // SAFETY of set_var/remove_var: the command is over; the engine's other threads (the
+    // accepting one, the runtime's idle blocking threads, the epoch ticker) do not read the
+    // environment.
+    #[allow(unsafe_code)]
+    unsafe {
+        match origin_value(origin, super::hook::ADAPTER_ENV) {
+            Some(v) => std::env::set_var(super::hook::ADAPTER_ENV, v),
+            None => std::env::remove_var(super::hook::ADAPTER_ENV),
+        }
+    }
+    let read = |f: &mut File| -> Vec<u8> {
+        let mut v = Vec::new();
+        let _ = f
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| f.read_to_end(&mut v));
+        v
+    };
+    let (out, err) = (read(&mut stdout), read(&mut stderr));
+    match outcome {
+        Ok(code) => (
+            Reply::Ran {
+                code,
+                stdout: out,
+                stderr: err,
+            },
+            false,
+        ),
+        // A panicking process exits 101 with the message on stderr (captured above).
+        Err(_) => (
+            Reply::Ran {
+                code: 101,
+                stdout: out,
+                stderr: err,
+            },
+            true,
+        ),
+    }
+}
+
+/// Whether the process no longer is what it was started as.
+fn drifted(origin: &Origin) -> bool {
+    sorted(std::env::vars_os().collect()) != origin.env
+        || std::env::current_dir().ok().as_ref() != Some(&origin.cwd)
+        || place::umask() != origin.umask
+}
+
+/// The value of `name` in the environment the engine was started with.
+fn origin_value<'a>(origin: &'a Origin, name: &str) -> Option<&'a OsString> {
+    origin.env.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+/// Points descriptors 0-2 back at /dev/null.
+fn restore(null: &File) {
+    for fd in 0..3 {
+        let _ = dup_onto(null, fd);
+    }
+}

@@ -1,0 +1,291 @@
+//! Where a warm engine listens and who may talk to it: a private per-user directory (0700,
+//! owned by this user, not a symlink: checked before every use, and a directory that fails a
+//! check means no warm engine), one socket per *key* in it, and the peer checks both ends
+//! make. The key is a digest of everything a fresh process would inherit that hookhost or a
+//! hook can see: the whole environment, the working directory, the umask, the user, the
+//! `hookhost` executable (path and identity) and, on Linux, the namespaces and the seccomp
+//! and no-new-privileges state. Two invocations with the same key would run alike as fresh
+//! processes; the engine still compares every one of those with its own before it runs a
+//! request (the key only finds the socket).
+
+use std::ffi::OsString;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+use std::os::unix::io::AsRawFd;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+
+/// The per-user directory of warm engines: `$XDG_RUNTIME_DIR/hookhost` when that variable is
+/// an absolute directory of this user, else `/tmp/hookhost-<uid>`; created 0700 when missing.
+/// `Err` says why it cannot be used (then there is no warm engine).
+pub fn dir() -> io::Result<PathBuf> {
+    let uid = euid();
+    let base = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute() && check_private(p, uid).is_ok());
+    let dir = match base {
+        Some(b) => b.join("hookhost"),
+        None => PathBuf::from(format!("/tmp/hookhost-{uid}")),
+    };
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    check_private(&dir, uid)?;
+    Ok(dir)
+}
+
+/// `dir` is a real directory (not a symlink) of `uid` that no one else can enter.
+pub fn check_private(dir: &Path, uid: u32) -> io::Result<()> {
+    let meta = std::fs::symlink_metadata(dir)?;
+    let refuse = |why: &str| {
+        Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("{} {why}: no warm engine there", dir.display()),
+        ))
+    };
+    if !meta.file_type().is_dir() {
+        return refuse("is not a directory (or is a symlink)");
+    }
+    if meta.uid() != uid {
+        return refuse("belongs to another user");
+    }
+    if meta.mode() & 0o077 != 0 {
+        return refuse("is open to other users (want 0700)");
+    }
+    Ok(())
+}
+
+/// This process's effective user id.
+pub fn euid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::geteuid()
+    }
+}
+
+/// This process's umask (read by setting it and putting it back; nothing else runs yet).
+pub fn umask() -> u32 {
+    // SAFETY: umask has no preconditions and cannot fail; the value is restored at once.
+    #[allow(unsafe_code)]
+    let old = unsafe {
+        let old = libc::umask(0o077);
+        libc::umask(old);
+        old
+    };
+    // mode_t is u32 on Linux and u16 on macOS.
+    #[allow(clippy::useless_conversion)]
+    u32::from(old)
+}
+
+/// The user id and process id of the process at the other end of `stream`.
+pub fn peer(stream: &UnixStream) -> io::Result<(u32, Option<i32>)> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        let mut cred = libc::ucred {
+            pid: 0,
+            uid: 0,
+            gid: 0,
+        };
+        let mut len = libc::socklen_t::try_from(std::mem::size_of::<libc::ucred>())
+            .map_err(|_| io::Error::other("ucred size"))?;
+        // SAFETY: cred and len are valid for writes of the sizes given; the fd is open.
+        #[allow(unsafe_code)]
+        let rc = unsafe {
+            libc::getsockopt(
+                stream.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_PEERCRED,
+                (&raw mut cred).cast(),
+                &raw mut len,
+            )
+        };
+        if rc != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok((cred.uid, Some(cred.pid)))
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        let (mut uid, mut gid) = (0, 0);
+        // SAFETY: uid and gid are valid for writes; the fd is open.
+        #[allow(unsafe_code)]
+        let rc = unsafe { libc::getpeereid(stream.as_raw_fd(), &mut uid, &mut gid) };
+        if rc != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok((uid, None))
+    }
+}
+
+/// What confines process `pid` beyond its user (`"self"`: this one): its namespaces and its
+/// seccomp and no-new-privileges state, one line each (Linux; empty elsewhere). A client in
+/// another sandbox than the engine has another identity, so the engine declines it.
+pub fn confinement(pid: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if !cfg!(target_os = "linux") {
+        return out;
+    }
+    for ns in ["mnt", "pid", "net", "user", "ipc", "uts", "cgroup"] {
+        let link = std::fs::read_link(format!("/proc/{pid}/ns/{ns}"))
+            .map_or_else(|e| format!("{ns}: {e}"), |l| l.display().to_string());
+        out.push(link);
+    }
+    if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+        out.extend(
+            status
+                .lines()
+                .filter(|l| {
+                    l.starts_with("Seccomp:")
+                        || l.starts_with("NoNewPrivs:")
+                        || l.starts_with("CapEff:")
+                })
+                .map(str::to_string),
+        );
+    }
+    out
+}
+
+/// The executable's identity: its path and, when it can be read, device, inode, size and
+/// modification time (a rebuilt or replaced binary gets another engine).
+pub fn exe_identity(exe: &Path) -> String {
+    match std::fs::metadata(exe) {
+        Ok(m) => format!(
+            "{}:{}:{}:{}:{}.{}",
+            exe.display(),
+            m.dev(),
+            m.ino(),
+            m.size(),
+            m.mtime(),
+            m.mtime_nsec()
+        ),
+        Err(_) => exe.display().to_string(),
+    }
+}
+
+/// The key of an invocation (see the module's documentation): 16 hex digits.
+pub fn key(
+    env: &[(OsString, OsString)],
+    cwd: &Path,
+    umask: u32,
+    exe: &str,
+    confinement: &[String],
+) -> String {
+    let mut h = Fnv::default();
+    let mut sorted: Vec<_> = env.iter().collect();
+    sorted.sort();
+    for (k, v) in sorted {
+        h.field(k.as_bytes());
+        h.field(v.as_bytes());
+    }
+    h.field(cwd.as_os_str().as_bytes());
+    h.field(&umask.to_le_bytes());
+    h.field(&euid().to_le_bytes());
+    h.field(exe.as_bytes());
+    for c in confinement {
+        h.field(c.as_bytes());
+    }
+    format!("{:016x}", h.0)
+}
+
+/// FNV-1a, 64 bits: stable across builds (the client and the engine may be built apart),
+/// and only ever a lookup key, never a check.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn field(&mut self, bytes: &[u8]) {
+        for b in u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes() {
+            self.byte(b);
+        }
+        for &b in bytes {
+            self.byte(b);
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        self.0 ^= u64::from(b);
+        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn only_a_private_directory_of_this_user_is_used() {
+        let t = tempfile::tempdir().unwrap();
+        let uid = euid();
+        let d = t.path().join("d");
+        std::fs::create_dir(&d).unwrap();
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700)).unwrap();
+        check_private(&d, uid).unwrap();
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let e = check_private(&d, uid).unwrap_err();
+        assert!(e.to_string().contains("open to other users"), "{e}");
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let link = t.path().join("link");
+        std::os::unix::fs::symlink(&d, &link).unwrap();
+        let e = check_private(&link, uid).unwrap_err();
+        assert!(e.to_string().contains("symlink"), "{e}");
+        let e = check_private(&d, uid.wrapping_add(1)).unwrap_err();
+        assert!(e.to_string().contains("another user"), "{e}");
+    }
+
+    #[test]
+    fn the_key_changes_with_anything_a_fresh_process_would_see() {
+        let env = vec![(OsString::from("A"), OsString::from("1"))];
+        let base = key(&env, Path::new("/p"), 0o022, "exe", &[]);
+        assert_eq!(base.len(), 16);
+        let reordered = vec![
+            (OsString::from("B"), OsString::from("2")),
+            (OsString::from("A"), OsString::from("1")),
+        ];
+        let mut both = env.clone();
+        both.push(("B".into(), "2".into()));
+        assert_eq!(
+            key(&reordered, Path::new("/p"), 0o022, "exe", &[]),
+            key(&both, Path::new("/p"), 0o022, "exe", &[])
+        );
+        for other in [
+            key(&both, Path::new("/p"), 0o022, "exe", &[]),
+            key(&env, Path::new("/q"), 0o022, "exe", &[]),
+            key(&env, Path::new("/p"), 0o077, "exe", &[]),
+            key(&env, Path::new("/p"), 0o022, "exe2", &[]),
+            key(&env, Path::new("/p"), 0o022, "exe", &["mnt:[1]".into()]),
+            key(
+                &[(OsString::from("A"), OsString::from("2"))],
+                Path::new("/p"),
+                0o022,
+                "exe",
+                &[],
+            ),
+        ] {
+            assert_ne!(other, base);
+        }
+    }
+
+    #[test]
+    fn the_peer_of_a_socket_pair_is_this_process() {
+        let (a, _b) = UnixStream::pair().unwrap();
+        let (uid, pid) = peer(&a).unwrap();
+        assert_eq!(uid, euid());
+        if cfg!(target_os = "linux") {
+            assert_eq!(pid, i32::try_from(std::process::id()).ok());
+            assert_eq!(
+                confinement("self"),
+                confinement(&std::process::id().to_string())
+            );
+        }
+    }
+}

@@ -1,0 +1,367 @@
+//! The warm per-user engine (`HOOKHOST_DAEMON`, crates/warm, crates/cli/src/warm.rs): an
+//! invocation it serves answers exactly as a fresh process does, sees every edit of the
+//! config, the trust pins and the modules, runs in the caller's environment, and hands back
+//! whatever it will not run. Each test has its own private runtime directory
+//! (`XDG_RUNTIME_DIR`), so its engines are its own, and a short idle time, so they exit.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use common::Project;
+use serde_json::json;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+const HOOKHOST: &str = env!("CARGO_BIN_EXE_hookhost");
+const THIN: &str = env!("CARGO_BIN_EXE_hookhost-warm");
+
+/// A project with a shell guard on PreToolUse that records its parent's pid and a variable.
+fn guarded() -> Project {
+    Project::new(json!({"hooks": {"PreToolUse": [{"command":
+        "echo \"$PPID $WARM_PROBE\" >> \"$HOOK_PROJECT_DIR/seen\"; grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }; exit 0"}]}}))
+}
+
+fn payload(p: &Project, command: &str) -> Vec<u8> {
+    json!({"session_id": "s1", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": command}, "cwd": p.path()})
+    .to_string()
+    .into_bytes()
+}
+
+/// A private runtime directory for one test's engines.
+fn runtime() -> TempDir {
+    let d = TempDir::new().unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    d
+}
+
+/// `exe hook --for claude` on `p` with `stdin`, the warm engine per `daemon` ("" = off), the
+/// engines' directory under `rt`; and the pid of the process started.
+fn hook(
+    exe: &str,
+    p: &Project,
+    rt: &Path,
+    daemon: &str,
+    stdin: &[u8],
+    extra: &[(&str, &str)],
+) -> (Output, u32) {
+    let mut c = Command::new(exe);
+    c.args(["hook", "--for", "claude", "--trust", "all", "--project"])
+        .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
+        .current_dir(p.path())
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+        .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
+        .env("XDG_RUNTIME_DIR", rt)
+        .env("HOOKHOST_DAEMON", daemon)
+        .env("HOOKHOST_DAEMON_IDLE_MS", "3000")
+        .env_remove("HOOKHOST_ADAPTER")
+        .env_remove("RUST_LOG")
+        .env("WARM_PROBE", "one")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in extra {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    let pid = child.id();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    (child.wait_with_output().unwrap(), pid)
+}
+
+/// The lines the guard recorded: (parent pid, probe value).
+fn seen(p: &Project) -> Vec<(u32, String)> {
+    p.read("seen")
+        .lines()
+        .map(|l| {
+            let (pid, probe) = l.split_once(' ').unwrap();
+            (pid.parse().unwrap(), probe.to_string())
+        })
+        .collect()
+}
+
+fn engines(rt: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(rt.join("hookhost"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "sock"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn same_answer(a: &Output, b: &Output) {
+    assert_eq!(a.status.code(), b.status.code());
+    assert_eq!(
+        String::from_utf8_lossy(&a.stdout),
+        String::from_utf8_lossy(&b.stdout)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&a.stderr),
+        String::from_utf8_lossy(&b.stderr)
+    );
+}
+
+#[test]
+fn an_event_through_the_warm_engine_answers_as_a_fresh_process_does() {
+    let p = guarded();
+    let rt = runtime();
+    for command in ["rm -rf /", "cargo test"] {
+        let (fresh, fresh_pid) = hook(HOOKHOST, &p, rt.path(), "", &payload(&p, command), &[]);
+        let (warm, warm_pid) = hook(HOOKHOST, &p, rt.path(), "wait", &payload(&p, command), &[]);
+        same_answer(&fresh, &warm);
+        let seen = seen(&p);
+        let (fresh_parent, warm_parent) = (seen[seen.len() - 2].0, seen[seen.len() - 1].0);
+        assert_eq!(
+            fresh_parent, fresh_pid,
+            "a fresh process runs its own hooks"
+        );
+        assert_ne!(
+            warm_parent, warm_pid,
+            "the warm engine ran this one: {seen:?}"
+        );
+    }
+    let blocked = hook(
+        HOOKHOST,
+        &p,
+        rt.path(),
+        "wait",
+        &payload(&p, "rm -rf /"),
+        &[],
+    )
+    .0;
+    assert!(
+        String::from_utf8_lossy(&blocked.stdout).contains("\"permissionDecision\":\"deny\""),
+        "{blocked:?}"
+    );
+    // Every warm event went to one engine, listening in the private directory.
+    let warm_parents: std::collections::BTreeSet<u32> =
+        seen(&p).iter().skip(1).step_by(2).map(|s| s.0).collect();
+    assert_eq!(warm_parents.len(), 1, "{:?}", seen(&p));
+    let sockets = engines(rt.path());
+    assert_eq!(sockets.len(), 1, "{sockets:?}");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&rt.path().join("hookhost")), 0o700);
+    assert_eq!(mode(&sockets[0]), 0o600);
+}
+
+#[test]
+fn the_thin_client_answers_alike_with_and_without_an_engine() {
+    let p = guarded();
+    let rt = runtime();
+    let (fresh, _) = hook(
+        HOOKHOST,
+        &p,
+        rt.path(),
+        "",
+        &payload(&p, "rm -rf /tmp/x"),
+        &[],
+    );
+    // No engine wanted: the thin client runs `hookhost` in its place.
+    let (thin_off, pid) = hook(THIN, &p, rt.path(), "", &payload(&p, "rm -rf /tmp/x"), &[]);
+    same_answer(&fresh, &thin_off);
+    assert_eq!(seen(&p).last().unwrap().0, pid, "exec'd in place");
+    // An engine wanted, none running: this event runs in place, one is started for the next.
+    let (first, pid) = hook(THIN, &p, rt.path(), "1", &payload(&p, "rm -rf /tmp/x"), &[]);
+    same_answer(&fresh, &first);
+    assert_eq!(seen(&p).last().unwrap().0, pid);
+    let (warm, pid) = hook(
+        THIN,
+        &p,
+        rt.path(),
+        "wait",
+        &payload(&p, "rm -rf /tmp/x"),
+        &[],
+    );
+    same_answer(&fresh, &warm);
+    assert_ne!(seen(&p).last().unwrap().0, pid, "served by the engine");
+}
+
+#[test]
+fn the_engine_sees_every_edit_of_config_and_trust() {
+    let p = guarded();
+    let rt = runtime();
+    let go = |trust: &str| {
+        let mut c = Command::new(HOOKHOST);
+        c.args([
+            "run",
+            "PreToolUse",
+            "--tool",
+            "Bash",
+            "--args",
+            r#"{"command":"rm -rf /"}"#,
+        ])
+        .args(["--trust", trust, "--project"])
+        .arg(p.path())
+        .current_dir(p.path())
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+        .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
+        .env("XDG_RUNTIME_DIR", rt.path())
+        .env("HOOKHOST_DAEMON", "wait")
+        .env("HOOKHOST_DAEMON_IDLE_MS", "3000")
+        .stdin(Stdio::null());
+        c.output().unwrap()
+    };
+    assert_eq!(go("all").status.code(), Some(2), "blocked by the guard");
+    // The guard is edited to pass everything: the very next event sees it.
+    p.write(
+        ".coding-agent/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"command": "exit 0"}]}}).to_string(),
+    );
+    assert_eq!(go("all").status.code(), Some(0));
+    // Back to the guard, but untrusted under `block`: refused until it is trusted.
+    p.write(
+        ".coding-agent/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"command": "exit 2"}]}}).to_string(),
+    );
+    let out = go("block");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("untrusted")
+            || String::from_utf8_lossy(&out.stdout).contains("untrusted"),
+        "{out:?}"
+    );
+    let trusted = Command::new(HOOKHOST)
+        .args(["trust", "--project"])
+        .arg(p.path())
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+        .env("HOOKHOST_DAEMON", "")
+        .output()
+        .unwrap();
+    assert!(trusted.status.success(), "{trusted:?}");
+    let out = go("block");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "now trusted, the hook itself blocks: {out:?}"
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("untrusted"),
+        "{out:?}"
+    );
+    assert_eq!(engines(rt.path()).len(), 1, "one engine saw all of it");
+}
+
+#[test]
+fn another_environment_gets_another_engine_and_its_own_variables() {
+    let p = guarded();
+    let rt = runtime();
+    hook(HOOKHOST, &p, rt.path(), "wait", &payload(&p, "ls"), &[]);
+    hook(
+        HOOKHOST,
+        &p,
+        rt.path(),
+        "wait",
+        &payload(&p, "ls"),
+        &[("WARM_PROBE", "two")],
+    );
+    let seen = seen(&p);
+    assert_eq!(seen[0].1, "one");
+    assert_eq!(seen[1].1, "two", "the hook saw its caller's variable");
+    assert_ne!(seen[0].0, seen[1].0, "two engines");
+    assert_eq!(engines(rt.path()).len(), 2);
+}
+
+#[test]
+fn what_the_engine_declines_runs_in_process_with_its_payload() {
+    let p = guarded();
+    let rt = runtime();
+    let (fresh, _) = hook(HOOKHOST, &p, rt.path(), "", &payload(&p, "rm -rf /"), &[]);
+    // `-v` is served by no engine (logging is set up once per process): handed back after
+    // the payload was read, it still reaches the command whole.
+    let mut c = Command::new(HOOKHOST);
+    c.args([
+        "hook",
+        "--for",
+        "claude",
+        "-v",
+        "--trust",
+        "all",
+        "--project",
+    ])
+    .arg(p.path())
+    .arg("--home")
+    .arg(p.home.path())
+    .current_dir(p.path())
+    .env("HOME", p.home.path())
+    .env("HOOKHOST_CACHE_DIR", p.cache.path())
+    .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+    .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
+    .env("XDG_RUNTIME_DIR", rt.path())
+    .env("HOOKHOST_DAEMON", "wait")
+    .env("HOOKHOST_DAEMON_IDLE_MS", "3000")
+    .env("WARM_PROBE", "one")
+    .env_remove("RUST_LOG")
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let pid = child.id();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&payload(&p, "rm -rf /"))
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), fresh.status.code());
+    assert_eq!(out.stdout, fresh.stdout, "{out:?}");
+    assert_eq!(seen(&p).last().unwrap().0, pid, "ran in the process itself");
+}
+
+#[test]
+fn an_idle_engine_exits_and_removes_its_socket() {
+    let p = guarded();
+    let rt = runtime();
+    let idle = [("HOOKHOST_DAEMON_IDLE_MS", "300")];
+    hook(HOOKHOST, &p, rt.path(), "wait", &payload(&p, "ls"), &idle);
+    let engine = seen(&p)[0].0;
+    assert_eq!(engines(rt.path()).len(), 1);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while (Path::new(&format!("/proc/{engine}")).exists() || !engines(rt.path()).is_empty())
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(engines(rt.path()).is_empty(), "socket removed");
+    let state = std::fs::read_to_string(format!("/proc/{engine}/stat")).unwrap_or_default();
+    assert!(
+        state.is_empty() || state.contains(") Z "),
+        "engine {engine} still running: {state}"
+    );
+}
+
+#[test]
+fn a_runtime_directory_open_to_others_is_not_used() {
+    let p = guarded();
+    let open = TempDir::new().unwrap();
+    std::fs::set_permissions(open.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    // XDG_RUNTIME_DIR open to others is passed over (the per-uid /tmp directory is used).
+    let hh = open.path().join("hookhost");
+    std::fs::create_dir(&hh).unwrap();
+    std::fs::set_permissions(&hh, std::fs::Permissions::from_mode(0o777)).unwrap();
+    hook(
+        HOOKHOST,
+        &p,
+        open.path(),
+        "1",
+        &payload(&p, "ls"),
+        &[("HOOKHOST_DAEMON_IDLE_MS", "200")],
+    );
+    assert!(
+        engines(open.path()).is_empty(),
+        "nothing listens in an open directory"
+    );
+}
