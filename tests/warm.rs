@@ -99,6 +99,31 @@ fn engines(rt: &Path) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
+/// The engines still running for the runtime directory `rt` (their command line names it).
+fn running(rt: &Path) -> Vec<u32> {
+    let needle = rt.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let cmd = String::from_utf8_lossy(&cmd);
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            cmd.contains("warm-serve") && cmd.contains(&needle) && !state.contains(") Z ")
+        })
+        .collect()
+}
+
+/// Waits (a liveness bound, not a timing assertion) until no engine of `rt` runs.
+fn all_gone(rt: &Path) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !running(rt).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    running(rt)
+}
+
 fn same_answer(a: &Output, b: &Output) {
     assert_eq!(a.status.code(), b.status.code());
     assert_eq!(
@@ -327,19 +352,32 @@ fn an_idle_engine_exits_and_removes_its_socket() {
     let rt = runtime();
     let idle = [("HOOKHOST_DAEMON_IDLE_MS", "300")];
     hook(HOOKHOST, &p, rt.path(), "wait", &payload(&p, "ls"), &idle);
-    let engine = seen(&p)[0].0;
-    assert_eq!(engines(rt.path()).len(), 1);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while (Path::new(&format!("/proc/{engine}")).exists() || !engines(rt.path()).is_empty())
-        && Instant::now() < deadline
-    {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    assert_eq!(running(rt.path()).len(), 1);
+    assert_eq!(all_gone(rt.path()), Vec::<u32>::new(), "still running");
     assert!(engines(rt.path()).is_empty(), "socket removed");
-    let state = std::fs::read_to_string(format!("/proc/{engine}/stat")).unwrap_or_default();
+}
+
+#[test]
+fn a_guest_blocked_on_a_fifo_does_not_keep_the_engine_alive() {
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "h.wasm read pipe", "timeout": 500}]}}));
+    std::fs::copy(common::guests::guest("hostile"), p.path().join("h.wasm")).unwrap();
+    let fifo = std::ffi::CString::new(p.path().join("pipe").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    #[allow(unsafe_code)]
+    let made = unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) };
+    assert_eq!(made, 0);
+    let rt = runtime();
+    let idle = [("HOOKHOST_DAEMON_IDLE_MS", "300")];
+    let (out, _) = hook(HOOKHOST, &p, rt.path(), "wait", &payload(&p, "ls"), &idle);
     assert!(
-        state.is_empty() || state.contains(") Z "),
-        "engine {engine} still running: {state}"
+        String::from_utf8_lossy(&out.stdout).contains("\"permissionDecision\":\"deny\""),
+        "a timed-out guard blocks: {out:?}"
+    );
+    assert_eq!(
+        all_gone(rt.path()),
+        Vec::<u32>::new(),
+        "the engine waited for its blocked thread"
     );
 }
 

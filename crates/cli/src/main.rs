@@ -93,16 +93,22 @@ fn parse_command_line() -> (Global, Command) {
     if matches!(
         first.as_ref().and_then(|a| a.to_str()),
         Some("run" | "hook")
-    ) && let Ok(hot) = HotCli::try_parse()
+    ) && let Some(parsed) = parse_hot(std::env::args_os())
     {
-        let command = match hot.command {
-            HotCommand::Run(args) => Command::Run(args),
-            HotCommand::Hook(args) => Command::Hook(args),
-        };
-        return (hot.global, command);
+        return parsed;
     }
     let cli = Cli::parse();
     (cli.global, cli.command)
+}
+
+/// `argv` (with the program name) through [`HotCli`]: `None` when it does not parse there.
+fn parse_hot(argv: impl IntoIterator<Item = std::ffi::OsString>) -> Option<(Global, Command)> {
+    let hot = HotCli::try_parse_from(argv).ok()?;
+    let command = match hot.command {
+        HotCommand::Run(args) => Command::Run(args),
+        HotCommand::Hook(args) => Command::Hook(args),
+    };
+    Some((hot.global, command))
 }
 
 #[derive(Subcommand, Debug)]

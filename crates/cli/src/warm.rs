@@ -15,7 +15,7 @@
 //! of its user (`SO_PEERCRED`), takes a lock so one runs per socket, and exits after
 //! `$HOOKHOST_DAEMON_IDLE_MS` (default ten minutes) without a request, or after a panic.
 
-use clap::{Args, Parser};
+use clap::Args;
 use hookhost_warm::client::{IDLE_ENV, anonymous_file, dup_onto};
 use hookhost_warm::frame::{Reply, Request};
 use hookhost_warm::place;
@@ -111,7 +111,10 @@ pub fn serve(a: &WarmServeArgs) -> anyhow::Result<u8> {
     // one idles out unused).
     let _ = std::fs::remove_file(&a.socket);
     let _ = std::fs::remove_file(&lock_path);
-    hookhost::telemetry::shutdown();
+    // A blocking thread that never returns (a guest blocked opening a FIFO nobody writes,
+    // after its hook timed out) must not keep the engine alive: give them a moment, as a
+    // fresh process does, and leave.
+    rt.shutdown_timeout(Duration::from_millis(100));
     Ok(0)
 }
 
@@ -158,7 +161,9 @@ fn accept(listener: &UnixListener, origin: &Origin, busy: &AtomicBool, tx: &mpsc
             continue;
         }
         let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
-        let Ok(request) = Request::decode(&mut stream) else {
+        // Buffered: a request is hundreds of small fields, each its own read otherwise.
+        let Ok(request) = Request::decode(&mut std::io::BufReader::with_capacity(1 << 16, &stream))
+        else {
             continue;
         };
         let _ = stream.set_read_timeout(None);
@@ -200,13 +205,8 @@ fn admit(origin: &Origin, pid: Option<i32>, request: &Request) -> Result<super::
         return Err("telemetry is exported at the end of each process".into());
     }
     let argv = std::iter::once(OsString::from("hookhost")).chain(request.args.iter().cloned());
-    let cli = super::Cli::try_parse_from(argv).map_err(|_| "not a command line it serves")?;
-    match cli.command {
-        super::Command::Hook(_) | super::Command::Run(_)
-            if cli.global.verbose == 0 && !cli.global.no_warm =>
-        {
-            Ok(cli.command)
-        }
+    match super::parse_hot(argv) {
+        Some((global, command)) if global.verbose == 0 && !global.no_warm => Ok(command),
         _ => Err("not a command line it serves (hook or run, without -v)".into()),
     }
 }

@@ -100,7 +100,7 @@ pub fn forward(mode: Mode, exe: &Path, args: &[OsString]) -> Forwarded {
     let exe_id = place::exe_identity(exe);
     let socket = dir.join(format!(
         "{}.sock",
-        place::key(&env, &cwd, umask, &exe_id, &place::confinement("self"))
+        place::key(&env, &cwd, umask, &exe_id, &place::namespaces("self"))
     ));
     let Some(mut stream) = connect(mode, exe, &socket) else {
         return Forwarded::NotUsed;
@@ -189,7 +189,7 @@ fn start(exe: &Path, socket: &Path) -> Option<()> {
 fn exchange(stream: &mut UnixStream, request: &Request) -> io::Result<Reply> {
     stream.write_all(&request.encode()?)?;
     stream.shutdown(std::net::Shutdown::Write)?;
-    Reply::read(stream)
+    Reply::read(&mut io::BufReader::with_capacity(1 << 16, stream))
 }
 
 /// What the command would read from stdin: all of it for `hook` (which reads it to the end),

@@ -3,10 +3,10 @@
 //! check means no warm engine), one socket per *key* in it, and the peer checks both ends
 //! make. The key is a digest of everything a fresh process would inherit that hookhost or a
 //! hook can see: the whole environment, the working directory, the umask, the user, the
-//! `hookhost` executable (path and identity) and, on Linux, the namespaces and the seccomp
-//! and no-new-privileges state. Two invocations with the same key would run alike as fresh
-//! processes; the engine still compares every one of those with its own before it runs a
-//! request (the key only finds the socket).
+//! `hookhost` executable (path and identity) and, on Linux, the namespaces. The engine
+//! compares all of those, and the peer's whole [`confinement`] (cgroup, seccomp,
+//! no-new-privileges, capabilities too), with its own before it runs a request: the key
+//! only finds the socket.
 
 use std::ffi::OsString;
 use std::io;
@@ -121,19 +121,18 @@ pub fn peer(stream: &UnixStream) -> io::Result<(u32, Option<i32>)> {
     }
 }
 
-/// What confines process `pid` beyond its user (`"self"`: this one): its namespaces and its
-/// seccomp and no-new-privileges state, one line each (Linux; empty elsewhere). A client in
+/// What confines process `pid` beyond its user (`"self"`: this one): its namespaces, its
+/// cgroup, its seccomp and no-new-privileges state and its effective capabilities, one line each (Linux; empty elsewhere). A client in
 /// another sandbox than the engine has another identity, so the engine declines it.
 pub fn confinement(pid: &str) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = namespaces(pid);
     if !cfg!(target_os = "linux") {
         return out;
     }
-    for ns in ["mnt", "pid", "net", "user", "ipc", "uts", "cgroup"] {
-        let link = std::fs::read_link(format!("/proc/{pid}/ns/{ns}"))
-            .map_or_else(|e| format!("{ns}: {e}"), |l| l.display().to_string());
-        out.push(link);
-    }
+    out.push(
+        std::fs::read_to_string(format!("/proc/{pid}/cgroup"))
+            .unwrap_or_else(|e| format!("cgroup: {e}")),
+    );
     if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
         out.extend(
             status
@@ -147,6 +146,21 @@ pub fn confinement(pid: &str) -> Vec<String> {
         );
     }
     out
+}
+
+/// The namespaces of process `pid`, one line each (Linux; empty elsewhere): the part of
+/// [`confinement`] a client puts in its key (cheap to read; the engine compares all of it).
+pub fn namespaces(pid: &str) -> Vec<String> {
+    if !cfg!(target_os = "linux") {
+        return Vec::new();
+    }
+    ["mnt", "pid", "net", "user", "ipc", "uts", "cgroup"]
+        .into_iter()
+        .map(|ns| {
+            std::fs::read_link(format!("/proc/{pid}/ns/{ns}"))
+                .map_or_else(|e| format!("{ns}: {e}"), |l| l.display().to_string())
+        })
+        .collect()
 }
 
 /// The executable's identity: its path and, when it can be read, device, inode, size and
