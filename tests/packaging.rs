@@ -10,7 +10,7 @@ fn root() -> PathBuf {
 }
 
 /// The crates `cargo publish --workspace` uploads (the Python binding is `publish = false`).
-const PUBLISHED: &[&str] = &["core", "engine", "package", "serve", "cli"];
+const PUBLISHED: &[&str] = &["core", "engine", "package", "serve", "warm", "cli"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {

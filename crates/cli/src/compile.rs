@@ -36,6 +36,7 @@ pub struct CompileArgs {
 }
 
 /// CPU seconds a background compile may use (the largest example guest takes about 20).
+#[cfg(unix)]
 const BACKGROUND_CPU_LIMIT: u64 = 600;
 
 #[derive(Serialize)]

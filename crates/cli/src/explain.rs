@@ -100,19 +100,29 @@ pub fn render(r: &EventRecord) -> String {
         }
     }
     s += &not_run_text(r);
-    let trust: Vec<&str> = r
-        .hooks
-        .iter()
-        .filter(|h| h.trust == "untrusted")
-        .map(|h| h.hook.as_str())
-        .collect();
-    if !trust.is_empty() {
-        s += &format!(
-            "  trust: {} untrusted (not run under skip/block; effects reduced under contain)\n",
-            trust.join(", ")
-        );
-    }
+    s += &trust_text(r);
     s += &format!("  fold: {}\n", fold_text(r));
+    s
+}
+
+/// What trust did to the event's untrusted hooks, from each one's kind and outcome: not run
+/// (`skip`/`block` stop untrusted shell and HTTP hooks, `block` every one), run with full
+/// effect (a shell or HTTP hook that ran untrusted: only `all` runs it), or a wasm hook that
+/// ran (contained under `skip`: it can only pass or block; full effect under `all`).
+fn trust_text(r: &EventRecord) -> String {
+    let mut s = String::new();
+    for h in r.hooks.iter().filter(|h| h.trust == "untrusted") {
+        let what = match (h.outcome.as_str(), h.kind.as_str()) {
+            ("skipped", _) => "not run (`hookhost trust` reviews and trusts it)",
+            (_, "wasm") => {
+                "ran sandboxed (under skip it can only pass or block; under all, with full effect)"
+            }
+            _ => {
+                "ran with full effect (only the `all` policy runs an untrusted shell or HTTP hook)"
+            }
+        };
+        s += &format!("  trust: {} is untrusted: {what}\n", h.hook);
+    }
     s
 }
 

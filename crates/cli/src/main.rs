@@ -295,6 +295,8 @@ fn main() -> ExitCode {
     init_logging(global.verbose);
     #[cfg(unix)]
     if let Command::WarmServe(a) = &command {
+        // Each invocation's log is dropped, and so written, before its answer goes.
+        hookhost::decision_log::write_in_background(false);
         return ExitCode::from(finish(warm::serve(a)));
     }
     // One event per process: a current-thread runtime starts faster than a pool of workers
@@ -309,6 +311,9 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // One event per process writes its log line in place (starting the log's writer thread
+    // would cost more); `serve` lives long and writes off the events' path.
+    hookhost::decision_log::write_in_background(matches!(command, Command::Serve(_)));
     let result = rt.block_on(dispatch(command, global.verbose));
     // Spans still queued leave now, waiting at most the OTLP timeout capped at 2 s.
     hookhost::telemetry::shutdown();

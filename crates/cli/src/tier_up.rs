@@ -85,6 +85,7 @@ fn started() -> std::sync::MutexGuard<'static, Vec<Child>> {
 }
 
 /// The descriptor number a background compile finds its claim at (`compile --claimed`).
+#[cfg(unix)]
 pub const CLAIM_FD: i32 = 3;
 
 #[allow(unsafe_code)]

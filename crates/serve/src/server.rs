@@ -7,7 +7,9 @@
 mod connection;
 
 use super::memory::{Budget, Pool};
-use super::protocol::{self, BUSY, RpcError, SHUTTING_DOWN, TOO_LARGE};
+#[cfg(unix)]
+use super::protocol::SHUTTING_DOWN;
+use super::protocol::{self, BUSY, RpcError, TOO_LARGE};
 use hookhost::setup::Engine;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -16,6 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::{Notify, broadcast, mpsc, watch};
+#[cfg(unix)]
 use tokio::task::JoinSet;
 
 /// The limits of a server, each a guard against a client that asks too much.
@@ -149,8 +152,21 @@ impl Server {
         watcher.abort();
     }
 
+    /// `--socket` needs Unix sockets: elsewhere an error saying so.
+    #[cfg(not(unix))]
+    pub async fn serve_socket(self: &Arc<Self>, path: &Path) -> std::io::Result<()> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            format!(
+                "--socket {} needs Unix domain sockets, which this platform's build does not serve; use `hookhost serve` on stdio",
+                path.display()
+            ),
+        ))
+    }
+
     /// Serves clients on the Unix socket at `path` until `shutdown` or SIGTERM/SIGINT; then
     /// waits for running requests and hooks, and removes the socket.
+    #[cfg(unix)]
     pub async fn serve_socket(self: &Arc<Self>, path: &Path) -> std::io::Result<()> {
         let listener = bind(path)?;
         tracing::info!(socket = %path.display(), "serving");
@@ -227,6 +243,7 @@ async fn write_messages<W: AsyncWrite + Unpin>(mut w: W, mut rx: mpsc::Receiver<
     let _ = w.shutdown().await;
 }
 
+#[cfg(unix)]
 async fn refuse<W: AsyncWrite + Unpin>(mut w: W, max: usize) {
     let e = RpcError::new(
         SHUTTING_DOWN,
@@ -245,7 +262,16 @@ async fn stopped(rx: &mut watch::Receiver<bool>) {
     let _ = rx.wait_for(|s| *s).await.map(|_| ());
 }
 
+/// Ctrl-C (no SIGTERM outside Unix).
+#[cfg(not(unix))]
+async fn terminated() {
+    if tokio::signal::ctrl_c().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
 /// SIGTERM or SIGINT.
+#[cfg(unix)]
 async fn terminated() {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut term), Ok(mut int)) = (
@@ -262,6 +288,7 @@ async fn terminated() {
 
 /// Binds the socket, user-only (0600). A stale socket (nobody listening) is replaced; a
 /// live one, or any other kind of file at the path, is an error.
+#[cfg(unix)]
 fn bind(path: &Path) -> std::io::Result<tokio::net::UnixListener> {
     use std::os::unix::fs::{FileTypeExt, PermissionsExt};
     if let Ok(meta) = std::fs::symlink_metadata(path) {
@@ -292,6 +319,7 @@ fn bind(path: &Path) -> std::io::Result<tokio::net::UnixListener> {
 
 /// Only the user running the server may talk to it (the socket is 0600 too; this also holds
 /// if its directory's permissions are loose).
+#[cfg(unix)]
 fn same_user(stream: &tokio::net::UnixStream) -> bool {
     let me = hookhost::agent::process::real_uid();
     stream.peer_cred().map(|c| c.uid() == me).unwrap_or(false)

@@ -3,7 +3,7 @@
 //!
 //! [`record`] is the line's typed, versioned shape (`schema/decision-log.schema.json`),
 //! [`writer`] appends it (one `O_APPEND` write, no fsync, opened lazily, private, never a
-//! symlink), and [`rotate`] bounds the file by size. Writing never fails an event: the first
+//! symlink; off the event's path on a writer thread in a long-lived process), and [`rotate`] bounds the file by size. Writing never fails an event: the first
 //! error warns once through `tracing` and the log goes quiet.
 
 pub mod record;
@@ -11,4 +11,4 @@ pub mod rotate;
 pub mod writer;
 
 pub use record::{EventRecord, HookEntry, NotRun, NotRunWhy, RECORD_VERSION};
-pub use writer::{Capture, DecisionLog, LOG_DIR_ENV, LOG_ENV};
+pub use writer::{Capture, DecisionLog, LOG_DIR_ENV, LOG_ENV, write_in_background};

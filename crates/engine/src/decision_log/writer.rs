@@ -2,14 +2,20 @@
 //! (never at start-up), with `O_APPEND | O_NOFOLLOW`, mode 0600 in a 0700 directory; a
 //! directory or file that is a symlink, not ours, or open to others is refused. Each event
 //! is one `write` of one line, without fsync. Any error warns once and never fails an event.
+//!
+//! Where the line is written: in a long-lived process (an embedder's `Runner`, the default),
+//! off the event's path, by one writer thread of the process that serialises and appends
+//! what events hand it; [`DecisionLog::flush`] (and dropping the log) waits until every
+//! record handed over is written. A process that fires one event (the CLI:
+//! [`write_in_background`]`(false)`) writes in place, which costs less than starting a thread.
 
 use super::record::EventRecord;
 use super::rotate;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 
 /// `HOOKHOST_LOG`: `off` (no log), `on` (the default) or `full` (payloads and hook output too).
 pub const LOG_ENV: &str = "HOOKHOST_LOG";
@@ -31,37 +37,135 @@ pub enum Capture {
 /// A decision log: where it is, its bound and what it keeps. Share it through an `Arc`.
 #[derive(Debug)]
 pub struct DecisionLog {
-    path: PathBuf,
-    max_bytes: u64,
+    sink: Arc<Sink>,
     capture: Capture,
-    file: Mutex<Option<File>>,
-    warned: AtomicBool,
     /// The records kept in memory too (`run --explain`); `None`: not kept.
     kept: Option<Mutex<Vec<EventRecord>>>,
     /// Whether records go to the file at `path` (not for [`DecisionLog::in_memory`]).
     to_file: bool,
+    /// Whether lines are written by the process's writer thread.
+    background: bool,
+}
+
+/// The file side of a log: what the writer needs (shared with the writer thread).
+#[derive(Debug)]
+struct Sink {
+    path: PathBuf,
+    max_bytes: u64,
+    file: Mutex<Option<File>>,
+    warned: AtomicBool,
+}
+
+/// Whether logs made from now on write in the background (default true).
+static BACKGROUND: AtomicBool = AtomicBool::new(true);
+
+/// Whether the logs this process makes from now on write their lines on the writer thread
+/// (`true`, the default: off the event's path) or in place (`false`: for a process that fires
+/// one event, where starting the thread costs more than the write).
+pub fn write_in_background(on: bool) {
+    BACKGROUND.store(on, Ordering::Relaxed);
+}
+
+/// What the writer thread is handed.
+enum Job {
+    Write(Arc<Sink>, Box<EventRecord>),
+    /// Answer once every job before this one is done.
+    Flush(mpsc::SyncSender<()>),
+}
+
+/// The process's writer thread, started on the first record handed to it.
+static WRITER: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
+
+fn writer() -> Option<&'static mpsc::Sender<Job>> {
+    WRITER
+        .get_or_init(|| {
+            let (tx, rx) = mpsc::channel::<Job>();
+            std::thread::Builder::new()
+                .name("hookhost-log".into())
+                .spawn(move || {
+                    for job in rx {
+                        match job {
+                            Job::Write(sink, record) => sink.write(&record),
+                            Job::Flush(done) => {
+                                let _ = done.send(());
+                            }
+                        }
+                    }
+                })
+                .ok()
+                .map(|_| {
+                    at_exit_flush();
+                    tx
+                })
+        })
+        .as_ref()
+}
+
+/// Makes the process wait, when it exits (`exit`, a return from `main`, an interpreter
+/// that embeds the engine shutting down), until the writer thread has written what it was
+/// handed, at most a second: a record handed over is not lost because no log was dropped.
+fn at_exit_flush() {
+    #[cfg(unix)]
+    {
+        extern "C" fn flush_at_exit() {
+            if let Some(Some(writer)) = WRITER.get() {
+                let (done, wait) = mpsc::sync_channel(1);
+                if writer.send(Job::Flush(done)).is_ok() {
+                    let _ = wait.recv_timeout(std::time::Duration::from_secs(1));
+                }
+            }
+        }
+        // SAFETY: registering a handler has no precondition; the handler only sends on a
+        // channel and waits, bounded, and never unwinds.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::atexit(flush_at_exit);
+        }
+    }
 }
 
 impl DecisionLog {
     /// A log at `path` (its directory is created 0700 when missing), files of at most 10 MiB.
     pub fn at(path: impl Into<PathBuf>) -> Self {
         DecisionLog {
-            path: path.into(),
-            max_bytes: rotate::DEFAULT_MAX_BYTES,
+            sink: Arc::new(Sink {
+                path: path.into(),
+                max_bytes: rotate::DEFAULT_MAX_BYTES,
+                file: Mutex::new(None),
+                warned: AtomicBool::new(false),
+            }),
             capture: Capture::Hashes,
-            file: Mutex::new(None),
-            warned: AtomicBool::new(false),
             kept: None,
             to_file: true,
+            background: BACKGROUND.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The same log writing its lines in place (`false`) or on the writer thread (`true`).
+    #[must_use]
+    pub fn in_background(mut self, on: bool) -> Self {
+        self.background = on;
+        self
+    }
+
+    /// Waits until every record handed to the writer thread so far is written.
+    pub fn flush(&self) {
+        if !(self.background && self.to_file) {
+            return;
+        }
+        let Some(writer) = writer() else { return };
+        let (done, wait) = mpsc::sync_channel(1);
+        let sent = writer.send(Job::Flush(done)).is_ok();
+        if sent {
+            let _ = wait.recv();
         }
     }
 
     /// A log that writes no file and keeps every record in memory ([`DecisionLog::take_kept`]).
     pub fn in_memory() -> Self {
-        DecisionLog {
-            to_file: false,
-            ..Self::at(PathBuf::new()).keeping()
-        }
+        let mut log = Self::at(PathBuf::new()).keeping();
+        log.to_file = false;
+        log
     }
 
     /// The same log keeping its records in memory too, for [`DecisionLog::take_kept`].
@@ -84,7 +188,9 @@ impl DecisionLog {
     /// The same log with each file bounded to `max_bytes`.
     #[must_use]
     pub fn max_bytes(mut self, max_bytes: u64) -> Self {
-        self.max_bytes = max_bytes.max(1);
+        if let Some(sink) = Arc::get_mut(&mut self.sink) {
+            sink.max_bytes = max_bytes.max(1);
+        }
         self
     }
 
@@ -97,7 +203,7 @@ impl DecisionLog {
 
     /// The log's path.
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.sink.path
     }
 
     /// Whether payloads and output are kept.
@@ -117,14 +223,38 @@ impl DecisionLog {
         Some(Self::at(default_dir(project, home)?.join(FILE_NAME)).capture(capture))
     }
 
-    /// Appends one record: one write of one line. Never fails: the first error warns.
-    pub fn append(&self, record: &EventRecord) {
+    /// Appends one record: one write of one line, here or on the writer thread. Never
+    /// fails: the first error warns.
+    pub fn append(&self, record: EventRecord) {
         if let Some(kept) = &self.kept {
             crate::agent::sync::lock(kept).push(record.clone());
         }
         if !self.to_file {
             return;
         }
+        if self.background
+            && let Some(writer) = writer()
+        {
+            let job = Job::Write(self.sink.clone(), Box::new(record));
+            match writer.send(job) {
+                Ok(()) => return,
+                Err(mpsc::SendError(Job::Write(_, record))) => return self.sink.write(&record),
+                Err(_) => return,
+            }
+        }
+        self.sink.write(&record);
+    }
+}
+
+impl Drop for DecisionLog {
+    /// What was handed to the writer thread is written before the log goes.
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+impl Sink {
+    fn write(&self, record: &EventRecord) {
         let mut line = match serde_json::to_vec(record) {
             Ok(l) => l,
             Err(e) => return self.warn(&e.to_string()),

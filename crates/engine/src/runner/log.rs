@@ -76,14 +76,22 @@ impl Runner {
         };
         let full = self.decision_log.as_ref().is_some_and(|l| l.full());
         let record = EventRecord::of(report, facts, full);
-        if let Some(log) = &self.decision_log {
-            log.append(&record);
-        }
-        // The one place spans are made: from the record just logged (never its payload or
-        // output, which only full capture puts there).
+        // The one place spans are made: from the record about to be logged (never its
+        // payload or output, which only full capture puts there).
         #[cfg(feature = "otel")]
         if let Some(t) = &self.telemetry {
             t.export(&record, p.start_wall);
+        }
+        if let Some(log) = &self.decision_log {
+            log.append(record);
+        }
+    }
+
+    /// Waits until every record this runner's decision log was handed is written (a log
+    /// written in the background, the default of a long-lived process: `decision_log::writer`).
+    pub fn flush_decision_log(&self) {
+        if let Some(log) = &self.decision_log {
+            log.flush();
         }
     }
 

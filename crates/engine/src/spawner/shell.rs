@@ -53,8 +53,11 @@ fn shell_command(command: &str) -> Command {
         let has_sh = std::env::var_os("PATH")
             .is_some_and(|paths| std::env::split_paths(&paths).any(|p| p.join("sh.exe").is_file()));
         if !has_sh {
+            // Verbatim: cmd.exe does not read the backslash-escaped quotes of the C runtime's
+            // argument rules that `arg` writes, so a command holding quotes would reach it
+            // mangled. `/S /C "..."` strips exactly the outer pair and runs the rest as typed.
             let mut c = Command::new("cmd");
-            c.arg("/C").arg(command);
+            c.raw_arg(format!("/S /C \"{command}\""));
             return c;
         }
     }

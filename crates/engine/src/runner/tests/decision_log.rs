@@ -38,7 +38,7 @@ async fn one_line_per_event_with_what_ran_and_why_the_rest_did_not() {
         hook(Event::PreToolUse, 2, "c"),
         edit_only,
     ];
-    let runner = logged_runner(hooks, spawner, DecisionLog::at(&path));
+    let runner = logged_runner(hooks, spawner, DecisionLog::at(&path).in_background(false));
     let p = Payload::pre_tool_use(
         Path::new("/p"),
         "sess-1",
@@ -93,7 +93,9 @@ async fn full_capture_keeps_the_payload_and_output() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("d.jsonl");
     let spawner = FakeSpawner::default().with("a", ExitStatus::Exited(0), "said-this", "");
-    let log = DecisionLog::at(&path).capture(Capture::Full);
+    let log = DecisionLog::at(&path)
+        .in_background(false)
+        .capture(Capture::Full);
     let runner = logged_runner(vec![hook(Event::PreToolUse, 0, "a")], spawner, log);
     runner.fire(payload(Event::PreToolUse)).await;
     let r = &lines(&path)[0];
@@ -110,7 +112,7 @@ async fn rotates_by_size_into_two_files() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("d.jsonl");
     let spawner = FakeSpawner::default().with("a", ExitStatus::Exited(0), "", "");
-    let log = DecisionLog::at(&path).max_bytes(1500);
+    let log = DecisionLog::at(&path).in_background(false).max_bytes(1500);
     let runner = logged_runner(vec![hook(Event::PreToolUse, 0, "a")], spawner, log);
     for _ in 0..12 {
         runner.fire(payload(Event::PreToolUse)).await;
@@ -138,7 +140,7 @@ async fn a_planted_symlink_is_refused_and_the_event_still_decides() {
     let runner = logged_runner(
         vec![hook(Event::PreToolUse, 0, "b")],
         spawner,
-        DecisionLog::at(&path),
+        DecisionLog::at(&path).in_background(false),
     );
     let report = runner.fire(payload(Event::PreToolUse)).await;
     assert_eq!(report.decision, Decision::Block);
@@ -157,8 +159,31 @@ async fn a_directory_open_to_others_is_refused() {
     let runner = logged_runner(
         vec![hook(Event::PreToolUse, 0, "a")],
         spawner,
-        DecisionLog::at(&path),
+        DecisionLog::at(&path).in_background(false),
     );
     runner.fire(payload(Event::PreToolUse)).await;
     assert!(!path.exists());
+}
+
+#[tokio::test]
+async fn in_the_background_every_record_is_written_by_flush_and_by_drop() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("log/decisions.jsonl");
+    let spawner = FakeSpawner::default().with("a", ExitStatus::Exited(0), "", "");
+    let runner = logged_runner(
+        vec![hook(Event::PreToolUse, 0, "a")],
+        spawner,
+        DecisionLog::at(&path).in_background(true),
+    );
+    let p = Payload::pre_tool_use(Path::new("/p"), "s", "bash", json!({"command": "ls"}));
+    for _ in 0..50 {
+        runner.fire(p.clone()).await;
+    }
+    runner.flush_decision_log();
+    assert_eq!(lines(&path).len(), 50, "flushed while the runner lives");
+    for _ in 0..25 {
+        runner.fire(p.clone()).await;
+    }
+    drop(runner);
+    assert_eq!(lines(&path).len(), 75, "written before the log went");
 }
