@@ -55,22 +55,41 @@ fn logging(c: &mut Criterion) {
     ];
     let mut group = c.benchmark_group("decision_log");
     for (kind, hook) in &hooks {
-        for mode in ["off", "on", "full"] {
-            let log = match mode {
-                "off" => None,
-                _ => Some(
+        let runners: Vec<(&str, Runner)> = ["off", "on", "full"]
+            .into_iter()
+            .map(|mode| {
+                let log = (mode != "off").then(|| {
                     DecisionLog::at(logs.path().join(format!("{kind}-{mode}/decisions.jsonl")))
                         .capture(if mode == "full" {
                             Capture::Full
                         } else {
                             Capture::Hashes
-                        }),
-                ),
-            };
-            let r = runner(&root, cache.path(), hook, log);
-            rt.block_on(r.fire(payload.clone())); // compiled, the log file opened
+                        })
+                });
+                let r = runner(&root, cache.path(), hook, log);
+                rt.block_on(r.fire(payload.clone())); // compiled, the log file opened
+                (mode, r)
+            })
+            .collect();
+        // Interleaved: each timed event of one mode follows an untimed event of each other
+        // mode, so the machine's drift (a neighbour's build, the disk writing back) falls on
+        // every mode alike and the ratios compare like with like.
+        for (mode, r) in &runners {
             group.bench_function(format!("{kind}: log {mode}"), |bench| {
-                bench.iter(|| rt.block_on(r.fire(payload.clone())));
+                bench.iter_custom(|iters| {
+                    let mut timed = Duration::ZERO;
+                    for _ in 0..iters {
+                        for (other, o) in &runners {
+                            if other != mode {
+                                rt.block_on(o.fire(payload.clone()));
+                            }
+                        }
+                        let t = std::time::Instant::now();
+                        rt.block_on(r.fire(payload.clone()));
+                        timed += t.elapsed();
+                    }
+                    timed
+                });
             });
         }
     }

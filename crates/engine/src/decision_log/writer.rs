@@ -73,32 +73,112 @@ enum Job {
     Flush(mpsc::SyncSender<()>),
 }
 
-/// The process's writer thread, started on the first record handed to it.
-static WRITER: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
+/// How long the writer, once awake, waits for more before it writes what it has, and how
+/// many such rounds without a job it stays awake: under a stream of events no event pays a
+/// wake-up (a futex call, the largest part of handing a record over), and an idle process
+/// has no thread waking up.
+const BATCH_WAIT: std::time::Duration = std::time::Duration::from_millis(10);
+const AWAKE_ROUNDS: u32 = 100;
 
-fn writer() -> Option<&'static mpsc::Sender<Job>> {
+/// The jobs handed to the writer thread.
+struct Queue {
+    jobs: Mutex<Vec<Job>>,
+    wake: std::sync::Condvar,
+    /// The writer waits with no timeout: a job must wake it.
+    asleep: AtomicBool,
+}
+
+impl Queue {
+    /// Hands `job` over; wakes the writer only when it sleeps, or for a flush.
+    fn push(&self, job: Job) {
+        let urgent = matches!(job, Job::Flush(_));
+        crate::agent::sync::lock(&self.jobs).push(job);
+        if urgent || self.asleep.load(Ordering::SeqCst) {
+            self.wake.notify_one();
+        }
+    }
+
+    /// The writer thread's loop.
+    fn run(&self) {
+        let mut idle_rounds = 0;
+        loop {
+            let batch = {
+                let mut jobs = crate::agent::sync::lock(&self.jobs);
+                if jobs.is_empty() {
+                    if idle_rounds >= AWAKE_ROUNDS {
+                        self.asleep.store(true, Ordering::SeqCst);
+                        while jobs.is_empty() {
+                            jobs = self
+                                .wake
+                                .wait(jobs)
+                                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                        }
+                        self.asleep.store(false, Ordering::SeqCst);
+                    } else {
+                        jobs = self
+                            .wake
+                            .wait_timeout(jobs, BATCH_WAIT)
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .0;
+                    }
+                }
+                std::mem::take(&mut *jobs)
+            };
+            idle_rounds = if batch.is_empty() { idle_rounds + 1 } else { 0 };
+            for job in batch {
+                match job {
+                    Job::Write(sink, record) => sink.write(&record),
+                    Job::Flush(done) => {
+                        let _ = done.send(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits (at most `bound`) until every job handed over before this call is done.
+    fn flush(&self, bound: std::time::Duration) {
+        let (done, wait) = mpsc::sync_channel(1);
+        self.push(Job::Flush(done));
+        let _ = wait.recv_timeout(bound);
+    }
+}
+
+/// The process's writer thread and its queue, started on the first record handed over.
+static WRITER: OnceLock<Option<Queue>> = OnceLock::new();
+
+fn writer() -> Option<&'static Queue> {
     WRITER
         .get_or_init(|| {
-            let (tx, rx) = mpsc::channel::<Job>();
-            std::thread::Builder::new()
-                .name("hookhost-log".into())
-                .spawn(move || {
-                    for job in rx {
-                        match job {
-                            Job::Write(sink, record) => sink.write(&record),
-                            Job::Flush(done) => {
-                                let _ = done.send(());
-                            }
-                        }
-                    }
-                })
-                .ok()
-                .map(|_| {
-                    at_exit_flush();
-                    tx
-                })
+            // The thread starts once the queue is in place (it borrows it for the process's life).
+            Some(Queue {
+                jobs: Mutex::new(Vec::new()),
+                wake: std::sync::Condvar::new(),
+                asleep: AtomicBool::new(false),
+            })
         })
         .as_ref()
+        .filter(|_| started())
+}
+
+/// Starts the writer thread once; false when it cannot be started (then lines are written
+/// in place).
+fn started() -> bool {
+    static STARTED: OnceLock<bool> = OnceLock::new();
+    *STARTED.get_or_init(|| {
+        let ok = std::thread::Builder::new()
+            .name("hookhost-log".into())
+            .spawn(|| {
+                if let Some(Some(queue)) = WRITER.get() {
+                    queue.run();
+                }
+            })
+            .is_ok();
+        if ok {
+            at_exit_flush();
+        }
+        ok
+    })
 }
 
 /// Makes the process wait, when it exits (`exit`, a return from `main`, an interpreter
@@ -108,15 +188,12 @@ fn at_exit_flush() {
     #[cfg(unix)]
     {
         extern "C" fn flush_at_exit() {
-            if let Some(Some(writer)) = WRITER.get() {
-                let (done, wait) = mpsc::sync_channel(1);
-                if writer.send(Job::Flush(done)).is_ok() {
-                    let _ = wait.recv_timeout(std::time::Duration::from_secs(1));
-                }
+            if let Some(Some(queue)) = WRITER.get() {
+                queue.flush(std::time::Duration::from_secs(1));
             }
         }
-        // SAFETY: registering a handler has no precondition; the handler only sends on a
-        // channel and waits, bounded, and never unwinds.
+        // SAFETY: registering a handler has no precondition; the handler only hands a job
+        // over and waits, bounded, and never unwinds.
         #[allow(unsafe_code)]
         unsafe {
             libc::atexit(flush_at_exit);
@@ -153,11 +230,9 @@ impl DecisionLog {
         if !(self.background && self.to_file) {
             return;
         }
-        let Some(writer) = writer() else { return };
-        let (done, wait) = mpsc::sync_channel(1);
-        let sent = writer.send(Job::Flush(done)).is_ok();
-        if sent {
-            let _ = wait.recv();
+        if let Some(queue) = writer() {
+            // Bounded: a writer stuck on a full disk must not hang the caller for ever.
+            queue.flush(std::time::Duration::from_secs(10));
         }
     }
 
@@ -233,14 +308,9 @@ impl DecisionLog {
             return;
         }
         if self.background
-            && let Some(writer) = writer()
+            && let Some(queue) = writer()
         {
-            let job = Job::Write(self.sink.clone(), Box::new(record));
-            match writer.send(job) {
-                Ok(()) => return,
-                Err(mpsc::SendError(Job::Write(_, record))) => return self.sink.write(&record),
-                Err(_) => return,
-            }
+            return queue.push(Job::Write(self.sink.clone(), Box::new(record)));
         }
         self.sink.write(&record);
     }
