@@ -128,8 +128,14 @@ pub struct NotRun {
 
 /// First 12 hex digits of the SHA-256 of `bytes`.
 pub fn short_hash(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let digest = Sha256::digest(bytes);
-    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+    let mut out = String::with_capacity(12);
+    for b in &digest[..6] {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    out
 }
 
 /// The name serde gives `value` (an enum's string), or its Debug text.
@@ -192,11 +198,19 @@ pub struct EventFacts<'a> {
 impl EventRecord {
     /// The record of `report`; `full` keeps the payload and hook output.
     pub fn of(report: &EventReport, facts: EventFacts<'_>, full: bool) -> Self {
-        let payload_bytes = serde_json::to_vec(facts.payload).unwrap_or_default();
+        let (payload, start_ms) = (facts.payload, facts.start_ms);
+        let mut record = Self::unfinished(report, facts, full);
+        record.finish(payload, start_ms);
+        record
+    }
+
+    /// The record without what only its line needs (the payload's hash, the time as text):
+    /// [`EventRecord::finish`] adds them, off the event's path when the log writes there.
+    pub(crate) fn unfinished(report: &EventReport, facts: EventFacts<'_>, full: bool) -> Self {
         EventRecord {
             v: RECORD_VERSION,
             id: facts.id,
-            time: crate::dialect::iso_of_ms(facts.start_ms),
+            time: String::new(),
             session: facts.session,
             event: report.event.to_string(),
             agent: facts.agent,
@@ -204,7 +218,7 @@ impl EventRecord {
             project: facts.project,
             decision: name_of(&report.decision),
             reason: report.reason.clone(),
-            payload_sha256: short_hash(&payload_bytes),
+            payload_sha256: String::new(),
             payload: full.then(|| facts.payload.clone()),
             duration_ms: facts.duration_ms,
             hooks: report
@@ -214,5 +228,11 @@ impl EventRecord {
                 .collect(),
             not_run: facts.not_run,
         }
+    }
+
+    /// Adds the payload's short hash and the start time, as ISO 8601 text.
+    pub(crate) fn finish(&mut self, payload: &Value, start_ms: u64) {
+        self.time = crate::dialect::iso_of_ms(start_ms);
+        self.payload_sha256 = short_hash(&serde_json::to_vec(payload).unwrap_or_default());
     }
 }

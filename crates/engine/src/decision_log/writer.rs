@@ -69,6 +69,8 @@ pub fn write_in_background(on: bool) {
 /// What the writer thread is handed.
 enum Job {
     Write(Arc<Sink>, Box<EventRecord>),
+    /// A record to finish first ([`EventRecord::finish`]) with its payload and start.
+    Finish(Arc<Sink>, Box<(EventRecord, serde_json::Value, u64)>),
     /// Answer once every job before this one is done.
     Flush(mpsc::SyncSender<()>),
 }
@@ -128,6 +130,11 @@ impl Queue {
             for job in batch {
                 match job {
                     Job::Write(sink, record) => sink.write(&record),
+                    Job::Finish(sink, job) => {
+                        let (mut record, payload, start_ms) = *job;
+                        record.finish(&payload, start_ms);
+                        sink.write(&record);
+                    }
                     Job::Flush(done) => {
                         let _ = done.send(());
                     }
@@ -313,6 +320,36 @@ impl DecisionLog {
             return queue.push(Job::Write(self.sink.clone(), Box::new(record)));
         }
         self.sink.write(&record);
+    }
+}
+
+impl DecisionLog {
+    /// Whether this log finishes records on its writer thread ([`DecisionLog::append_unfinished`]):
+    /// it writes in the background and keeps nothing in memory.
+    pub(crate) fn finishes_later(&self) -> bool {
+        self.background && self.to_file && self.kept.is_none() && writer().is_some()
+    }
+
+    /// Appends a record still to be finished with `payload` and `start_ms` (on the writer
+    /// thread when [`DecisionLog::finishes_later`], else here).
+    pub(crate) fn append_unfinished(
+        &self,
+        mut record: EventRecord,
+        payload: serde_json::Value,
+        start_ms: u64,
+    ) {
+        match writer() {
+            Some(queue) if self.finishes_later() => {
+                queue.push(Job::Finish(
+                    self.sink.clone(),
+                    Box::new((record, payload, start_ms)),
+                ));
+            }
+            _ => {
+                record.finish(&payload, start_ms);
+                self.append(record);
+            }
+        }
     }
 }
 
