@@ -49,8 +49,23 @@ fn hook(
     stdin: &[u8],
     extra: &[(&str, &str)],
 ) -> (Output, u32) {
+    hook_with(exe, &[], p, rt, daemon, stdin, extra)
+}
+
+/// [`hook`] with `flags` after `--for claude`.
+fn hook_with(
+    exe: &str,
+    flags: &[&str],
+    p: &Project,
+    rt: &Path,
+    daemon: &str,
+    stdin: &[u8],
+    extra: &[(&str, &str)],
+) -> (Output, u32) {
     let mut c = Command::new(exe);
-    c.args(["hook", "--for", "claude", "--trust", "all", "--project"])
+    c.args(["hook", "--for", "claude"])
+        .args(flags)
+        .args(["--trust", "all", "--project"])
         .arg(p.path())
         .arg("--home")
         .arg(p.home.path())
@@ -306,41 +321,15 @@ fn what_the_engine_declines_runs_in_process_with_its_payload() {
     let (fresh, _) = hook(HOOKHOST, &p, rt.path(), "", &payload(&p, "rm -rf /"), &[]);
     // `-v` is served by no engine (logging is set up once per process): handed back after
     // the payload was read, it still reaches the command whole.
-    let mut c = Command::new(HOOKHOST);
-    c.args([
-        "hook",
-        "--for",
-        "claude",
-        "-v",
-        "--trust",
-        "all",
-        "--project",
-    ])
-    .arg(p.path())
-    .arg("--home")
-    .arg(p.home.path())
-    .current_dir(p.path())
-    .env("HOME", p.home.path())
-    .env("HOOKHOST_CACHE_DIR", p.cache.path())
-    .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
-    .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
-    .env("XDG_RUNTIME_DIR", rt.path())
-    .env("HOOKHOST_DAEMON", "wait")
-    .env("HOOKHOST_DAEMON_IDLE_MS", "3000")
-    .env("WARM_PROBE", "one")
-    .env_remove("RUST_LOG")
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-    let mut child = c.spawn().unwrap();
-    let pid = child.id();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&payload(&p, "rm -rf /"))
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let (out, pid) = hook_with(
+        HOOKHOST,
+        &["-v"],
+        &p,
+        rt.path(),
+        "wait",
+        &payload(&p, "rm -rf /"),
+        &[],
+    );
     assert_eq!(out.status.code(), fresh.status.code());
     assert_eq!(out.stdout, fresh.stdout, "{out:?}");
     assert_eq!(seen(&p).last().unwrap().0, pid, "ran in the process itself");

@@ -173,8 +173,12 @@ fn writer() -> Option<&'static Queue> {
 fn started() -> bool {
     static STARTED: OnceLock<bool> = OnceLock::new();
     *STARTED.get_or_init(|| {
+        // A payload is serialised (and dropped) recursively here, as on the thread that fired
+        // it: an embedder may fire one nested thousands deep from a thread with a big stack,
+        // so this one gets a big stack too (reserved, not committed, until it is used).
         let ok = std::thread::Builder::new()
             .name("hookhost-log".into())
+            .stack_size(256 << 20)
             .spawn(|| {
                 if let Some(Some(queue)) = WRITER.get() {
                     queue.run();
