@@ -196,15 +196,8 @@ pub struct EventFacts<'a> {
 }
 
 impl EventRecord {
-    /// The record of `report`; `full` keeps the payload and hook output.
-    pub fn of(report: &EventReport, facts: EventFacts<'_>, full: bool) -> Self {
-        let (payload, start_ms) = (facts.payload, facts.start_ms);
-        let mut record = Self::unfinished(report, facts, full);
-        record.finish(payload, start_ms);
-        record
-    }
-
-    /// The record without what only its line needs (the payload's hash, the time as text):
+    /// The record of `report` (`full` keeps the payload and hook output) without what only
+    /// its line needs (the payload's hash, the time as text):
     /// [`EventRecord::finish`] adds them, off the event's path when the log writes there.
     pub(crate) fn unfinished(report: &EventReport, facts: EventFacts<'_>, full: bool) -> Self {
         EventRecord {

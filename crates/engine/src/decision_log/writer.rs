@@ -68,12 +68,15 @@ pub fn write_in_background(on: bool) {
 
 /// What the writer thread is handed.
 enum Job {
-    Write(Arc<Sink>, Box<EventRecord>),
-    /// A record to finish first ([`EventRecord::finish`]) with its payload and start.
-    Finish(Arc<Sink>, Box<(EventRecord, serde_json::Value, u64)>),
+    /// A record to write, and what finishes it first when it is not finished yet.
+    Write(Arc<Sink>, Box<(EventRecord, Unfinished)>),
     /// Answer once every job before this one is done.
     Flush(mpsc::SyncSender<()>),
 }
+
+/// What a record still lacks: the payload whose hash it keeps and the start
+/// time; `None` when it is finished.
+pub type Unfinished = Option<(serde_json::Value, u64)>;
 
 /// How long the writer, once awake, waits for more before it writes what it has, and how
 /// many such rounds without a job it stays awake: under a stream of events no event pays a
@@ -129,11 +132,9 @@ impl Queue {
             idle_rounds = if batch.is_empty() { idle_rounds + 1 } else { 0 };
             for job in batch {
                 match job {
-                    Job::Write(sink, record) => sink.write(&record),
-                    Job::Finish(sink, job) => {
-                        let (mut record, payload, start_ms) = *job;
-                        record.finish(&payload, start_ms);
-                        sink.write(&record);
+                    Job::Write(sink, job) => {
+                        let (record, unfinished) = *job;
+                        sink.write(&finished(record, unfinished));
                     }
                     Job::Flush(done) => {
                         let _ = done.send(());
@@ -151,21 +152,26 @@ impl Queue {
     }
 }
 
-/// The process's writer thread and its queue, started on the first record handed over.
-static WRITER: OnceLock<Option<Queue>> = OnceLock::new();
+/// `record`, finished when it was not.
+pub(crate) fn finished(mut record: EventRecord, unfinished: Unfinished) -> EventRecord {
+    if let Some((payload, start_ms)) = unfinished {
+        record.finish(&payload, start_ms);
+    }
+    record
+}
 
+/// The process's writer queue; its thread is started on the first record handed over.
+static WRITER: OnceLock<Queue> = OnceLock::new();
+
+/// The queue, its thread started; `None` when the thread cannot be started.
 fn writer() -> Option<&'static Queue> {
-    WRITER
-        .get_or_init(|| {
-            // The thread starts once the queue is in place (it borrows it for the process's life).
-            Some(Queue {
-                jobs: Mutex::new(Vec::new()),
-                wake: std::sync::Condvar::new(),
-                asleep: AtomicBool::new(false),
-            })
-        })
-        .as_ref()
-        .filter(|_| started())
+    // The queue exists before its thread, which borrows it for the process's life.
+    let queue = WRITER.get_or_init(|| Queue {
+        jobs: Mutex::new(Vec::new()),
+        wake: std::sync::Condvar::new(),
+        asleep: AtomicBool::new(false),
+    });
+    started().then_some(queue)
 }
 
 /// Starts the writer thread once; false when it cannot be started (then lines are written
@@ -180,7 +186,7 @@ fn started() -> bool {
             .name("hookhost-log".into())
             .stack_size(256 << 20)
             .spawn(|| {
-                if let Some(Some(queue)) = WRITER.get() {
+                if let Some(queue) = WRITER.get() {
                     queue.run();
                 }
             })
@@ -199,7 +205,7 @@ fn at_exit_flush() {
     #[cfg(unix)]
     {
         extern "C" fn flush_at_exit() {
-            if let Some(Some(queue)) = WRITER.get() {
+            if let Some(queue) = WRITER.get() {
                 queue.flush(std::time::Duration::from_secs(1));
             }
         }
@@ -309,50 +315,30 @@ impl DecisionLog {
         Some(Self::at(default_dir(project, home)?.join(FILE_NAME)).capture(capture))
     }
 
-    /// Appends one record: one write of one line, here or on the writer thread. Never
-    /// fails: the first error warns.
-    pub fn append(&self, record: EventRecord) {
-        if let Some(kept) = &self.kept {
-            crate::agent::sync::lock(kept).push(record.clone());
-        }
+    /// Appends one record: one write of one line, here or on the writer thread, which also
+    /// finishes it (`unfinished`: the payload to hash and the start time; `None` when the record
+    /// is finished). Never fails: the first error warns.
+    pub fn append(&self, record: EventRecord, unfinished: Unfinished) {
         if !self.to_file {
-            return;
+            return self.keep(finished(record, unfinished));
         }
         if self.background
+            && self.kept.is_none()
             && let Some(queue) = writer()
         {
-            return queue.push(Job::Write(self.sink.clone(), Box::new(record)));
+            return queue.push(Job::Write(
+                self.sink.clone(),
+                Box::new((record, unfinished)),
+            ));
         }
+        let record = finished(record, unfinished);
         self.sink.write(&record);
-    }
-}
-
-impl DecisionLog {
-    /// Whether this log finishes records on its writer thread ([`DecisionLog::append_unfinished`]):
-    /// it writes in the background and keeps nothing in memory.
-    pub(crate) fn finishes_later(&self) -> bool {
-        self.background && self.to_file && self.kept.is_none() && writer().is_some()
+        self.keep(record);
     }
 
-    /// Appends a record still to be finished with `payload` and `start_ms` (on the writer
-    /// thread when [`DecisionLog::finishes_later`], else here).
-    pub(crate) fn append_unfinished(
-        &self,
-        mut record: EventRecord,
-        payload: serde_json::Value,
-        start_ms: u64,
-    ) {
-        match writer() {
-            Some(queue) if self.finishes_later() => {
-                queue.push(Job::Finish(
-                    self.sink.clone(),
-                    Box::new((record, payload, start_ms)),
-                ));
-            }
-            _ => {
-                record.finish(&payload, start_ms);
-                self.append(record);
-            }
+    fn keep(&self, record: EventRecord) {
+        if let Some(kept) = &self.kept {
+            crate::agent::sync::lock(kept).push(record);
         }
     }
 }

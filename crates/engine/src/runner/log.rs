@@ -75,29 +75,20 @@ impl Runner {
             not_run: not_run(snapshot, payload, report, not_started),
         };
         let full = self.decision_log.as_ref().is_some_and(|l| l.full());
+        // Made whole here only for spans (the `otel` feature).
+        #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
         let mut record = EventRecord::unfinished(report, facts, full);
-        // Spans and a log kept in memory need the whole record now; a log that only writes
-        // its file finishes it on its writer thread (the payload's hash is a serialisation).
-        let now = self.exports_spans()
-            || self
-                .decision_log
-                .as_ref()
-                .is_none_or(|l| !l.finishes_later());
-        if now {
-            record.finish(&p.payload, start_ms);
-        }
-        // The one place spans are made: from the record about to be logged (never its
-        // payload or output, which only full capture puts there).
+        #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
+        let mut unfinished = Some((p.payload, start_ms));
+        // Spans need the whole record now; the log finishes it itself, on its writer thread
+        // when it writes there (the payload's hash is a serialisation).
         #[cfg(feature = "otel")]
         if let Some(t) = &self.telemetry {
+            record = crate::decision_log::writer::finished(record, unfinished.take());
             t.export(&record, p.start_wall);
         }
         if let Some(log) = &self.decision_log {
-            if now {
-                log.append(record);
-            } else {
-                log.append_unfinished(record, p.payload, start_ms);
-            }
+            log.append(record, unfinished);
         }
     }
 
