@@ -32,7 +32,9 @@ fn link_non_pie() {
     let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
     let keep_pie = std::env::var("HOOKHOST_PIE").is_ok_and(|v| v == "1");
     if os == "linux" && matches!(env.as_str(), "gnu" | "musl") && !keep_pie {
-        println!("cargo:rustc-link-arg-bins=-no-pie");
+        // `hookhost` only: the thin client `hookhost-warm` is small, and a release links it
+        // statically (scripts/release), which a `-no-pie` beside it would break.
+        println!("cargo:rustc-link-arg-bin=hookhost=-no-pie");
     }
 }
 

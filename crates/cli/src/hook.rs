@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 /// Set in the environment of the hooks the adapter runs.
 pub const ADAPTER_ENV: &str = "HOOKHOST_ADAPTER";
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct HookArgs {
     /// Whose payload comes on stdin and whose protocol the answer speaks.
     #[arg(long = "for", value_name = "claude|gemini|codex|cursor|copilot")]

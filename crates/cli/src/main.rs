@@ -55,7 +55,7 @@ struct Cli {
 }
 
 /// The flags every subcommand takes.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 struct Global {
     /// More logging on stderr (-v: info, -vv: debug). RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
@@ -80,10 +80,19 @@ struct HotCli {
     command: HotCommand,
 }
 
-#[derive(Subcommand, Debug)]
+#[derive(Subcommand, Debug, Clone)]
 enum HotCommand {
     Run(run::RunArgs),
     Hook(hook::HookArgs),
+}
+
+impl From<HotCommand> for Command {
+    fn from(hot: HotCommand) -> Command {
+        match hot {
+            HotCommand::Run(args) => Command::Run(args),
+            HotCommand::Hook(args) => Command::Hook(args),
+        }
+    }
 }
 
 /// Parse the command line: through [`HotCli`] when it starts with `hook` or `run` and parses,
@@ -103,12 +112,16 @@ fn parse_command_line() -> (Global, Command) {
 
 /// `argv` (with the program name) through [`HotCli`]: `None` when it does not parse there.
 fn parse_hot(argv: impl IntoIterator<Item = std::ffi::OsString>) -> Option<(Global, Command)> {
+    let (global, command) = parse_served(argv)?;
+    Some((global, command.into()))
+}
+
+/// `argv` (with the program name) through [`HotCli`], as the two commands it serves.
+fn parse_served(
+    argv: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Option<(Global, HotCommand)> {
     let hot = HotCli::try_parse_from(argv).ok()?;
-    let command = match hot.command {
-        HotCommand::Run(args) => Command::Run(args),
-        HotCommand::Hook(args) => Command::Hook(args),
-    };
-    Some((hot.global, command))
+    Some((hot.global, hot.command))
 }
 
 #[derive(Subcommand, Debug)]

@@ -14,7 +14,7 @@ use hookhost::{
 use serde_json::Value;
 use std::path::PathBuf;
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct RunArgs {
     /// The event: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
     /// PostToolUseFailure, Notification, SubagentStart, PreCompact, PostCompact, Stop,

@@ -19,6 +19,7 @@ use clap::Args;
 use hookhost_warm::client::{IDLE_ENV, anonymous_file, dup_onto};
 use hookhost_warm::frame::{Reply, Request};
 use hookhost_warm::place;
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -151,6 +152,7 @@ fn sorted(mut env: Vec<(OsString, OsString)>) -> Vec<(OsString, OsString)> {
 /// The accepting thread: checks each peer and request, declines what it must, and hands
 /// the rest to the engine's thread one at a time.
 fn accept(listener: &UnixListener, origin: &Origin, busy: &AtomicBool, tx: &mpsc::Sender<Job>) {
+    let mut parsed = Parsed::default();
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
         let Ok((uid, pid)) = place::peer(&stream) else {
@@ -167,7 +169,7 @@ fn accept(listener: &UnixListener, origin: &Origin, busy: &AtomicBool, tx: &mpsc
             continue;
         };
         let _ = stream.set_read_timeout(None);
-        let verdict = admit(origin, pid, &request);
+        let verdict = admit(origin, &mut parsed, pid, &request);
         let command = match verdict {
             Ok(c) if !busy.swap(true, Ordering::SeqCst) => c,
             Ok(_) => {
@@ -186,7 +188,12 @@ fn accept(listener: &UnixListener, origin: &Origin, busy: &AtomicBool, tx: &mpsc
 }
 
 /// The command to run for `request` from process `pid`, or why it must run elsewhere.
-fn admit(origin: &Origin, pid: Option<i32>, request: &Request) -> Result<super::Command, String> {
+fn admit(
+    origin: &Origin,
+    parsed: &mut Parsed,
+    pid: Option<i32>,
+    request: &Request,
+) -> Result<super::Command, String> {
     if sorted(request.env.clone()) != origin.env {
         return Err("another environment".into());
     }
@@ -204,10 +211,33 @@ fn admit(origin: &Origin, pid: Option<i32>, request: &Request) -> Result<super::
     if hookhost_warm::client::unserved_env().is_some() {
         return Err("telemetry is exported at the end of each process".into());
     }
-    let argv = std::iter::once(OsString::from("hookhost")).chain(request.args.iter().cloned());
-    match super::parse_hot(argv) {
-        Some((global, command)) if global.verbose == 0 && !global.no_warm => Ok(command),
+    match parsed.get(&request.args) {
+        Some((global, command)) if global.verbose == 0 && !global.no_warm => {
+            Ok(command.clone().into())
+        }
         _ => Err("not a command line it serves (hook or run, without -v)".into()),
+    }
+}
+
+/// The command lines parsed so far (an agent starts the same few, event after event): what
+/// the parser made of each. Parsing is a function of the arguments alone (the environment,
+/// which clap could read, is the engine's own and never changes), so a line seen before is
+/// not parsed again. Bounded: past [`Parsed::MAX`] lines it starts over.
+#[derive(Default)]
+struct Parsed(HashMap<Vec<OsString>, Option<(super::Global, super::HotCommand)>>);
+
+impl Parsed {
+    const MAX: usize = 64;
+
+    fn get(&mut self, args: &[OsString]) -> &Option<(super::Global, super::HotCommand)> {
+        if !self.0.contains_key(args) {
+            if self.0.len() >= Self::MAX {
+                self.0.clear();
+            }
+            let argv = std::iter::once(OsString::from("hookhost")).chain(args.iter().cloned());
+            self.0.insert(args.to_vec(), super::parse_served(argv));
+        }
+        &self.0[args]
     }
 }
 

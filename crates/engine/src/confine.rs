@@ -129,9 +129,25 @@ pub fn canonical_or_same(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// Whether two paths name the same file (compared canonically when both exist).
+/// Whether two paths name the same file: the same path, or both exist (symlinks followed)
+/// and are one file (device and inode). Two `stat`s, not two canonicalising walks of a
+/// `readlink` per component: config loading asks this for every agent's file of every event.
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    a == b || canonical_or_same(a) == canonical_or_same(b)
+    if a == b {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (a.metadata(), b.metadata()) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        canonical_or_same(a) == canonical_or_same(b)
+    }
 }
 
 #[cfg(test)]

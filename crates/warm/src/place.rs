@@ -122,18 +122,20 @@ pub fn peer(stream: &UnixStream) -> io::Result<(u32, Option<i32>)> {
 }
 
 /// What confines process `pid` beyond its user (`"self"`: this one): its namespaces, its
-/// cgroup, its seccomp and no-new-privileges state and its effective capabilities, one line each (Linux; empty elsewhere). A client in
-/// another sandbox than the engine has another identity, so the engine declines it.
+/// cgroup, its seccomp and no-new-privileges state and its effective capabilities, one line
+/// each (Linux; empty elsewhere). A client in another sandbox than the engine has another
+/// identity, so the engine declines it. Everything is read through one descriptor of
+/// `/proc/<pid>`, so every line is of the same process (one that exited meanwhile reads as
+/// errors, which match no engine's), and the process is looked up once, not nine times.
+#[cfg(target_os = "linux")]
 pub fn confinement(pid: &str) -> Vec<String> {
-    let mut out = namespaces(pid);
-    if !cfg!(target_os = "linux") {
-        return out;
-    }
+    let proc = ProcDir::open(pid);
+    let mut out = proc.namespaces();
     out.push(
-        std::fs::read_to_string(format!("/proc/{pid}/cgroup"))
+        proc.read("cgroup")
             .unwrap_or_else(|e| format!("cgroup: {e}")),
     );
-    if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+    if let Ok(status) = proc.read("status") {
         out.extend(
             status
                 .lines()
@@ -150,17 +152,91 @@ pub fn confinement(pid: &str) -> Vec<String> {
 
 /// The namespaces of process `pid`, one line each (Linux; empty elsewhere): the part of
 /// [`confinement`] a client puts in its key (cheap to read; the engine compares all of it).
+#[cfg(target_os = "linux")]
 pub fn namespaces(pid: &str) -> Vec<String> {
-    if !cfg!(target_os = "linux") {
-        return Vec::new();
+    ProcDir::open(pid).namespaces()
+}
+
+/// Nothing to compare where there is no `/proc` (see the Linux [`confinement`]).
+#[cfg(not(target_os = "linux"))]
+pub fn confinement(_pid: &str) -> Vec<String> {
+    Vec::new()
+}
+
+/// Nothing to compare where there is no `/proc` (see the Linux [`namespaces`]).
+#[cfg(not(target_os = "linux"))]
+pub fn namespaces(_pid: &str) -> Vec<String> {
+    Vec::new()
+}
+
+/// `/proc/<pid>`, opened once (or why it could not be: every read then says so).
+#[cfg(target_os = "linux")]
+struct ProcDir(io::Result<std::os::fd::OwnedFd>);
+
+#[cfg(target_os = "linux")]
+impl ProcDir {
+    const NAMESPACES: [&str; 7] = ["mnt", "pid", "net", "user", "ipc", "uts", "cgroup"];
+
+    fn open(pid: &str) -> ProcDir {
+        use std::os::unix::fs::OpenOptionsExt;
+        ProcDir(
+            std::fs::File::options()
+                .read(true)
+                .custom_flags(libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC)
+                .open(format!("/proc/{pid}"))
+                .map(std::os::fd::OwnedFd::from),
+        )
     }
-    ["mnt", "pid", "net", "user", "ipc", "uts", "cgroup"]
-        .into_iter()
-        .map(|ns| {
-            std::fs::read_link(format!("/proc/{pid}/ns/{ns}"))
-                .map_or_else(|e| format!("{ns}: {e}"), |l| l.display().to_string())
-        })
-        .collect()
+
+    fn namespaces(&self) -> Vec<String> {
+        Self::NAMESPACES
+            .into_iter()
+            .map(|ns| {
+                self.link(&format!("ns/{ns}"))
+                    .unwrap_or_else(|e| format!("{ns}: {e}"))
+            })
+            .collect()
+    }
+
+    fn fd(&self) -> io::Result<i32> {
+        match &self.0 {
+            Ok(fd) => Ok(fd.as_raw_fd()),
+            Err(e) => Err(io::Error::new(e.kind(), e.to_string())),
+        }
+    }
+
+    /// The target of the link `name` under the directory.
+    fn link(&self, name: &str) -> io::Result<String> {
+        let dir = self.fd()?;
+        let name = std::ffi::CString::new(name).map_err(io::Error::other)?;
+        let mut buf = [0u8; 256];
+        // SAFETY: `dir` is an open descriptor, `name` is NUL-terminated and `buf` is writable
+        // for its length; readlinkat writes at most that many bytes.
+        #[allow(unsafe_code)]
+        let n = unsafe { libc::readlinkat(dir, name.as_ptr(), buf.as_mut_ptr().cast(), buf.len()) };
+        let n = usize::try_from(n).map_err(|_| io::Error::last_os_error())?;
+        Ok(String::from_utf8_lossy(&buf[..n.min(buf.len())]).into_owned())
+    }
+
+    /// The text of the file `name` under the directory.
+    fn read(&self, name: &str) -> io::Result<String> {
+        use std::io::Read;
+        use std::os::fd::FromRawFd;
+        let dir = self.fd()?;
+        let name = std::ffi::CString::new(name).map_err(io::Error::other)?;
+        // SAFETY: `dir` is an open descriptor and `name` is NUL-terminated.
+        #[allow(unsafe_code)]
+        let fd = unsafe { libc::openat(dir, name.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: fd was just returned by openat and nothing else owns it.
+        #[allow(unsafe_code)]
+        let mut file = unsafe { std::fs::File::from_raw_fd(fd) };
+        let mut text = String::new();
+        file.read_to_string(&mut text)?;
+        Ok(text)
+    }
 }
 
 /// The executable's identity: its path and, when it can be read, device, inode, size and
@@ -300,6 +376,37 @@ mod tests {
                 confinement("self"),
                 confinement(&std::process::id().to_string())
             );
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_confinement_is_read_whole_and_a_gone_process_matches_nothing() {
+        let me = confinement("self");
+        // Seven namespaces, the cgroup, and the three lines of the status.
+        assert_eq!(me.len(), 11, "{me:?}");
+        assert!(me[0].starts_with("mnt:["), "{me:?}");
+        assert!(me.iter().any(|l| l.starts_with("CapEff:")), "{me:?}");
+        // A process that is not there (pid_max is at most 2^22) reads as errors, never as
+        // this one's confinement.
+        let gone = confinement("4194305");
+        assert_ne!(gone, me);
+        assert!(gone[0].starts_with("mnt: "), "{gone:?}");
+        // A child in a namespace of its own reads differently from its parent.
+        let child = std::process::Command::new("unshare")
+            .args(["--user", "--map-root-user", "sleep", "5"])
+            .spawn();
+        if let Ok(mut child) = child {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            let theirs = confinement(&child.id().to_string());
+            // Only a child still running tells (unshare may be refused here).
+            let running = matches!(child.try_wait(), Ok(None));
+            let _ = child.kill();
+            let _ = child.wait();
+            if running {
+                assert_ne!(theirs[..7], me[..7], "its namespaces differ");
+                assert!(theirs[1].starts_with("pid:["), "{theirs:?}");
+            }
         }
     }
 }

@@ -42,6 +42,10 @@ enum Source {
     FilesLenient(ConfigPaths),
     /// Exactly these hooks.
     Hooks(HookSet),
+    /// The standard files of the project ([`ConfigPaths::for_project`]), leniently when
+    /// `true`: worked out at `build`, so a builder given other paths never canonicalises the
+    /// project for nothing.
+    Standard(bool),
 }
 
 /// Composes a [`Runner`]: where the hooks come from, what runs them, what trust allows,
@@ -105,7 +109,7 @@ impl RunnerBuilder {
     pub(super) fn new(project_dir: &Path) -> Self {
         RunnerBuilder {
             project_dir: project_dir.to_path_buf(),
-            source: Source::Files(ConfigPaths::for_project(project_dir)),
+            source: Source::Standard(false),
             spawner: None,
             trust: None,
             fn_hooks: Vec::new(),
@@ -140,7 +144,7 @@ impl RunnerBuilder {
     /// standard ones for the project.
     pub fn config_paths(mut self, paths: ConfigPaths) -> Self {
         self.source = match self.source {
-            Source::FilesLenient(_) => Source::FilesLenient(paths),
+            Source::FilesLenient(_) | Source::Standard(true) => Source::FilesLenient(paths),
             _ => Source::Files(paths),
         };
         self
@@ -158,9 +162,11 @@ impl RunnerBuilder {
     /// uses, so that a typo in a project's hooks.json never silences the user's global
     /// guards.
     pub fn lenient(mut self) -> Self {
-        if let Source::Files(paths) = self.source {
-            self.source = Source::FilesLenient(paths);
-        }
+        self.source = match self.source {
+            Source::Files(paths) => Source::FilesLenient(paths),
+            Source::Standard(_) => Source::Standard(true),
+            other => other,
+        };
         self
     }
 
@@ -233,13 +239,19 @@ impl RunnerBuilder {
 
     /// Loads what it must and freezes the runner.
     pub fn build(self) -> Result<Runner, RunnerError> {
-        let (hooks, errors, paths) = match self.source {
-            Source::Files(paths) => (config::load(&paths)?, Vec::new(), Some(paths)),
-            Source::FilesLenient(paths) => {
+        let (paths, lenient) = match self.source {
+            Source::Hooks(hooks) => (Err(hooks), false),
+            Source::Files(paths) => (Ok(paths), false),
+            Source::FilesLenient(paths) => (Ok(paths), true),
+            Source::Standard(lenient) => (Ok(ConfigPaths::for_project(&self.project_dir)), lenient),
+        };
+        let (hooks, errors, paths) = match paths {
+            Err(hooks) => (hooks, Vec::new(), None),
+            Ok(paths) if lenient => {
                 let (hooks, errors) = config::load_lenient(&paths);
                 (hooks, errors, Some(paths))
             }
-            Source::Hooks(hooks) => (hooks, Vec::new(), None),
+            Ok(paths) => (config::load(&paths)?, Vec::new(), Some(paths)),
         };
         let spawner = match self.spawner {
             Some(s) => s,

@@ -285,12 +285,16 @@ pub fn share_spawners() {
     }
 }
 
-/// A spawner with `config`: the shared one when spawners are shared, else a new one.
-fn shared_spawner(config: WasmEngineConfig) -> Arc<HookSpawner> {
+/// A spawner with `config`: the shared one when spawners are shared, else a new one. A
+/// shared spawner outlives the set-up that asked for it, so it pools instances even when the
+/// set-up is of one event (`WasmOptions::one_event`): the pool's reservation is paid once
+/// per process and every later instance reuses a slot whose memory image is already mapped.
+fn shared_spawner(mut config: WasmEngineConfig) -> Arc<HookSpawner> {
     let mut shared = crate::agent::sync::lock(&SHARED);
     let Some(spawners) = shared.as_mut() else {
         return Arc::new(HookSpawner::with_wasm_config(config));
     };
+    config.pooling = true;
     if let Some((_, s)) = spawners.iter().find(|(c, _)| *c == config) {
         return s.clone();
     }
