@@ -35,17 +35,16 @@ pub enum RunnerError {
 
 /// Where a runner's hooks come from.
 enum Source {
-    /// Load the config files (strictly: any problem is an error).
-    Files(ConfigPaths),
-    /// Load the config files; a broken file does not stop the others (see
-    /// [`RunnerBuilder::lenient`]).
-    FilesLenient(ConfigPaths),
+    /// Load the config files at `paths`, or (`None`) the project's standard ones
+    /// ([`ConfigPaths::for_project`], worked out at `build`, so a builder given other paths
+    /// never canonicalises the project for nothing). Strictly (any problem is an error), or
+    /// `lenient`ly: a broken file does not stop the others ([`RunnerBuilder::lenient`]).
+    Files {
+        paths: Option<ConfigPaths>,
+        lenient: bool,
+    },
     /// Exactly these hooks.
     Hooks(HookSet),
-    /// The standard files of the project ([`ConfigPaths::for_project`]), leniently when
-    /// `true`: worked out at `build`, so a builder given other paths never canonicalises the
-    /// project for nothing.
-    Standard(bool),
 }
 
 /// Composes a [`Runner`]: where the hooks come from, what runs them, what trust allows,
@@ -109,7 +108,10 @@ impl RunnerBuilder {
     pub(super) fn new(project_dir: &Path) -> Self {
         RunnerBuilder {
             project_dir: project_dir.to_path_buf(),
-            source: Source::Standard(false),
+            source: Source::Files {
+                paths: None,
+                lenient: false,
+            },
             spawner: None,
             trust: None,
             fn_hooks: Vec::new(),
@@ -143,9 +145,10 @@ impl RunnerBuilder {
     /// Read the config from these paths (e.g. another home directory) instead of the
     /// standard ones for the project.
     pub fn config_paths(mut self, paths: ConfigPaths) -> Self {
-        self.source = match self.source {
-            Source::FilesLenient(_) | Source::Standard(true) => Source::FilesLenient(paths),
-            _ => Source::Files(paths),
+        let lenient = matches!(self.source, Source::Files { lenient: true, .. });
+        self.source = Source::Files {
+            paths: Some(paths),
+            lenient,
         };
         self
     }
@@ -162,11 +165,9 @@ impl RunnerBuilder {
     /// uses, so that a typo in a project's hooks.json never silences the user's global
     /// guards.
     pub fn lenient(mut self) -> Self {
-        self.source = match self.source {
-            Source::Files(paths) => Source::FilesLenient(paths),
-            Source::Standard(_) => Source::Standard(true),
-            other => other,
-        };
+        if let Source::Files { lenient, .. } = &mut self.source {
+            *lenient = true;
+        }
         self
     }
 
@@ -239,19 +240,17 @@ impl RunnerBuilder {
 
     /// Loads what it must and freezes the runner.
     pub fn build(self) -> Result<Runner, RunnerError> {
-        let (paths, lenient) = match self.source {
-            Source::Hooks(hooks) => (Err(hooks), false),
-            Source::Files(paths) => (Ok(paths), false),
-            Source::FilesLenient(paths) => (Ok(paths), true),
-            Source::Standard(lenient) => (Ok(ConfigPaths::for_project(&self.project_dir)), lenient),
-        };
-        let (hooks, errors, paths) = match paths {
-            Err(hooks) => (hooks, Vec::new(), None),
-            Ok(paths) if lenient => {
-                let (hooks, errors) = config::load_lenient(&paths);
+        let (hooks, errors, paths) = match self.source {
+            Source::Hooks(hooks) => (hooks, Vec::new(), None),
+            Source::Files { paths, lenient } => {
+                let paths = paths.unwrap_or_else(|| ConfigPaths::for_project(&self.project_dir));
+                let (hooks, errors) = if lenient {
+                    config::load_lenient(&paths)
+                } else {
+                    (config::load(&paths)?, Vec::new())
+                };
                 (hooks, errors, Some(paths))
             }
-            Ok(paths) => (config::load(&paths)?, Vec::new(), Some(paths)),
         };
         let spawner = match self.spawner {
             Some(s) => s,
