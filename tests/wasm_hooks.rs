@@ -829,3 +829,50 @@ async fn a_guest_that_instantiates_quickly_is_not_made_ahead() {
     }
     assert_eq!(made_ahead(&spawner), 0);
 }
+
+/// A pooled slot's memory is reset for the next instance of its module however it is reset
+/// (by copying back the pages the guest wrote, which Linux 6.7+ tells through PAGEMAP_SCAN,
+/// or all of them): a guest that finds anything of the previous event in its memory (a page
+/// it wrote, the data segment it changed) exits 3 or 4. It writes one byte in every page of
+/// its 256 KiB and changes its data segment, each event, and the same runner fires it six
+/// times (one pool slot, reused).
+#[tokio::test]
+async fn a_pooled_memory_holds_nothing_of_the_previous_event() {
+    let p = project(&[], json!([{"command": "hooks/residue.wasm"}]));
+    let wasm = wat::parse_str(
+        r#"(module
+            (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+            (memory (export "memory") 4)
+            (data (i32.const 16) "image")
+            (func (export "_start")
+              (local $a i32)
+              (if (i32.ne (i32.load8_u (i32.const 16)) (i32.const 105))
+                (then (call $exit (i32.const 3))))
+              (local.set $a (i32.const 4096))
+              (loop $check
+                (if (i32.load8_u (i32.add (local.get $a) (i32.const 123)))
+                  (then (call $exit (i32.const 4))))
+                (local.set $a (i32.add (local.get $a) (i32.const 4096)))
+                (br_if $check (i32.lt_u (local.get $a) (i32.const 262144))))
+              (i32.store8 (i32.const 16) (i32.const 88))
+              (local.set $a (i32.const 4096))
+              (loop $dirty
+                (i32.store8 (i32.add (local.get $a) (i32.const 123)) (i32.const 170))
+                (local.set $a (i32.add (local.get $a) (i32.const 4096)))
+                (br_if $dirty (i32.lt_u (local.get $a) (i32.const 262144))))
+              (call $exit (i32.const 0))))"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(p.path().join("hooks")).unwrap();
+    std::fs::write(p.path().join("hooks/residue.wasm"), wasm).unwrap();
+    let runner = p.runner();
+    for event in 0..6 {
+        let r = fire(&runner, &p).await;
+        assert_eq!(
+            r.hooks[0].exit_code,
+            Some(0),
+            "event {event}: the guest found the previous event's memory: {}",
+            common::summary(&r)
+        );
+    }
+}
