@@ -20,10 +20,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The decision of an event (DESIGN §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     /// Go on.
+    #[default]
     Pass,
     /// PreToolUse: the tool call does not run; [`EventReport::reason`] says why.
     Block,

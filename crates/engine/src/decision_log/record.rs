@@ -4,12 +4,15 @@
 //!
 //! [`Capture::Full`]: super::Capture::Full
 
-use crate::report::{EventReport, HookRecord};
+use crate::config::{HookId, HookKind, Scope};
+use crate::decision::{Outcome, Row};
+use crate::dialect::Dialect;
+use crate::report::{Decision, HookRecord};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The version of the line's shape (`"v"`).
 pub const RECORD_VERSION: u32 = 1;
@@ -128,14 +131,7 @@ pub struct NotRun {
 
 /// First 12 hex digits of the SHA-256 of `bytes`.
 pub fn short_hash(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(12);
-    for b in &digest[..6] {
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0xf)]));
-    }
-    out
+    super::line::ShortHash::of(&[bytes]).as_str().to_string()
 }
 
 /// The name serde gives `value` (an enum's string), or its Debug text.
@@ -146,86 +142,171 @@ pub(crate) fn name_of<T: Serialize + std::fmt::Debug>(value: &T) -> String {
     }
 }
 
-impl HookEntry {
-    /// The entry of one hook's record; `full` keeps its output.
-    pub fn of(r: &HookRecord, untrusted: bool, full: bool) -> Self {
-        let mut out = Vec::with_capacity(r.stdout.len() + r.stderr.len());
-        out.extend_from_slice(r.stdout.as_bytes());
-        out.extend_from_slice(r.stderr.as_bytes());
-        HookEntry {
-            hook: r.hook.to_string(),
-            file: r.file.clone(),
-            index: r.hook.index,
-            scope: name_of(&r.source),
-            kind: name_of(&r.kind),
-            dialect: name_of(&r.dialect),
-            trust: if untrusted { "untrusted" } else { "trusted" }.into(),
-            outcome: r.outcome.as_str().into(),
-            row: r.row.to_string(),
-            exit_code: r.exit_code,
-            duration_ms: r.duration_ms,
-            message: r.message.clone(),
-            output_sha256: short_hash(&out),
-            rejudged: r.rejudged,
-            stdout: full.then(|| r.stdout.clone()),
-            stderr: full.then(|| r.stderr.clone()),
-        }
-    }
-}
-
-/// What the runner knows of one event beyond its report.
-pub struct EventFacts<'a> {
-    /// The id of the record.
-    pub id: String,
+/// What the event's thread hands the log: the facts of one event, copied but neither
+/// formatted nor hashed (the payload's JSON is the one its hooks were given, shared);
+/// [`Draft::record`] makes the line of them, on the writer thread when the log writes there.
+///
+/// Its text (the project, the session, each hook's file and output, ...) is one string the
+/// facts point into, and each hook is plain data: a draft is reused, most often one the
+/// writer read on another core, and filling it then writes into a few buffers without
+/// reading what they held (reading that back from the other core, field by field, cost an
+/// event more than all the rest of its logging).
+#[derive(Debug, Default)]
+pub(crate) struct Draft {
     /// Unix milliseconds at the start.
     pub start_ms: u64,
-    /// The payload as fired.
-    pub payload: &'a Value,
-    /// Its session id.
-    pub session: Option<String>,
-    /// Its tool.
-    pub tool: Option<String>,
-    /// The agent answered for.
-    pub agent: Option<String>,
-    /// The project directory.
-    pub project: PathBuf,
+    /// The process's count of events so far: with `start_ms` and the process id, the id.
+    pub seq: u64,
+    /// The payload's JSON as fired.
+    pub payload: Arc<[u8]>,
+    /// The payload as fired, under full capture (`None` otherwise).
+    pub full_payload: Option<Value>,
+    /// Whether the line keeps the payload and every hook's output.
+    pub full: bool,
+    /// The event's name.
+    pub event: &'static str,
+    /// The agent answered for (`hook --for X`).
+    pub agent: Option<Dialect>,
+    /// The event's decision.
+    pub decision: Decision,
     /// Whole event, milliseconds.
     pub duration_ms: f64,
+    /// The project directory, in `text`.
+    pub project: Piece,
+    /// Its session id, in `text`.
+    pub session: Option<Piece>,
+    /// Its tool, in `text`.
+    pub tool: Option<Piece>,
+    /// The event's reason, in `text`.
+    pub reason: Option<Piece>,
+    /// The hooks that ran.
+    pub hooks: Vec<HookFacts>,
     /// The configured hooks that did not run.
     pub not_run: Vec<NotRun>,
+    /// The text the pieces are of.
+    pub text: String,
 }
 
-impl EventRecord {
-    /// The record of `report` (`full` keeps the payload and hook output) without what only
-    /// its line needs (the payload's hash, the time as text):
-    /// [`EventRecord::finish`] adds them, off the event's path when the log writes there.
-    pub(crate) fn unfinished(report: &EventReport, facts: EventFacts<'_>, full: bool) -> Self {
-        EventRecord {
-            v: RECORD_VERSION,
-            id: facts.id,
-            time: String::new(),
-            session: facts.session,
-            event: report.event.to_string(),
-            agent: facts.agent,
-            tool: facts.tool,
-            project: facts.project,
-            decision: name_of(&report.decision),
-            reason: report.reason.clone(),
-            payload_sha256: String::new(),
-            payload: full.then(|| facts.payload.clone()),
-            duration_ms: facts.duration_ms,
-            hooks: report
-                .hooks
-                .iter()
-                .map(|h| HookEntry::of(h, report.untrusted.contains(&h.hook), full))
-                .collect(),
-            not_run: facts.not_run,
+/// Where a piece of a draft's text is.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Piece {
+    start: usize,
+    end: usize,
+}
+
+/// One hook of a [`Draft`]: its [`HookRecord`] as the line needs it, its text in the draft's.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HookFacts {
+    pub hook: HookId,
+    pub file: Option<Piece>,
+    pub source: Scope,
+    pub kind: HookKind,
+    pub dialect: Dialect,
+    pub untrusted: bool,
+    pub outcome: Outcome,
+    pub row: Row,
+    pub exit_code: Option<i32>,
+    pub duration_ms: f64,
+    pub message: Option<Piece>,
+    pub stdout: Piece,
+    pub stderr: Piece,
+    pub rejudged: bool,
+}
+
+impl Draft {
+    /// Starts over: no text, no hooks (what they held stays allocated, to be reused).
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.hooks.clear();
+    }
+
+    /// Adds `text`, and says where it is.
+    pub fn put(&mut self, text: &str) -> Piece {
+        let start = self.text.len();
+        self.text.push_str(text);
+        Piece {
+            start,
+            end: self.text.len(),
         }
     }
 
-    /// Adds the payload's short hash and the start time, as ISO 8601 text.
-    pub(crate) fn finish(&mut self, payload: &Value, start_ms: u64) {
-        self.time = crate::dialect::iso_of_ms(start_ms);
-        self.payload_sha256 = short_hash(&serde_json::to_vec(payload).unwrap_or_default());
+    /// Adds the facts of `r` (`untrusted`: trust stopped or held it back).
+    pub fn put_hook(&mut self, r: &HookRecord, untrusted: bool) {
+        let facts = HookFacts {
+            hook: r.hook,
+            file: r.file.as_ref().map(|f| self.put(&f.to_string_lossy())),
+            source: r.source,
+            kind: r.kind,
+            dialect: r.dialect,
+            untrusted,
+            outcome: r.outcome,
+            row: r.row,
+            exit_code: r.exit_code,
+            duration_ms: r.duration_ms,
+            message: r.message.as_deref().map(|m| self.put(m)),
+            stdout: self.put(&r.stdout),
+            stderr: self.put(&r.stderr),
+            rejudged: r.rejudged,
+        };
+        self.hooks.push(facts);
+    }
+
+    /// The text of `piece`.
+    pub fn get(&self, piece: Piece) -> &str {
+        self.text.get(piece.start..piece.end).unwrap_or_default()
+    }
+
+    /// The text of `piece`, when there is one.
+    pub fn text_of(&self, piece: Option<Piece>) -> Option<&str> {
+        piece.map(|p| self.get(p))
+    }
+
+    fn owned(&self, piece: Option<Piece>) -> Option<String> {
+        self.text_of(piece).map(str::to_string)
+    }
+
+    /// The line's record.
+    pub fn record(&self) -> EventRecord {
+        EventRecord {
+            v: RECORD_VERSION,
+            id: super::line::Id(self).to_string(),
+            time: crate::dialect::iso_of_ms(self.start_ms),
+            session: self.owned(self.session),
+            event: self.event.to_string(),
+            agent: self.agent.as_ref().map(name_of),
+            tool: self.owned(self.tool),
+            project: PathBuf::from(self.get(self.project)),
+            decision: name_of(&self.decision),
+            reason: self.owned(self.reason),
+            payload_sha256: short_hash(&self.payload),
+            payload: self.full_payload.clone(),
+            duration_ms: self.duration_ms,
+            hooks: self.hooks.iter().map(|h| self.entry(h)).collect(),
+            not_run: self.not_run.clone(),
+        }
+    }
+
+    /// The line's entry of one hook.
+    fn entry(&self, h: &HookFacts) -> HookEntry {
+        let (stdout, stderr) = (self.get(h.stdout), self.get(h.stderr));
+        let output = super::line::ShortHash::of(&[stdout.as_bytes(), stderr.as_bytes()]);
+        HookEntry {
+            hook: h.hook.to_string(),
+            file: h.file.map(|f| PathBuf::from(self.get(f))),
+            index: h.hook.index,
+            scope: name_of(&h.source),
+            kind: name_of(&h.kind),
+            dialect: name_of(&h.dialect),
+            trust: if h.untrusted { "untrusted" } else { "trusted" }.into(),
+            outcome: h.outcome.as_str().into(),
+            row: h.row.to_string(),
+            exit_code: h.exit_code,
+            duration_ms: h.duration_ms,
+            message: self.owned(h.message),
+            output_sha256: output.as_str().to_string(),
+            rejudged: h.rejudged,
+            stdout: self.full.then(|| stdout.to_string()),
+            stderr: self.full.then(|| stderr.to_string()),
+        }
     }
 }

@@ -1,15 +1,17 @@
 //! Appending to the decision log: [`DecisionLog`]. The file is opened on the first event
 //! (never at start-up), with `O_APPEND | O_NOFOLLOW`, mode 0600 in a 0700 directory; a
-//! directory or file that is a symlink, not ours, or open to others is refused. Each event
-//! is one `write` of one line, without fsync. Any error warns once and never fails an event.
+//! directory or file that is a symlink, not ours, or open to others is refused. Lines are
+//! appended whole, without fsync: one `write` per event, or per batch of events on the writer
+//! thread. Any error warns once and never fails an event.
 //!
 //! Where the line is written: in a long-lived process (an embedder's `Runner`, the default),
-//! off the event's path, by one writer thread of the process that serialises and appends
-//! what events hand it; [`DecisionLog::flush`] (and dropping the log) waits until every
-//! record handed over is written. A process that fires one event (the CLI:
-//! [`write_in_background`]`(false)`) writes in place, which costs less than starting a thread.
+//! off the event's path, by one writer thread of the process, which writes the lines of the
+//! drafts events hand it and hands the drafts back for reuse; [`DecisionLog::flush`] (and
+//! dropping the log) waits until every draft handed over is written. A process that fires one
+//! event (the CLI: [`write_in_background`]`(false)`) writes in place, which costs less than
+//! starting a thread.
 
-use super::record::EventRecord;
+use super::record::{Draft, EventRecord};
 use super::rotate;
 use std::fs::File;
 use std::io::Write;
@@ -68,15 +70,19 @@ pub fn write_in_background(on: bool) {
 
 /// What the writer thread is handed.
 enum Job {
-    /// A record to write, and what finishes it first when it is not finished yet.
-    Write(Arc<Sink>, Box<(EventRecord, Unfinished)>),
+    /// An event's facts, to make into a line and write.
+    Write(Entry),
     /// Answer once every job before this one is done.
     Flush(mpsc::SyncSender<()>),
 }
 
-/// What a record still lacks: the payload whose hash it keeps and the start
-/// time; `None` when it is finished.
-pub type Unfinished = Option<(serde_json::Value, u64)>;
+/// An event's draft and the log it goes to. Handed back once written, with both kept: the
+/// next event fills the draft's buffers, and the log is most often the same one (no count
+/// of references goes back and forth between the threads).
+struct Entry {
+    sink: Arc<Sink>,
+    draft: Box<Draft>,
+}
 
 /// How long the writer, once awake, waits for more before it writes what it has, and how
 /// many such rounds without a job it stays awake: under a stream of events no event pays a
@@ -88,12 +94,56 @@ const AWAKE_ROUNDS: u32 = 100;
 /// The jobs handed to the writer thread.
 struct Queue {
     jobs: Mutex<Vec<Job>>,
+    /// Drafts written, handed back to be reused by the next events: what a draft holds is
+    /// then freed (or reused) by a thread that fires events, as it was allocated, never by the
+    /// writer (a thread freeing another's memory contends with it for the allocator's lock:
+    /// glibc's arena lock was a third of what logging cost an event).
+    spent: Mutex<Vec<Entry>>,
     wake: std::sync::Condvar,
     /// The writer waits with no timeout: a job must wake it.
     asleep: AtomicBool,
 }
 
+/// Spent drafts kept for reuse, at most: about the events of one batch at full speed. Past
+/// this the writer frees them (a burst's drafts, then, contend once).
+const SPARE_DRAFTS: usize = 1024;
+
+/// A spent draft whose payload is bigger than this is freed at once rather than kept.
+const SPARE_PAYLOAD_MAX: usize = 64 << 10;
+
 impl Queue {
+    /// An entry for `sink`: one the writer is done with, to fill again, or a new one.
+    fn entry(&self, sink: &Arc<Sink>) -> Entry {
+        match crate::agent::sync::lock(&self.spent).pop() {
+            Some(mut e) => {
+                if !Arc::ptr_eq(&e.sink, sink) {
+                    e.sink = sink.clone();
+                }
+                e
+            }
+            None => Entry {
+                sink: sink.clone(),
+                draft: Box::default(),
+            },
+        }
+    }
+
+    /// Takes back entries the writer has written (those past the bound are freed).
+    fn hand_back(&self, drafts: &mut Vec<Entry>) {
+        let mut spent = crate::agent::sync::lock(&self.spent);
+        let room = SPARE_DRAFTS.saturating_sub(spent.len());
+        let keep = drafts.len().min(room);
+        spent.extend(drafts.drain(..keep));
+        drop(spent);
+        drafts.clear();
+    }
+
+    /// Frees the spent drafts (an idle writer: the memory is not kept for nothing).
+    fn forget_spent(&self) {
+        let spent = std::mem::take(&mut *crate::agent::sync::lock(&self.spent));
+        drop(spent);
+    }
+
     /// Hands `job` over; wakes the writer only when it sleeps, or for a flush.
     fn push(&self, job: Job) {
         let urgent = matches!(job, Job::Flush(_));
@@ -106,8 +156,12 @@ impl Queue {
     /// The writer thread's loop.
     fn run(&self) {
         let mut idle_rounds = 0;
+        // The batch taken and the queue swap buffers: neither side allocates for a job.
+        let mut batch = Vec::new();
+        let mut lines = Lines::default();
+        let mut written = Vec::new();
         loop {
-            let batch = {
+            {
                 let mut jobs = crate::agent::sync::lock(&self.jobs);
                 if jobs.is_empty() {
                     if idle_rounds >= AWAKE_ROUNDS {
@@ -127,20 +181,28 @@ impl Queue {
                             .0;
                     }
                 }
-                std::mem::take(&mut *jobs)
-            };
+                std::mem::swap(&mut *jobs, &mut batch);
+            }
             idle_rounds = if batch.is_empty() { idle_rounds + 1 } else { 0 };
-            for job in batch {
+            if idle_rounds == AWAKE_ROUNDS {
+                self.forget_spent();
+            }
+            for job in batch.drain(..) {
                 match job {
-                    Job::Write(sink, job) => {
-                        let (record, unfinished) = *job;
-                        sink.write(&finished(record, unfinished));
+                    Job::Write(entry) => {
+                        lines.add(&entry.sink, &entry.draft);
+                        if entry.draft.payload.len() <= SPARE_PAYLOAD_MAX {
+                            written.push(entry);
+                        }
                     }
                     Job::Flush(done) => {
+                        lines.write();
                         let _ = done.send(());
                     }
                 }
             }
+            lines.write();
+            self.hand_back(&mut written);
         }
     }
 
@@ -152,12 +214,33 @@ impl Queue {
     }
 }
 
-/// `record`, finished when it was not.
-pub(crate) fn finished(mut record: EventRecord, unfinished: Unfinished) -> EventRecord {
-    if let Some((payload, start_ms)) = unfinished {
-        record.finish(&payload, start_ms);
+/// The lines of a batch, gathered per log and written with one `write` each: lines stay
+/// whole (each write appends whole lines, `O_APPEND`), and a stream of events costs the
+/// writer one system call per batch, not one per event.
+#[derive(Default)]
+struct Lines {
+    /// Each log of the batch (nearly always one) and its lines so far.
+    logs: Vec<(Arc<Sink>, Vec<u8>)>,
+}
+
+impl Lines {
+    fn add(&mut self, sink: &Arc<Sink>, draft: &Draft) {
+        let at = match self.logs.iter().position(|(s, _)| Arc::ptr_eq(s, sink)) {
+            Some(at) => at,
+            None => {
+                self.logs.push((sink.clone(), Vec::new()));
+                self.logs.len() - 1
+            }
+        };
+        let (sink, buf) = &mut self.logs[at];
+        sink.line_into(&super::line::Line(draft), buf);
     }
-    record
+
+    fn write(&mut self) {
+        for (sink, buf) in self.logs.drain(..) {
+            sink.write_lines(&buf);
+        }
+    }
 }
 
 /// The process's writer queue; its thread is started on the first record handed over.
@@ -168,6 +251,7 @@ fn writer() -> Option<&'static Queue> {
     // The queue exists before its thread, which borrows it for the process's life.
     let queue = WRITER.get_or_init(|| Queue {
         jobs: Mutex::new(Vec::new()),
+        spent: Mutex::new(Vec::new()),
         wake: std::sync::Condvar::new(),
         asleep: AtomicBool::new(false),
     });
@@ -315,24 +399,27 @@ impl DecisionLog {
         Some(Self::at(default_dir(project, home)?.join(FILE_NAME)).capture(capture))
     }
 
-    /// Appends one record: one write of one line, here or on the writer thread, which also
-    /// finishes it (`unfinished`: the payload to hash and the start time; `None` when the record
-    /// is finished). Never fails: the first error warns.
-    pub fn append(&self, record: EventRecord, unfinished: Unfinished) {
-        if !self.to_file {
-            return self.keep(finished(record, unfinished));
-        }
-        if self.background
+    /// Appends one event's line, made of the [`Draft`] `fill` completes: on the writer
+    /// thread, in a draft a past event left (`fill` then reuses what its fields hold), or here.
+    /// Never fails: the first error warns.
+    pub(crate) fn append(&self, fill: impl FnOnce(&mut Draft)) {
+        if self.to_file
+            && self.background
             && self.kept.is_none()
             && let Some(queue) = writer()
         {
-            return queue.push(Job::Write(
-                self.sink.clone(),
-                Box::new((record, unfinished)),
-            ));
+            let mut entry = queue.entry(&self.sink);
+            fill(&mut entry.draft);
+            return queue.push(Job::Write(entry));
         }
-        let record = finished(record, unfinished);
-        self.sink.write(&record);
+        let mut draft = Draft::default();
+        fill(&mut draft);
+        let record = draft.record();
+        if self.to_file {
+            let mut line = Vec::new();
+            self.sink.line_into(&record, &mut line);
+            self.sink.write_lines(&line);
+        }
         self.keep(record);
     }
 
@@ -351,33 +438,55 @@ impl Drop for DecisionLog {
 }
 
 impl Sink {
-    fn write(&self, record: &EventRecord) {
-        let mut line = match serde_json::to_vec(record) {
-            Ok(l) => l,
-            Err(e) => return self.warn(&e.to_string()),
-        };
-        line.push(b'\n');
-        if let Err(e) = self.write_line(&line) {
+    /// Adds `line` to `buf`.
+    fn line_into(&self, line: &impl serde::Serialize, buf: &mut Vec<u8>) {
+        let at = buf.len();
+        match serde_json::to_writer(&mut *buf, line) {
+            Ok(()) => buf.push(b'\n'),
+            Err(e) => {
+                buf.truncate(at);
+                self.warn(&e.to_string());
+            }
+        }
+    }
+
+    /// Appends whole lines (none: nothing).
+    fn write_lines(&self, lines: &[u8]) {
+        if lines.is_empty() {
+            return;
+        }
+        if let Err(e) = self.append_lines(lines) {
             self.warn(&e.to_string());
         }
     }
 
-    fn write_line(&self, line: &[u8]) -> std::io::Result<()> {
+    /// Appends `lines` with one write when they fit the bound; else one line at a time,
+    /// rotating before the line that would cross it.
+    fn append_lines(&self, lines: &[u8]) -> std::io::Result<()> {
         let mut guard = crate::agent::sync::lock(&self.file);
-        if guard.is_none() {
-            *guard = Some(open_private(&self.path)?);
+        let file = self.opened(&mut guard)?;
+        let fits = file.metadata()?.len().saturating_add(lines.len() as u64) <= self.max_bytes;
+        if fits {
+            return file.write_all(lines);
         }
-        let size = guard
-            .as_ref()
-            .map_or(Ok(0), |f| f.metadata().map(|m| m.len()))?;
-        if rotate::due(size, line.len(), self.max_bytes) {
-            *guard = None;
-            rotate::rotate(&self.path)?;
-            *guard = Some(open_private(&self.path)?);
+        for line in lines.split_inclusive(|&b| b == b'\n') {
+            let file = self.opened(&mut guard)?;
+            if rotate::due(file.metadata()?.len(), line.len(), self.max_bytes) {
+                *guard = None;
+                rotate::rotate(&self.path)?;
+                self.opened(&mut guard)?.write_all(line)?;
+            } else {
+                file.write_all(line)?;
+            }
         }
-        match guard.as_mut() {
-            Some(f) => f.write_all(line),
-            None => Ok(()),
+        Ok(())
+    }
+
+    /// The open file, opened when it is not.
+    fn opened<'a>(&self, file: &'a mut Option<File>) -> std::io::Result<&'a mut File> {
+        match file {
+            Some(f) => Ok(f),
+            None => Ok(file.insert(open_private(&self.path)?)),
         }
     }
 

@@ -5,7 +5,7 @@
 
 use super::Runner;
 use super::Snapshot;
-use crate::config::{ConfigError, Hook};
+use crate::config::{ConfigError, Hook, HookId};
 use crate::decision::{Effects, Outcome, Verdict};
 use crate::event::{Event, EventClass};
 use crate::inprocess::FnHookEntry;
@@ -103,8 +103,8 @@ impl Runner {
         }
         report.settle(effects);
         self.fail_closed_on_config_errors(&snapshot, &mut report);
-        let unmet = || not_started.iter().map(|&i| steps[i].label()).collect();
-        self.log_finish(logging, &snapshot, &payload, &report, unmet);
+        let unmet: Vec<_> = not_started.iter().map(|&i| steps[i].id()).collect();
+        self.log_finish(logging, &snapshot, &payload, &report, &unmet);
         if let Some(observe) = &self.observer {
             observe(&report);
         }
@@ -201,11 +201,11 @@ pub(super) enum Step<'a> {
 }
 
 impl Step<'_> {
-    /// `PreToolUse[0]`, `PreToolUse[fn 0]`.
-    fn label(&self) -> String {
+    /// Its identity (`PreToolUse[0]`, `PreToolUse[fn 0]`).
+    fn id(&self) -> HookId {
         match self {
-            Step::Configured(hook) => hook.label(),
-            Step::InProcess(entry) => entry.id().to_string(),
+            Step::Configured(hook) => hook.id(),
+            Step::InProcess(entry) => entry.id(),
         }
     }
 

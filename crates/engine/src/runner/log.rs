@@ -5,11 +5,13 @@
 //! of a runner without either.
 
 use super::{Runner, Snapshot};
-use crate::decision_log::record::EventFacts;
-use crate::decision_log::{EventRecord, NotRun, NotRunWhy};
+use crate::config::HookId;
+use crate::decision_log::record::Draft;
+use crate::decision_log::{NotRun, NotRunWhy};
 use crate::payload::Payload;
 use crate::report::EventReport;
 use serde_json::Value;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -18,77 +20,84 @@ pub(super) struct Pending {
     start: Instant,
     /// The wall-clock start: the record's `start_ms` and id, and the spans' start time.
     start_wall: SystemTime,
-    payload: Value,
+    /// The payload's JSON as fired: the bytes its first hook is given (made here when no
+    /// hook needs them, shared otherwise), so logging copies no payload ...
+    payload: Arc<[u8]>,
+    /// ... but under full capture, which keeps it whole.
+    full_payload: Option<Value>,
 }
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl Runner {
-    /// The start of an event's record: `None` when no log and no spans are configured (then
-    /// nothing is copied).
+    /// The start of an event's record: `None` when no log and no spans are configured.
     pub(super) fn log_start(&self, payload: &Payload) -> Option<Pending> {
         if self.decision_log.is_none() && !self.exports_spans() {
             return None;
         }
+        let full = self.decision_log.as_ref().is_some_and(|l| l.full());
         Some(Pending {
             start: Instant::now(),
             start_wall: SystemTime::now(),
-            payload: Value::Object(payload.as_map().clone()),
+            payload: payload.to_json_bytes(),
+            full_payload: full.then(|| Value::Object(payload.as_map().clone())),
         })
     }
 
-    /// Appends the event's record; `not_started`: the configured hooks whose `if` did not hold.
+    /// Hands the event's facts to the log (and the spans); `not_started`: the configured
+    /// hooks whose `if` did not hold.
     pub(super) fn log_finish(
         &self,
         pending: Option<Pending>,
         snapshot: &Snapshot,
         payload: &Payload,
         report: &EventReport,
-        not_started: impl FnOnce() -> Vec<String>,
+        not_started: &[HookId],
     ) {
         let Some(p) = pending else {
             return;
         };
-        let not_started = &not_started()[..];
-        let known = payload.known();
         let start_ms = p
             .start_wall
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-        let facts = EventFacts {
-            id: format!(
-                "{:x}-{:x}-{:x}",
-                start_ms,
-                std::process::id(),
-                COUNTER.fetch_add(1, Ordering::Relaxed)
-            ),
-            start_ms,
-            payload: &p.payload,
-            session: known.session_id,
-            tool: payload.tool_name().map(str::to_string),
-            agent: self
-                .agent_env
-                .as_ref()
-                .map(|a| crate::decision_log::record::name_of(&a.dialect)),
-            project: self.project_dir.clone(),
-            duration_ms: p.start.elapsed().as_secs_f64() * 1000.0,
-            not_run: not_run(snapshot, payload, report, not_started),
+        // Into a spent draft's buffers, most often: copying allocates nothing then.
+        // Into a spent draft's buffers, most often: copying allocates nothing then.
+        let fill = |d: &mut Draft| {
+            d.clear();
+            d.start_ms = start_ms;
+            d.seq = COUNTER.fetch_add(1, Ordering::Relaxed);
+            d.payload = p.payload;
+            d.full = p.full_payload.is_some();
+            d.full_payload = p.full_payload;
+            d.event = report.event.as_str();
+            d.agent = self.agent_env.as_ref().map(|a| a.dialect);
+            d.decision = report.decision;
+            d.duration_ms = p.start.elapsed().as_secs_f64() * 1000.0;
+            d.project = d.put(&self.project_dir.to_string_lossy());
+            d.session = payload
+                .get("sessionId")
+                .and_then(Value::as_str)
+                .map(|s| d.put(s));
+            d.tool = payload.tool_name().map(|t| d.put(t));
+            d.reason = report.reason.as_deref().map(|r| d.put(r));
+            for h in &report.hooks {
+                d.put_hook(h, report.untrusted.contains(&h.hook));
+            }
+            let not_run = not_run(snapshot, payload, report, not_started);
+            if !(d.not_run.is_empty() && not_run.is_empty()) {
+                d.not_run = not_run;
+            }
+            // Spans need the whole record now; the log makes its own, on its writer thread
+            // when it writes there.
+            #[cfg(feature = "otel")]
+            if let Some(t) = &self.telemetry {
+                t.export(&d.record(), p.start_wall);
+            }
         };
-        let full = self.decision_log.as_ref().is_some_and(|l| l.full());
-        // Made whole here only for spans (the `otel` feature).
-        #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
-        let mut record = EventRecord::unfinished(report, facts, full);
-        #[cfg_attr(not(feature = "otel"), allow(unused_mut))]
-        let mut unfinished = Some((p.payload, start_ms));
-        // Spans need the whole record now; the log finishes it itself, on its writer thread
-        // when it writes there (the payload's hash is a serialisation).
-        #[cfg(feature = "otel")]
-        if let Some(t) = &self.telemetry {
-            record = crate::decision_log::writer::finished(record, unfinished.take());
-            t.export(&record, p.start_wall);
-        }
-        if let Some(log) = &self.decision_log {
-            log.append(record, unfinished);
+        match &self.decision_log {
+            Some(log) => log.append(fill),
+            None => fill(&mut Draft::default()),
         }
     }
 
@@ -113,18 +122,21 @@ fn not_run(
     snapshot: &Snapshot,
     payload: &Payload,
     report: &EventReport,
-    not_started: &[String],
+    not_started: &[HookId],
 ) -> Vec<NotRun> {
     let event = payload.event();
-    let subject = super::fire::subject(payload);
-    let matched: Vec<_> = snapshot.hooks.matching(event, subject).collect();
-    let ran = |label: &str| report.hooks.iter().any(|h| h.hook == *label);
+    let mut matched = None;
     let mut out = Vec::new();
     for hook in snapshot.hooks.all().filter(|h| h.event == event) {
-        let label = hook.label();
-        if ran(&label) {
+        let id = hook.id();
+        if report.hooks.iter().any(|h| h.hook == id) {
             continue;
         }
+        // Asked again only when a configured hook did not run (rarely: most events run all).
+        let matched: &Vec<_> = matched.get_or_insert_with(|| {
+            let subject = super::fire::subject(payload);
+            snapshot.hooks.matching(event, subject).collect()
+        });
         let (why, detail) = if !matched.iter().any(|m| std::sync::Arc::ptr_eq(m, hook)) {
             (NotRunWhy::Matcher, hook.match_source.clone())
         } else if matched
@@ -133,7 +145,7 @@ fn not_run(
             .any(|m| hook.same_handler(m))
         {
             (NotRunWhy::Duplicate, None)
-        } else if not_started.contains(&label) {
+        } else if not_started.contains(&id) {
             (
                 NotRunWhy::If,
                 hook.condition.as_ref().map(ToString::to_string),
@@ -144,7 +156,7 @@ fn not_run(
             (NotRunWhy::ShortCircuit, None)
         };
         out.push(NotRun {
-            hook: label,
+            hook: id.to_string(),
             file: Some(hook.file.clone()),
             why,
             detail,

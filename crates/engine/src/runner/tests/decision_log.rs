@@ -107,22 +107,30 @@ async fn full_capture_keeps_the_payload_and_output() {
     assert_eq!(r.hooks[0].stdout.as_deref(), Some("said-this"));
 }
 
+/// Written in place or in batches on the writer thread, the log rotates before the line that
+/// would cross its bound: no file is over it, and every line is whole.
 #[tokio::test]
 async fn rotates_by_size_into_two_files() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("d.jsonl");
-    let spawner = FakeSpawner::default().with("a", ExitStatus::Exited(0), "", "");
-    let log = DecisionLog::at(&path).in_background(false).max_bytes(1500);
-    let runner = logged_runner(vec![hook(Event::PreToolUse, 0, "a")], spawner, log);
-    for _ in 0..12 {
-        runner.fire(payload(Event::PreToolUse)).await;
+    for background in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.jsonl");
+        let spawner = FakeSpawner::default().with("a", ExitStatus::Exited(0), "", "");
+        let log = DecisionLog::at(&path)
+            .in_background(background)
+            .max_bytes(1500);
+        let runner = logged_runner(vec![hook(Event::PreToolUse, 0, "a")], spawner, log);
+        for _ in 0..12 {
+            runner.fire(payload(Event::PreToolUse)).await;
+        }
+        runner.flush_decision_log();
+        let rotated = crate::decision_log::rotate::rotated(&path);
+        for file in [&path, &rotated] {
+            let len = std::fs::metadata(file).unwrap().len();
+            assert!(len <= 1500, "{background}: {} {len}", file.display());
+        }
+        let total = lines(&path).len() + lines(&rotated).len();
+        assert!((2..12).contains(&total), "{background}: {total}");
     }
-    let rotated = crate::decision_log::rotate::rotated(&path);
-    assert!(rotated.is_file());
-    assert!(std::fs::metadata(&path).unwrap().len() <= 1500);
-    assert!(std::fs::metadata(&rotated).unwrap().len() <= 1500);
-    let total = lines(&path).len() + lines(&rotated).len();
-    assert!((2..12).contains(&total), "{total}");
 }
 
 #[cfg(unix)]
@@ -186,4 +194,80 @@ async fn in_the_background_every_record_is_written_by_flush_and_by_drop() {
     }
     drop(runner);
     assert_eq!(lines(&path).len(), 75, "written before the log went");
+}
+
+/// The writer thread writes a line straight from the event's draft; in place, the line is
+/// the record's: the same JSON for every shape of event (hooks that pass, block with a
+/// message, print output with escapes and non-ASCII text, a hook that did not run, a
+/// rewritten call, under both captures), but for the id, the time and the durations.
+#[tokio::test]
+async fn the_background_line_is_the_record_line() {
+    for capture in [Capture::Hashes, Capture::Full] {
+        let dir = tempfile::tempdir().unwrap();
+        let (fore, back) = (dir.path().join("fore.jsonl"), dir.path().join("back.jsonl"));
+        let spawner = || {
+            FakeSpawner::default()
+                .with("a", ExitStatus::Exited(0), "{\"x\": \"é\\u0001\"}\n", "")
+                .with(
+                    "w",
+                    ExitStatus::Exited(0),
+                    r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"ls -a"}}}"#,
+                    "",
+                )
+                .with("b", ExitStatus::Exited(2), "", "no \"secrets\"\ttab ✓")
+        };
+        let mut later = hook(Event::PreToolUse, 3, "c");
+        later.matcher = Some(crate::config::Matcher::new("^edit$").unwrap());
+        later.match_source = Some("edit".into());
+        let hooks = || {
+            vec![
+                hook(Event::PreToolUse, 0, "a"),
+                hook(Event::PreToolUse, 1, "w"),
+                hook(Event::PreToolUse, 2, "b"),
+                later.clone(),
+            ]
+        };
+        let log = |path: &Path, background: bool| {
+            DecisionLog::at(path)
+                .in_background(background)
+                .capture(capture)
+        };
+        let runners = [
+            logged_runner(hooks(), spawner(), log(&fore, false)),
+            logged_runner(hooks(), spawner(), log(&back, true)),
+        ];
+        for runner in &runners {
+            for tool in ["bash", "edit"] {
+                let p =
+                    Payload::pre_tool_use(Path::new("/p"), "sé", tool, json!({"command": "ls"}));
+                runner.fire(p).await;
+            }
+            runner.flush_decision_log();
+        }
+        let read = |path: &Path| -> Vec<Value> {
+            let text = std::fs::read_to_string(path).unwrap();
+            text.lines()
+                .map(|l| {
+                    let mut v: Value = serde_json::from_str(l).unwrap();
+                    for key in ["id", "time", "duration_ms"] {
+                        v.as_object_mut().unwrap().remove(key);
+                    }
+                    for h in v["hooks"].as_array_mut().unwrap() {
+                        h.as_object_mut().unwrap().remove("duration_ms");
+                    }
+                    v
+                })
+                .collect()
+        };
+        let (f, b) = (read(&fore), read(&back));
+        assert_eq!(f.len(), 2);
+        assert_eq!(f, b, "{capture:?}");
+        assert_eq!(f[0]["hooks"].as_array().unwrap().len(), 3, "{}", f[0]);
+        assert_eq!(f[0]["not_run"][0]["why"], "matcher", "{}", f[0]);
+        assert_eq!(f[0]["reason"], "no \"secrets\"\ttab ✓", "{}", f[0]);
+        // The line holds the payload as fired, not as rewritten.
+        if capture == Capture::Full {
+            assert_eq!(f[0]["payload"]["toolArgs"]["command"], "ls", "{}", f[0]);
+        }
+    }
 }
