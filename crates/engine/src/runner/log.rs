@@ -1,6 +1,6 @@
-//! The decision log's side of firing an event: what the runner knows of it beyond its report
-//! (the configured hooks that did not run, and why) made into one [`EventRecord`] and
-//! appended, and the same record exported as spans (`telemetry`, the `otel` feature) so the
+//! The decision log's side of firing an event: its report and what the runner knows of it
+//! beyond (the configured hooks that did not run, and why) copied into a draft for the log's
+//! writer, and the draft's record exported as spans (`telemetry`, the `otel` feature) so the
 //! two never disagree. Only when a log or spans are configured: nothing here is on the path
 //! of a runner without either.
 
@@ -61,7 +61,6 @@ impl Runner {
             .start_wall
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-        // Into a spent draft's buffers, most often: copying allocates nothing then.
         // Into a spent draft's buffers, most often: copying allocates nothing then.
         let fill = |d: &mut Draft| {
             d.clear();
