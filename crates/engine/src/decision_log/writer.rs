@@ -108,8 +108,9 @@ struct Queue {
 /// this the writer frees them (a burst's drafts, then, contend once).
 const SPARE_DRAFTS: usize = 1024;
 
-/// A spent draft whose payload is bigger than this is freed at once rather than kept.
-const SPARE_PAYLOAD_MAX: usize = 64 << 10;
+/// A spent draft whose payload, or whose text buffer, is bigger than this is freed at once
+/// rather than kept (a hook printing a megabyte must not leave a thousand megabyte buffers).
+const SPARE_BYTES_MAX: usize = 64 << 10;
 
 impl Queue {
     /// An entry for `sink`: one the writer is done with, to fill again, or a new one.
@@ -191,7 +192,8 @@ impl Queue {
                 match job {
                     Job::Write(entry) => {
                         lines.add(&entry.sink, &entry.draft);
-                        if entry.draft.payload.len() <= SPARE_PAYLOAD_MAX {
+                        let d = &entry.draft;
+                        if d.payload.len().max(d.text.capacity()) <= SPARE_BYTES_MAX {
                             written.push(entry);
                         }
                     }
