@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU16, Ordering};
 use tempfile::TempDir;
 
 const EXE: &str = env!("CARGO_BIN_EXE_hookhost");
@@ -36,6 +37,23 @@ fn require(tool: &str) -> PathBuf {
     )
 }
 
+/// A port for a registry of this test process: below Linux's ephemeral range, so no
+/// `bind(0)` anywhere is handed it while its registry starts (that takes the Go binary a
+/// while), and never given twice in this process, so a test's registry that stops and
+/// restarts on its port does not meet another test's there. (With `bind(0)`, a registry was
+/// once handed a port another test's restarting registry came back to: ready, then refused.)
+fn registry_port() -> u16 {
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let base = 20_000 + u16::try_from(std::process::id() % 8_000).unwrap_or(0);
+    for _ in 0..4_000 {
+        let port = base + NEXT.fetch_add(1, Ordering::Relaxed) % 4_000;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port in 127.0.0.1:{base}-{}", base + 3_999);
+}
+
 impl Registry {
     /// A registry without authentication.
     fn plain() -> Registry {
@@ -49,11 +67,7 @@ impl Registry {
 
     fn start(auth: Option<(&str, &str)>) -> Registry {
         let dir = TempDir::new().unwrap();
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = registry_port();
         let mut config = format!(
             "version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: 127.0.0.1:{port}\n  secret: test-secret\n",
             dir.path().join("data").display()
