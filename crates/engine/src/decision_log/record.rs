@@ -129,22 +129,9 @@ pub struct NotRun {
     pub detail: Option<String>,
 }
 
-/// First 12 hex digits of the SHA-256 of `bytes`.
-pub fn short_hash(bytes: &[u8]) -> String {
-    super::line::ShortHash::of(&[bytes]).as_str().to_string()
-}
-
-/// The name serde gives `value` (an enum's string), or its Debug text.
-pub(crate) fn name_of<T: Serialize + std::fmt::Debug>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(Value::String(s)) => s,
-        _ => format!("{value:?}").to_lowercase(),
-    }
-}
-
 /// What the event's thread hands the log: the facts of one event, copied but neither
 /// formatted nor hashed (the payload's JSON is the one its hooks were given, shared);
-/// [`Draft::record`] makes the line of them, on the writer thread when the log writes there.
+/// its line (`line`) is written of them, on the writer thread when the log writes there.
 ///
 /// Its text (the project, the session, each hook's file and output, ...) is one string the
 /// facts point into, and each hook is plain data: a draft is reused, most often one the
@@ -159,10 +146,9 @@ pub(crate) struct Draft {
     pub seq: u64,
     /// The payload's JSON as fired.
     pub payload: Arc<[u8]>,
-    /// The payload as fired, under full capture (`None` otherwise).
+    /// The payload as fired, under full capture (`None` otherwise): then the line keeps it
+    /// and every hook's output.
     pub full_payload: Option<Value>,
-    /// Whether the line keeps the payload and every hook's output.
-    pub full: bool,
     /// The event's name.
     pub event: &'static str,
     /// The agent answered for (`hook --for X`).
@@ -261,52 +247,10 @@ impl Draft {
         piece.map(|p| self.get(p))
     }
 
-    fn owned(&self, piece: Option<Piece>) -> Option<String> {
-        self.text_of(piece).map(str::to_string)
-    }
-
-    /// The line's record.
-    pub fn record(&self) -> EventRecord {
-        EventRecord {
-            v: RECORD_VERSION,
-            id: super::line::Id(self).to_string(),
-            time: crate::dialect::iso_of_ms(self.start_ms),
-            session: self.owned(self.session),
-            event: self.event.to_string(),
-            agent: self.agent.as_ref().map(name_of),
-            tool: self.owned(self.tool),
-            project: PathBuf::from(self.get(self.project)),
-            decision: name_of(&self.decision),
-            reason: self.owned(self.reason),
-            payload_sha256: short_hash(&self.payload),
-            payload: self.full_payload.clone(),
-            duration_ms: self.duration_ms,
-            hooks: self.hooks.iter().map(|h| self.entry(h)).collect(),
-            not_run: self.not_run.clone(),
-        }
-    }
-
-    /// The line's entry of one hook.
-    fn entry(&self, h: &HookFacts) -> HookEntry {
-        let (stdout, stderr) = (self.get(h.stdout), self.get(h.stderr));
-        let output = super::line::ShortHash::of(&[stdout.as_bytes(), stderr.as_bytes()]);
-        HookEntry {
-            hook: h.hook.to_string(),
-            file: h.file.map(|f| PathBuf::from(self.get(f))),
-            index: h.hook.index,
-            scope: name_of(&h.source),
-            kind: name_of(&h.kind),
-            dialect: name_of(&h.dialect),
-            trust: if h.untrusted { "untrusted" } else { "trusted" }.into(),
-            outcome: h.outcome.as_str().into(),
-            row: h.row.to_string(),
-            exit_code: h.exit_code,
-            duration_ms: h.duration_ms,
-            message: self.owned(h.message),
-            output_sha256: output.as_str().to_string(),
-            rejudged: h.rejudged,
-            stdout: self.full.then(|| stdout.to_string()),
-            stderr: self.full.then(|| stderr.to_string()),
-        }
+    /// The line's record: its JSON (`line`, what the writer writes) read back, so the two
+    /// cannot differ. An error only if the record's type and the line disagree (a test
+    /// fires every shape of event through both).
+    pub fn record(&self) -> serde_json::Result<EventRecord> {
+        serde_json::to_vec(&super::line::Line(self)).and_then(|l| serde_json::from_slice(&l))
     }
 }

@@ -416,18 +416,16 @@ impl DecisionLog {
         }
         let mut draft = Draft::default();
         fill(&mut draft);
-        let record = draft.record();
         if self.to_file {
             let mut line = Vec::new();
-            self.sink.line_into(&record, &mut line);
+            self.sink.line_into(&super::line::Line(&draft), &mut line);
             self.sink.write_lines(&line);
         }
-        self.keep(record);
-    }
-
-    fn keep(&self, record: EventRecord) {
         if let Some(kept) = &self.kept {
-            crate::agent::sync::lock(kept).push(record);
+            match draft.record() {
+                Ok(record) => crate::agent::sync::lock(kept).push(record),
+                Err(e) => self.sink.warn(&e.to_string()),
+            }
         }
     }
 }

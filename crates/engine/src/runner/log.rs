@@ -67,7 +67,6 @@ impl Runner {
             d.start_ms = start_ms;
             d.seq = COUNTER.fetch_add(1, Ordering::Relaxed);
             d.payload = p.payload;
-            d.full = p.full_payload.is_some();
             d.full_payload = p.full_payload;
             d.event = report.event.as_str();
             d.agent = self.agent_env.as_ref().map(|a| a.dialect);
@@ -83,15 +82,15 @@ impl Runner {
             for h in &report.hooks {
                 d.put_hook(h, report.untrusted.contains(&h.hook));
             }
-            let not_run = not_run(snapshot, payload, report, not_started);
-            if !(d.not_run.is_empty() && not_run.is_empty()) {
-                d.not_run = not_run;
-            }
+            d.not_run = not_run(snapshot, payload, report, not_started);
             // Spans need the whole record now; the log makes its own, on its writer thread
             // when it writes there.
             #[cfg(feature = "otel")]
             if let Some(t) = &self.telemetry {
-                t.export(&d.record(), p.start_wall);
+                match d.record() {
+                    Ok(record) => t.export(&record, p.start_wall),
+                    Err(e) => tracing::warn!("no spans for this event: {e}"),
+                }
             }
         };
         match &self.decision_log {

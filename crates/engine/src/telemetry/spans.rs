@@ -3,7 +3,6 @@
 //! Built from the [`EventRecord`] only, never from the payload or a hook's output: under
 //! `HOOKHOST_LOG=full` the record holds both, and they are still never read here.
 
-use crate::decision_log::record::name_of;
 use crate::decision_log::{EventRecord, HookEntry, NotRun};
 use opentelemetry::KeyValue;
 use opentelemetry::trace::Status;
@@ -110,6 +109,14 @@ fn failed(h: &HookEntry) -> bool {
 
 fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// The name serde gives `value` (an enum's string), or its Debug text.
+fn name_of<T: serde::Serialize + std::fmt::Debug>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => format!("{value:?}").to_lowercase(),
+    }
 }
 
 #[cfg(test)]

@@ -196,8 +196,30 @@ async fn in_the_background_every_record_is_written_by_flush_and_by_drop() {
     assert_eq!(lines(&path).len(), 75, "written before the log went");
 }
 
-/// The writer thread writes a line straight from the event's draft; in place, the line is
-/// the record's: the same JSON for every shape of event (hooks that pass, block with a
+/// The lines of the log at `path`, as JSON.
+fn json_lines(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The same without what differs between two runs of an event: its id, time and durations.
+fn timeless(path: &Path) -> Vec<Value> {
+    let mut lines = json_lines(path);
+    for v in &mut lines {
+        for key in ["id", "time", "duration_ms"] {
+            v.as_object_mut().unwrap().remove(key);
+        }
+        for h in v["hooks"].as_array_mut().unwrap() {
+            h.as_object_mut().unwrap().remove("duration_ms");
+        }
+    }
+    lines
+}
+
+/// A kept record is its line read back, whole, and the writer thread writes the same line as
+/// an event written in place: for every shape of event (hooks that pass, block with a
 /// message, print output with escapes and non-ASCII text, a hook that did not run, a
 /// rewritten call, under both captures), but for the id, the time and the durations.
 #[tokio::test]
@@ -232,8 +254,15 @@ async fn the_background_line_is_the_record_line() {
                 .in_background(background)
                 .capture(capture)
         };
+        // Keeping its records makes the first log write in place.
+        let kept_log = Arc::new(log(&fore, false).keeping());
         let runners = [
-            logged_runner(hooks(), spawner(), log(&fore, false)),
+            Runner::builder("/p")
+                .hooks(HookSet::from_hooks(hooks()))
+                .spawner(Arc::new(spawner()))
+                .shared_decision_log(kept_log.clone())
+                .build()
+                .unwrap(),
             logged_runner(hooks(), spawner(), log(&back, true)),
         ];
         for runner in &runners {
@@ -244,22 +273,13 @@ async fn the_background_line_is_the_record_line() {
             }
             runner.flush_decision_log();
         }
-        let read = |path: &Path| -> Vec<Value> {
-            let text = std::fs::read_to_string(path).unwrap();
-            text.lines()
-                .map(|l| {
-                    let mut v: Value = serde_json::from_str(l).unwrap();
-                    for key in ["id", "time", "duration_ms"] {
-                        v.as_object_mut().unwrap().remove(key);
-                    }
-                    for h in v["hooks"].as_array_mut().unwrap() {
-                        h.as_object_mut().unwrap().remove("duration_ms");
-                    }
-                    v
-                })
-                .collect()
-        };
-        let (f, b) = (read(&fore), read(&back));
+        let kept: Vec<Value> = kept_log
+            .take_kept()
+            .iter()
+            .map(|r| serde_json::to_value(r).unwrap())
+            .collect();
+        assert_eq!(kept, json_lines(&fore), "{capture:?}");
+        let (f, b) = (timeless(&fore), timeless(&back));
         assert_eq!(f.len(), 2);
         assert_eq!(f, b, "{capture:?}");
         assert_eq!(f[0]["hooks"].as_array().unwrap().len(), 3, "{}", f[0]);
