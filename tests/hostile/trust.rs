@@ -133,9 +133,9 @@ fn a_broken_project_config_does_not_silence_the_users_global_guard() {
     let v = json_of(&out);
     assert_eq!(v["reason"], "global guard: no rm -rf", "{v}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown key `comand`"));
-    // A call the global guard lets through is still blocked under `all` and `block`: the
-    // broken file fails closed. (Under the default `skip` it only warns: a broken project
-    // file is never trusted, and its hooks would not run as guards.)
+    // A call the global guard lets through is still blocked under every policy, the
+    // default `skip` included: the broken file fails closed (it may hold a wasm guard, which
+    // runs untrusted, or be a trusted file with a typo).
     let ls = [
         "run",
         "PreToolUse",
@@ -145,14 +145,17 @@ fn a_broken_project_config_does_not_silence_the_users_global_guard() {
         r#"{"command":"ls"}"#,
         "--json",
     ];
-    let out = hookhost(&p, &ls, &[("HOOKHOST_TRUST", "all")]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        json_of(&out)["reason"]
-            .as_str()
-            .unwrap()
-            .contains("configuration is broken")
-    );
+    for policy in ["all", "", "skip", "block"] {
+        let out = hookhost(&p, &ls, &[("HOOKHOST_TRUST", policy)]);
+        assert_eq!(out.status.code(), Some(2), "policy {policy:?}");
+        assert!(
+            json_of(&out)["reason"]
+                .as_str()
+                .unwrap()
+                .contains("configuration is broken"),
+            "policy {policy:?}"
+        );
+    }
     // Other events run what is valid and only report the problem.
     let out = hookhost(&p, &["run", "SessionStart", "--json"], &[]);
     assert_eq!(out.status.code(), Some(0));

@@ -326,7 +326,9 @@ async fn session(root: &std::path::Path) -> anyhow::Result<u8> {
 
     let model = ScriptedModel::from_json(TRANSCRIPT)?;
     let mut agent = Agent::new(Box::new(model), runner.clone(), &root, "demo-session")
-        .with_permissions(PermissionChecker::default())
+        .with_permissions(
+            PermissionChecker::default().with_guard(runner.protected().permission_guard()),
+        )
         .with_prompter(Arc::new(TerminalPrompter))
         .with_observer(trace.clone())
         .with_config(AgentConfig {

@@ -24,7 +24,7 @@ pub use agent_loop::{Agent, AgentConfig, AgentEvent, Observer, Silent};
 pub use effects::{EffectKind, EffectSet, Effects};
 pub use model::{Message, Model, ModelTurn, Role, ScriptedModel, ToolCall, Transcript};
 pub use permission::{
-    DenyPrompter, Permission, PermissionChecker, Prompter, Rule, TerminalPrompter,
+    DenyPrompter, Permission, PermissionChecker, Prompter, Rule, SystemGuard, TerminalPrompter,
 };
 pub use todo::{TodoGuard, TodoItem, TodoList, TodoStatus};
 pub use tool_hooks::{HookContext, HookVerdict, NoHooks, SubsetHooks, ToolHooks, Verdict};

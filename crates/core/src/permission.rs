@@ -8,6 +8,7 @@
 use async_trait::async_trait;
 use serde_json::Value;
 use std::io::{BufRead, IsTerminal, Write};
+use std::sync::Arc;
 
 /// One rule, e.g. `bash(rm -rf *)` or `write_file`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +91,19 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     true
 }
 
+impl std::fmt::Debug for PermissionChecker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PermissionChecker")
+            .field("guard", &self.guard.as_ref().map(|_| "installed"))
+            .field("system_deny", &self.system_deny)
+            .field("deny", &self.deny)
+            .field("ask", &self.ask)
+            .field("allow", &self.allow)
+            .field("default", &self.default)
+            .finish()
+    }
+}
+
 /// What the checker says about one call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Permission {
@@ -101,9 +115,16 @@ pub enum Permission {
     Deny(String),
 }
 
-/// Rules, checked in order: system deny, deny, ask, allow; anything else gets `default`.
-#[derive(Debug, Clone)]
+/// A built-in deny the embedding installs before every rule (hookhost's protected-state
+/// guard): the reason a call is denied, or `None`. Nothing overrides it.
+pub type SystemGuard = Arc<dyn Fn(&str, &Value) -> Option<String> + Send + Sync>;
+
+/// Rules, checked in order: the system guard, system deny, deny, ask, allow; anything else
+/// gets `default`.
+#[derive(Clone)]
 pub struct PermissionChecker {
+    /// Checked before every rule; nothing overrides it ([`PermissionChecker::with_guard`]).
+    pub guard: Option<SystemGuard>,
     /// Checked first; nothing overrides them, no hook output and no allow rule.
     pub system_deny: Vec<Rule>,
     /// Calls denied (after the system list).
@@ -120,6 +141,7 @@ impl Default for PermissionChecker {
     /// Allows everything except the built-in system deny list.
     fn default() -> Self {
         PermissionChecker {
+            guard: None,
             system_deny: ["bash(curl * | sh*)", "bash(*/etc/shadow*)", "bash(sudo *)"]
                 .iter()
                 .filter_map(|r| Rule::parse(r).ok())
@@ -133,8 +155,17 @@ impl Default for PermissionChecker {
 }
 
 impl PermissionChecker {
+    /// The same checker with `guard` checked before every rule.
+    pub fn with_guard(mut self, guard: SystemGuard) -> Self {
+        self.guard = Some(guard);
+        self
+    }
+
     /// The verdict for a call; `hook_asked` is a PreToolUse hook's `ask`.
     pub fn check(&self, tool: &str, args: &Value, hook_asked: bool) -> Permission {
+        if let Some(reason) = self.guard.as_ref().and_then(|g| g(tool, args)) {
+            return Permission::Deny(reason);
+        }
         let find = |rules: &[Rule]| rules.iter().find(|r| r.matches(tool, args)).cloned();
         if let Some(r) = find(&self.system_deny) {
             return Permission::Deny(format!("system rule {r}"));

@@ -90,11 +90,13 @@ pub mod locations;
 mod output;
 mod payload;
 pub mod preflight;
+pub mod protect;
 pub mod replay;
 mod report;
 mod runner;
 pub mod session_env;
 pub mod setup;
+mod shell_parse;
 pub mod spawner;
 pub mod store;
 #[cfg(feature = "otel")]

@@ -44,7 +44,7 @@ pub use errors::{ConfigError, ConfigErrors};
 pub use load::{load, load_lenient};
 pub use matcher::{Matcher, alias_notes};
 pub use parse::parse_file;
-pub use paths::{ConfigPaths, PROJECT_CONFIG};
+pub use paths::{CLAUDE_MANAGED_SETTINGS, ConfigPaths, MANAGED_CONFIG, PROJECT_CONFIG};
 pub use resolve::{ModulePathError, UnsplittableCommand, wasm_words};
 pub use rule::PermissionRule;
 #[cfg(test)]

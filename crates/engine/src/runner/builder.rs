@@ -161,7 +161,7 @@ impl RunnerBuilder {
 
     /// Do not fail on a broken config file: the valid hooks run, every problem is in each
     /// report's `config_errors`, and on PreToolUse a broken file blocks the call (fail
-    /// closed) unless it is the untrusted project file under `skip`. What `hookhost run`
+    /// closed, under every trust policy). What `hookhost run`
     /// uses, so that a typo in a project's hooks.json never silences the user's global
     /// guards.
     pub fn lenient(mut self) -> Self {
@@ -280,6 +280,7 @@ impl RunnerBuilder {
             project_dir: self.project_dir,
             background: Mutex::new(JoinSet::new()),
             agent_env: self.agent_env,
+            protected: std::sync::OnceLock::new(),
             decision_log,
             #[cfg(feature = "otel")]
             telemetry: crate::telemetry::from_env(),

@@ -5,13 +5,12 @@
 
 use super::Runner;
 use super::Snapshot;
-use crate::config::{ConfigError, Hook, HookId};
+use crate::config::{Hook, HookId};
 use crate::decision::{Effects, Outcome, Verdict};
 use crate::event::{Event, EventClass};
 use crate::inprocess::FnHookEntry;
 use crate::payload::Payload;
 use crate::report::{Decision, EventReport, log_record};
-use crate::trust::TrustPolicy;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -30,6 +29,17 @@ impl Runner {
         let logging = self.log_start(&payload);
         let original_args = payload.tool_args().cloned();
         let snapshot = self.current();
+        if let Some(reason) = self.protected_denial(&payload) {
+            // hookhost's own state: denied before any hook runs, whatever they would say.
+            let mut effects = Effects::pass();
+            effects.verdict = Verdict::Block(reason);
+            report.settle(effects);
+            self.log_finish(logging, &snapshot, &payload, &report, &[]);
+            if let Some(observe) = &self.observer {
+                observe(&report);
+            }
+            return report;
+        }
         let steps = self.select(&snapshot, &payload);
         let mut effects = Effects::pass();
         // Blocking events: each synchronous hook that ran, with how many rewrites it had seen
@@ -96,6 +106,13 @@ impl Runner {
                 }
             }
         }
+        if effects.verdict == Verdict::Pass
+            && payload.tool_args() != original_args.as_ref()
+            && let Some(reason) = self.protected_denial(&payload)
+        {
+            // A hook rewrote the call into one the guard denies.
+            effects.verdict = Verdict::Block(reason);
+        }
         if effects.verdict != Verdict::Pass || payload.tool_args() == original_args.as_ref() {
             effects.updated_args = None;
         } else {
@@ -109,6 +126,28 @@ impl Runner {
             observe(&report);
         }
         report
+    }
+
+    /// The reason a call is denied by the protected-state guard (`protect`), on the events
+    /// that judge a call before it runs: PreToolUse and PermissionRequest.
+    fn protected_denial(&self, payload: &Payload) -> Option<String> {
+        if !matches!(
+            payload.event(),
+            Event::PreToolUse | Event::PermissionRequest
+        ) {
+            return None;
+        }
+        let tool = payload.tool_name()?;
+        let args = payload.tool_args()?;
+        let cwd = payload
+            .get("cwd")
+            .and_then(Value::as_str)
+            .map(std::path::PathBuf::from)
+            .filter(|c| c.is_absolute())
+            .unwrap_or_else(|| self.project_dir.clone());
+        let denial = self.protected().judge(tool, args, &cwd)?;
+        tracing::warn!(tool, target = %denial.target, "protected state: call denied");
+        Some(denial.reason())
     }
 
     /// The hooks of the payload's event that match its tool: configured ones in run order,
@@ -143,25 +182,22 @@ impl Runner {
     }
 
     /// A broken config file, on an event whose hooks can block, blocks the call when
-    /// nothing else did (fail closed: the guard that could not be read might have); on
-    /// PermissionRequest it cancels an allow (the user is asked).
+    /// nothing else did, under every trust policy (fail closed: the guard that could not be
+    /// read might have, and an untrusted project file can hold a wasm guard that runs); on
+    /// PermissionRequest it cancels an allow (the user is asked). Other events only report it.
     fn fail_closed_on_config_errors(&self, snapshot: &Snapshot, report: &mut EventReport) {
         if snapshot.config_errors.is_empty() {
             return;
         }
         report.config_errors = snapshot.config_errors.clone();
-        let failing: Vec<&ConfigError> = snapshot
-            .config_errors
-            .iter()
-            .filter(|e| !self.config_error_is_contained(e))
-            .collect();
-        if report.event.class() == EventClass::Deciding && !failing.is_empty() {
+        if report.event.class() == EventClass::Deciding {
             // The part that could not be read may hold a deny: no allow, the user is asked.
             report.allow = false;
         }
         if report.event.class() != EventClass::Blocking || report.decision != Decision::Pass {
             return;
         }
+        let failing = &snapshot.config_errors;
         if let Some(first) = failing.first() {
             report.decision = Decision::Block;
             report.reason = Some(format!(
@@ -172,16 +208,6 @@ impl Runner {
                 }
             ));
         }
-    }
-
-    /// Whether a config error is in a file whose hooks the trust policy would not run
-    /// anyway (the project file under `skip`): then it warns instead of blocking.
-    fn config_error_is_contained(&self, e: &ConfigError) -> bool {
-        self.trust_policy == TrustPolicy::Skip
-            && self
-                .paths
-                .as_ref()
-                .is_some_and(|p| p.project_file == e.file)
     }
 }
 

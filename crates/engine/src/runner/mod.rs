@@ -73,6 +73,9 @@ pub struct Runner {
     agent_env: Option<crate::dialect::AgentEnv>,
     /// Where SessionStart hooks get their `CLAUDE_ENV_FILE`.
     session_env: crate::session_env::SessionEnv,
+    /// hookhost's own state and the agents' wiring, denied to tool calls (`protect`); made
+    /// at the first event that judges a call.
+    protected: std::sync::OnceLock<Arc<crate::protect::Protected>>,
     /// Where each event's record is appended; `None`: no log.
     decision_log: Option<Arc<crate::decision_log::DecisionLog>>,
     /// Where each event's spans go (`OTEL_EXPORTER_OTLP_*`); `None`: no spans.
@@ -144,6 +147,33 @@ impl Runner {
             script_pins: a.script_pins,
             config_errors: Vec::new(),
         }
+    }
+
+    /// The protected-state guard of this runner: the places under its home (the config's,
+    /// else the account's), the managed files in force, the project's own.
+    pub fn protected(&self) -> Arc<crate::protect::Protected> {
+        self.protected
+            .get_or_init(|| {
+                // The standard managed files always, and the ones in force.
+                let mut managed = vec![
+                    PathBuf::from(config::MANAGED_CONFIG),
+                    PathBuf::from(config::CLAUDE_MANAGED_SETTINGS),
+                ];
+                let home = match &self.paths {
+                    Some(p) => {
+                        managed
+                            .extend(p.managed_file.iter().chain(&p.claude_managed_file).cloned());
+                        p.home.clone()
+                    }
+                    None => crate::locations::account_home(),
+                };
+                Arc::new(crate::protect::Protected::for_runner(
+                    &self.project_dir,
+                    home.as_deref(),
+                    &managed,
+                ))
+            })
+            .clone()
     }
 
     fn current(&self) -> Arc<Snapshot> {

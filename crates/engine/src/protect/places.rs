@@ -1,0 +1,251 @@
+//! Which places are protected: hookhost's own state and the files that wire hookhost into an
+//! agent, each with what it is (for the denial's reason), as written and as resolved.
+//!
+//! | place | what |
+//! |---|---|
+//! | `~/.coding-agent/` | the user's hooks, hook scripts and trust store (`trusted.json`) |
+//! | the managed files (`/etc/coding-agent/`, Claude Code's managed settings directory) | the administrator's hooks |
+//! | `<cache>/hookhost/`, the compiled-code cache and hook store roots, the decision log's directory | hookhost's caches, packages and decision log |
+//! | the running binary and its `hookhost*` siblings; an npm install's `hookhost` and `@hookhost/` packages | the binary and its launchers |
+//! | `~/.claude/settings.json`, `settings.local.json`, `plugins/`, `hooks/`; `~/.gemini/settings.json`, `extensions/`; `~/.codex/config.toml`, `hooks.json`, `plugins/`; `~/.cursor/hooks.json`, `plugins/`; `~/.copilot/hooks/`, `config.json`; `~/.ling/hooks.json` | the agents' user-level settings that wire `hookhost hook --for X` in |
+//! | the project's `.coding-agent/`, and each of its agent settings files that names hookhost | the project's guards and their wiring |
+//!
+//! The home directories are the runner's (the account's for the adapter, never `$HOME`) and
+//! the account's when they differ. Not protected: what hookhost only reads from a project
+//! besides the above (a project's own hooks in other agents' files are the project's, and
+//! trust pins make a changed one untrusted).
+
+use std::path::{Component, Path, PathBuf};
+
+/// One protected place: a file or a directory (everything below it).
+#[derive(Debug, Clone)]
+pub struct Place {
+    /// As written (absolute, normalised).
+    pub path: PathBuf,
+    /// Resolved (symlinks followed as far as the path exists); equal to `path` when nothing
+    /// resolves differently.
+    pub resolved: PathBuf,
+    /// What it is, for the reason: "the user's hooks and trust store".
+    pub what: &'static str,
+}
+
+/// What the places are computed from.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    /// The runner's home directory (the account's for the adapter).
+    pub home: Option<PathBuf>,
+    /// The account's home directory, when it differs.
+    pub account_home: Option<PathBuf>,
+    /// The project root.
+    pub project: Option<PathBuf>,
+    /// Managed files in force (hookhost's and Claude Code's).
+    pub managed: Vec<PathBuf>,
+    /// Cache, store and log roots.
+    pub state_dirs: Vec<PathBuf>,
+    /// The running executable.
+    pub exe: Option<PathBuf>,
+}
+
+/// The agents' user-level files and folders that wire hookhost in (relative to a home).
+const AGENT_WIRING: &[(&str, &str)] = &[
+    (".claude/settings.json", "Claude Code's user settings"),
+    (".claude/settings.local.json", "Claude Code's user settings"),
+    (".claude/plugins", "Claude Code's plugins"),
+    (".claude/hooks", "Claude Code's hook scripts"),
+    (".gemini/settings.json", "Gemini CLI's user settings"),
+    (".gemini/extensions", "Gemini CLI's extensions"),
+    (".codex/config.toml", "Codex's user config"),
+    (".codex/hooks.json", "Codex's user hooks"),
+    (".codex/plugins", "Codex's plugins"),
+    (".cursor/hooks.json", "Cursor's user hooks"),
+    (".cursor/plugins", "Cursor's plugins"),
+    (".copilot/hooks", "GitHub Copilot CLI's user hooks"),
+    (".copilot/config.json", "GitHub Copilot CLI's user config"),
+    (".ling/hooks.json", "the ling agent's user hooks"),
+];
+
+/// The project's agent settings files that are protected when they name hookhost.
+pub(super) const PROJECT_WIRING: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".gemini/settings.json",
+    ".codex/config.toml",
+    ".codex/hooks.json",
+    ".cursor/hooks.json",
+    ".ling/hooks.json",
+];
+
+/// Every protected place for `s`, in no particular order.
+pub fn places(s: &Sources) -> Vec<Place> {
+    let mut out: Vec<(PathBuf, &'static str)> = Vec::new();
+    let homes = s.home.iter().chain(s.account_home.iter());
+    for home in homes {
+        out.push((
+            home.join(".coding-agent"),
+            "the user's hooks, hook scripts and trust store",
+        ));
+        out.push((
+            home.join(".cache/hookhost"),
+            "hookhost's caches and decision log",
+        ));
+        for (rel, what) in AGENT_WIRING {
+            out.push((home.join(rel), what));
+        }
+    }
+    for m in &s.managed {
+        let dir = m.parent().filter(|p| p.parent().is_some());
+        out.push((
+            dir.unwrap_or(m).to_path_buf(),
+            "the administrator's managed hooks",
+        ));
+    }
+    for d in &s.state_dirs {
+        out.push((d.clone(), "hookhost's caches, packages and decision log"));
+    }
+    if let Some(exe) = &s.exe {
+        out.extend(
+            launchers(exe)
+                .into_iter()
+                .map(|p| (p, "the hookhost binary or its launcher")),
+        );
+    }
+    if let Some(project) = &s.project {
+        out.push((
+            project.join(".coding-agent"),
+            "the project's hooks and hook scripts",
+        ));
+        for rel in PROJECT_WIRING {
+            let file = project.join(rel);
+            if names_hookhost(&file) {
+                out.push((file, "the project's agent settings that run hookhost"));
+            }
+        }
+    }
+    let mut places: Vec<Place> = Vec::with_capacity(out.len());
+    for (path, what) in out {
+        let path = normalise(&path);
+        if places.iter().any(|p| p.path == path) {
+            continue;
+        }
+        let resolved = resolve(&path);
+        places.push(Place {
+            path,
+            resolved,
+            what,
+        });
+    }
+    places
+}
+
+/// The running binary, its `hookhost*` siblings, and an npm install's packages around it.
+fn launchers(exe: &Path) -> Vec<PathBuf> {
+    let mut out = vec![exe.to_path_buf()];
+    let exe = resolve(exe);
+    out.push(exe.clone());
+    if let Some(dir) = exe.parent()
+        && let Ok(entries) = std::fs::read_dir(dir)
+    {
+        // Bounded: a bin directory of thousands of entries is not walked further.
+        for e in entries.flatten().take(4096) {
+            if e.file_name().to_string_lossy().starts_with("hookhost") {
+                out.push(e.path());
+            }
+        }
+    }
+    // `.../node_modules/@hookhost/linux-x64-gnu/bin/hookhost`: the launcher package and the
+    // platform packages beside it.
+    let mut cur = exe.as_path();
+    while let Some(parent) = cur.parent() {
+        if parent.file_name().is_some_and(|n| n == "node_modules") {
+            out.push(parent.join("hookhost"));
+            out.push(parent.join("@hookhost"));
+            out.push(parent.join(".bin/hookhost"));
+            break;
+        }
+        cur = parent;
+    }
+    out
+}
+
+/// Whether a project file names hookhost (it wires the adapter in). Bounded read: a file
+/// over 1 MiB is taken to name it (fail closed).
+fn names_hookhost(file: &Path) -> bool {
+    match std::fs::metadata(file) {
+        Ok(m) if m.len() > 1 << 20 => true,
+        Ok(_) => std::fs::read(file)
+            .map(|b| b.windows(8).any(|w| w.eq_ignore_ascii_case(b"hookhost")))
+            .unwrap_or(false),
+        Err(_) => false,
+    }
+}
+
+/// `path` lexically normalised (`.` dropped, `..` taken back).
+pub(super) fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `path` (absolute) resolved as far as it exists: each existing symlink followed, dangling
+/// ones too (a link to an absent settings file is where a write would land), `..` taken
+/// after resolving; at most 40 links followed. Never fails.
+pub(super) fn resolve(path: &Path) -> PathBuf {
+    use std::collections::VecDeque;
+    use std::ffi::OsString;
+    if !path.is_absolute() {
+        return normalise(path);
+    }
+    let mut out = PathBuf::from("/");
+    let mut queue: VecDeque<OsString> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.to_os_string()),
+            Component::ParentDir => Some(OsString::from("..")),
+            _ => None,
+        })
+        .collect();
+    let mut hops = 0;
+    // Once a component is missing, nothing below it exists: no more lookups.
+    let mut exists = true;
+    while let Some(name) = queue.pop_front() {
+        if name == ".." {
+            out.pop();
+            continue;
+        }
+        let next = out.join(&name);
+        if exists {
+            match std::fs::symlink_metadata(&next) {
+                Ok(m) if m.file_type().is_symlink() && hops < 40 => {
+                    hops += 1;
+                    if let Ok(target) = std::fs::read_link(&next) {
+                        if target.is_absolute() {
+                            out = PathBuf::from("/");
+                        }
+                        for c in target.components().rev() {
+                            match c {
+                                Component::Normal(n) => queue.push_front(n.to_os_string()),
+                                Component::ParentDir => queue.push_front(OsString::from("..")),
+                                _ => {}
+                            }
+                        }
+                        continue;
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => exists = false,
+            }
+        }
+        out = next;
+    }
+    out
+}

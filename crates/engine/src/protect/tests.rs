@@ -1,0 +1,202 @@
+//! The guard's decisions on calls of every shape, with a home and a project in a temporary
+//! directory.
+
+use super::*;
+use serde_json::json;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+    guard: Protected,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let project = home.join("work/p");
+    std::fs::create_dir_all(home.join(".coding-agent")).unwrap();
+    std::fs::create_dir_all(home.join(".claude")).unwrap();
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(home.join(".coding-agent/hooks.json"), "{}").unwrap();
+    let guard = Protected::new(&Sources {
+        home: Some(home.clone()),
+        account_home: None,
+        project: Some(project.clone()),
+        managed: vec![root.join("etc/coding-agent/hooks.json")],
+        state_dirs: vec![root.join("cache/hookhost")],
+        exe: Some(root.join("bin/hookhost")),
+    });
+    Fixture {
+        _dir: dir,
+        home,
+        project,
+        guard,
+    }
+}
+
+impl Fixture {
+    fn bash(&self, command: &str) -> Option<Denial> {
+        self.guard
+            .judge("Bash", &json!({ "command": command }), &self.project)
+    }
+    fn write(&self, tool: &str, path: &Path) -> Option<Denial> {
+        self.guard.judge(
+            tool,
+            &json!({"file_path": path, "path": path, "content": "x"}),
+            &self.project,
+        )
+    }
+}
+
+#[test]
+fn file_tools_of_every_dialect_are_judged_by_path() {
+    let f = fixture();
+    let hooks = f.home.join(".coding-agent/hooks.json");
+    for tool in [
+        "Write",
+        "Edit",
+        "MultiEdit",
+        "write_file",
+        "edit_file",
+        "replace",
+        "create",
+        "edit",
+        "mcp__fs__write",
+    ] {
+        let d = f.write(tool, &hooks).unwrap_or_else(|| panic!("{tool}"));
+        assert!(d.reason().contains("hooks.json"), "{}", d.reason());
+    }
+    assert!(f.write("Read", &hooks).is_none());
+    assert!(f.write("Write", &f.project.join("src/a.rs")).is_none());
+    assert!(
+        f.write("Write", &f.home.join(".claude/settings.json"))
+            .is_some()
+    );
+    assert!(
+        f.write("Write", &f.home.join(".claude/CLAUDE.md"))
+            .is_none()
+    );
+    // Relative to the call's directory, `..` included.
+    assert!(
+        f.guard
+            .judge(
+                "Write",
+                &json!({"file_path": "../../.coding-agent/x"}),
+                &f.project
+            )
+            .is_some()
+    );
+}
+
+#[test]
+fn links_are_followed_dangling_ones_too() {
+    let f = fixture();
+    std::os::unix::fs::symlink(
+        f.home.join(".claude/settings.json"),
+        f.project.join("s.json"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(f.home.join(".coding-agent"), f.project.join("cfg")).unwrap();
+    assert!(f.write("Write", &f.project.join("s.json")).is_some());
+    assert!(f.write("Write", &f.project.join("cfg/new.json")).is_some());
+    assert!(f.bash("echo x > s.json").is_some());
+    // A hard link of a protected file.
+    std::fs::hard_link(f.home.join(".coding-agent/hooks.json"), f.project.join("h")).unwrap();
+    assert!(f.write("Write", &f.project.join("h")).is_some());
+}
+
+#[test]
+fn shell_writes_are_denied_and_reads_are_not() {
+    let f = fixture();
+    for c in [
+        "echo {} > ~/.coding-agent/hooks.json",
+        "echo {} >> $HOME/.claude/settings.json",
+        "cp x ~/.claude/settings.json",
+        "rm -rf ~",
+        "mv ~/.coding-agent /tmp/x",
+        "cd ~/.coding-agent; echo > hooks.json",
+        "chmod -R 777 ~/.coding-agent",
+        "python3 -c \"open('/x/.coding-agent/hooks.json','w')\"",
+        "hookhost trust --yes",
+        "/usr/local/bin/hookhost remove x",
+        "hookhost import --from claude --write",
+        "npx hookhost trust",
+        "python3 -m hookhost trust",
+        "echo > ../../.coding-agent/hooks.json",
+        "echo > .coding-agent/hooks.json",
+    ] {
+        assert!(f.bash(c).is_some(), "{c}");
+    }
+    for c in [
+        "cat ~/.coding-agent/hooks.json",
+        "ls ~/.claude",
+        "grep x ~/.claude/settings.json",
+        "hookhost run PreToolUse --tool bash",
+        "hookhost check",
+        "hookhost",
+        "echo hi > out.txt",
+        "cargo test",
+        "rm -rf target",
+    ] {
+        assert!(f.bash(c).is_none(), "{c}: {:?}", f.bash(c));
+    }
+}
+
+#[test]
+fn patches_and_argv_commands_are_read() {
+    let f = fixture();
+    let patch = format!(
+        "*** Begin Patch\n*** Update File: {}\n@@\n-a\n+b\n*** End Patch",
+        f.home.join(".codex/config.toml").display()
+    );
+    assert!(
+        f.guard
+            .judge("apply_patch", &json!({"input": patch}), &f.project)
+            .is_some()
+    );
+    assert!(
+        f.guard
+            .judge(
+                "shell",
+                &json!({"command": ["bash", "-lc", "rm -rf ~/.coding-agent"]}),
+                &f.project
+            )
+            .is_some()
+    );
+    assert!(
+        f.guard
+            .judge(
+                "exec_command",
+                &json!({"cmd": "hookhost trust"}),
+                &f.project
+            )
+            .is_some()
+    );
+}
+
+#[test]
+fn the_managed_files_state_and_binary_are_protected() {
+    let f = fixture();
+    let root = f.home.parent().unwrap();
+    for p in [
+        "etc/coding-agent/hooks.json",
+        "cache/hookhost/wasm/x",
+        "bin/hookhost",
+    ] {
+        assert!(f.write("Write", &root.join(p)).is_some(), "{p}");
+    }
+}
+
+#[test]
+fn the_permission_checker_takes_the_guard() {
+    let f = fixture();
+    let guard = Arc::new(f.guard.clone()).permission_guard();
+    let checker = crate::agent::PermissionChecker::default().with_guard(guard);
+    let args = json!({"path": f.home.join(".coding-agent/hooks.json"), "content": "{}"});
+    assert!(matches!(
+        checker.check("write_file", &args, false),
+        crate::agent::Permission::Deny(r) if r.contains("protected")
+    ));
+}
