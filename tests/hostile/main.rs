@@ -11,6 +11,7 @@ mod common;
 
 mod answers;
 mod cache;
+mod guarded_surfaces;
 mod host;
 mod interop;
 mod managed;
