@@ -277,6 +277,56 @@ fn poisoned(v: &mut Value) {
     }
 }
 
+/// What `hookhost log --follow --file FILE` prints once `record` is appended to `file`.
+fn followed(home: &Path, file: &Path, record: &Value) -> Vec<u8> {
+    let mut follow = Killed(
+        Command::new(HOOKHOST)
+            .args([
+                "log",
+                "--follow",
+                "-n",
+                "0",
+                "--file",
+                file.to_str().unwrap(),
+            ])
+            .env("HOME", home)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut stdout = follow.0.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+            if got.contains(&b'\n') {
+                break;
+            }
+        }
+        got
+    });
+    // Appended until it shows (the follower may not have opened the file yet).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !reader.is_finished() && Instant::now() < deadline {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(file)
+            .unwrap();
+        writeln!(f, "{record}").unwrap();
+        drop(f);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    drop(follow);
+    reader.join().unwrap()
+}
+
 #[test]
 fn a_cloned_repositorys_escapes_reach_no_terminal_through_explain_or_log() {
     let t = TempDir::new().unwrap();
@@ -351,45 +401,7 @@ fn a_cloned_repositorys_escapes_reach_no_terminal_through_explain_or_log() {
     assert_no_raw_escape("log --json", &out.stdout);
 
     // `--follow` prints what is appended afterwards the same way.
-    let mut follow = Killed(
-        Command::new(HOOKHOST)
-            .args(["log", "--follow", "-n", "0", "--file", file_arg])
-            .env("HOME", &home)
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut stdout = follow.0.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut got = Vec::new();
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = stdout.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            got.extend_from_slice(&buf[..n]);
-            if got.contains(&b'\n') {
-                break;
-            }
-        }
-        got
-    });
-    // Appended until it shows (the follower may not have opened the file yet).
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !reader.is_finished() && Instant::now() < deadline {
-        let mut f = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&file)
-            .unwrap();
-        writeln!(f, "{record}").unwrap();
-        drop(f);
-        std::thread::sleep(Duration::from_millis(300));
-    }
-    drop(follow);
-    let got = reader.join().unwrap();
+    let got = followed(&home, &file, &record);
     assert!(!got.is_empty(), "log --follow printed nothing");
     assert_no_raw_escape("log --follow", &got);
 }
