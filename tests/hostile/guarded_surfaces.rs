@@ -315,10 +315,7 @@ fn followed(home: &Path, file: &Path, record: &Value) -> Vec<u8> {
     // Appended until it shows (the follower may not have opened the file yet).
     let deadline = Instant::now() + Duration::from_secs(10);
     while !reader.is_finished() && Instant::now() < deadline {
-        let mut f = std::fs::OpenOptions::new()
-            .append(true)
-            .open(file)
-            .unwrap();
+        let mut f = std::fs::OpenOptions::new().append(true).open(file).unwrap();
         writeln!(f, "{record}").unwrap();
         drop(f);
         std::thread::sleep(Duration::from_millis(300));

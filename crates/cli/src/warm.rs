@@ -372,8 +372,9 @@ fn run(
     // as the engine was started with it (set or not), so the next invocation starts from the
     // environment it was admitted for (a recursion marker set by the caller stays set).
     // SAFETY of set_var/remove_var: the command is over; the engine's other threads (the
-    // accepting one, the runtime's idle blocking threads, the epoch ticker) do not read the
-    // environment.
+    // runtime's idle blocking threads, the epoch ticker) do not read the environment, and
+    // the accepting and connection threads read it only through `std::env` (which holds
+    // std's environment lock, as set_var does), never through libc's getenv.
     #[allow(unsafe_code)]
     unsafe {
         match origin_value(origin, super::hook::ADAPTER_ENV) {
