@@ -12,6 +12,7 @@ mod common;
 mod answers;
 mod cache;
 mod guarded_state;
+mod guarded_surfaces;
 mod host;
 mod interop;
 mod managed;

@@ -1,6 +1,8 @@
 //! `hookhost explain [ID]`: one logged event in words: which hooks ran and the decision-table
 //! row of each outcome, which did not and why, what trust changed, and how the event's
-//! decision was folded (docs/observability.md).
+//! decision was folded (docs/observability.md). Every field is printed terminal-safe: a log
+//! is a file (`--file` reads any), and a field holds what a project put in it (a hook file's
+//! path in a cloned repository, a hook's reason), so an escape in it is shown, not obeyed.
 
 use crate::log::{log_path, read_all};
 use anyhow::bail;
@@ -39,7 +41,7 @@ pub fn explain(a: ExplainArgs) -> anyhow::Result<u8> {
     let Some(r) = found else {
         bail!(
             "no event {wanted:?} in the decision log {} ({} events); `hookhost log` lists them",
-            path.display(),
+            safe(&path.display().to_string()),
             all.len()
         );
     };
@@ -56,19 +58,19 @@ pub fn explain(a: ExplainArgs) -> anyhow::Result<u8> {
 pub fn render(r: &EventRecord) -> String {
     let mut s = format!(
         "{} at {} (id {}, session {})\n",
-        r.event,
-        r.time,
-        r.id,
+        safe(&r.event),
+        safe(&r.time),
+        safe(&r.id),
         r.session.as_deref().map_or("-".into(), safe)
     );
     if let Some(tool) = &r.tool {
         s += &format!(
             "  tool: {} (arguments sha256 {})\n",
             safe(tool),
-            r.payload_sha256
+            safe(&r.payload_sha256)
         );
     }
-    s += &format!("  decision: {}", r.decision);
+    s += &format!("  decision: {}", safe(&r.decision));
     if let Some(reason) = &r.reason {
         s += &format!(" ({})", safe(reason));
     }
@@ -79,16 +81,14 @@ pub fn render(r: &EventRecord) -> String {
     for h in &r.hooks {
         s += &format!(
             "    {} {} {} [{}, {}]: {} ({:.1} ms) <- row \"{}\"{}\n",
-            h.hook,
-            h.kind,
-            h.file
-                .as_ref()
-                .map_or("in-process".into(), |f| f.display().to_string()),
-            h.scope,
-            h.trust,
-            h.outcome,
+            safe(&h.hook),
+            safe(&h.kind),
+            h.file.as_deref().map_or("in-process".into(), shown),
+            safe(&h.scope),
+            safe(&h.trust),
+            safe(&h.outcome),
             h.duration_ms,
-            h.row,
+            safe(&h.row),
             if h.rejudged {
                 ", second pass on the rewritten call"
             } else {
@@ -121,7 +121,7 @@ fn trust_text(r: &EventRecord) -> String {
                 "ran with full effect (only the `all` policy runs an untrusted shell or HTTP hook)"
             }
         };
-        s += &format!("  trust: {} is untrusted: {what}\n", h.hook);
+        s += &format!("  trust: {} is untrusted: {what}\n", safe(&h.hook));
     }
     s
 }
@@ -143,10 +143,8 @@ fn not_run_text(r: &EventRecord) -> String {
         };
         s += &format!(
             "    {} ({}): {why}{}\n",
-            n.hook,
-            n.file
-                .as_ref()
-                .map_or(String::new(), |f| f.display().to_string()),
+            safe(&n.hook),
+            n.file.as_deref().map_or(String::new(), shown),
             n.detail
                 .as_deref()
                 .map(|d| format!(" ({})", safe(d)))
@@ -156,6 +154,11 @@ fn not_run_text(r: &EventRecord) -> String {
     s
 }
 
+/// A path from the log, terminal-safe.
+fn shown(path: &std::path::Path) -> String {
+    safe(&path.display().to_string()).into_owned()
+}
+
 fn fold_text(r: &EventRecord) -> String {
     let decider = r
         .hooks
@@ -163,7 +166,14 @@ fn fold_text(r: &EventRecord) -> String {
         .find(|h| h.outcome == r.decision || (r.decision == "block" && h.outcome != "pass"));
     match (r.decision.as_str(), decider) {
         ("pass", _) => "no hook blocked or forced: the event passes (a block, force or `continue: false` stops at the first)".into(),
-        (d, Some(h)) => format!("{} decided `{d}`; hooks after it did not run", h.hook),
-        (d, None) => format!("`{d}`: no hook decided it (a broken config file fails closed)"),
+        (d, Some(h)) => format!(
+            "{} decided `{}`; hooks after it did not run",
+            safe(&h.hook),
+            safe(d)
+        ),
+        (d, None) => format!(
+            "`{}`: no hook decided it (a broken config file fails closed)",
+            safe(d)
+        ),
     }
 }

@@ -1,5 +1,7 @@
 //! `hookhost log`: the recent events of the decision log, filtered, as text or JSON lines,
-//! and `--follow` to watch new ones (docs/observability.md).
+//! and `--follow` to watch new ones (docs/observability.md). Text output shows every field
+//! terminal-safe (a log is a file, and its fields hold what projects and hooks put in them);
+//! JSON output is the record as JSON, whose strings escape control characters themselves.
 
 use anyhow::Context;
 use clap::Args;
@@ -197,17 +199,17 @@ fn print_record(out: &mut impl Write, r: &EventRecord, json: bool) -> anyhow::Re
     writeln!(
         out,
         "{} {} {}{} -> {}{}  [{} hook(s), {:.1} ms, session {}, id {}]",
-        r.time,
-        r.event,
+        safe(&r.time),
+        safe(&r.event),
         r.tool
             .as_deref()
             .map(|t| format!("({})", safe(t)))
             .unwrap_or_default(),
         r.agent
             .as_deref()
-            .map(|a| format!(" for {a}"))
+            .map(|a| format!(" for {}", safe(a)))
             .unwrap_or_default(),
-        r.decision,
+        safe(&r.decision),
         r.reason
             .as_deref()
             .map(|x| format!(": {}", safe(x)))
@@ -215,7 +217,7 @@ fn print_record(out: &mut impl Write, r: &EventRecord, json: bool) -> anyhow::Re
         r.hooks.len(),
         r.duration_ms,
         r.session.as_deref().map_or("-".into(), safe),
-        r.id,
+        safe(&r.id),
     )?;
     Ok(())
 }

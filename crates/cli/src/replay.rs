@@ -2,8 +2,11 @@
 //! CLI transcript; `hookhost::replay` reads it), re-fires every prompt (UserPromptSubmit), tool
 //! call (PreToolUse) and stop (Stop) through the project's current hooks, set up as `run` sets
 //! them up (config files, trust), and prints what would now be decided differently from what
-//! happened. No tool runs and nothing goes to the network from here; shell hooks run as they
-//! would for the agent, wasm hooks sandboxed, untrusted hooks as under `run`.
+//! happened, in both directions: first what a hook blocked in the session and would now let
+//! through (`unblocked`: the regression a policy change must show first), then what would
+//! now be blocked, then every other change. No tool runs and nothing goes to the network
+//! from here; shell hooks run as they would for the agent, wasm hooks sandboxed, untrusted
+//! hooks as under `run`.
 //! Exit 0: nothing would differ; 3: something would; 1: error.
 
 use anyhow::Context;
@@ -47,7 +50,8 @@ pub struct ReplayArgs {
 struct Difference<'a> {
     step: &'a Step,
     event: Event,
-    /// `blocked`, `rewritten`, `context added`, `asked`, `stopped`, `kept going`.
+    /// `unblocked`, `blocked`, `rewritten`, `context added`, `asked`, `stopped`,
+    /// `kept going`; a change of direction first.
     what: Vec<&'static str>,
     report: EventReport,
 }
@@ -97,6 +101,8 @@ pub async fn replay(a: ReplayArgs) -> anyhow::Result<u8> {
             });
         }
     }
+    // Block -> pass first, then pass -> block, then the rest; in session order within each.
+    differences.sort_by_key(|d| (direction(&d.what), d.step.line));
     if a.json {
         println!("{}", to_json(&session, &shown, &differences));
     } else {
@@ -117,16 +123,21 @@ fn payload_of(step: &Step, project: &std::path::Path, session: &str) -> Payload 
 }
 
 /// What the hooks' answer changes against the session (where nothing was decided by a hook
-/// for a call that ran; a call the session refused is not "blocked" again).
+/// for a call that ran; a call the session refused is not "blocked" again; a step a hook
+/// blocked in the session that the hooks now let through is `unblocked`, first).
 fn differs(step: &Step, r: &EventReport) -> Vec<&'static str> {
     let mut out = Vec::new();
-    let refused = matches!(
-        &step.kind,
-        StepKind::Tool {
-            happened: Happened::Refused(_),
-            ..
-        }
-    );
+    let refused = step.blocked.is_some()
+        || matches!(
+            &step.kind,
+            StepKind::Tool {
+                happened: Happened::Refused(_),
+                ..
+            }
+        );
+    if step.blocked.is_some() && r.decision != Decision::Block {
+        out.push("unblocked");
+    }
     match r.decision {
         Decision::Block if !refused => out.push("blocked"),
         Decision::Force => out.push("kept going"),
@@ -145,6 +156,15 @@ fn differs(step: &Step, r: &EventReport) -> Vec<&'static str> {
         out.push("stopped");
     }
     out
+}
+
+/// The order of a difference's kind: block -> pass (0), pass -> block (1), anything else (2).
+fn direction(what: &[&str]) -> u8 {
+    match what.first() {
+        Some(&"unblocked") => 0,
+        Some(&"blocked") => 1,
+        _ => 2,
+    }
 }
 
 /// The step, in a few words: `prompt "..."`, `Bash {"command":"rm -rf build"}`, `stop`.
@@ -169,16 +189,25 @@ fn print_human(s: &Session, shown: &str, diffs: &[Difference]) {
         s.format.as_str(),
         s.steps.len()
     );
+    let unblocked = diffs.iter().filter(|d| direction(&d.what) == 0).count();
+    if unblocked > 0 {
+        println!(
+            "{unblocked} step(s) a hook blocked in the session would now pass (listed first: review them first)"
+        );
+    }
     for d in diffs {
-        let happened = match &d.step.kind {
-            StepKind::Tool {
-                happened: Happened::Refused(t),
-                ..
-            } => format!(
-                "refused in the session: {}",
-                terminal_safe_lines(&t.chars().take(80).collect::<String>())
-            ),
-            StepKind::Tool { .. } => "ran in the session".to_string(),
+        let short =
+            |t: &str| terminal_safe_lines(&t.chars().take(80).collect::<String>()).into_owned();
+        let happened = match (&d.step.blocked, &d.step.kind) {
+            (Some(why), _) => format!("blocked in the session: {}", short(why)),
+            (
+                None,
+                StepKind::Tool {
+                    happened: Happened::Refused(t),
+                    ..
+                },
+            ) => format!("refused in the session: {}", short(t)),
+            (None, StepKind::Tool { .. }) => "ran in the session".to_string(),
             _ => "went on in the session".to_string(),
         };
         println!(

@@ -12,8 +12,17 @@
 //! invocation (one at a time: descriptors 0-2 are the process's).
 //!
 //! It refuses to listen anywhere but in a private directory of its user, serves only peers
-//! of its user (`SO_PEERCRED`), takes a lock so one runs per socket, and exits after
-//! `$HOOKHOST_DAEMON_IDLE_MS` (default ten minutes) without a request, or after a panic.
+//! of its user (`SO_PEERCRED`) whose whole confinement equals its own (namespaces, cgroup,
+//! ids, supplementary groups, capabilities, every resource limit, and no seccomp filter:
+//! `hookhost_warm::place` says why a filter is never taken as equal), takes a lock so one runs
+//! per socket, and exits after `$HOOKHOST_DAEMON_IDLE_MS` (default ten minutes) without a
+//! request, or after a panic. The decline says what differed.
+//!
+//! No client delays another: the accepting thread only accepts, checks the peer's user and
+//! hands the connection to a thread of its own, which reads the request within
+//! [`REQUEST_TIMEOUT`] in all (a client that sends nothing, or a byte at a time, is dropped
+//! when it is up). At most [`MAX_IN_FLIGHT`] connections are read at once; one past that is
+//! declined at once (it runs cold).
 
 use clap::Args;
 use hookhost_warm::client::{IDLE_ENV, anonymous_file, dup_onto};
@@ -25,10 +34,9 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct WarmServeArgs {
@@ -39,8 +47,10 @@ pub struct WarmServeArgs {
 
 /// The default idle time before the engine exits.
 const IDLE: Duration = Duration::from_secs(600);
-/// How long a connected client may take to send its request.
+/// How long a connected client may take to send its whole request, and to take its reply.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+/// The most connections whose requests are read at once (each on its own thread).
+const MAX_IN_FLIGHT: usize = 32;
 
 /// What a request must match: what this engine was started with.
 struct Origin {
@@ -149,10 +159,17 @@ fn sorted(mut env: Vec<(OsString, OsString)>) -> Vec<(OsString, OsString)> {
     env
 }
 
-/// The accepting thread: checks each peer and request, declines what it must, and hands
-/// the rest to the engine's thread one at a time.
-fn accept(listener: &UnixListener, origin: &Origin, busy: &AtomicBool, tx: &mpsc::Sender<Job>) {
-    let mut parsed = Parsed::default();
+/// The accepting thread: checks each peer's user and hands each connection to a thread of
+/// its own ([`connection`]), at most [`MAX_IN_FLIGHT`] at once; it never reads from a
+/// client, so a silent one delays no other.
+fn accept(
+    listener: &UnixListener,
+    origin: &Arc<Origin>,
+    busy: &Arc<AtomicBool>,
+    tx: &mpsc::Sender<Job>,
+) {
+    let parsed = Arc::new(Mutex::new(Parsed::default()));
+    let in_flight = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
         let Ok((uid, pid)) = place::peer(&stream) else {
@@ -162,28 +179,94 @@ fn accept(listener: &UnixListener, origin: &Origin, busy: &AtomicBool, tx: &mpsc
             // Not this user's: no answer at all.
             continue;
         }
-        let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
-        // Buffered: a request is hundreds of small fields, each its own read otherwise.
-        let Ok(request) = Request::decode(&mut std::io::BufReader::with_capacity(1 << 16, &stream))
-        else {
+        if in_flight.fetch_add(1, Ordering::SeqCst) >= MAX_IN_FLIGHT {
+            in_flight.fetch_sub(1, Ordering::SeqCst);
+            // A short answer fits the socket's buffer; never wait for it here.
+            let _ = stream.set_nonblocking(true);
+            let _ = Reply::Declined(format!(
+                "{MAX_IN_FLIGHT} connections are already being read"
+            ))
+            .write(&mut stream);
             continue;
-        };
-        let _ = stream.set_read_timeout(None);
-        let verdict = admit(origin, &mut parsed, pid, &request);
-        let command = match verdict {
-            Ok(c) if !busy.swap(true, Ordering::SeqCst) => c,
-            Ok(_) => {
-                let _ = Reply::Declined("busy with another invocation".into()).write(&mut stream);
-                continue;
-            }
-            Err(why) => {
-                let _ = Reply::Declined(why).write(&mut stream);
-                continue;
-            }
-        };
-        if tx.send((stream, request, command)).is_err() {
+        }
+        let slot = InFlight(in_flight.clone());
+        let (origin, busy, parsed, tx) = (origin.clone(), busy.clone(), parsed.clone(), tx.clone());
+        let spawned = std::thread::Builder::new()
+            .name("warm-connection".into())
+            .spawn(move || {
+                let _slot = slot;
+                connection(stream, pid, &origin, &busy, &parsed, &tx);
+            });
+        if spawned.is_err() {
+            tracing::debug!("warm engine: cannot start a thread for a connection");
+        }
+    }
+}
+
+/// One place among the connections in flight, given back when dropped.
+struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Reads one connection's request (within [`REQUEST_TIMEOUT`] in all), declines what it
+/// must, and hands the rest to the engine's thread.
+fn connection(
+    mut stream: UnixStream,
+    pid: Option<i32>,
+    origin: &Origin,
+    busy: &AtomicBool,
+    parsed: &Mutex<Parsed>,
+    tx: &mpsc::Sender<Job>,
+) {
+    let _ = stream.set_write_timeout(Some(REQUEST_TIMEOUT));
+    let deadline = Instant::now() + REQUEST_TIMEOUT;
+    // Buffered: a request is hundreds of small fields, each its own read otherwise.
+    let Ok(request) = Request::decode(&mut std::io::BufReader::with_capacity(
+        1 << 16,
+        Deadline(&stream, deadline),
+    )) else {
+        return;
+    };
+    let _ = stream.set_read_timeout(None);
+    let verdict = {
+        let mut parsed = parsed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        admit(origin, &mut parsed, pid, &request)
+    };
+    let command = match verdict {
+        Ok(c) if !busy.swap(true, Ordering::SeqCst) => c,
+        Ok(_) => {
+            let _ = Reply::Declined("busy with another invocation".into()).write(&mut stream);
             return;
         }
+        Err(why) => {
+            let _ = Reply::Declined(why).write(&mut stream);
+            return;
+        }
+    };
+    if tx.send((stream, request, command)).is_err() {
+        // The engine is leaving: the connection closes unanswered (the client runs cold).
+        busy.store(false, Ordering::SeqCst);
+    }
+}
+
+/// A stream read until a deadline: each read waits only for what is left of it, so a
+/// client that sends a byte at a time cannot stretch its time.
+struct Deadline<'a>(&'a UnixStream, Instant);
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.1.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.0.set_read_timeout(Some(left))?;
+        (&mut &*self.0).read(buf)
     }
 }
 
@@ -203,10 +286,14 @@ fn admit(
     if request.umask != origin.umask {
         return Err("another umask".into());
     }
-    if let Some(pid) = pid
-        && place::confinement(&pid.to_string()) != origin.confinement
-    {
-        return Err("another confinement (namespaces, cgroup, seccomp or capabilities)".into());
+    if let Some(pid) = pid {
+        let theirs = place::confinement(&pid.to_string());
+        if let Some(why) = place::seccomp_filtered(&theirs) {
+            return Err(why);
+        }
+        if let Some(what) = place::difference(&theirs, &origin.confinement) {
+            return Err(format!("another confinement: {what}"));
+        }
     }
     if hookhost_warm::client::unserved_env().is_some() {
         return Err("telemetry is exported at the end of each process".into());
@@ -285,8 +372,9 @@ fn run(
     // as the engine was started with it (set or not), so the next invocation starts from the
     // environment it was admitted for (a recursion marker set by the caller stays set).
     // SAFETY of set_var/remove_var: the command is over; the engine's other threads (the
-    // accepting one, the runtime's idle blocking threads, the epoch ticker) do not read the
-    // environment.
+    // runtime's idle blocking threads, the epoch ticker) do not read the environment, and
+    // the accepting and connection threads read it only through `std::env` (which holds
+    // std's environment lock, as set_var does), never through libc's getenv.
     #[allow(unsafe_code)]
     unsafe {
         match origin_value(origin, super::hook::ADAPTER_ENV) {

@@ -89,6 +89,10 @@ pub fn forward(mode: Mode, exe: &Path, args: &[OsString]) -> Forwarded {
     {
         return Forwarded::NotUsed;
     }
+    // No engine serves a process under a seccomp filter (place.rs): do not start one.
+    if place::self_filtered() {
+        return Forwarded::NotUsed;
+    }
     let Ok(dir) = place::dir() else {
         return Forwarded::NotUsed;
     };

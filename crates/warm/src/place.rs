@@ -4,9 +4,17 @@
 //! make. The key is a digest of everything a fresh process would inherit that hookhost or a
 //! hook can see: the whole environment, the working directory, the umask, the user, the
 //! `hookhost` executable (path and identity) and, on Linux, the namespaces. The engine
-//! compares all of those, and the peer's whole [`confinement`] (cgroup, seccomp,
-//! no-new-privileges, capabilities too), with its own before it runs a request: the key
-//! only finds the socket.
+//! compares all of those, and the peer's whole [`confinement`] (cgroup, user and group ids,
+//! supplementary groups, seccomp, no-new-privileges, capabilities and every resource limit
+//! too), with its own before it runs a request: the key only finds the socket.
+//!
+//! Seccomp filters cannot be compared: `/proc` shows only the mode and how many filters a
+//! process has, and reading a filter (`PTRACE_SECCOMP_GET_FILTER`) takes `CAP_SYS_ADMIN` and
+//! a ptrace attach to the client. Two processes with the same count can hold different
+//! filters, so equality is established only for the one state it can be: no filter at all.
+//! A client under any filter (a container's default profile, a sandboxing agent) is never
+//! served: it runs every event cold ([`seccomp_filtered`]), and an engine that holds a filter
+//! serves no one (its lines differ from every unfiltered client's).
 
 use std::ffi::OsString;
 use std::io;
@@ -121,33 +129,141 @@ pub fn peer(stream: &UnixStream) -> io::Result<(u32, Option<i32>)> {
     }
 }
 
-/// What confines process `pid` beyond its user (`"self"`: this one): its namespaces, its
-/// cgroup, its seccomp and no-new-privileges state and its effective capabilities, one line
-/// each (Linux; empty elsewhere). A client in another sandbox than the engine has another
-/// identity, so the engine declines it. Everything is read through one descriptor of
+/// What confines process `pid` beyond its user (`"self"`: this one), one line each, each
+/// line `label: value` (Linux; empty elsewhere): its namespaces, its cgroup, its user and
+/// group ids (real, effective, saved, filesystem), its supplementary groups, its seccomp mode
+/// and filter count, its no-new-privileges flag, its capability sets (inheritable, permitted,
+/// effective, bounding, ambient) and every resource limit (soft and hard). A client in
+/// another sandbox than the engine has another identity, so the engine declines it
+/// ([`difference`] says what differs). Everything is read through one descriptor of
 /// `/proc/<pid>`, so every line is of the same process (one that exited meanwhile reads as
-/// errors, which match no engine's), and the process is looked up once, not nine times.
+/// errors, which match no engine's), and the process is looked up once, not a dozen times.
 #[cfg(target_os = "linux")]
 pub fn confinement(pid: &str) -> Vec<String> {
     let proc = ProcDir::open(pid);
     let mut out = proc.namespaces();
-    out.push(
-        proc.read("cgroup")
-            .unwrap_or_else(|e| format!("cgroup: {e}")),
-    );
-    if let Ok(status) = proc.read("status") {
-        out.extend(
-            status
-                .lines()
-                .filter(|l| {
-                    l.starts_with("Seccomp:")
-                        || l.starts_with("NoNewPrivs:")
-                        || l.starts_with("CapEff:")
-                })
-                .map(str::to_string),
-        );
+    out.push(match proc.read("cgroup") {
+        Ok(c) => format!("cgroup: {}", c.trim_end().replace('\n', " ")),
+        Err(e) => format!("cgroup: {e}"),
+    });
+    match proc.read("status") {
+        Ok(status) => {
+            let line = |label: &str| {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(label)?.strip_prefix(':'))
+                    .map_or_else(
+                        || format!("{label}: (not shown)"),
+                        |v| {
+                            format!(
+                                "{label}: {}",
+                                v.split_whitespace().collect::<Vec<_>>().join(" ")
+                            )
+                        },
+                    )
+            };
+            out.extend(STATUS_LINES.iter().map(|l| line(l)));
+        }
+        Err(e) => out.push(format!("status: {e}")),
+    }
+    match proc.read("limits") {
+        Ok(limits) => out.extend(limits.lines().skip(1).map(limit_line)),
+        Err(e) => out.push(format!("limits: {e}")),
     }
     out
+}
+
+/// The lines of `/proc/<pid>/status` that are part of a [`confinement`].
+#[cfg(target_os = "linux")]
+const STATUS_LINES: [&str; 11] = [
+    "Uid",
+    "Gid",
+    "Groups",
+    "Seccomp",
+    "Seccomp_filters",
+    "NoNewPrivs",
+    "CapInh",
+    "CapPrm",
+    "CapEff",
+    "CapBnd",
+    "CapAmb",
+];
+
+/// A line of `/proc/<pid>/limits` (`Max open files   1024   4096   files`) as
+/// `limit Max open files: 1024 4096 files`: the columns are separated by two spaces or more,
+/// the name's words by one.
+#[cfg(target_os = "linux")]
+fn limit_line(line: &str) -> String {
+    let mut parts = line.split("  ").map(str::trim).filter(|p| !p.is_empty());
+    let name = parts.next().unwrap_or_default();
+    format!("limit {name}: {}", parts.collect::<Vec<_>>().join(" "))
+}
+
+/// What differs between two [`confinement`]s, in words (`Groups: 0 4242, not 0`), or
+/// `None` when they are equal. `theirs` is the client's, `ours` the engine's.
+pub fn difference(theirs: &[String], ours: &[String]) -> Option<String> {
+    if theirs == ours {
+        return None;
+    }
+    let label = |l: &str| l.split_once(':').map_or(l, |(k, _)| k).to_string();
+    let mut what = Vec::new();
+    for (i, t) in theirs.iter().enumerate() {
+        match ours.get(i) {
+            Some(o) if o == t => {}
+            Some(o) if label(o) == label(t) => {
+                let value = |l: &str| l.split_once(':').map_or("", |(_, v)| v).trim().to_string();
+                what.push(format!("{}: {}, not {}", label(t), value(t), value(o)));
+            }
+            _ => what.push(format!("{} (the engine has no such line)", label(t))),
+        }
+    }
+    if ours.len() > theirs.len() {
+        what.push("fewer lines than the engine's".to_string());
+    }
+    Some(what.join("; "))
+}
+
+/// Why the process whose [`confinement`] is `lines` cannot be served by any engine: it
+/// runs under a seccomp filter (or its seccomp state cannot be read), which cannot be
+/// compared with another process's (see the module's documentation); `None` when it has
+/// none.
+pub fn seccomp_filtered(lines: &[String]) -> Option<String> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let value = |label: &str| {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(label)?.strip_prefix(": "))
+    };
+    match (value("Seccomp"), value("Seccomp_filters")) {
+        // Mode 0 is no filter (a kernel before 5.9 shows no count).
+        (Some("0"), Some("0" | "(not shown)")) => None,
+        (mode, filters) => Some(format!(
+            "seccomp mode {}, {} filter(s): a filter cannot be read to compare with the \
+             engine's, so a filtered client runs cold",
+            mode.unwrap_or("unknown"),
+            filters.unwrap_or("unknown")
+        )),
+    }
+}
+
+/// Whether this process runs under a seccomp filter (or cannot tell): then no engine will
+/// serve it ([`seccomp_filtered`]), and the client neither asks nor starts one.
+#[cfg(target_os = "linux")]
+pub fn self_filtered() -> bool {
+    std::fs::read_to_string("/proc/self/status").map_or(true, |status| {
+        !status
+            .lines()
+            .filter_map(|l| l.strip_prefix("Seccomp:"))
+            .any(|v| v.trim() == "0")
+    })
+}
+
+/// No seccomp where there is no `/proc` to read it from.
+#[cfg(not(target_os = "linux"))]
+pub fn self_filtered() -> bool {
+    false
 }
 
 /// The namespaces of process `pid`, one line each (Linux; empty elsewhere): the part of
@@ -379,14 +495,50 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_difference_names_what_differs_and_a_filter_is_never_equal() {
+        let ours: Vec<String> = [
+            "mnt:[1]",
+            "Groups: 0",
+            "limit Max open files: 1024 4096 files",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(difference(&ours, &ours), None);
+        let mut theirs = ours.clone();
+        theirs[1] = "Groups: 0 4242".into();
+        theirs[2] = "limit Max open files: 1023 4096 files".into();
+        let what = difference(&theirs, &ours).unwrap();
+        assert!(what.contains("Groups: 0 4242, not 0"), "{what}");
+        assert!(
+            what.contains("limit Max open files: 1023 4096 files, not 1024"),
+            "{what}"
+        );
+        assert!(difference(&ours[..2], &ours).is_some());
+        if cfg!(target_os = "linux") {
+            let none = ["Seccomp: 0".to_string(), "Seccomp_filters: 0".to_string()];
+            assert_eq!(seccomp_filtered(&none), None);
+            let filtered = ["Seccomp: 2".to_string(), "Seccomp_filters: 1".to_string()];
+            let why = seccomp_filtered(&filtered).unwrap();
+            assert!(why.contains("mode 2, 1 filter(s)"), "{why}");
+            assert!(seccomp_filtered(&[]).is_some(), "unreadable is filtered");
+        }
+    }
+
     #[cfg(target_os = "linux")]
     #[test]
     fn a_confinement_is_read_whole_and_a_gone_process_matches_nothing() {
         let me = confinement("self");
-        // Seven namespaces, the cgroup, and the three lines of the status.
-        assert_eq!(me.len(), 11, "{me:?}");
+        // Seven namespaces, the cgroup, eleven lines of the status and sixteen limits.
+        assert_eq!(me.len(), 7 + 1 + 11 + 16, "{me:?}");
         assert!(me[0].starts_with("mnt:["), "{me:?}");
-        assert!(me.iter().any(|l| l.starts_with("CapEff:")), "{me:?}");
+        assert!(me.iter().any(|l| l.starts_with("CapEff: ")), "{me:?}");
+        assert!(me.iter().any(|l| l.starts_with("Groups:")), "{me:?}");
+        assert!(
+            me.iter().any(|l| l.starts_with("limit Max open files: ")),
+            "{me:?}"
+        );
+        assert!(!me.iter().any(|l| l.contains("(not shown)")), "{me:?}");
         // A process that is not there (pid_max is at most 2^22) reads as errors, never as
         // this one's confinement.
         let gone = confinement("4194305");

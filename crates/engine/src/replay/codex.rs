@@ -40,11 +40,13 @@ pub(super) fn steps(lines: &[(usize, Value)]) -> Result<Read, ReplayError> {
                         if let Some((line, answer)) = answer.take() {
                             steps.push(Step {
                                 line,
+                                blocked: None,
                                 kind: StepKind::Stop { answer },
                             });
                         }
                         steps.push(Step {
                             line: *n,
+                            blocked: None,
                             kind: StepKind::Prompt { prompt: text },
                         });
                     }

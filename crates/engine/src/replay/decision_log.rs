@@ -2,6 +2,8 @@
 //! else the session of the last line), each UserPromptSubmit, PreToolUse and Stop re-fired
 //! with the payload it had. Only a log written under `HOOKHOST_LOG=full` keeps payloads; a
 //! default log's line has a hash in their place, which is said, with how to turn capture on.
+//! A prompt or call the logged event blocked is a step a hook blocked ([`Step::blocked`]),
+//! so a replay can report the guard that no longer blocks it.
 
 use super::{Happened, ReplayError, Step, StepKind};
 use serde_json::Value;
@@ -45,6 +47,15 @@ pub(super) fn steps(lines: &[(usize, Value)], session: Option<&str>) -> Result<R
             return Err(ReplayError::NoPayloads(*line));
         };
         let text = |k: &str| payload.get(k).and_then(Value::as_str).unwrap_or_default();
+        // A hook blocked it (a blocked Stop is one a hook forced to go on: not a block).
+        let blocked = (event != "Stop"
+            && v.get("decision").and_then(Value::as_str) == Some("block"))
+        .then(|| {
+            v.get("reason")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        });
         let kind = match event {
             "UserPromptSubmit" => StepKind::Prompt {
                 prompt: text("prompt").to_string(),
@@ -67,7 +78,11 @@ pub(super) fn steps(lines: &[(usize, Value)], session: Option<&str>) -> Result<R
                 },
             },
         };
-        steps.push(Step { line: *line, kind });
+        steps.push(Step {
+            line: *line,
+            blocked,
+            kind,
+        });
     }
     Ok((session, steps))
 }

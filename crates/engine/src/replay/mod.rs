@@ -131,6 +131,11 @@ pub enum StepKind {
 pub struct Step {
     /// 1-based line of the transcript it came from.
     pub line: usize,
+    /// What a hook said when it blocked this step in the session, when the transcript says
+    /// a hook did: hookhost's own decision log records every decision; an agent's transcript
+    /// does not tell a hook's refusal from its own or its user's (`None`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<String>,
     /// What it is.
     #[serde(flatten)]
     pub kind: StepKind,
@@ -247,6 +252,7 @@ pub(crate) fn tool_step(
     let (tool, args) = crate::dialect::tools::to_core(dialect, name, input);
     Step {
         line,
+        blocked: None,
         kind: StepKind::Tool {
             agent_tool: name.to_string(),
             tool,
@@ -261,6 +267,7 @@ pub(crate) fn stop_on_last_answer(steps: &mut Vec<Step>, answer: Option<(usize, 
     if let Some((line, answer)) = answer {
         steps.push(Step {
             line,
+            blocked: None,
             kind: StepKind::Stop { answer },
         });
     }
