@@ -95,6 +95,7 @@ mod report;
 mod runner;
 pub mod session_env;
 pub mod setup;
+pub(crate) mod shell_parse;
 pub mod spawner;
 pub mod store;
 #[cfg(feature = "otel")]
