@@ -30,6 +30,16 @@ pub(crate) const MAX_INPUT: usize = 64 * 1024;
 pub(crate) const MAX_DEPTH: usize = 24;
 /// More simple commands than this in one line is undecidable.
 pub(crate) const MAX_COMMANDS: usize = 4096;
+/// Brackets and compound commands nested deeper than this in one script are not handed to the
+/// parser (it recurses per level): undecidable.
+pub(crate) const MAX_NESTING: usize = 48;
+
+mod walk;
+mod words;
+mod wrappers;
+
+#[cfg(test)]
+mod tests;
 
 /// What a shell command line would run, found statically.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -96,9 +106,7 @@ pub(crate) struct Redirect {
 impl SimpleCommand {
     /// argv[0]'s file name (`/bin/rm` -> `rm`), or "" when there is none.
     pub(crate) fn name(&self) -> &str {
-        self.argv
-            .first()
-            .map_or("", |w| w.text.rsplit('/').next().unwrap_or_default())
+        self.argv.first().map_or("", |w| file_name(&w.text))
     }
 
     /// name() and the other words joined with single spaces, for pattern matching.
@@ -114,9 +122,15 @@ impl SimpleCommand {
 
 /// What `command` would run, as far as it can be told without running it.
 pub(crate) fn analyze(command: &str) -> Analysis {
-    let _ = command;
+    let mut walker = walk::Walker::new();
+    walker.script(command, 0, &[]);
     Analysis {
-        commands: Vec::new(),
-        undecidable: Some("not analysed yet".into()),
+        commands: walker.commands,
+        undecidable: walker.undecidable,
     }
+}
+
+/// The last component of a command name as written (`/bin/rm` -> `rm`).
+fn file_name(text: &str) -> &str {
+    text.rsplit('/').next().unwrap_or_default()
 }
