@@ -472,7 +472,13 @@ mod tests {
     #[test]
     fn a_command_rule_matches_what_bash_would_run() {
         let r = rule("Bash(rm *)");
-        for c in [r"\rm x", "sudo -u root rm x", "sh -c 'rm x'", "echo $(rm x)", "eval \"$V\""] {
+        for c in [
+            r"\rm x",
+            "sudo -u root rm x",
+            "sh -c 'rm x'",
+            "echo $(rm x)",
+            "eval \"$V\"",
+        ] {
             assert!(bash(&r, c), "{c}");
         }
         for c in ["ls -la", "echo rm", "git rm x"] {

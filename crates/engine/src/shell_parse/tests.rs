@@ -4,7 +4,11 @@
 use super::*;
 
 fn lines(command: &str) -> Vec<String> {
-    analyze(command).commands.iter().map(SimpleCommand::line).collect()
+    analyze(command)
+        .commands
+        .iter()
+        .map(SimpleCommand::line)
+        .collect()
 }
 
 fn runs(command: &str, line: &str) -> bool {
@@ -14,7 +18,16 @@ fn runs(command: &str, line: &str) -> bool {
 
 #[test]
 fn quotes_and_escapes_are_removed() {
-    for spelling in [r"\rm x", "'rm' x", "\"rm\" x", "r\"\"m x", r"r\m x", "$'rm' x", r"$'\x72m' x", "/bin/rm x"] {
+    for spelling in [
+        r"\rm x",
+        "'rm' x",
+        "\"rm\" x",
+        "r\"\"m x",
+        r"r\m x",
+        "$'rm' x",
+        r"$'\x72m' x",
+        "/bin/rm x",
+    ] {
         let a = analyze(spelling);
         assert_eq!(a.undecidable, None, "{spelling}");
         assert_eq!(lines(spelling), ["rm x"], "{spelling}");
@@ -90,7 +103,11 @@ fn nested_commands_are_found() {
         "echo x > $(rm x)",
         "echo x | xargs -I{} rm x",
     ] {
-        assert!(runs(spelling, "rm x"), "{spelling}: {:?}", analyze(spelling));
+        assert!(
+            runs(spelling, "rm x"),
+            "{spelling}: {:?}",
+            analyze(spelling)
+        );
     }
     assert_eq!(lines("{rm,-rf,x}"), ["rm -rf x"]);
     assert_eq!(lines("echo a{b,c}d"), ["echo abd acd"]);
@@ -119,8 +136,21 @@ fn words_say_whether_they_are_known() {
 fn redirections_and_assignments_are_kept() {
     let a = analyze("FOO='a b' rm x > out 2>>log <in 3<>rw &>all >&2 >| clob");
     let c = &a.commands[0];
-    assert_eq!(c.assignments, [("FOO".to_string(), Word { text: "a b".into(), dynamic: false })]);
-    let r: Vec<(RedirectKind, &str)> = c.redirects.iter().map(|r| (r.kind, r.target.text.as_str())).collect();
+    assert_eq!(
+        c.assignments,
+        [(
+            "FOO".to_string(),
+            Word {
+                text: "a b".into(),
+                dynamic: false
+            }
+        )]
+    );
+    let r: Vec<(RedirectKind, &str)> = c
+        .redirects
+        .iter()
+        .map(|r| (r.kind, r.target.text.as_str()))
+        .collect();
     assert_eq!(
         r,
         [
@@ -134,7 +164,11 @@ fn redirections_and_assignments_are_kept() {
     );
     // A compound command's redirections are kept on a command without words.
     let a = analyze("{ echo; } > out");
-    assert!(a.commands.iter().any(|c| c.argv.is_empty() && c.redirects.len() == 1));
+    assert!(
+        a.commands
+            .iter()
+            .any(|c| c.argv.is_empty() && c.redirects.len() == 1)
+    );
 }
 
 #[test]
@@ -150,13 +184,24 @@ fn what_cannot_be_told_is_undecidable() {
         "echo 'unclosed",
         "sudo $CMD",
     ] {
-        assert!(analyze(spelling).undecidable.is_some(), "{spelling}: {:?}", analyze(spelling));
+        assert!(
+            analyze(spelling).undecidable.is_some(),
+            "{spelling}: {:?}",
+            analyze(spelling)
+        );
     }
 }
 
 #[test]
 fn harmless_lines_are_decidable_and_run_no_rm() {
-    for spelling in ["ls -la", "echo rm", "grep rm file", "git rm x", "cat 'rm x'", "echo $(ls)"] {
+    for spelling in [
+        "ls -la",
+        "echo rm",
+        "grep rm file",
+        "git rm x",
+        "cat 'rm x'",
+        "echo $(ls)",
+    ] {
         let a = analyze(spelling);
         assert_eq!(a.undecidable, None, "{spelling}");
         assert!(a.commands.iter().all(|c| c.name() != "rm"), "{spelling}");
@@ -169,13 +214,29 @@ fn hostile_input_is_bounded_not_a_crash() {
     let deep_parens = format!("{}rm x{}", "(".repeat(100_000), ")".repeat(100_000));
     let deep_subst = format!("{}rm x{}", "$(".repeat(5_000), ")".repeat(5_000));
     let deep_eval = format!("{}rm x", "eval ".repeat(1_000));
-    let deep_sh = (0..30).fold("rm x".to_string(), |s, _| format!("sh -c {}", shlex::try_quote(&s).unwrap()));
+    let deep_sh = (0..30).fold("rm x".to_string(), |s, _| {
+        format!("sh -c {}", shlex::try_quote(&s).unwrap())
+    });
     let many = "rm x;".repeat(10_000);
     let sudo = format!("{}rm x", "sudo ".repeat(1_000));
     let braces = "{1..1000000000}";
     let long = "a".repeat(super::MAX_INPUT + 1);
-    let ifs = format!("{}rm x{}", "if true; then ".repeat(1_000), "; fi".repeat(1_000));
-    for line in [deep_parens, deep_subst, deep_eval, deep_sh, many, sudo, braces.to_string(), long, ifs] {
+    let ifs = format!(
+        "{}rm x{}",
+        "if true; then ".repeat(1_000),
+        "; fi".repeat(1_000)
+    );
+    for line in [
+        deep_parens,
+        deep_subst,
+        deep_eval,
+        deep_sh,
+        many,
+        sudo,
+        braces.to_string(),
+        long,
+        ifs,
+    ] {
         let started = std::time::Instant::now();
         let a = analyze(&line);
         assert!(a.undecidable.is_some(), "{}", &line[..40.min(line.len())]);

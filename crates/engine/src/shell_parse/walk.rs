@@ -55,14 +55,10 @@ impl Walker {
             return;
         }
         if depth > MAX_DEPTH {
-            return self.stop(format!(
-                "commands nested more than {MAX_DEPTH} levels deep"
-            ));
+            return self.stop(format!("commands nested more than {MAX_DEPTH} levels deep"));
         }
         if text.len() > MAX_INPUT {
-            return self.stop(format!(
-                "a command line longer than {MAX_INPUT} bytes"
-            ));
+            return self.stop(format!("a command line longer than {MAX_INPUT} bytes"));
         }
         if nesting(text) > MAX_NESTING {
             return self.stop(format!(
@@ -136,7 +132,10 @@ impl Walker {
         match c {
             CompoundCommand::Arithmetic(a) => self.arithmetic(a, depth, via),
             CompoundCommand::ArithmeticForClause(f) => {
-                for e in [&f.initializer, &f.condition, &f.updater].into_iter().flatten() {
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
                     self.text_substitutions(&e.value, depth, via);
                 }
                 self.list(&f.body.list, depth, via);
@@ -253,7 +252,9 @@ impl Walker {
         via: &[String],
     ) {
         match item {
-            CommandPrefixOrSuffixItem::IoRedirect(r) => self.redirect(r, &mut cmd.redirects, depth, via),
+            CommandPrefixOrSuffixItem::IoRedirect(r) => {
+                self.redirect(r, &mut cmd.redirects, depth, via);
+            }
             CommandPrefixOrSuffixItem::Word(w) => {
                 let words = self.words(w, depth, via);
                 cmd.argv.extend(words);
@@ -332,7 +333,11 @@ impl Walker {
                         return self.list(&sub.list, depth + 1, via);
                     }
                 };
-                let target = self.words(word, depth, via).into_iter().next().unwrap_or_default();
+                let target = self
+                    .words(word, depth, via)
+                    .into_iter()
+                    .next()
+                    .unwrap_or_default();
                 let kind = match kind {
                     IoFileRedirectKind::Read => RedirectKind::Read,
                     IoFileRedirectKind::Write | IoFileRedirectKind::Clobber => RedirectKind::Write,
@@ -351,7 +356,11 @@ impl Walker {
                 out.push(Redirect { kind, target });
             }
             IoRedirect::OutputAndError(w, append) => {
-                let target = self.words(w, depth, via).into_iter().next().unwrap_or_default();
+                let target = self
+                    .words(w, depth, via)
+                    .into_iter()
+                    .next()
+                    .unwrap_or_default();
                 let kind = if *append {
                     RedirectKind::Append
                 } else {
@@ -387,9 +396,7 @@ impl Walker {
             return self.stop(format!("more than {MAX_COMMANDS} commands"));
         }
         if depth > MAX_DEPTH {
-            return self.stop(format!(
-                "commands nested more than {MAX_DEPTH} levels deep"
-            ));
+            return self.stop(format!("commands nested more than {MAX_DEPTH} levels deep"));
         }
         let (argv, via) = (cmd.argv.clone(), cmd.via.clone());
         self.commands.push(cmd);
@@ -469,7 +476,10 @@ fn nesting(text: &str) -> usize {
             let keyword = |k: &[u8]| {
                 rest.starts_with(k) && rest.get(k.len()).is_none_or(|c| !c.is_ascii_alphanumeric())
             };
-            if [&b"if"[..], b"while", b"until", b"for", b"case", b"select"].into_iter().any(keyword) {
+            if [&b"if"[..], b"while", b"until", b"for", b"case", b"select"]
+                .into_iter()
+                .any(keyword)
+            {
                 depth += 1;
             } else if [&b"fi"[..], b"done", b"esac"].into_iter().any(keyword) {
                 depth = depth.saturating_sub(1);

@@ -41,7 +41,10 @@ pub(super) fn single(raw: &str, opts: &ParserOptions) -> Result<Expanded, String
 }
 
 /// The command substitutions of an unquoted here-document's body.
-pub(super) fn heredoc_substitutions(body: &str, opts: &ParserOptions) -> Result<Vec<String>, String> {
+pub(super) fn heredoc_substitutions(
+    body: &str,
+    opts: &ParserOptions,
+) -> Result<Vec<String>, String> {
     let pieces = word::parse_heredoc(body, opts)
         .map_err(|e| format!("a here-document hookhost cannot read ({e})"))?;
     let mut subs = Vec::new();
@@ -175,7 +178,8 @@ fn piece(
             }
         }
         WordPiece::TildeExpansion(_) => {
-            w.text.push_str(if written.is_empty() { "~" } else { written });
+            w.text
+                .push_str(if written.is_empty() { "~" } else { written });
         }
         WordPiece::EscapeSequence(s) => {
             let escaped = s.strip_prefix('\\').unwrap_or(s);
@@ -210,8 +214,7 @@ fn piece(
 
 /// Whether unquoted text holds a glob (`*`, `?`, `[`) or an extglob (`@(…)` and kin).
 fn is_glob(text: &str) -> bool {
-    text.contains(['*', '?', '['])
-        || ["@(", "!(", "+("].iter().any(|g| text.contains(g))
+    text.contains(['*', '?', '[']) || ["@(", "!(", "+("].iter().any(|g| text.contains(g))
 }
 
 /// The value of the inside of `$'…'`: bash's ANSI-C escapes decoded.

@@ -46,8 +46,14 @@ pub(super) fn inner(name: &str, args: &[Word]) -> Vec<Inner> {
         "sudo" => with_assignments(name, args, options(args, SUDO_SHORT, SUDO_LONG)),
         "timeout" => command(name, options(args, "sk", &["signal", "kill-after"]) + 1),
         "chrt" => {
-            let at = options(args, "TPD", &["sched-runtime", "sched-period", "sched-deadline"]);
-            let priority = args.get(at).is_some_and(|w| w.text.bytes().all(|b| b.is_ascii_digit()));
+            let at = options(
+                args,
+                "TPD",
+                &["sched-runtime", "sched-period", "sched-deadline"],
+            );
+            let priority = args
+                .get(at)
+                .is_some_and(|w| w.text.bytes().all(|b| b.is_ascii_digit()));
             command(name, at + usize::from(priority))
         }
         "xargs" => command(name, options(args, XARGS_SHORT, XARGS_LONG)),
@@ -142,9 +148,8 @@ fn options(args: &[Word], short: &str, long: &[&str]) -> usize {
             return i + 1;
         }
         if let Some(name) = a.strip_prefix("--") {
-            let takes = !name.contains('=')
-                && !name.is_empty()
-                && long.iter().any(|l| l.starts_with(name));
+            let takes =
+                !name.contains('=') && !name.is_empty() && long.iter().any(|l| l.starts_with(name));
             i += 1 + usize::from(takes);
             continue;
         }
@@ -192,7 +197,10 @@ fn env(args: &[Word]) -> Vec<Inner> {
         } else if t.starts_with("--") {
             i += 1;
         } else if let Some(letters) = t.strip_prefix('-').filter(|l| !l.is_empty()) {
-            match letters.char_indices().find(|(_, c)| matches!(c, 'u' | 'C' | 'S')) {
+            match letters
+                .char_indices()
+                .find(|(_, c)| matches!(c, 'u' | 'C' | 'S'))
+            {
                 Some((at, c)) => {
                     let (w, n) = value_of(&letters[at + c.len_utf8()..]);
                     if c == 'S' {
