@@ -24,6 +24,7 @@ mod review3_packages;
 mod review3_surfaces;
 mod sandbox;
 mod sdk;
+mod spelled_commands;
 mod switches;
 mod trust;
 

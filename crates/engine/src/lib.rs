@@ -96,7 +96,7 @@ mod report;
 mod runner;
 pub mod session_env;
 pub mod setup;
-mod shell_parse;
+pub(crate) mod shell_parse;
 pub mod spawner;
 pub mod store;
 #[cfg(feature = "otel")]

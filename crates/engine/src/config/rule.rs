@@ -7,14 +7,18 @@
 //! `bash(git *)` both name the core's `bash`; `Edit(...)` covers every tool that writes a
 //! file (Claude Code's `Edit`, `Write`, `MultiEdit`, `NotebookEdit`; the core's `edit_file`
 //! and `write_file`). What is in the parentheses depends on the tool:
-//! - a shell command (`Bash`): `*` matches anything, the rest is literal, the whole command
-//!   is matched; a trailing ` *` (or the older `:*`) also matches the bare prefix (`git *`
-//!   matches `git`); the rule matches when the whole command or any part of it between shell
-//!   operators (`&&`, `||`, `;`, `|`, `&`, a newline) matches, as Claude Code matches
-//!   subcommands;
+//! - a shell command (`Bash`): `*` matches anything, the rest is literal; a trailing ` *` (or
+//!   the older `:*`) also matches the bare prefix (`git *` matches `git`); the rule matches
+//!   when the whole command or any part of it between shell operators matches (as Claude Code
+//!   matches subcommands), or any command bash would run for it as the parser finds it
+//!   (`shell_parse`: quotes and escapes removed, `/bin/rm` read as `rm`, wrappers such as
+//!   `sudo`, `env`, `timeout`, `xargs`, `find -exec`, `sh -c` unwrapped, substitutions and
+//!   compound commands included), or when what it runs cannot be told (`eval "$V"`, `$x y`);
 //! - a file (`Read`, `Edit`, `Write`): a gitignore-style glob (`*` within a name, `**` across
 //!   directories): `//abs/path` absolute, `~/path` under the home directory, `/path` and
-//!   `./path` under the project root, a name without `/` (`*.ts`, `.env`) at any depth;
+//!   `./path` under the project root, a name without `/` (`*.ts`, `.env`) at any depth; the
+//!   path is matched as written and as resolved (symlinks of its longest existing prefix
+//!   followed), so `Edit(.env)` covers a write to `env-link` -> `.env`;
 //! - `WebFetch(domain:example.com)`: the call's `url` on that host or a subdomain;
 //! - any other tool: a `*` pattern matched against each string argument.
 //!
@@ -22,6 +26,7 @@
 //! the argument the rule looks at matches. A rule that cannot be read is a config error.
 
 use crate::dialect::{Dialect, tools};
+use crate::shell_parse;
 use regex::Regex;
 use serde_json::Value;
 use std::fmt;
@@ -155,10 +160,11 @@ impl PermissionRule {
         };
         match &self.content {
             Content::Any => true,
-            Content::Command(re) => arg(&["command", "cmd"])
-                .is_none_or(|c| command_parts(c).iter().any(|p| re.is_match(p))),
-            Content::Path(re) => arg(&["path", "file_path", "notebook_path"])
-                .is_none_or(|p| re.is_match(&absolute(&self.project_dir, p))),
+            Content::Command(re) => arg(&["command", "cmd"]).is_none_or(|c| command_matches(re, c)),
+            Content::Path(re) => arg(&["path", "file_path", "notebook_path"]).is_none_or(|p| {
+                re.is_match(&absolute(&self.project_dir, p))
+                    || resolved(&self.project_dir, p).is_some_and(|r| re.is_match(&r))
+            }),
             Content::Domain(d) => arg(&["url"]).is_none_or(|u| {
                 let host = host_of(u);
                 host == *d || host.ends_with(&format!(".{d}"))
@@ -272,6 +278,29 @@ fn command_regex(pattern: &str) -> Regex {
     }
 }
 
+/// Whether a shell command matches: the whole of it or a part between operators as written,
+/// or any command bash would run for it (its line with argv[0]'s file name, and with argv[0] as
+/// written), or it cannot be told what it runs. Parsed only when the text alone does not match.
+fn command_matches(re: &Regex, command: &str) -> bool {
+    if command_parts(command).iter().any(|p| re.is_match(p)) {
+        return true;
+    }
+    let analysis = shell_parse::analyze(command);
+    if let Some(why) = &analysis.undecidable {
+        tracing::debug!(command, why, "a Bash rule matches a command it cannot read");
+        return true;
+    }
+    analysis.commands.iter().any(|c| {
+        let written = c
+            .argv
+            .iter()
+            .map(|w| w.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        re.is_match(&c.line()) || re.is_match(&written)
+    })
+}
+
 /// The whole command and each part of it between shell operators, with leading `VAR=value`
 /// assignments and grouping characters taken off.
 fn command_parts(command: &str) -> Vec<String> {
@@ -365,6 +394,35 @@ fn absolute(project: &Path, path: &str) -> String {
     out.to_string_lossy().into_owned()
 }
 
+/// `path` (relative paths are the project's) with the symlinks of its longest existing prefix
+/// resolved and the rest appended, lexically normalised; a result under the project's real
+/// directory is given under `project` as written, so rules rooted there match it. `None` when
+/// nothing of it exists or it resolves to itself.
+fn resolved(project: &Path, path: &str) -> Option<String> {
+    let joined = project.join(path);
+    let mut prefix = joined.as_path();
+    let mut rest = Vec::new();
+    let real = loop {
+        if let Ok(real) = std::fs::canonicalize(prefix) {
+            break real;
+        }
+        rest.push(prefix.file_name()?);
+        prefix = prefix.parent()?;
+    };
+    let mut full = real;
+    for part in rest.iter().rev() {
+        full.push(part);
+    }
+    if let Ok(real_project) = std::fs::canonicalize(project)
+        && real_project != project
+        && let Ok(inside) = full.strip_prefix(&real_project)
+    {
+        full = project.join(inside);
+    }
+    let out = absolute(Path::new("/"), &full.to_string_lossy());
+    (out != absolute(project, path)).then_some(out)
+}
+
 /// The host of a URL, lower case, without user, port, path or query.
 fn host_of(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
@@ -409,6 +467,44 @@ mod tests {
         assert!(!bash(&rule("Bash(ls *)"), "lsof"));
         assert!(bash(&rule("Bash(npm run build)"), "npm run build"));
         assert!(!bash(&rule("Bash(npm run build)"), "npm run build:prod"));
+    }
+
+    #[test]
+    fn a_command_rule_matches_what_bash_would_run() {
+        let r = rule("Bash(rm *)");
+        for c in [
+            r"\rm x",
+            "sudo -u root rm x",
+            "sh -c 'rm x'",
+            "echo $(rm x)",
+            "eval \"$V\"",
+        ] {
+            assert!(bash(&r, c), "{c}");
+        }
+        for c in ["ls -la", "echo rm", "git rm x"] {
+            assert!(!bash(&r, c), "{c}");
+        }
+        // argv[0] as written too.
+        assert!(bash(&rule("Bash(/bin/rm *)"), "'/bin/rm' x"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_rule_matches_the_resolved_path_too() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let project = dir.path().canonicalize().unwrap();
+        std::fs::write(project.join(".env"), "").unwrap();
+        std::os::unix::fs::symlink(".env", project.join("link")).unwrap();
+        let r = PermissionRule::parse(
+            "Edit(/.env)",
+            RuleBase {
+                project_dir: &project,
+                home: None,
+            },
+        )
+        .unwrap();
+        let p = |path: &str| r.matches(Some("write_file"), Some(&json!({ "path": path })));
+        assert!(p("link") && p(".env") && !p("other") && !p("missing/deep/x"));
     }
 
     #[test]
