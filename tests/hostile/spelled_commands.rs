@@ -183,3 +183,36 @@ async fn a_write_through_a_symlink_to_a_guarded_file_starts_the_guard() {
         assert_eq!(r.decision, decision, "{tool} {path}: {}", summary(&r));
     }
 }
+
+#[test]
+fn a_guard_in_a_process_substitution_beside_the_adapter_entry_is_not_skipped_with_it() {
+    // Another agent's entry that is only `hookhost hook --for claude` is skipped (hookhost runs
+    // the native hooks itself); one that also runs a command in `<(…)` or `>(…)` (an audit
+    // guard) is not only the adapter, and must run.
+    let p = Project::new(json!({}));
+    let audit = p.home.path().join("audited");
+    let command = format!(
+        "hookhost hook --for claude <(touch {})",
+        audit.to_string_lossy()
+    );
+    std::fs::create_dir_all(p.home.path().join(".claude")).unwrap();
+    std::fs::write(
+        p.home.path().join(".claude/settings.json"),
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}})
+            .to_string(),
+    )
+    .unwrap();
+    let args = json!({ "command": "ls" }).to_string();
+    let out = hookhost(
+        &p,
+        &["run", "PreToolUse", "--tool", "bash", "--args", &args],
+        &[],
+    );
+    // Under a `sh` without process substitution (dash) the entry fails with a syntax error
+    // and blocks; under bash the audit guard runs. Either way it ran, it was not skipped.
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        audit.exists() || report.contains("exited with code"),
+        "the entry was skipped as the adapter: {out:?}"
+    );
+}

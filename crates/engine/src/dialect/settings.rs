@@ -672,10 +672,12 @@ fn nested_timeout(d: Dialect, t: &Value, label: &str, f: &mut ForeignFile) -> Op
 pub const ADAPTER_SKIPPED: &str = "this is hookhost's own adapter (`hookhost hook`); skipped, as hookhost runs the native hooks directly";
 
 /// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary,
-/// and nothing else: a command that chains more (`;`, `&&`, `|`, a substitution) may hold a
-/// guard of its own, which must not be skipped with the adapter.
+/// and nothing else: a command that chains more (`;`, `&&`, `|`, a substitution, a process
+/// substitution) may hold a guard of its own, which must not be skipped with the adapter.
 pub fn is_adapter(command: &str) -> bool {
-    if command.contains([';', '&', '|', '\n', '`']) || command.contains("$(") {
+    if command.contains([';', '&', '|', '\n', '`'])
+        || ["$(", "<(", ">("].iter().any(|s| command.contains(s))
+    {
         return false;
     }
     let words = shlex::split(command).unwrap_or_default();
