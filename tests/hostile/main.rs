@@ -14,6 +14,7 @@ mod cache;
 mod host;
 mod interop;
 mod managed;
+mod project_environment;
 mod protocol;
 mod review2;
 mod review3_decisions;

@@ -121,6 +121,19 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     };
     let home = super::env::runner_home(a.home.clone());
     let project = project_of(d, a.project, &fields, home.as_deref())?;
+    // The agent ran this process with its project's settings `env`: what a project file at
+    // the project, the payload's `cwd` or the current directory sets is not obeyed
+    // (`hookhost::host_env`), whichever of them the project directory variables chose.
+    let cwd = fields
+        .get("cwd")
+        .and_then(|c| c.as_str())
+        .map(PathBuf::from);
+    let here = std::env::current_dir().ok();
+    let starts: Vec<&Path> = [Some(project.as_path()), cwd.as_deref(), here.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    hookhost::host_env::guard(&starts, home.as_deref());
     let session = fields
         .get("sessionId")
         .and_then(|s| s.as_str())
