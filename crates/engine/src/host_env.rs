@@ -43,7 +43,9 @@
 //! `OTEL_RESOURCE_ATTRIBUTES`, `TRACEPARENT`/`TRACESTATE` (labels on spans that go to the
 //! user's collector only); a wasm or HTTP hook's `allowedEnv` names (the values the hook's
 //! own config asks for, as an agent would give them); `NO_COLOR`, `RUST_LOG` (output only);
-//! the agent's own variables handed to hooks of its dialect (`dialect::env`);
+//! the agent's own variables handed to hooks of its dialect (`dialect::env`); the `$NAME`
+//! values a `CLAUDE_ENV_FILE` line expands (data; which names it may set is
+//! `session_env`'s allowlist); `doctor`'s report of the log switch (a command the user types);
 //! `HOOKHOST_TIERING` (ignored by the adapter); the build-time and `hookhost new`/registry
 //! variables (`CARGO_*`, `DOCKER_CONFIG`, ...: commands the user types); the warm engine's
 //! `XDG_RUNTIME_DIR` and daemon switch (the warm client is started only by the user's own
