@@ -303,10 +303,10 @@ pub fn proxy_for(url: &reqwest::Url) -> Option<reqwest::Url> {
         .iter()
         .find_map(|n| var(n, "no proxy"))
         .filter(|p| !p.trim().is_empty())?;
-    if let Some(no) = NO_PROXY.iter().find_map(|n| var(n, "no exceptions")) {
-        if no_proxy_matches(&no, host) {
-            return None;
-        }
+    if let Some(no) = NO_PROXY.iter().find_map(|n| var(n, "no exceptions"))
+        && no_proxy_matches(&no, host)
+    {
+        return None;
     }
     let proxy = if proxy.contains("://") {
         proxy

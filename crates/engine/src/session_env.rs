@@ -244,7 +244,7 @@ pub fn env_file_allows(name: &str, value: &str) -> Result<(), String> {
     }
     match name {
         "PATH" => match value.split(':').find(|e| !e.starts_with('/')) {
-            Some(e) if e.is_empty() => Err(
+            Some("") => Err(
                 "an empty entry in PATH runs programs from the current directory; give absolute directories only"
                     .into(),
             ),
