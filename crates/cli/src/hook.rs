@@ -17,7 +17,9 @@
 //! account's (password database) or `--home`, never `$HOME`; the cache and store variables
 //! are vetted against the project (`hookhost::locations`); `$HOOKHOST_COMPILE_TIMEOUT_MS`
 //! and `$HOOKHOST_TIERING` are ignored here (a first compile cut short would skip a wasm hook
-//! on a non-blocking event).
+//! on a non-blocking event); and every other variable that changes what hookhost does for the
+//! user (proxies, OpenTelemetry, the decision log, `$HOOKHOST_TRUST`) is obeyed only when no
+//! project file sets it (`hookhost::host_env`, guarded here before the set-up).
 
 use anyhow::{Context, bail};
 use clap::Args;
