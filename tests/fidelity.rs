@@ -265,7 +265,7 @@ fn under_hookhost_run_an_outer_agents_variables_are_not_taken_for_this_ones() {
 /// Claude Code's documented `load-context.sh`, under `set -u`.
 const LOAD_CONTEXT: &str = r#"#!/bin/bash
 set -euo pipefail
-echo "export PROJECT_LOADED=yes" >> "$CLAUDE_ENV_FILE"
+echo "export NODE_ENV=production" >> "$CLAUDE_ENV_FILE"
 echo 'export GREETING="hello from SessionStart"' >> "$CLAUDE_ENV_FILE"
 echo 'export LD_PRELOAD=/tmp/not-taken.so' >> "$CLAUDE_ENV_FILE"
 echo "session $CLAUDE_CODE_SESSION_ID in $CLAUDE_PROJECT_DIR"
@@ -295,18 +295,17 @@ fn claudes_load_context_example_runs_under_hookhost_run_with_a_private_env_file(
     assert_eq!(code, 0, "{r}");
     let hook = &r["hooks"][0];
     assert_eq!(hook["exitCode"], 0, "{r}");
-    assert_eq!(
-        r["env"],
-        json!({"PROJECT_LOADED": "yes", "GREETING": "hello from SessionStart"}),
-        "{r}"
-    );
-    assert!(
-        hook["message"]
-            .as_str()
-            .unwrap()
-            .contains("`LD_PRELOAD` is not taken"),
-        "{r}"
-    );
+    assert_eq!(r["env"], json!({"NODE_ENV": "production"}), "{r}");
+    // Only names that cannot run code are taken (`session_env`'s allowlist).
+    for refused in ["LD_PRELOAD", "GREETING"] {
+        assert!(
+            hook["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("`{refused}` is not taken")),
+            "{r}"
+        );
+    }
     assert_eq!(
         r["additionalContext"],
         json!([format!("session s-42 in {}", p.path().display())]),
@@ -336,7 +335,7 @@ async fn what_a_sessionstart_hook_writes_to_its_env_file_reaches_the_agents_late
     let runner = Arc::new(p.runner());
     let model = Box::new(ScriptedModel::new(
         serde_json::from_value(json!({"turns": [
-            {"toolCalls": [{"name": "bash", "args": {"command": "printf '%s/%s/%s' \"$PROJECT_LOADED\" \"$GREETING\" \"${LD_PRELOAD:-unset}\""}}]},
+            {"toolCalls": [{"name": "bash", "args": {"command": "printf '%s/%s/%s' \"$NODE_ENV\" \"${GREETING:-unset}\" \"${LD_PRELOAD:-unset}\""}}]},
             {"text": "done"}
         ]}))
         .unwrap(),
@@ -349,7 +348,7 @@ async fn what_a_sessionstart_hook_writes_to_its_env_file_reaches_the_agents_late
         .find(|m| m.role == Role::Tool)
         .unwrap();
     assert!(
-        tool.content.contains("yes/hello from SessionStart/unset"),
+        tool.content.contains("production/unset/unset"),
         "{}",
         tool.content
     );

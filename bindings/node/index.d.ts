@@ -102,6 +102,25 @@ export interface RegisterOptions {
 }
 
 export declare function binary(): string;
+
+/** Where a user names another `hookhost` binary, under their home directory. */
+export declare const USER_BINARY_FILE: string;
+
+/** A missing or unusable binary, with a message that says how to fix it. */
+export declare class NoBinaryError extends Error {}
+
+/** The binary named in `<home>/.coding-agent/hookhost-binary` (a file only the user can write), or null. */
+export declare function userBinary(home?: string): string | null;
+
+/**
+ * The launcher's binary: the user's file, the bundled one, the platform package's; never
+ * `$HOOKHOST_BINARY` (a set one is ignored, said through `warn`).
+ */
+export declare function findBinary(options?: {
+  env?: Record<string, string | undefined>;
+  home?: string;
+  warn?: (message: string) => void;
+}): string;
 export declare function block(reason: string): Answer;
 export declare function force(reason: string): Answer;
 export declare function pass(opts?: Omit<Answer, "decision" | "reason">): Answer;

@@ -11,8 +11,11 @@ import { createInterface } from "node:readline";
 import { EventEmitter } from "node:events";
 import { findBinary, NoBinaryError } from "./platform.js";
 
+export { findBinary, userBinary, NoBinaryError, USER_BINARY_FILE } from "./platform.js";
+
 /**
- * The `hookhost` binary: $HOOKHOST_BINARY (or $HOOKHOST_BIN), one copied into this package's
+ * The `hookhost` binary: the one named in ~/.coding-agent/hookhost-binary (never a variable,
+ * which a project's agent settings can set), one copied into this package's
  * bin/, this platform's binary package (`@hookhost/linux-x64-gnu`, ...; platform.js), else
  * `hookhost` on PATH.
  */

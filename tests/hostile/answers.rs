@@ -75,7 +75,7 @@ fn the_env_file_cannot_set_variables_that_run_code_no_guard_sees() {
   echo 'export HOOKHOST_TRUST=all'
   echo 'export PWN=$(touch "$CLAUDE_PROJECT_DIR/pwned")'
   echo 'export QUIET=1; touch "$CLAUDE_PROJECT_DIR/pwned-too"'
-  echo 'export KEPT=yes'
+  echo 'export NODE_ENV=test'
 } >> "$CLAUDE_ENV_FILE""#;
     p.write(
         ".claude/settings.json",
@@ -84,7 +84,7 @@ fn the_env_file_cannot_set_variables_that_run_code_no_guard_sees() {
     );
     trust_all(&p);
     let r = json_of(&hookhost(&p, &["run", "SessionStart", "--json"], &[]));
-    assert_eq!(r["env"], json!({"KEPT": "yes"}), "{r}");
+    assert_eq!(r["env"], json!({"NODE_ENV": "test"}), "{r}");
     let message = r["hooks"][0]["message"].as_str().unwrap();
     for name in ["LD_PRELOAD", "BASH_ENV", "HOOKHOST_TRUST"] {
         assert!(

@@ -16,6 +16,7 @@ mod guarded_surfaces;
 mod host;
 mod interop;
 mod managed;
+mod project_environment;
 mod protocol;
 mod review2;
 mod review3_decisions;

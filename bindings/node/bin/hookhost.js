@@ -14,7 +14,7 @@ try {
 }
 const r = spawnSync(bin, process.argv.slice(2), { stdio: "inherit" });
 if (r.error) {
-  process.stderr.write(`hookhost: cannot run ${bin}: ${r.error.message}; set HOOKHOST_BINARY to a working hookhost binary\n`);
+  process.stderr.write(`hookhost: cannot run ${bin}: ${r.error.message}; name a working hookhost binary in ~/.coding-agent/hookhost-binary\n`);
   process.exit(1);
 }
 // A signal death is reported the way a shell does (128 + signal number).

@@ -17,7 +17,9 @@
 //! account's (password database) or `--home`, never `$HOME`; the cache and store variables
 //! are vetted against the project (`hookhost::locations`); `$HOOKHOST_COMPILE_TIMEOUT_MS`
 //! and `$HOOKHOST_TIERING` are ignored here (a first compile cut short would skip a wasm hook
-//! on a non-blocking event).
+//! on a non-blocking event); and every other variable that changes what hookhost does for the
+//! user (proxies, OpenTelemetry, the decision log, `$HOOKHOST_TRUST`) is obeyed only when no
+//! project file sets it (`hookhost::host_env`, guarded here before the set-up).
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -121,6 +123,19 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     };
     let home = super::env::runner_home(a.home.clone());
     let project = project_of(d, a.project, &fields, home.as_deref())?;
+    // The agent ran this process with its project's settings `env`: what a project file at
+    // the project, the payload's `cwd` or the current directory sets is not obeyed
+    // (`hookhost::host_env`), whichever of them the project directory variables chose.
+    let cwd = fields
+        .get("cwd")
+        .and_then(|c| c.as_str())
+        .map(PathBuf::from);
+    let here = std::env::current_dir().ok();
+    let starts: Vec<&Path> = [Some(project.as_path()), cwd.as_deref(), here.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    hookhost::host_env::guard(&starts, home.as_deref());
     let session = fields
         .get("sessionId")
         .and_then(|s| s.as_str())

@@ -248,7 +248,8 @@ pub(crate) fn project_dir(arg: Option<PathBuf>) -> anyhow::Result<PathBuf> {
 /// The trust policy from `--trust`, else `$HOOKHOST_TRUST`, else `skip`.
 pub(crate) fn trust_policy(flag: Option<&str>) -> anyhow::Result<hookhost::TrustPolicy> {
     use hookhost::trust::TRUST_ENV;
-    let from_env = std::env::var(TRUST_ENV).ok().filter(|v| !v.is_empty());
+    // A project's settings can set it (`host_env`): then the default policy holds.
+    let from_env = hookhost::host_env::var(TRUST_ENV, "the default policy (skip)");
     match flag.map(str::to_string).or(from_env) {
         None => Ok(hookhost::TrustPolicy::Skip),
         Some(v) => v.parse().map_err(|e: hookhost::trust::UnknownPolicy| {

@@ -83,6 +83,7 @@ mod display;
 pub mod doctor;
 mod event;
 pub mod files;
+pub mod host_env;
 mod inprocess;
 pub mod inspect;
 pub mod jsonc;

@@ -347,7 +347,10 @@ fn env_dir(
     home: Option<&Path>,
     warnings: &mut Vec<String>,
 ) -> Option<PathBuf> {
-    let dir = PathBuf::from(std::env::var_os(var).filter(|v| !v.is_empty())?);
+    let dir = PathBuf::from(crate::host_env::var_os(
+        var,
+        "the default under the home directory",
+    )?);
     match vet_dir(var, &dir, project, home) {
         Ok(()) => Some(dir),
         Err(why) => {

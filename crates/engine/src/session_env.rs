@@ -14,9 +14,20 @@
 //! The file is **read, never run** (Claude Code runs it as a shell script before each
 //! command; hookhost has no shell of its own outside the tool call). One line at a time:
 //! - blank lines and `#` comments are skipped;
-//! - `export NAME=VALUE` or `NAME=VALUE`, with `NAME` a shell name the shell tool takes
-//!   ([`shell_env_allows`]: not `LD_*`, `DYLD_*`, `BASH_ENV`, `ENV`, `BASH_FUNC_*`, `IFS`,
-//!   `HOOKHOST_*`, ...);
+//! - `export NAME=VALUE` or `NAME=VALUE`, with `NAME` on an **allowlist** of variables whose
+//!   value no program takes as code, a command or a place to load code from
+//!   ([`env_file_allows`]): the locale (`LANG`, `LANGUAGE`, `LC_*`, a value without `/`,
+//!   which would name a locale file), `TZ` (a zone name, without `/..`), the terminal
+//!   (`TERM`, `COLORTERM`, `COLUMNS`, `LINES`, `NO_COLOR`, `FORCE_COLOR`, `CLICOLOR`,
+//!   `CLICOLOR_FORCE`), `CI`, an application's mode (`NODE_ENV`, `RAILS_ENV`, `RACK_ENV`,
+//!   `APP_ENV`, `MIX_ENV`), logging and output switches (`RUST_LOG`, `RUST_BACKTRACE`,
+//!   `PYTHONUNBUFFERED`, `PYTHONDONTWRITEBYTECODE`, `PYTHONIOENCODING`), and `PATH` with
+//!   absolute entries only (no relative or empty entry, which would run the project's
+//!   `./ls`). Everything else is refused, by name: a deny-list missed `GIT_CONFIG_*` (a
+//!   `core.fsmonitor` runs at the next `git status`), `NODE_OPTIONS`, `PYTHONPATH`,
+//!   `PERL5OPT`, `RUBYOPT`, `GIT_SSH_COMMAND`, `GIT_EXTERNAL_DIFF`, `PAGER`, `GCONV_PATH`,
+//!   `JAVA_TOOL_OPTIONS`, and every program has more. The names are also ones the shell
+//!   tool takes ([`shell_env_allows`]);
 //! - `VALUE` is unquoted text (no blanks, no `;&|<>()` or backquote), `'single quoted'` (as
 //!   written), `"double quoted"` (`\"`, `\\`, `\$` and `` \` `` escapes), or several of these
 //!   side by side; `$NAME` and `${NAME}` outside single quotes are replaced by the value the
@@ -182,14 +193,82 @@ fn assignment(line: &str, lookup: &dyn Fn(&str) -> String) -> Result<(String, St
     if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name.is_empty() {
         return Err(plain.to_string());
     }
-    if !shell_env_allows(name) {
+    if !shell_env_allows(name) || !ALLOWED.contains(&name) && !name.starts_with("LC_") {
         return Err(format!(
-            "`{name}` is not taken: it would make later commands run code no PreToolUse hook sees; ignored"
+            "`{name}` is not taken: only variables that cannot make later commands run code no PreToolUse hook sees are (the locale, TZ, the terminal, NODE_ENV, PATH with absolute entries, ...: see SECURITY.md); ignored"
         ));
     }
     let value =
         word(value, lookup).map_err(|why| format!("the value of `{name}` {why}; ignored"))?;
+    env_file_allows(name, &value)
+        .map_err(|why| format!("`{name}` is not taken: {why}; ignored"))?;
     Ok((name.to_string(), value))
+}
+
+/// The names a `CLAUDE_ENV_FILE` may set (and every `LC_*`): see the module's rules.
+pub const ALLOWED: [&str; 25] = [
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TERM",
+    "COLORTERM",
+    "COLUMNS",
+    "LINES",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "CI",
+    "NODE_ENV",
+    "RAILS_ENV",
+    "RACK_ENV",
+    "APP_ENV",
+    "MIX_ENV",
+    "RUST_LOG",
+    "RUST_BACKTRACE",
+    "PYTHONUNBUFFERED",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONIOENCODING",
+    "LC_ALL",
+    "LC_CTYPE",
+];
+
+/// Whether `name=value` may be taken from a `CLAUDE_ENV_FILE`: `name` on [`ALLOWED`] (or
+/// `LC_*`) and a shell name the shell tool takes; `PATH` with absolute entries only; a
+/// locale without `/` (a path would load a locale file of the project's); a `TZ` without
+/// `..`. `Err` says why not.
+pub fn env_file_allows(name: &str, value: &str) -> Result<(), String> {
+    if !shell_env_allows(name) || !(ALLOWED.contains(&name) || name.starts_with("LC_")) {
+        return Err("it is not on the allowlist of variables that cannot run code".into());
+    }
+    match name {
+        "PATH" => match value.split(':').find(|e| !e.starts_with('/')) {
+            Some("") => Err(
+                "an empty entry in PATH runs programs from the current directory; give absolute directories only"
+                    .into(),
+            ),
+            Some(e) => Err(format!(
+                "the entry `{e}` is relative: it would run the project's programs from wherever a command runs; give absolute directories only"
+            )),
+            None => Ok(()),
+        },
+        "LANG" | "LANGUAGE" => no_slash(value),
+        _ if name.starts_with("LC_") => no_slash(value),
+        "TZ" if value.contains("..") => Err("a TZ with `..` names a file outside the zone database".into()),
+        _ => Ok(()),
+    }
+}
+
+fn no_slash(value: &str) -> Result<(), String> {
+    if value.contains('/') {
+        Err(
+            "a locale with `/` is a path to locale files; give a locale name (`en_US.UTF-8`)"
+                .into(),
+        )
+    } else {
+        Ok(())
+    }
 }
 
 /// A shell word: unquoted, single- and double-quoted parts side by side, then nothing but
@@ -299,10 +378,10 @@ mod tests {
         let (vars, problems) = parsed(
             "# set by load-context.sh\n\
              export NODE_ENV=production\n\
-             export GREETING='hello world'\n\
-             API_URL=\"https://example.test/v1\"   # the staging one\n\
-             export PATH=\"$PATH:./node_modules/.bin\"\n\
-             export MIXED=a'b c'\"d\\\"e\"${NODE_ENV}\n\
+             export LANG='en_US.UTF-8'\n\
+             TZ=\"Europe/Paris\"   # the office's\n\
+             export PATH=\"$PATH:/opt/node/bin\"\n\
+             export RUST_LOG=a'b c'\"d\\\"e\"${NODE_ENV}\n\
              \n",
         );
         assert_eq!(problems, [] as [String; 0]);
@@ -310,10 +389,10 @@ mod tests {
             vars,
             [
                 ("NODE_ENV".into(), "production".into()),
-                ("GREETING".into(), "hello world".into()),
-                ("API_URL".into(), "https://example.test/v1".into()),
-                ("PATH".into(), "/usr/bin:./node_modules/.bin".into()),
-                ("MIXED".into(), "ab cd\"eproduction".into()),
+                ("LANG".into(), "en_US.UTF-8".into()),
+                ("TZ".into(), "Europe/Paris".into()),
+                ("PATH".into(), "/usr/bin:/opt/node/bin".into()),
+                ("RUST_LOG".into(), "ab cd\"eproduction".into()),
             ]
         );
     }
@@ -332,15 +411,48 @@ mod tests {
              export E=${F:-x}\n\
              export 1X=y\n\
              export G='unterminated\n\
-             export OK=1\n",
+             export CI=1\n",
         );
-        assert_eq!(vars, [("OK".to_string(), "1".to_string())]);
+        assert_eq!(vars, [("CI".to_string(), "1".to_string())]);
         assert_eq!(problems.len(), 11, "{problems:#?}");
         assert!(problems[0].starts_with("CLAUDE_ENV_FILE line 1: "));
         assert!(
             problems[4].contains("`LD_PRELOAD` is not taken"),
             "{}",
             problems[4]
+        );
+    }
+
+    #[test]
+    fn only_names_that_cannot_run_code_are_taken() {
+        let (vars, problems) = parsed(
+            "export GIT_CONFIG_COUNT=1\n\
+             export GIT_CONFIG_KEY_0=core.fsmonitor\n\
+             export NODE_OPTIONS=--require=./x.js\n\
+             export PYTHONPATH=/tmp\n\
+             export PERL5OPT=-Mx\n\
+             export RUBYOPT=-rx\n\
+             export GIT_SSH_COMMAND=x\n\
+             export GIT_EXTERNAL_DIFF=x\n\
+             export PAGER=x\n\
+             export GCONV_PATH=/tmp\n\
+             export JAVA_TOOL_OPTIONS=-javaagent:x\n\
+             export PATH=bin:/usr/bin\n\
+             export PATH=/usr/bin::/bin\n\
+             export LC_ALL=../../tmp/x\n\
+             export LC_TIME=C\n\
+             export PATH=/usr/local/bin:/usr/bin\n",
+        );
+        assert_eq!(problems.len(), 14, "{problems:#?}");
+        assert!(problems[0].contains("`GIT_CONFIG_COUNT` is not taken"));
+        assert!(problems[11].contains("`bin` is relative"), "{problems:#?}");
+        assert!(problems[12].contains("empty entry"), "{problems:#?}");
+        assert_eq!(
+            vars,
+            [
+                ("LC_TIME".to_string(), "C".to_string()),
+                ("PATH".to_string(), "/usr/local/bin:/usr/bin".to_string())
+            ]
         );
     }
 
@@ -354,8 +466,8 @@ mod tests {
             file.parent().unwrap().parent().unwrap(),
             root.path().join("session-env")
         );
-        std::fs::write(&file, "export X=1\n").unwrap();
-        assert_eq!(read(&file).vars, [("X".to_string(), "1".to_string())]);
+        std::fs::write(&file, "export CI=1\n").unwrap();
+        assert_eq!(read(&file).vars, [("CI".to_string(), "1".to_string())]);
         // Created afresh each time.
         let again = env.file("../../etc", "sessionstart-hook-0-0.sh").unwrap();
         assert_eq!(std::fs::read(&again).unwrap(), b"");

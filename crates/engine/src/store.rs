@@ -115,7 +115,7 @@ impl Store {
         if let Some(roots) = crate::locations::settled() {
             return roots.store;
         }
-        match std::env::var_os(STORE_ENV).filter(|v| !v.is_empty()) {
+        match crate::host_env::var_os(STORE_ENV, "the default store") {
             Some(dir) => Some(PathBuf::from(dir)),
             None => dirs::cache_dir().map(|c| c.join("hookhost").join("store")),
         }

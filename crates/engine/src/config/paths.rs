@@ -77,7 +77,10 @@ impl ConfigPaths {
             (MANAGED_CONFIG_ENV, MANAGED_CONFIG),
             (CLAUDE_MANAGED_SETTINGS_ENV, CLAUDE_MANAGED_SETTINGS),
         ] {
-            let file = managed_location(std::env::var_os(var), default);
+            let file = managed_location(
+                crate::host_env::var_os(var, &format!("the standard {default}")),
+                default,
+            );
             if file != Path::new(default) {
                 paths.managed_from_env.push((file.clone(), var));
             }

@@ -392,7 +392,7 @@ impl DecisionLog {
     /// The default log for a process serving `project` as `home`: `None` under
     /// `HOOKHOST_LOG=off` or when there is no cache directory.
     pub fn from_env(project: &Path, home: Option<&Path>) -> Option<Self> {
-        let mode = std::env::var(LOG_ENV).unwrap_or_default();
+        let mode = crate::host_env::var(LOG_ENV, "the decision log, on").unwrap_or_default();
         let capture = match mode.trim().to_ascii_lowercase().as_str() {
             "off" | "0" | "false" | "no" => return None,
             "full" => Capture::Full,
@@ -499,7 +499,7 @@ impl Sink {
 
 /// `$HOOKHOST_LOG_DIR` when absolute and vetted, else `<user cache>/hookhost/log`.
 pub fn default_dir(project: &Path, home: Option<&Path>) -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(LOG_DIR_ENV).filter(|v| !v.is_empty()) {
+    if let Some(dir) = crate::host_env::var_os(LOG_DIR_ENV, "the default log directory") {
         let dir = PathBuf::from(dir);
         match crate::locations::vet_dir(LOG_DIR_ENV, &dir, project, home) {
             Ok(()) => return Some(dir),

@@ -127,6 +127,11 @@ impl Setup {
     /// The set-up of the project at `project` with the user's files under `home`, the
     /// default trust policy (`skip`) and the engine's wasm defaults.
     pub fn new(project: &Path, home: Home) -> Self {
+        // A runner's environment may come from the project's agent settings: what those set
+        // is not obeyed from here on (`host_env`), the managed files' variables included.
+        if let Home::Given(h) = &home {
+            crate::host_env::guard(&[project], h.as_deref());
+        }
         let paths = home.paths(project);
         // This project's roots (an embedder may serve several), chosen once; the first set-up
         // of the process installs them as its defaults and shows what was refused.

@@ -25,6 +25,9 @@ impl Default for HttpSpawner {
     fn default() -> Self {
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
+            // Not reqwest's own reading of the proxy variables: a project's settings can set
+            // them (`host_env`); a loopback URL never goes through a proxy.
+            .proxy(crate::host_env::reqwest_proxy())
             .user_agent(concat!("hookhost/", env!("CARGO_PKG_VERSION")))
             .build()
             .unwrap_or_default();

@@ -21,6 +21,12 @@ pub const PROTOCOL: &str = "OTEL_EXPORTER_OTLP_PROTOCOL";
 /// `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`: wins over `OTEL_EXPORTER_OTLP_PROTOCOL`.
 pub const TRACES_PROTOCOL: &str = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL";
 
+/// The headers variables the OTLP exporter reads itself (not through [`from_env`]).
+pub const HEADER_VARS: [&str; 2] = [
+    "OTEL_EXPORTER_OTLP_HEADERS",
+    "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+];
+
 /// The spec's default export timeout.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest a process waits at exit for its spans to leave.
@@ -59,11 +65,25 @@ pub struct ConfigError {
 /// The config the variables ask for: `Ok(None)` when no endpoint is set (the common case:
 /// two lookups and nothing else), tracing is disabled, or the exporter is `none`.
 pub fn from_env() -> Result<Option<Config>, ConfigError> {
-    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    // Through `host_env`: a variable a project's settings set is not obeyed (an endpoint:
+    // no spans; the others: their defaults).
+    let var = |k: &str| {
+        crate::host_env::var(k, "the default (no spans without an endpoint of yours)")
+            .filter(|v| !v.trim().is_empty())
+    };
     let traces = var(TRACES_ENDPOINT);
     let base = var(ENDPOINT);
     if traces.is_none() && base.is_none() {
         return Ok(None);
+    }
+    // The exporter reads the headers itself: headers a project chose (its own vendor key,
+    // so that the user's spans land in its account) mean no spans at all.
+    for h in HEADER_VARS {
+        if std::env::var_os(h).is_some_and(|v| !v.is_empty())
+            && crate::host_env::var_os(h, "no spans at all").is_none()
+        {
+            return Ok(None);
+        }
     }
     resolve(&|k| var(k), traces, base)
 }

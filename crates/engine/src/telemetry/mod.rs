@@ -16,7 +16,7 @@ use crate::decision_log::EventRecord;
 use opentelemetry::Context;
 use opentelemetry::propagation::TextMapPropagator;
 use opentelemetry::trace::{Span, SpanKind, TraceContextExt, Tracer, TracerProvider};
-use opentelemetry_otlp::WithExportConfig;
+use opentelemetry_otlp::{WithExportConfig, WithHttpConfig};
 use opentelemetry_sdk::error::OTelSdkResult;
 use opentelemetry_sdk::trace::{SdkTracer, SdkTracerProvider, SpanData, SpanExporter};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,8 +73,31 @@ pub fn shutdown() {
 impl Telemetry {
     fn start(c: &config::Config) -> Option<Self> {
         let warned = Arc::new(AtomicBool::new(false));
+        // Our own client, not the exporter's default (which reads the proxy variables a
+        // project's settings can set): proxies through `host_env`. A blocking client is made
+        // off any async runtime, as the exporter itself does.
+        let timeout = c.timeout;
+        let client = std::thread::spawn(move || {
+            reqwest::blocking::Client::builder()
+                .timeout(timeout)
+                .proxy(crate::host_env::reqwest_proxy())
+                .build()
+        })
+        .join();
+        let client = match client {
+            Ok(Ok(client)) => client,
+            Ok(Err(e)) => {
+                tracing::warn!("OpenTelemetry off: cannot make the HTTP client: {e}");
+                return None;
+            }
+            Err(_) => {
+                tracing::warn!("OpenTelemetry off: cannot make the HTTP client");
+                return None;
+            }
+        };
         let exporter = opentelemetry_otlp::SpanExporter::builder()
             .with_http()
+            .with_http_client(client)
             .with_endpoint(c.traces_url.clone())
             .with_timeout(c.timeout)
             .build();

@@ -114,7 +114,7 @@ pub fn default_cache_root() -> Option<PathBuf> {
     if let Some(roots) = crate::locations::settled() {
         return roots.cache;
     }
-    if let Some(dir) = std::env::var_os("HOOKHOST_CACHE_DIR") {
+    if let Some(dir) = crate::host_env::var_os("HOOKHOST_CACHE_DIR", "the default cache") {
         return Some(PathBuf::from(dir));
     }
     dirs::cache_dir().map(|d| d.join("hookhost").join("wasm"))

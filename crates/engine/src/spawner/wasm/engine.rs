@@ -174,8 +174,7 @@ pub struct WasmEngineConfig {
 }
 
 fn compile_timeout_from_env() -> Option<Duration> {
-    match std::env::var(COMPILE_TIMEOUT_ENV)
-        .ok()
+    match crate::host_env::var(COMPILE_TIMEOUT_ENV, "the default compile timeout")
         .map(|v| v.parse::<u64>())
     {
         Some(Ok(ms)) => Some(Duration::from_millis(ms)),
