@@ -369,6 +369,18 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
     r.check(f"{a} harmless: UserPromptSubmit and Stop reached the native hooks",
             '"UserPromptSubmit"' in ev and '"Stop"' in ev, ev[:300] or "no event logged")
 
+    # 5. The agent cannot rewrite its own guards: its shell write of the user's hooks.json is
+    # denied by hookhost's protected-state guard (the user's guard would have let it through),
+    # and the file still holds the guard.
+    x = run("protected", [{"shell": "echo '{}' > ~/.coding-agent/hooks.json"}, {"text": "Denied."}],
+            {"PreToolUse": [{"command": guard, "match": "bash"}]})
+    hooks = x.home / ".coding-agent" / "hooks.json"
+    r.check(f"{a} protected: the user's hooks.json still holds the guard after the agent's write",
+            hooks.is_file() and guard in hooks.read_text(), x.summary())
+    seen = x.next_request is not None and "protected" in tool_results(x.next_request)
+    r.check(f"{a} protected: the model's next request has hookhost's protected-state reason", seen,
+            "no next request" if x.next_request is None else tool_results(x.next_request)[:300])
+
 
 CTX = "hookhost-context-7f3a: the project uses tabs"
 FORCE = "hookhost-force-51c2: also say GOODBYE"

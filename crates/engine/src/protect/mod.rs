@@ -70,8 +70,11 @@ pub struct Protected {
     /// path, and the part of it under the home directory (`.claude/settings.json`).
     needles: Vec<String>,
     /// Device and inode of the protected files (a place's own, and the files directly in a
-    /// protected directory): a hard link elsewhere is the same file.
-    inodes: Vec<(u64, u64)>,
+    /// protected directory): a hard link elsewhere is the same file. Read at the first
+    /// file with more than one link.
+    inodes: std::sync::OnceLock<Vec<(u64, u64)>>,
+    /// The project root, resolved: a relative path under it is resolved from there.
+    project: Option<PathBuf>,
 }
 
 impl Protected {
@@ -101,12 +104,12 @@ impl Protected {
                 }
             }
         }
-        let inodes = protected_inodes(&places);
         Protected {
             places,
             home,
             needles,
-            inodes,
+            inodes: std::sync::OnceLock::new(),
+            project: sources.project.as_deref().map(places::resolve),
         }
     }
 
@@ -154,7 +157,17 @@ impl Protected {
     /// What protected place `path` (absolute) touches with `reach`, if any.
     fn touches(&self, path: &Path, reach: Reach) -> Option<&'static str> {
         let written = places::normalise(path);
-        let resolved = places::resolve(&written);
+        // Under the (resolved) project root only the rest needs looking up.
+        let resolved = match self
+            .project
+            .as_ref()
+            .and_then(|p| Some((p, path.strip_prefix(p).ok()?)))
+        {
+            // `..` is taken after links are followed, as the kernel does: `link/../x` is
+            // beside the link's target, not beside the link.
+            Some((p, rest)) => places::resolve_from(p.clone(), rest),
+            None => places::resolve(path),
+        };
         let found = self.places.iter().find(|p| {
             let inside = [&written, &resolved]
                 .into_iter()
@@ -178,7 +191,10 @@ impl Protected {
     fn same_inode(&self, path: &Path) -> bool {
         use std::os::unix::fs::MetadataExt;
         match std::fs::symlink_metadata(path) {
-            Ok(m) if m.is_file() && m.nlink() > 1 => self.inodes.contains(&(m.dev(), m.ino())),
+            Ok(m) if m.is_file() && m.nlink() > 1 => self
+                .inodes
+                .get_or_init(|| protected_inodes(&self.places))
+                .contains(&(m.dev(), m.ino())),
             _ => false,
         }
     }

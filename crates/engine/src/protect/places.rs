@@ -122,12 +122,14 @@ pub fn places(s: &Sources) -> Vec<Place> {
         }
     }
     let mut places: Vec<Place> = Vec::with_capacity(out.len());
+    // Each directory prefix is looked up once (the places share their homes and folders).
+    let mut memo = std::collections::HashMap::new();
     for (path, what) in out {
         let path = normalise(&path);
         if places.iter().any(|p| p.path == path) {
             continue;
         }
-        let resolved = resolve(&path);
+        let resolved = resolve_memo(&path, &mut memo);
         places.push(Place {
             path,
             resolved,
@@ -142,14 +144,9 @@ fn launchers(exe: &Path) -> Vec<PathBuf> {
     let mut out = vec![exe.to_path_buf()];
     let exe = resolve(exe);
     out.push(exe.clone());
-    if let Some(dir) = exe.parent()
-        && let Ok(entries) = std::fs::read_dir(dir)
-    {
-        // Bounded: a bin directory of thousands of entries is not walked further.
-        for e in entries.flatten().take(4096) {
-            if e.file_name().to_string_lossy().starts_with("hookhost") {
-                out.push(e.path());
-            }
+    if let Some(dir) = exe.parent() {
+        for sibling in ["hookhost", "hookhost-warm", "hookhost.exe", "hookhost-warm.exe"] {
+            out.push(dir.join(sibling));
         }
     }
     // `.../node_modules/@hookhost/linux-x64-gnu/bin/hookhost`: the launcher package and the
@@ -200,13 +197,35 @@ pub(super) fn normalise(path: &Path) -> PathBuf {
 /// ones too (a link to an absent settings file is where a write would land), `..` taken
 /// after resolving; at most 40 links followed. Never fails.
 pub(super) fn resolve(path: &Path) -> PathBuf {
-    use std::collections::VecDeque;
-    use std::ffi::OsString;
     if !path.is_absolute() {
         return normalise(path);
     }
-    let mut out = PathBuf::from("/");
-    let mut queue: VecDeque<OsString> = path
+    resolve_from(PathBuf::from("/"), path)
+}
+
+/// [`resolve`] of an absolute, normalised `path`, each prefix resolved once across calls.
+fn resolve_memo(path: &Path, memo: &mut std::collections::HashMap<PathBuf, PathBuf>) -> PathBuf {
+    if let Some(r) = memo.get(path) {
+        return r.clone();
+    }
+    let resolved = match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) if path.is_absolute() => {
+            let parent = resolve_memo(parent, memo);
+            resolve_from(parent, Path::new(name))
+        }
+        _ => resolve(path),
+    };
+    memo.insert(path.to_path_buf(), resolved.clone());
+    resolved
+}
+
+/// `rest` resolved as [`resolve`] does, starting at `start`, a directory already resolved
+/// (no symlink in it): only `rest`'s components are looked up.
+pub(super) fn resolve_from(start: PathBuf, rest: &Path) -> PathBuf {
+    use std::collections::VecDeque;
+    use std::ffi::OsString;
+    let mut out = start;
+    let mut queue: VecDeque<OsString> = rest
         .components()
         .filter_map(|c| match c {
             Component::Normal(n) => Some(n.to_os_string()),

@@ -102,6 +102,11 @@ fn links_are_followed_dangling_ones_too() {
     assert!(f.write("Write", &f.project.join("s.json")).is_some());
     assert!(f.write("Write", &f.project.join("cfg/new.json")).is_some());
     assert!(f.bash("echo x > s.json").is_some());
+    // `..` after a link is beside the link's target.
+    std::fs::create_dir_all(f.home.join(".coding-agent/sub")).unwrap();
+    std::os::unix::fs::symlink(f.home.join(".coding-agent/sub"), f.project.join("d")).unwrap();
+    assert!(f.write("Write", &f.project.join("d/../hooks.json")).is_some());
+    assert!(f.bash("echo x > d/../hooks.json").is_some());
     // A hard link of a protected file.
     std::fs::hard_link(f.home.join(".coding-agent/hooks.json"), f.project.join("h")).unwrap();
     assert!(f.write("Write", &f.project.join("h")).is_some());
