@@ -139,8 +139,10 @@ async fn fire(guard: Guard, attack: Attack) -> EventReport {
             ),
             SPAWNER.clone(),
         ),
+        // The guard reads `bytes`; the call itself is harmless (the protected-state guard
+        // would deny `rm -rf /` whatever the guard answered).
         Attack::Stdin(bytes) => (
-            bash(json!({"command": "rm -rf /"})),
+            bash(json!({"command": "ls"})),
             Arc::new(SwapStdin(bytes.into())),
         ),
     };

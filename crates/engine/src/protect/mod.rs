@@ -154,8 +154,9 @@ impl Protected {
         })
     }
 
-    /// What protected place `path` (absolute) touches with `reach`, if any.
-    fn touches(&self, path: &Path, reach: Reach) -> Option<&'static str> {
+    /// What protected place `path` (absolute) touches with `reach`, if any, said for the
+    /// reason.
+    fn touches(&self, path: &Path, reach: Reach) -> Option<String> {
         let written = places::normalise(path);
         // Under the (resolved) project root only the rest needs looking up.
         let resolved = match self
@@ -168,22 +169,49 @@ impl Protected {
             Some((p, rest)) => places::resolve_from(p.clone(), rest),
             None => places::resolve(path),
         };
-        let found = self.places.iter().find(|p| {
-            let inside = [&written, &resolved]
-                .into_iter()
-                .any(|c| c.starts_with(&p.path) || c.starts_with(&p.resolved));
-            let above = reach == Reach::InsideOrAbove
-                && [&written, &resolved]
-                    .into_iter()
-                    .any(|c| p.path.starts_with(c) || p.resolved.starts_with(c));
-            inside || above
-        });
-        match found {
-            Some(p) => Some(p.what),
-            None => self
-                .same_inode(&resolved)
-                .then_some("a hard link of one of hookhost's protected files"),
+        let forms = [&written, &resolved];
+        if let Some(p) = self.places.iter().find(|p| {
+            forms
+                .iter()
+                .any(|c| c.starts_with(&p.path) || c.starts_with(&p.resolved))
+        }) {
+            return Some(p.what.to_string());
         }
+        // The folder a protected place is in (`cp x ~/.claude/`, `tar -C ~ -x`): a write
+        // there can create or replace it. Not the project's own folder (every build writes
+        // there), nor `/` (`rm` refuses it).
+        let outside: Vec<&Place> = self.places.iter().filter(|p| !self.in_project(p)).collect();
+        let parent_of = |c: &PathBuf, p: &Place| {
+            p.path.parent() == Some(c.as_path()) || p.resolved.parent() == Some(c.as_path())
+        };
+        if let Some(p) = outside
+            .iter()
+            .find(|p| forms.iter().any(|c| parent_of(c, p)))
+        {
+            return Some(format!(
+                "the folder that holds {}: {}",
+                p.what,
+                p.path.display()
+            ));
+        }
+        if reach == Reach::InsideOrAbove
+            && let Some(p) = outside.iter().find(|p| {
+                forms.iter().any(|c| {
+                    c.parent().is_some() && (p.path.starts_with(c) || p.resolved.starts_with(c))
+                })
+            })
+        {
+            return Some(format!("it holds {}: {}", p.what, p.path.display()));
+        }
+        self.same_inode(&resolved)
+            .then(|| "a hard link of one of hookhost's protected files".to_string())
+    }
+
+    /// Whether a place is the project's own (its `.coding-agent/`, its agent settings).
+    fn in_project(&self, p: &Place) -> bool {
+        self.project
+            .as_ref()
+            .is_some_and(|root| p.resolved.starts_with(root) || p.path.starts_with(root))
     }
 
     /// Whether `path` is a hard link of a protected file.
@@ -207,11 +235,15 @@ impl Protected {
     /// The denial for a path a call names (relative ones under `base`), with `~` and
     /// `$HOME` expanded.
     fn check_path(&self, base: &Path, written: &str, reach: Reach) -> Option<Denial> {
+        if written.starts_with('~') && !written.starts_with("~/") && written != "~" {
+            // `~alice/.claude/...`: another spelling of a home; judged by what it names.
+            return self.named_in(written);
+        }
         let expanded = self.expand_home(written)?;
         let path = base.join(&expanded);
         self.touches(&path, reach).map(|what| Denial {
             target: path.display().to_string(),
-            what: what.to_string(),
+            what,
         })
     }
 

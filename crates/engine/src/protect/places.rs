@@ -145,7 +145,12 @@ fn launchers(exe: &Path) -> Vec<PathBuf> {
     let exe = resolve(exe);
     out.push(exe.clone());
     if let Some(dir) = exe.parent() {
-        for sibling in ["hookhost", "hookhost-warm", "hookhost.exe", "hookhost-warm.exe"] {
+        for sibling in [
+            "hookhost",
+            "hookhost-warm",
+            "hookhost.exe",
+            "hookhost-warm.exe",
+        ] {
             out.push(dir.join(sibling));
         }
     }
@@ -164,14 +169,13 @@ fn launchers(exe: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Whether a project file names hookhost (it wires the adapter in). Bounded read: a file
-/// over 1 MiB is taken to name it (fail closed).
+/// Whether a project file names hookhost (it wires the adapter in). Read bounded (a FIFO or
+/// a device is refused at once: `files::read_bounded`); a file over 1 MiB is taken to name it
+/// (fail closed).
 fn names_hookhost(file: &Path) -> bool {
-    match std::fs::metadata(file) {
-        Ok(m) if m.len() > 1 << 20 => true,
-        Ok(_) => std::fs::read(file)
-            .map(|b| b.windows(8).any(|w| w.eq_ignore_ascii_case(b"hookhost")))
-            .unwrap_or(false),
+    match crate::files::read_bounded(file, 1 << 20) {
+        Ok(b) => b.windows(8).any(|w| w.eq_ignore_ascii_case(b"hookhost")),
+        Err(crate::files::ReadError::TooLarge { .. }) => true,
         Err(_) => false,
     }
 }

@@ -152,6 +152,15 @@ impl Protected {
                 return Some(d);
             }
         }
+        if let (true, Some(why)) = (analysis.cut_short, &analysis.undecidable) {
+            // What comes after the point the parse stopped was never judged: fail closed.
+            return Some(Denial {
+                target: "what this command line runs".into(),
+                what: format!(
+                    "it cannot be checked for hookhost's protected files: {why}; split it or write it plainly"
+                ),
+            });
+        }
         if analysis.undecidable.is_some() {
             if let Some(d) = self.named_in(line) {
                 return Some(d);
@@ -203,6 +212,9 @@ impl Protected {
             }
         }
         let name = c.name();
+        if let Some(d) = package_manager_change(c) {
+            return Some(d);
+        }
         if let Some(sub) = hookhost_subcommand(c) {
             return match sub {
                 None => None,
@@ -218,9 +230,8 @@ impl Protected {
                 return Some(hookhost_denial(&c.line()));
             }
         }
-        if matches!(name, "sed" | "awk" | "gawk" | "mawk" | "perl")
-            && let Some(d) = c.argv.iter().skip(1).find_map(|w| self.named_in(&w.text))
-        {
+        if let Some(d) = script_words(c).find_map(|w| self.named_in(&w.text)) {
+            // `sed 's/x/y/w ~/.claude/settings.json'`, awk's `print > "..."`
             return Some(d);
         }
         if is_reader(c) && !from_stdin {
@@ -231,6 +242,12 @@ impl Protected {
         } else {
             Reach::Inside
         };
+        if name == "cp"
+            && let Some(dest) = cp_destination(c)
+        {
+            // `cp` reads its sources: only where it writes is judged.
+            return self.judge_argument(dest, bases, reach);
+        }
         c.argv
             .iter()
             .skip(1)
@@ -294,8 +311,13 @@ fn plain(line: &str) -> Option<shell_parse::Analysis> {
             dynamic: false,
         })
         .collect();
-    // `NAME=value cmd`: the parser says what an assignment is.
+    // `NAME=value cmd`: the parser says what an assignment is; a wrapper (`sudo`, `env`,
+    // `nohup`, `find -exec`) runs another command the parser unwraps.
     if argv.is_empty() || argv[0].text.contains('=') {
+        return None;
+    }
+    let name = argv[0].text.rsplit('/').next().unwrap_or_default();
+    if shell_parse::runs_another(name, &argv[1..]) {
         return None;
     }
     Some(shell_parse::Analysis {
@@ -304,7 +326,82 @@ fn plain(line: &str) -> Option<shell_parse::Analysis> {
             ..SimpleCommand::default()
         }],
         undecidable: None,
+        cut_short: false,
     })
+}
+
+/// The words of a `sed` or `awk` command that are its program (`-e` values, else the first
+/// operand), not the files it reads.
+fn script_words(c: &SimpleCommand) -> impl Iterator<Item = &Word> {
+    let name = c.name();
+    let scripted = matches!(name, "sed" | "gsed" | "awk" | "gawk" | "mawk" | "nawk");
+    let args: &[Word] = if scripted { &c.argv[1..] } else { &[] };
+    let mut out: Vec<&Word> = Vec::new();
+    let mut expect = false;
+    let mut has_e = false;
+    for w in args {
+        if expect {
+            out.push(w);
+            expect = false;
+        } else if matches!(w.text.as_str(), "-e" | "--expression") {
+            expect = true;
+            has_e = true;
+        }
+    }
+    if !has_e && let Some(first) = args.iter().find(|w| !w.text.starts_with('-')) {
+        out.push(first);
+    }
+    out.into_iter()
+}
+
+/// A package manager told to remove, replace or relink hookhost (`npm uninstall -g
+/// hookhost`, `pipx uninstall hookhost`, `cargo install hookhost-cli --force`).
+fn package_manager_change(c: &SimpleCommand) -> Option<Denial> {
+    let managers = [
+        "npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv", "cargo", "brew", "gem",
+    ];
+    if !managers.contains(&c.name()) {
+        return None;
+    }
+    let verbs = [
+        "uninstall",
+        "remove",
+        "rm",
+        "un",
+        "r",
+        "i",
+        "install",
+        "add",
+        "update",
+        "upgrade",
+        "up",
+        "link",
+        "unlink",
+        "ln",
+    ];
+    let words: Vec<&str> = c.argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+    let names_hookhost = words
+        .iter()
+        .any(|w| w.to_ascii_lowercase().contains("hookhost"));
+    (names_hookhost && words.iter().any(|w| verbs.contains(w))).then(|| hookhost_denial(&c.line()))
+}
+
+/// Where `cp` writes: `-t DIR` / `--target-directory=DIR`, else its last operand; `None`
+/// when that cannot be told (then every word is judged).
+fn cp_destination(c: &SimpleCommand) -> Option<&Word> {
+    let args = &c.argv[1..];
+    for (i, w) in args.iter().enumerate() {
+        if w.text == "-t" || w.text == "--target-directory" {
+            return args.get(i + 1);
+        }
+        if w.text.starts_with("--target-directory=")
+            || (w.text.starts_with("-t") && w.text.len() > 2)
+        {
+            return None;
+        }
+    }
+    let last = args.last()?;
+    (!last.text.starts_with('-') && args.len() >= 2).then_some(last)
 }
 
 /// Whether the command only reads its arguments.

@@ -105,7 +105,10 @@ fn links_are_followed_dangling_ones_too() {
     // `..` after a link is beside the link's target.
     std::fs::create_dir_all(f.home.join(".coding-agent/sub")).unwrap();
     std::os::unix::fs::symlink(f.home.join(".coding-agent/sub"), f.project.join("d")).unwrap();
-    assert!(f.write("Write", &f.project.join("d/../hooks.json")).is_some());
+    assert!(
+        f.write("Write", &f.project.join("d/../hooks.json"))
+            .is_some()
+    );
     assert!(f.bash("echo x > d/../hooks.json").is_some());
     // A hard link of a protected file.
     std::fs::hard_link(f.home.join(".coding-agent/hooks.json"), f.project.join("h")).unwrap();
@@ -131,6 +134,16 @@ fn shell_writes_are_denied_and_reads_are_not() {
         "python3 -m hookhost trust",
         "echo > ../../.coding-agent/hooks.json",
         "echo > .coding-agent/hooks.json",
+        "sudo hookhost trust --yes",
+        "env hookhost trust --yes",
+        "nohup rm -rf ~",
+        "npm uninstall -g hookhost",
+        "pipx uninstall hookhost",
+        "cp /tmp/s.json ~/.claude/",
+        "tar -C ~ -xf /tmp/p.tar",
+        "rm -rf ~alice/.coding-agent",
+        "sed -n 'w ~/.claude/settings.json' x",
+        "echo '((((((((((((((((((((((((((((((((((((((((((((((((((('; rm -rf x",
     ] {
         assert!(f.bash(c).is_some(), "{c}");
     }
@@ -144,6 +157,12 @@ fn shell_writes_are_denied_and_reads_are_not() {
         "echo hi > out.txt",
         "cargo test",
         "rm -rf target",
+        "find . -name '*.pyc' -delete",
+        "chmod -R u+w .",
+        "sed -n 1,5p ~/.claude/settings.json",
+        "rm -rf /",
+        "npm install",
+        "cp ~/.claude/settings.json /tmp/backup.json",
     ] {
         assert!(f.bash(c).is_none(), "{c}: {:?}", f.bash(c));
     }

@@ -29,17 +29,6 @@ impl Runner {
         let logging = self.log_start(&payload);
         let original_args = payload.tool_args().cloned();
         let snapshot = self.current();
-        if let Some(reason) = self.protected_denial(&payload) {
-            // hookhost's own state: denied before any hook runs, whatever they would say.
-            let mut effects = Effects::pass();
-            effects.verdict = Verdict::Block(reason);
-            report.settle(effects);
-            self.log_finish(logging, &snapshot, &payload, &report, &[]);
-            if let Some(observe) = &self.observer {
-                observe(&report);
-            }
-            return report;
-        }
         let steps = self.select(&snapshot, &payload);
         let mut effects = Effects::pass();
         // Blocking events: each synchronous hook that ran, with how many rewrites it had seen
@@ -107,10 +96,11 @@ impl Runner {
             }
         }
         if effects.verdict == Verdict::Pass
-            && payload.tool_args() != original_args.as_ref()
             && let Some(reason) = self.protected_denial(&payload)
         {
-            // A hook rewrote the call into one the guard denies.
+            // hookhost's own state: a call the hooks let through (as sent, or as a hook
+            // rewrote it) is denied all the same. After the hooks, so that a guard's own reason
+            // for a call it blocks (`rm -rf /`) is the one the agent sees.
             effects.verdict = Verdict::Block(reason);
         }
         if effects.verdict != Verdict::Pass || payload.tool_args() == original_args.as_ref() {

@@ -47,6 +47,9 @@ pub(crate) struct Analysis {
     /// substitution as the command name, an alias defined, a parse error), if anything. When
     /// Some, callers treat the line as "could be anything".
     pub undecidable: Option<String>,
+    /// Whether the walk stopped before the end of the line (a bound passed, or syntax it
+    /// cannot read): commands after that point are not in `commands`.
+    pub cut_short: bool,
 }
 
 /// One simple command: its words, redirections and assignments.
@@ -127,11 +130,21 @@ impl SimpleCommand {
     }
 }
 
+/// Whether a command named `name` runs another command from its words (`sudo`, `env`,
+/// `nohup`, `sh -c`, `find -exec`, `eval`, ...): then its words are not plain arguments.
+pub(crate) fn runs_another(name: &str, args: &[Word]) -> bool {
+    matches!(
+        name,
+        "eval" | "source" | "." | "alias" | "sh" | "bash" | "dash" | "zsh" | "ksh" | "su" | "trap"
+    ) || !wrappers::inner(name, args).is_empty()
+}
+
 /// What `command` would run, as far as it can be told without running it.
 pub(crate) fn analyze(command: &str) -> Analysis {
     let mut walker = walk::Walker::new();
     walker.script(command, 0, &[]);
     Analysis {
+        cut_short: walker.cut_short(),
         commands: walker.commands,
         undecidable: walker.undecidable,
     }

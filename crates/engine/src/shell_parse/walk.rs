@@ -21,6 +21,8 @@ pub(super) struct Walker {
     pub undecidable: Option<String>,
     /// A bound was passed: nothing more is read.
     stopped: bool,
+    /// Part of the line was syntax the parser cannot read.
+    unreadable: bool,
     /// The text of each script being read, innermost last.
     sources: Vec<String>,
 }
@@ -32,8 +34,14 @@ impl Walker {
             commands: Vec::new(),
             undecidable: None,
             stopped: false,
+            unreadable: false,
             sources: Vec::new(),
         }
+    }
+
+    /// Whether the walk stopped early or met syntax it cannot read.
+    pub(super) fn cut_short(&self) -> bool {
+        self.stopped || self.unreadable
     }
 
     /// Records the first reason the line cannot be decided; the walk goes on.
@@ -73,7 +81,10 @@ impl Walker {
                 }
                 self.sources.pop();
             }
-            Err(e) => self.give_up(format!("shell syntax hookhost cannot read ({e})")),
+            Err(e) => {
+                self.unreadable = true;
+                self.give_up(format!("shell syntax hookhost cannot read ({e})"));
+            }
         }
     }
 
