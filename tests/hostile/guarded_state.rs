@@ -69,7 +69,7 @@ fn the_agent_cannot_write_the_users_hooks_with_a_file_tool() {
         ("Write", json!({"file_path": file, "content": "{}"})),
         (
             "Edit",
-            json!({"file_path": file, "old_string": "rm -rf", "new_string": "x"}),
+            json!({"file_path": file, "old_string": "guard", "new_string": "x"}),
         ),
         ("MultiEdit", json!({"file_path": file, "edits": []})),
     ] {
@@ -77,7 +77,7 @@ fn the_agent_cannot_write_the_users_hooks_with_a_file_tool() {
         let reason = denied(&out).unwrap_or_else(|| panic!("{tool} let through: {out:?}"));
         assert!(
             reason.contains("protected") && reason.contains("hooks.json"),
-            "{reason}"
+            "{tool}: {reason}"
         );
     }
     // Its own project files are the agent's to write.
