@@ -95,19 +95,7 @@ impl Runner {
                 }
             }
         }
-        if effects.verdict == Verdict::Pass
-            && let Some(reason) = self.protected_denial(&payload)
-        {
-            // hookhost's own state: a call the hooks let through (as sent, or as a hook
-            // rewrote it) is denied all the same. After the hooks, so that a guard's own reason
-            // for a call it blocks (`rm -rf /`) is the one the agent sees.
-            effects.verdict = Verdict::Block(reason);
-        }
-        if effects.verdict != Verdict::Pass || payload.tool_args() == original_args.as_ref() {
-            effects.updated_args = None;
-        } else {
-            effects.updated_args = payload.tool_args().cloned();
-        }
+        self.final_call(&mut effects, &payload, original_args.as_ref());
         report.settle(effects);
         self.fail_closed_on_config_errors(&snapshot, &mut report);
         let unmet: Vec<_> = not_started.iter().map(|&i| steps[i].id()).collect();
@@ -116,6 +104,24 @@ impl Runner {
             observe(&report);
         }
         report
+    }
+
+    /// The call as the hooks leave it: denied by the protected-state guard when the hooks
+    /// let it through (as sent, or as a hook rewrote it) and it touches hookhost's own state
+    /// (after the hooks, so that a guard's own reason for a call it blocks is the one the agent
+    /// sees); its rewritten arguments kept only when it passes and they changed.
+    fn final_call(&self, effects: &mut Effects, payload: &Payload, original: Option<&Value>) {
+        if effects.verdict == Verdict::Pass
+            && let Some(reason) = self.protected_denial(payload)
+        {
+            effects.verdict = Verdict::Block(reason);
+        }
+        effects.updated_args =
+            if effects.verdict != Verdict::Pass || payload.tool_args() == original {
+                None
+            } else {
+                payload.tool_args().cloned()
+            };
     }
 
     /// The reason a call is denied by the protected-state guard (`protect`), on the events

@@ -6,7 +6,9 @@
 //! (or call the in-process function, which answers like a process), **judge** its exit
 //! status and output with the decision table (`decision::judge`, the only place that
 //! decides), and **fold** the judgements into the event's report, stopping at the first
-//! block (PreToolUse) or force (Stop). What differs between events is data
+//! block (PreToolUse) or force (Stop); a call the hooks let through is then judged by the
+//! protected-state guard (`protect`: hookhost's own state is off-limits to the agent). What
+//! differs between events is data
 //! (`Event::class`, the table in `decision.rs`).
 //!
 //! A runner is built once by [`RunnerBuilder`] (config files or explicit hooks, a spawner,
