@@ -75,6 +75,28 @@ pub struct Protected {
     inodes: std::sync::OnceLock<Vec<(u64, u64)>>,
     /// The project root, resolved: a relative path under it is resolved from there.
     project: Option<PathBuf>,
+    /// Each place's paths as bytes, for comparing (`places[i]` and `keys[i]`).
+    keys: Vec<Key>,
+}
+
+/// A place's paths as bytes, and whether it lies outside the project.
+#[derive(Debug, Clone)]
+struct Key {
+    path: Vec<u8>,
+    resolved: Vec<u8>,
+    parent: Vec<u8>,
+    resolved_parent: Vec<u8>,
+    outside: bool,
+}
+
+/// A path's bytes (lossy elsewhere than on Unix).
+fn bytes(p: &Path) -> &[u8] {
+    p.as_os_str().as_encoded_bytes()
+}
+
+/// Whether the path `c` is `place` or lies below it (bytes of normalised absolute paths).
+fn under(c: &[u8], place: &[u8]) -> bool {
+    c.starts_with(place) && (c.len() == place.len() || c[place.len()] == b'/' || place == b"/")
 }
 
 impl Protected {
@@ -104,12 +126,29 @@ impl Protected {
                 }
             }
         }
+        let project = sources.project.as_deref().map(places::resolve);
+        let keys = places
+            .iter()
+            .map(|p| {
+                let parent = |x: &Path| x.parent().map(|d| bytes(d).to_vec()).unwrap_or_default();
+                Key {
+                    path: bytes(&p.path).to_vec(),
+                    resolved: bytes(&p.resolved).to_vec(),
+                    parent: parent(&p.path),
+                    resolved_parent: parent(&p.resolved),
+                    outside: !project.as_ref().is_some_and(|root| {
+                        p.resolved.starts_with(root) || p.path.starts_with(root)
+                    }),
+                }
+            })
+            .collect();
         Protected {
             places,
             home,
             needles,
             inodes: std::sync::OnceLock::new(),
-            project: sources.project.as_deref().map(places::resolve),
+            project,
+            keys,
         }
     }
 
@@ -169,25 +208,26 @@ impl Protected {
             Some((p, rest)) => places::resolve_from(p.clone(), rest),
             None => places::resolve(path),
         };
-        let forms = [&written, &resolved];
-        if let Some(p) = self.places.iter().find(|p| {
+        // Compared as bytes (component-wise `Path` comparisons of every place were most of
+        // an event's cost).
+        let forms = [bytes(&written), bytes(&resolved)];
+        let places = || self.places.iter().zip(&self.keys);
+        if let Some((p, _)) = places().find(|(_, k)| {
             forms
                 .iter()
-                .any(|c| c.starts_with(&p.path) || c.starts_with(&p.resolved))
+                .any(|c| under(c, &k.path) || under(c, &k.resolved))
         }) {
             return Some(p.what.to_string());
         }
         // The folder a protected place is in (`cp x ~/.claude/`, `tar -C ~ -x`): a write
         // there can create or replace it. Not the project's own folder (every build writes
         // there), nor `/` (`rm` refuses it).
-        let outside: Vec<&Place> = self.places.iter().filter(|p| !self.in_project(p)).collect();
-        let parent_of = |c: &PathBuf, p: &Place| {
-            p.path.parent() == Some(c.as_path()) || p.resolved.parent() == Some(c.as_path())
-        };
-        if let Some(p) = outside
-            .iter()
-            .find(|p| forms.iter().any(|c| parent_of(c, p)))
-        {
+        let outside = || places().filter(|(_, k)| k.outside);
+        if let Some((p, _)) = outside().find(|(_, k)| {
+            forms
+                .iter()
+                .any(|c| *c == k.parent.as_slice() || *c == k.resolved_parent.as_slice())
+        }) {
             return Some(format!(
                 "the folder that holds {}: {}",
                 p.what,
@@ -195,23 +235,16 @@ impl Protected {
             ));
         }
         if reach == Reach::InsideOrAbove
-            && let Some(p) = outside.iter().find(|p| {
-                forms.iter().any(|c| {
-                    c.parent().is_some() && (p.path.starts_with(c) || p.resolved.starts_with(c))
-                })
+            && let Some((p, _)) = outside().find(|(_, k)| {
+                forms
+                    .iter()
+                    .any(|c| *c != b"/" && (under(&k.path, c) || under(&k.resolved, c)))
             })
         {
             return Some(format!("it holds {}: {}", p.what, p.path.display()));
         }
         self.same_inode(&resolved)
             .then(|| "a hard link of one of hookhost's protected files".to_string())
-    }
-
-    /// Whether a place is the project's own (its `.coding-agent/`, its agent settings).
-    fn in_project(&self, p: &Place) -> bool {
-        self.project
-            .as_ref()
-            .is_some_and(|root| p.resolved.starts_with(root) || p.path.starts_with(root))
     }
 
     /// Whether `path` is a hard link of a protected file.
