@@ -398,22 +398,11 @@ fn absolute(project: &Path, path: &str) -> String {
 /// `path` (relative paths are the project's) with the symlinks of its longest existing prefix
 /// resolved and the rest appended, lexically normalised; a result under the project's real
 /// directory is given under `project` as written, so rules rooted there match it. `None` when
-/// nothing of it exists or it resolves to itself.
+/// it resolves to itself.
 fn resolved(project: &Path, path: &str) -> Option<String> {
-    let joined = project.join(path);
-    let mut prefix = joined.as_path();
-    let mut rest = Vec::new();
-    let real = loop {
-        if let Ok(real) = std::fs::canonicalize(prefix) {
-            break real;
-        }
-        rest.push(prefix.file_name()?);
-        prefix = prefix.parent()?;
-    };
-    let mut full = real;
-    for part in rest.iter().rev() {
-        full.push(part);
-    }
+    // The one resolver the protected-state guard uses too: dangling links followed, `..`
+    // taken after links as the kernel does.
+    let mut full = crate::protect::places::resolve(&project.join(path));
     if let Ok(real_project) = std::fs::canonicalize(project)
         && real_project != project
         && let Ok(inside) = full.strip_prefix(&real_project)

@@ -200,7 +200,7 @@ pub(super) fn normalise(path: &Path) -> PathBuf {
 /// `path` (absolute) resolved as far as it exists: each existing symlink followed, dangling
 /// ones too (a link to an absent settings file is where a write would land), `..` taken
 /// after resolving; at most 40 links followed. Never fails.
-pub(super) fn resolve(path: &Path) -> PathBuf {
+pub(crate) fn resolve(path: &Path) -> PathBuf {
     if !path.is_absolute() {
         return normalise(path);
     }

@@ -60,16 +60,9 @@ pub(crate) struct SimpleCommand {
     pub argv: Vec<Word>,
     /// Redirections of this command (`>`, `>>`, `>|`, `&>`, `&>>`, `<>`, `<`, here-strings
     /// excluded).
-    #[allow(
-        dead_code,
-        reason = "read by the protected-state guard (issue 37) and the tests"
-    )]
     pub redirects: Vec<Redirect>,
     /// `NAME=value` assignments before it.
-    #[allow(
-        dead_code,
-        reason = "read by the protected-state guard (issue 37) and the tests"
-    )]
+    #[allow(dead_code, reason = "read by the tests; no caller needs it yet")]
     pub assignments: Vec<(String, Word)>,
     /// The wrappers it was found through, outermost first (`["sudo", "env"]`, `["bash -c"]`).
     pub via: Vec<String>,
@@ -102,10 +95,6 @@ pub(crate) enum RedirectKind {
 
 /// A redirection to or from a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(
-    dead_code,
-    reason = "read by the protected-state guard (issue 37) and the tests"
-)]
 pub(crate) struct Redirect {
     /// What it does.
     pub kind: RedirectKind,
