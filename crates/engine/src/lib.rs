@@ -72,25 +72,22 @@
 #![warn(missing_docs)]
 
 pub use hookhost_core as agent;
+// The system leaves (hookhost-sys), at their old paths.
+pub(crate) use hookhost_sys::{confine, display};
+#[doc(no_inline)]
+pub use hookhost_sys::{files, host_env, jsonc, locations, preflight, store};
 
 mod answer;
 pub mod config;
-mod confine;
 mod decision;
 pub mod decision_log;
 pub mod dialect;
-mod display;
 pub mod doctor;
 mod event;
-pub mod files;
-pub mod host_env;
 mod inprocess;
 pub mod inspect;
-pub mod jsonc;
-pub mod locations;
 mod output;
 mod payload;
-pub mod preflight;
 pub mod protect;
 pub mod replay;
 mod report;
@@ -99,7 +96,6 @@ pub mod session_env;
 pub mod setup;
 pub(crate) mod shell_parse;
 pub mod spawner;
-pub mod store;
 #[cfg(feature = "otel")]
 pub mod telemetry;
 pub mod trust;

@@ -47,7 +47,7 @@ pub const XDG_CACHE_HOME_ENV: &str = "XDG_CACHE_HOME";
 pub fn account_home() -> Option<PathBuf> {
     use std::ffi::{CStr, OsStr};
     use std::os::unix::ffi::OsStrExt;
-    let uid = crate::agent::process::effective_uid();
+    let uid = hookhost_core::process::effective_uid();
     let mut buf = vec![0u8; 4096];
     loop {
         // SAFETY: an all-zero `passwd` is a valid value of the plain C struct; getpwuid_r only
@@ -465,7 +465,7 @@ mod tests {
         std::fs::create_dir_all(&open).unwrap();
         std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
         assert!(vet_dir("V", &open, &project, None).is_err());
-        if crate::agent::process::effective_uid() == 0 {
+        if hookhost_core::process::effective_uid() == 0 {
             let theirs = root.path().join("theirs");
             std::fs::create_dir_all(&theirs).unwrap();
             std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o700)).unwrap();
@@ -491,7 +491,7 @@ mod tests {
     #[test]
     fn a_managed_override_must_be_roots_and_private() {
         use std::os::unix::fs::PermissionsExt;
-        if crate::agent::process::effective_uid() != 0 {
+        if hookhost_core::process::effective_uid() != 0 {
             return;
         }
         let dir = tempfile::tempdir().unwrap();

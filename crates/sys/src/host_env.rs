@@ -9,7 +9,7 @@
 //! hookhost does for the user is obeyed only when no project file sets it.**
 //!
 //! How: a process whose environment a project can set (the outbound adapter, `serve`, the
-//! bindings' runners: every [`crate::setup::Setup`] of a [`crate::setup::Home::Given`]
+//! bindings' runners: every `hookhost::setup::Setup` of a `hookhost::setup::Home::Given`
 //! home) calls [`guard`] with its project directory (the adapter adds the payload's `cwd`
 //! and its current directory). [`guard`] reads those project files at each directory and
 //! every one above it, below the home directory (whose `~/.claude/settings.json` is the

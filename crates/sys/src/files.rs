@@ -128,7 +128,7 @@ pub fn check_private_dir(dir: &Path) -> Result<(), DirError> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let me = crate::agent::process::effective_uid();
+        let me = hookhost_core::process::effective_uid();
         if meta.uid() != me {
             return Err(DirError::NotYours {
                 dir: dir.to_path_buf(),

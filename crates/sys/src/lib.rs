@@ -1,0 +1,32 @@
+//! # hookhost-sys
+//!
+//! The leaves of hookhost that only touch the operating system. Nothing here knows about hooks,
+//! events, payloads or decisions (that is the `hookhost` engine above it); every module answers
+//! one question about the machine:
+//!
+//! - [`files`]: how a file is read (bounded, optionally without following links) and written
+//!   (private, atomically), and which directories count as private.
+//! - [`locations`]: where hookhost keeps its state and whose home that is, when a project can
+//!   set `HOME`.
+//! - [`host_env`]: which of hookhost's own variables it obeys when a project can set them.
+//! - [`confine`]: whether a path a config names stays inside a root.
+//! - [`jsonc`]: JSON with comments, as Gemini CLI reads its settings.
+//! - [`display`]: text from a config or a hook made safe for a terminal.
+//! - [`preflight`]: whether the shell will find a command's program.
+//! - [`store`]: the content-addressed store of package modules.
+//!
+//! It depends only on `hookhost-core` (for the process identity). The layer map of the
+//! workspace is `docs/architecture.md`.
+
+#![warn(missing_docs)]
+
+pub mod confine;
+pub mod display;
+pub mod files;
+pub mod host_env;
+pub mod jsonc;
+pub mod locations;
+pub mod preflight;
+pub mod store;
+
+pub use display::{terminal_safe, terminal_safe_lines};
