@@ -114,6 +114,7 @@ fn the_version_names_this_checkouts_commit() {
 fn every_crate_and_the_wheel_inherit_the_version() {
     for manifest in [
         "crates/core/Cargo.toml",
+        "crates/sys/Cargo.toml",
         "crates/engine/Cargo.toml",
         "crates/package/Cargo.toml",
         "crates/serve/Cargo.toml",
