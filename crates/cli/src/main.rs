@@ -18,6 +18,7 @@ mod run;
 mod serve;
 mod shell;
 mod tier_up;
+mod transcript;
 mod trust;
 #[cfg(unix)]
 mod warm;

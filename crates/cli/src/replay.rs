@@ -1,5 +1,5 @@
 //! `hookhost replay SESSION`: reads a recorded agent session (a Claude Code, Codex or Gemini
-//! CLI transcript; `hookhost::replay` reads it), re-fires every prompt (UserPromptSubmit), tool
+//! CLI transcript; `crate::transcript` reads it), re-fires every prompt (UserPromptSubmit), tool
 //! call (PreToolUse) and stop (Stop) through the project's current hooks, set up as `run` sets
 //! them up (config files, trust), and prints what would now be decided differently from what
 //! happened, in both directions: first what a hook blocked in the session and would now let
@@ -12,7 +12,7 @@
 use anyhow::Context;
 use clap::Args;
 use hookhost::files::read_bounded;
-use hookhost::replay::{Format, Happened, Session, Step, StepKind};
+use crate::transcript::{Format, Happened, Session, Step, StepKind};
 use hookhost::setup::WasmOptions;
 use hookhost::{Decision, Event, EventReport, Payload, terminal_safe_lines};
 use serde_json::{Value, json};
@@ -67,7 +67,7 @@ pub async fn replay(a: ReplayArgs) -> anyhow::Result<u8> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    let session = hookhost::replay::read(&text, format, a.session_id.as_deref())
+    let session = crate::transcript::read(&text, format, a.session_id.as_deref())
         .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
     let project = super::project_dir(a.project)?;
     let setup = super::env::user_setup(&project);

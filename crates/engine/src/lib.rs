@@ -89,7 +89,6 @@ pub mod inspect;
 mod output;
 mod payload;
 pub mod protect;
-pub mod replay;
 mod report;
 mod runner;
 pub mod session_env;

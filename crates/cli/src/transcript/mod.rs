@@ -1,7 +1,7 @@
 //! Reading a recorded agent session for `hookhost replay`: one reader per transcript format
 //! (Claude Code, Codex, Gemini CLI; their formats as the pinned agents write them, captured in
 //! tests/fixtures/transcripts/), each turning the file into [`Step`]s: every prompt, tool call
-//! (its name and input mapped to the core's through [`crate::dialect::tools`]) and stop, with
+//! (its name and input mapped to the core's through [`hookhost::dialect::tools`]) and stop, with
 //! what happened to it in the session. Nothing here runs a tool or a hook.
 
 mod claude;
@@ -168,7 +168,7 @@ pub(crate) fn lines(text: &str) -> Result<Vec<(usize, Value)>, ReplayError> {
                 line: i + 1,
                 message: format!(
                     "a JSON {} where each line is an object",
-                    crate::json_type_name(&v)
+                    hookhost::json_type_name(&v)
                 ),
             });
         }
@@ -244,12 +244,12 @@ pub(crate) fn text_of(v: &Value) -> String {
 /// The step for a tool call in `dialect`'s names, mapped to the core's.
 pub(crate) fn tool_step(
     line: usize,
-    dialect: crate::dialect::Dialect,
+    dialect: hookhost::dialect::Dialect,
     name: &str,
     input: &Value,
     happened: Happened,
 ) -> Step {
-    let (tool, args) = crate::dialect::tools::to_core(dialect, name, input);
+    let (tool, args) = hookhost::dialect::tools::to_core(dialect, name, input);
     Step {
         line,
         blocked: None,

@@ -6,7 +6,7 @@
 //! core's `bash` {`command`}; the alias map covers its Claude-style names.
 
 use super::{Happened, ReplayError, Step, StepKind, text_of, tool_step};
-use crate::dialect::Dialect;
+use hookhost::dialect::Dialect;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 

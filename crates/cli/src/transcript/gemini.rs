@@ -6,7 +6,7 @@
 //! Gemini's own context.
 
 use super::{Happened, ReplayError, Step, StepKind, text_of, tool_step};
-use crate::dialect::Dialect;
+use hookhost::dialect::Dialect;
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -5,7 +5,7 @@
 //! not steps.
 
 use super::{Happened, ReplayError, Step, StepKind, text_of, tool_step};
-use crate::dialect::Dialect;
+use hookhost::dialect::Dialect;
 use serde_json::Value;
 use std::collections::HashMap;
 
