@@ -1,7 +1,7 @@
 //! Typed answers as a process would have given them.
 //!
 //! Every hook kind ends as an exit status plus stdout and stderr, and only
-//! [`decision::judge`](super::decision::judge) decides what that means. Hooks that answer with
+//! [`judge::judge`](crate::judge::judge) decides what that means. Hooks that answer with
 //! a typed value instead of a process's output (in-process Rust hooks, `hook`-world
 //! components) are converted here, once: `pass` is exit 0 with any `updatedInput`,
 //! `updatedToolOutput`, `additionalContext` or `systemMessage` as a JSON answer on stdout; `block(reason)` is
@@ -12,7 +12,7 @@
 //! [`typed_answer`] reads a client hook's answer (serve's `hook` call, a Python callable:
 //! [`ClientAnswer`]) into a typed answer.
 
-use super::decision::Verdict;
+use crate::judge::Verdict;
 use super::spawner::ExitStatus;
 use super::wire::{ClientAnswer, ClientDecision, HookAnswer, StatedDecision};
 use serde_json::Value;

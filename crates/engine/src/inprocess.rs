@@ -9,7 +9,7 @@
 
 use super::answer::TypedAnswer;
 use super::config::{OnError, Scope};
-use super::decision::{HookFacts, Verdict};
+use crate::judge::{HookFacts, Verdict};
 use super::event::Event;
 use super::payload::Payload;
 use super::spawner::{ExitStatus, SpawnOutput};

@@ -79,12 +79,12 @@ pub use hookhost_sys::{files, host_env, jsonc, locations, preflight, store};
 
 mod answer;
 pub mod config;
-mod decision;
 pub mod decision_log;
 pub mod dialect;
 pub mod doctor;
 mod event;
 mod inprocess;
+mod judge;
 pub mod inspect;
 mod output;
 mod payload;
@@ -103,7 +103,7 @@ pub mod wire;
 pub use agent::{HookContext, HookVerdict, ToolHooks};
 pub use answer::{TypedAnswer, typed_answer};
 pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
-pub use decision::{
+pub use judge::{
     Cell, Condition, EffectKind, EffectSet, Effects, HookFacts, Judgement, Outcome, Verdict, judge,
 };
 pub use dialect::Dialect;

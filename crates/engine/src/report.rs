@@ -5,7 +5,7 @@
 //! them; the schema side of the engine types they carry is in `wire/run.rs`).
 
 use super::config::{Hook, HookId, HookKind, Scope};
-use super::decision::{Judgement, Outcome, Row};
+use crate::judge::{Judgement, Outcome, Row};
 use super::dialect::Dialect;
 use super::event::Event;
 use super::inprocess::FnHookEntry;
@@ -81,7 +81,7 @@ pub struct HookRecord {
     /// counts); printed only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub rejudged: bool,
-    /// The row of the decision table its outcome came from, as `decision::judge` decided
+    /// The row of the decision table its outcome came from, as `judge::judge` decided
     /// it (the decision log's `row`; not part of `run --json`).
     #[serde(skip)]
     #[schemars(skip)]

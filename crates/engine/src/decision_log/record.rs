@@ -5,7 +5,7 @@
 //! [`Capture::Full`]: super::Capture::Full
 
 use crate::config::{HookId, HookKind, Scope};
-use crate::decision::{Outcome, Row};
+use crate::judge::{Outcome, Row};
 use crate::dialect::Dialect;
 use crate::report::{Decision, HookRecord};
 use schemars::JsonSchema;

@@ -34,7 +34,7 @@
 //! CLI's `errorOccurred`, ...) fire nothing and are answered with nothing: a pass.
 
 use super::{Dialect, render::gemini_event, tools};
-use crate::decision::Outcome;
+use crate::judge::Outcome;
 use crate::event::Event;
 use crate::report::{Decision, EventReport};
 use crate::wire::{

@@ -1,5 +1,5 @@
 //! Each dialect's rules for judging its hooks, as values: the decision table it uses, and the
-//! few ways its agent reads an answer differently. `decision::judge` applies them; nothing
+//! few ways its agent reads an answer differently. `judge::judge` applies them; nothing
 //! here runs or decides.
 //!
 //! | rule | native, ling | Claude Code | Gemini CLI | Codex |
@@ -29,7 +29,7 @@
 //! one answer reader (`wire/answer.rs`), whatever the dialect.
 
 use super::Dialect;
-use crate::decision::{Cell, Condition, Table};
+use crate::judge::{Cell, Condition, Table};
 use crate::output::{HookResponse, JsonDecision, StatedDecision};
 use std::borrow::Cow;
 

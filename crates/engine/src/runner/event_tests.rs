@@ -180,7 +180,7 @@ fn an_untrusted_hook_cannot_allow() {
         index: 0,
         source: 0,
     };
-    let mut facts = decision::HookFacts::new(id, HookKind::Wasm, OnError::Warn, 500);
+    let mut facts = judge::HookFacts::new(id, HookKind::Wasm, OnError::Warn, 500);
     let out = SpawnOutput {
         status: ExitStatus::Exited(0),
         stdout: br#"{"decision":"allow"}"#.to_vec(),
@@ -189,10 +189,10 @@ fn an_untrusted_hook_cannot_allow() {
         duration: Duration::from_millis(1),
     };
     let rules = crate::dialect::rules(Dialect::Native);
-    let j = decision::judge(rules, &facts, &out);
+    let j = judge::judge(rules, &facts, &out);
     assert!(j.effects.allow);
     facts.trust = TrustLevel::Untrusted;
-    let j = decision::judge(rules, &facts, &out);
+    let j = judge::judge(rules, &facts, &out);
     assert!(
         !j.effects.allow,
         "an untrusted hook keeps pass or block only"

@@ -6,7 +6,7 @@
 use super::Runner;
 use super::Snapshot;
 use crate::config::{Hook, HookId};
-use crate::decision::{Effects, Outcome, Verdict};
+use crate::judge::{Effects, Outcome, Verdict};
 use crate::event::{Event, EventClass};
 use crate::inprocess::FnHookEntry;
 use crate::payload::Payload;

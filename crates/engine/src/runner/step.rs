@@ -1,12 +1,12 @@
 //! One hook of an event: **gate** it by the trust policy (`trust::gate`), **spawn** it
 //! through the [`Spawner`] (or call the in-process function, which answers like a process),
-//! and **judge** what it did with the decision table (`decision::judge`, the only place that
+//! and **judge** what it did with the decision table (`judge::judge`, the only place that
 //! decides).
 
 use super::fire::Step;
 use super::{Runner, Snapshot};
 use crate::config::{Handler, Hook, ModuleSource, Scope};
-use crate::decision::{HookFacts, Judgement, judge};
+use crate::judge::{HookFacts, Judgement, judge};
 use crate::dialect::{self, Dialect, EnvFacts};
 use crate::event::Event;
 use crate::payload::Payload;

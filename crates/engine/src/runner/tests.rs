@@ -5,7 +5,7 @@ use super::*;
 use crate::agent::{self, HookContext};
 use crate::config::{Handler, OnError, WasmLimits};
 use crate::config::{Hook, Scope};
-use crate::decision::{self, Condition};
+use crate::judge::{self, Condition};
 use crate::dialect::Dialect;
 use crate::event::Event;
 use crate::payload::Payload;
@@ -175,7 +175,7 @@ const FORCING: [Event; 2] = [Event::Stop, Event::SubagentStop];
 
 #[test]
 fn the_table_matches_design_section_4() {
-    use crate::decision::Cell::*;
+    use crate::judge::Cell::*;
     // Columns: PreToolUse, UserPromptSubmit, PostToolUse(Failure), the other observing
     // events, Stop, PermissionRequest.
     let expect = [
@@ -200,15 +200,15 @@ fn the_table_matches_design_section_4() {
     assert_eq!(crate::dialect::NATIVE_TABLE, expect);
     let table = &crate::dialect::rules(Dialect::Native).table;
     assert_eq!(
-        decision::cell(table, Condition::Exit2, Event::PreToolUse),
+        judge::cell(table, Condition::Exit2, Event::PreToolUse),
         Block
     );
     assert_eq!(
-        decision::cell(table, Condition::Exit2, Event::SubagentStop),
+        judge::cell(table, Condition::Exit2, Event::SubagentStop),
         ForceIfStdout
     );
     assert_eq!(
-        decision::cell(table, Condition::Timeout, Event::SessionEnd),
+        judge::cell(table, Condition::Timeout, Event::SessionEnd),
         Warn
     );
 }

@@ -33,7 +33,6 @@
 
 mod assess;
 mod grant;
-mod keep;
 mod pin;
 mod policy;
 mod program_files;
@@ -44,8 +43,7 @@ mod unpinned;
 
 pub use assess::{ChangeKind, TrustAssessment, TrustChange, join_ids};
 pub use grant::PackageGrant;
-pub(crate) use keep::keep;
-pub use keep::{REJUDGE_KEEPS, TrustLevel, keeps};
+pub use crate::judge::{REJUDGE_KEEPS, TrustLevel, keeps};
 pub(crate) use policy::{Gate, gate, not_run, reduce_request};
 pub use policy::{TRUST_ENV, TrustPolicy, UNTRUSTED_TIMEOUT, UnknownPolicy};
 pub use scripts::ScriptPins;

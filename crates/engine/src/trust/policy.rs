@@ -2,7 +2,7 @@
 //! decision the runner applies ([`gate`]), the minimum grants of an untrusted module
 //! ([`reduce_request`]), and the judgement of a hook that was not run ([`not_run`]).
 
-use crate::decision::{Judgement, Outcome, Row, Verdict};
+use crate::judge::{Judgement, Outcome, Row, Verdict};
 use serde::Serialize;
 use std::str::FromStr;
 

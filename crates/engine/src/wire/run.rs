@@ -9,7 +9,7 @@
 #![cfg_attr(not(test), allow(dead_code))]
 
 use crate::config::{ConfigError, HookKind, Scope};
-use crate::decision::Outcome;
+use crate::judge::Outcome;
 use schemars::JsonSchema;
 use std::path::PathBuf;
 

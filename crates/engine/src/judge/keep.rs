@@ -1,7 +1,7 @@
 //! How far a hook's answer is trusted: what each [`TrustLevel`] keeps of its effects
 //! ([`keeps`], an allowlist) and the last step of judging ([`keep`]).
 
-use crate::decision::{EffectKind, EffectSet, HookFacts, Judgement, Outcome, Verdict};
+use super::{EffectKind, EffectSet, HookFacts, Judgement, Outcome, Verdict};
 
 /// How far a hook's answer is trusted: what [`keeps`] lets its effects do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,13 +13,13 @@ use super::dialect::{self, PlainStdout, Rules, ToolOutput};
 use super::event::{Event, EventClass};
 use super::output::{HookResponse, JsonDecision, PermissionAnswer, parse_stdout};
 use super::spawner::{ExitStatus, SpawnOutput};
-use super::trust::{self, TrustLevel};
 pub use crate::agent::{EffectKind, EffectSet, Effects, Verdict};
 use serde::Serialize;
 use serde_json::Value;
 
-#[path = "decision_row.rs"]
+mod keep;
 mod row;
+pub use keep::{REJUDGE_KEEPS, TrustLevel, keeps};
 pub use row::{Row, Via};
 
 /// The rows of DESIGN §4: how a hook ended.
@@ -258,7 +258,7 @@ pub fn judge(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
     let draft = by_table(rules, t, out);
     let draft = stop_blocks_the_call(t, draft);
     let draft = env_written(t, draft);
-    trust::keep(t, draft)
+    keep::keep(t, draft)
 }
 
 /// What the hook wrote to its env file: variables for the shell's later calls, whatever its
@@ -704,5 +704,4 @@ fn in_event_terms(rules: &Rules, t: &HookFacts, updated: Value, merge: bool) -> 
 }
 
 #[cfg(test)]
-#[path = "decision_tests.rs"]
 mod tests;

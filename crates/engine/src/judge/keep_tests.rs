@@ -29,10 +29,10 @@ fn judged(kind: EffectKind) -> Judgement {
         },
         effects: Effects::only(kind),
         message: None,
-        row: crate::decision::Row::Table {
-            condition: crate::decision::Condition::Exit0,
-            cell: crate::decision::Cell::Pass,
-            via: crate::decision::Via::Json,
+        row: crate::judge::Row::Table {
+            condition: crate::judge::Condition::Exit0,
+            cell: crate::judge::Cell::Pass,
+            via: crate::judge::Via::Json,
             reduced: false,
         },
     }
