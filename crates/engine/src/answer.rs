@@ -12,7 +12,7 @@
 //! [`typed_answer`] reads a client hook's answer (serve's `hook` call, a Python callable:
 //! [`ClientAnswer`]) into a typed answer.
 
-use crate::judge::Verdict;
+use crate::agent::Verdict;
 use super::spawner::ExitStatus;
 use super::wire::{ClientAnswer, ClientDecision, HookAnswer, StatedDecision};
 use serde_json::Value;

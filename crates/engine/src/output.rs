@@ -13,6 +13,10 @@ use super::wire::{Behavior, HookAnswer, SpecificOutput};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+/// Bytes of a hook's stdout and stderr kept, each (1 MiB): what every spawner captures and
+/// the most of an answer this module reads.
+pub const OUTPUT_CAP: usize = 1 << 20;
+
 /// What a hook asked for through JSON on stdout.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HookResponse {
@@ -126,7 +130,7 @@ pub fn parse_stdout(stdout: &[u8], truncated: bool) -> Result<Option<HookRespons
     if truncated {
         return Err(format!(
             "the JSON answer was cut at the {} MiB output cap and cannot be read; answer with less",
-            super::spawner::OUTPUT_CAP >> 20
+            OUTPUT_CAP >> 20
         ));
     }
     let text = std::str::from_utf8(body)

@@ -13,6 +13,7 @@
 //! - [`jsonc`]: JSON with comments, as Gemini CLI reads its settings.
 //! - [`display`]: text from a config or a hook made safe for a terminal.
 //! - [`preflight`]: whether the shell will find a command's program.
+//! - [`resolve`]: a path as the kernel resolves it, links and `..` included.
 //! - [`store`]: the content-addressed store of package modules.
 //!
 //! It depends only on `hookhost-core` (for the process identity). The layer map of the
@@ -27,6 +28,7 @@ pub mod host_env;
 pub mod jsonc;
 pub mod locations;
 pub mod preflight;
+pub mod resolve;
 pub mod store;
 
 pub use display::{terminal_safe, terminal_safe_lines};

@@ -402,7 +402,7 @@ fn absolute(project: &Path, path: &str) -> String {
 fn resolved(project: &Path, path: &str) -> Option<String> {
     // The one resolver the protected-state guard uses too: dangling links followed, `..`
     // taken after links as the kernel does.
-    let mut full = crate::protect::places::resolve(&project.join(path));
+    let mut full = hookhost_sys::resolve::resolve(&project.join(path));
     if let Ok(real_project) = std::fs::canonicalize(project)
         && real_project != project
         && let Ok(inside) = full.strip_prefix(&real_project)

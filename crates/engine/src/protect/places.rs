@@ -15,7 +15,8 @@
 //! besides the above (a project's own hooks in other agents' files are the project's, and
 //! trust pins make a changed one untrusted).
 
-use std::path::{Component, Path, PathBuf};
+pub(crate) use hookhost_sys::resolve::{normalise, resolve, resolve_from};
+use std::path::{Path, PathBuf};
 
 /// One protected place: a file or a directory (everything below it).
 #[derive(Debug, Clone)]
@@ -180,33 +181,6 @@ fn names_hookhost(file: &Path) -> bool {
     }
 }
 
-/// `path` lexically normalised (`.` dropped, `..` taken back).
-pub(super) fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// `path` (absolute) resolved as far as it exists: each existing symlink followed, dangling
-/// ones too (a link to an absent settings file is where a write would land), `..` taken
-/// after resolving; at most 40 links followed. Never fails.
-pub(crate) fn resolve(path: &Path) -> PathBuf {
-    if !path.is_absolute() {
-        return normalise(path);
-    }
-    resolve_from(PathBuf::from("/"), path)
-}
-
 /// [`resolve`] of an absolute, normalised `path`, each prefix resolved once across calls.
 fn resolve_memo(path: &Path, memo: &mut std::collections::HashMap<PathBuf, PathBuf>) -> PathBuf {
     if let Some(r) = memo.get(path) {
@@ -221,54 +195,4 @@ fn resolve_memo(path: &Path, memo: &mut std::collections::HashMap<PathBuf, PathB
     };
     memo.insert(path.to_path_buf(), resolved.clone());
     resolved
-}
-
-/// `rest` resolved as [`resolve`] does, starting at `start`, a directory already resolved
-/// (no symlink in it): only `rest`'s components are looked up.
-pub(super) fn resolve_from(start: PathBuf, rest: &Path) -> PathBuf {
-    use std::collections::VecDeque;
-    use std::ffi::OsString;
-    let mut out = start;
-    let mut queue: VecDeque<OsString> = rest
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(n) => Some(n.to_os_string()),
-            Component::ParentDir => Some(OsString::from("..")),
-            _ => None,
-        })
-        .collect();
-    let mut hops = 0;
-    // Once a component is missing, nothing below it exists: no more lookups.
-    let mut exists = true;
-    while let Some(name) = queue.pop_front() {
-        if name == ".." {
-            out.pop();
-            continue;
-        }
-        let next = out.join(&name);
-        if exists {
-            match std::fs::symlink_metadata(&next) {
-                Ok(m) if m.file_type().is_symlink() && hops < 40 => {
-                    hops += 1;
-                    if let Ok(target) = std::fs::read_link(&next) {
-                        if target.is_absolute() {
-                            out = PathBuf::from("/");
-                        }
-                        for c in target.components().rev() {
-                            match c {
-                                Component::Normal(n) => queue.push_front(n.to_os_string()),
-                                Component::ParentDir => queue.push_front(OsString::from("..")),
-                                _ => {}
-                            }
-                        }
-                        continue;
-                    }
-                }
-                Ok(_) => {}
-                Err(_) => exists = false,
-            }
-        }
-        out = next;
-    }
-    out
 }

@@ -14,8 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-/// Bytes kept per stream per hook: 1 MiB.
-pub const OUTPUT_CAP: usize = 1 << 20;
+pub use crate::output::OUTPUT_CAP;
 
 #[derive(Debug, Default)]
 struct Inner {
