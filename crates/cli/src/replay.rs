@@ -9,10 +9,10 @@
 //! hooks as under `run`.
 //! Exit 0: nothing would differ; 3: something would; 1: error.
 
+use crate::transcript::{Format, Happened, Session, Step, StepKind};
 use anyhow::Context;
 use clap::Args;
 use hookhost::files::read_bounded;
-use crate::transcript::{Format, Happened, Session, Step, StepKind};
 use hookhost::setup::WasmOptions;
 use hookhost::{Decision, Event, EventReport, Payload, terminal_safe_lines};
 use serde_json::{Value, json};

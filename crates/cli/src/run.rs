@@ -72,66 +72,52 @@ fn build_payload(
             .unwrap_or_default();
         format!("cli-{ms}-{}", std::process::id())
     });
-    let mut payload = match &a.payload {
-        None => Payload::neutral(event, cwd, &session),
-        Some(source) => {
-            let bytes = if source == "-" {
-                read_stream_bounded(
-                    std::io::stdin().lock(),
-                    PAYLOAD_LIMIT,
-                    "the payload on stdin",
-                )
-                .map_err(anyhow::Error::msg)?
-            } else {
-                read_bounded(std::path::Path::new(source), PAYLOAD_LIMIT)
-                    .with_context(|| format!("reading the payload file {source}"))?
-            };
-            let value: Value = serde_json::from_slice(&bytes)
-                .with_context(|| format!("the payload in {source} is not valid JSON"))?;
-            warnings.extend(payload_for_another_event(&value, event, source));
-            // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`); the
-            // hooks of that agent's dialect get it back verbatim.
-            hookhost::dialect::payload_from(event, value, cwd, &session)
-                .map_err(|e| anyhow::anyhow!("--payload {source}: {e}"))?
-        }
-    };
-    let tool_event = event.takes_tool_matcher();
-    if let Some(tool) = &a.tool {
-        if !tool_event {
-            bail!(
-                "--tool applies to the tool events ({}), not {event}",
-                Event::tool_events()
-            );
-        }
-        payload.set("toolName", Value::String(tool.clone()));
+    let mut request = hookhost::FireRequest::new(event, session);
+    let mut source = String::new();
+    if let Some(from) = &a.payload {
+        let bytes = if from == "-" {
+            read_stream_bounded(
+                std::io::stdin().lock(),
+                PAYLOAD_LIMIT,
+                "the payload on stdin",
+            )
+            .map_err(anyhow::Error::msg)?
+        } else {
+            read_bounded(std::path::Path::new(from), PAYLOAD_LIMIT)
+                .with_context(|| format!("reading the payload file {from}"))?
+        };
+        let value: Value = serde_json::from_slice(&bytes)
+            .with_context(|| format!("the payload in {from} is not valid JSON"))?;
+        warnings.extend(payload_for_another_event(&value, event, from));
+        // Any agent's payload, told by its shape (`hook_event_name`, `toolCall`); the
+        // hooks of that agent's dialect get it back verbatim.
+        request.payload = Some(value);
+        source.clone_from(from);
     }
+    request.tool.clone_from(&a.tool);
     if let Some(args) = &a.args {
-        if !tool_event {
-            bail!(
-                "--args applies to the tool events ({}), not {event}",
-                Event::tool_events()
-            );
+        // Off a tool event, the request says so (after --tool) whatever the text is.
+        if !event.takes_tool_matcher() {
+            request.args = Some(Value::Null);
+        } else {
+            let v: Value = serde_json::from_str(args)
+                .with_context(|| format!("--args must be a JSON object, got {args:?}"))?;
+            if !v.is_object() {
+                bail!("--args must be a JSON object like '{{\"command\":\"ls\"}}', got {args}");
+            }
+            request.args = Some(v);
         }
-        let v: Value = serde_json::from_str(args)
-            .with_context(|| format!("--args must be a JSON object, got {args:?}"))?;
-        if !v.is_object() {
-            bail!("--args must be a JSON object like '{{\"command\":\"ls\"}}', got {args}");
-        }
-        payload.set_tool_args(v);
     }
-    if let Some(result) = &a.result {
-        if event != Event::PostToolUse {
-            bail!("--result applies to PostToolUse, not {event}");
-        }
-        let v = serde_json::from_str(result).unwrap_or_else(|_| Value::String(result.clone()));
-        payload.set("toolResult", v);
-    }
-    if let Some(prompt) = &a.prompt {
-        if event != Event::UserPromptSubmit {
-            bail!("--prompt applies to UserPromptSubmit, not {event}");
-        }
-        payload.set("prompt", Value::String(prompt.clone()));
-    }
+    request.result = a
+        .result
+        .as_ref()
+        .map(|r| serde_json::from_str(r).unwrap_or_else(|_| Value::String(r.clone())));
+    request.prompt.clone_from(&a.prompt);
+    // One function makes the payload for `run`, serve's `fire` and the Python binding.
+    let payload = request.payload(cwd).map_err(|e| match e {
+        hookhost::RequestError::Payload(e) => anyhow::anyhow!("--payload {source}: {e}"),
+        e => anyhow::anyhow!(e.message(|f| format!("--{}", f.name()))),
+    })?;
     Ok(payload)
 }
 

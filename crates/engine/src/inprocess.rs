@@ -9,10 +9,10 @@
 
 use super::answer::TypedAnswer;
 use super::config::{OnError, Scope};
-use crate::judge::{HookFacts, Verdict};
 use super::event::Event;
 use super::payload::Payload;
 use super::spawner::{ExitStatus, SpawnOutput};
+use crate::judge::{HookFacts, Verdict};
 use async_trait::async_trait;
 use regex::Regex;
 use serde_json::Value;

@@ -84,12 +84,13 @@ pub mod dialect;
 pub mod doctor;
 mod event;
 mod inprocess;
-mod judge;
 pub mod inspect;
+mod judge;
 mod output;
 mod payload;
 pub mod protect;
 mod report;
+mod request;
 mod runner;
 pub mod session_env;
 pub mod setup;
@@ -103,16 +104,17 @@ pub mod wire;
 pub use agent::{HookContext, HookVerdict, ToolHooks};
 pub use answer::{TypedAnswer, typed_answer};
 pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
-pub use judge::{
-    Cell, Condition, EffectKind, EffectSet, Effects, HookFacts, Judgement, Outcome, Verdict, judge,
-};
 pub use dialect::Dialect;
 pub use display::{terminal_safe, terminal_safe_lines};
 pub use event::{Event, EventClass, UnknownEvent};
 pub use inprocess::{FnHook, FnResponse, HookError, HookResult};
+pub use judge::{
+    Cell, Condition, EffectKind, EffectSet, Effects, HookFacts, Judgement, Outcome, Verdict, judge,
+};
 pub use output::{HookResponse, JsonDecision, KNOWN_ANSWER_KEYS, parse_stdout};
 pub use payload::{Origin, Payload, json_type_name};
 pub use report::{Decision, EventReport, HookRecord, StopRequest};
+pub use request::{FireRequest, RequestError, RequestField};
 pub use runner::{FnOptions, ReportObserver, Runner, RunnerBuilder, RunnerError};
 pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
 pub use trust::{TrustError, TrustLevel, TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};

@@ -5,13 +5,13 @@
 //! them; the schema side of the engine types they carry is in `wire/run.rs`).
 
 use super::config::{Hook, HookId, HookKind, Scope};
-use crate::judge::{Judgement, Outcome, Row};
 use super::dialect::Dialect;
 use super::event::Event;
 use super::inprocess::FnHookEntry;
 use super::spawner::{ExitStatus, SpawnOutput};
 use super::wire::run::{ConfigErrorSchema, HookIdSchema, KindSchema, OutcomeSchema, ScopeSchema};
 use crate::agent::{Effects, HookVerdict, Verdict};
+use crate::judge::{Judgement, Outcome, Row};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;

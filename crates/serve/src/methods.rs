@@ -6,8 +6,7 @@
 use super::peer::{ClientFn, Peer};
 use super::protocol::{INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError};
 use hookhost::setup::{ClientHook, HookTable, report_json};
-use hookhost::wire::NativePayload;
-use hookhost::{Event, Payload, json_type_name};
+use hookhost::{Event, FireRequest, Payload, RequestError, json_type_name};
 use serde::de::{DeserializeOwned, Deserializer, Error};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -203,58 +202,23 @@ pub fn payload_of(params: &Value, cwd: &Path) -> Result<Payload, RpcError> {
     let session = p
         .session
         .unwrap_or_else(|| format!("serve-{}", std::process::id()));
-    let mut payload = match p.payload {
-        None => Payload::neutral(event, cwd, &session),
-        // Any agent's payload, told by its shape, as `run --payload` takes it.
-        Some(v) => hookhost::dialect::payload_from(event, v, cwd, &session)
-            .map_err(|e| RpcError::params(format!("`payload`: {e}")))?,
+    // One function makes the payload for `run`, serve's `fire` and the Python binding.
+    let request = FireRequest {
+        event,
+        session,
+        payload: p.payload,
+        tool: p.tool,
+        args: p.args,
+        result: p.result,
+        prompt: p.prompt,
     };
-    let tool_event = event.takes_tool_matcher();
-    let only = |name: &str, ok: bool, events: &str| -> Result<(), RpcError> {
-        if ok {
-            Ok(())
-        } else {
-            Err(RpcError::params(format!(
-                "`{name}` applies to {events}, not {event}"
-            )))
+    request.payload(cwd).map_err(|e| match e {
+        RequestError::Payload(e) => RpcError::params(format!("`payload`: {e}")),
+        RequestError::ArgsNotObject => {
+            RpcError::params("`args` must be an object like {\"command\":\"ls\"}")
         }
-    };
-    let mut known = NativePayload::default();
-    if let Some(tool) = p.tool {
-        only(
-            "tool",
-            tool_event,
-            &format!("the tool events ({})", Event::tool_events()),
-        )?;
-        known.tool_name = Some(tool);
-    }
-    if let Some(args) = p.args {
-        only(
-            "args",
-            tool_event,
-            &format!("the tool events ({})", Event::tool_events()),
-        )?;
-        if !args.is_object() {
-            return Err(RpcError::params(
-                "`args` must be an object like {\"command\":\"ls\"}",
-            ));
-        }
-        known.tool_args = Some(args);
-    }
-    if let Some(result) = p.result {
-        only("result", event == Event::PostToolUse, "PostToolUse")?;
-        known.tool_result = Some(result);
-    }
-    if let Some(prompt) = p.prompt {
-        only(
-            "prompt",
-            event == Event::UserPromptSubmit,
-            "UserPromptSubmit",
-        )?;
-        known.prompt = Some(prompt);
-    }
-    payload.merge(known);
-    Ok(payload)
+        e => RpcError::params(e.to_string()),
+    })
 }
 
 async fn fire(client: &Client, params: &Value) -> Result<Value, RpcError> {

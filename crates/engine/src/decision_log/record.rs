@@ -5,8 +5,8 @@
 //! [`Capture::Full`]: super::Capture::Full
 
 use crate::config::{HookId, HookKind, Scope};
-use crate::judge::{Outcome, Row};
 use crate::dialect::Dialect;
+use crate::judge::{Outcome, Row};
 use crate::report::{Decision, HookRecord};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -34,8 +34,8 @@
 //! CLI's `errorOccurred`, ...) fire nothing and are answered with nothing: a pass.
 
 use super::{Dialect, render::gemini_event, tools};
-use crate::judge::Outcome;
 use crate::event::Event;
+use crate::judge::Outcome;
 use crate::report::{Decision, EventReport};
 use crate::wire::{
     Behavior, BlockDecision, ClaudeAnswer, ClaudeSpecificOutput, CodexAnswer, CodexPermission,

@@ -6,9 +6,9 @@
 use super::Runner;
 use super::Snapshot;
 use crate::config::{Hook, HookId};
-use crate::judge::{Effects, Outcome, Verdict};
 use crate::event::{Event, EventClass};
 use crate::inprocess::FnHookEntry;
+use crate::judge::{Effects, Outcome, Verdict};
 use crate::payload::Payload;
 use crate::report::{Decision, EventReport, log_record};
 use serde_json::Value;

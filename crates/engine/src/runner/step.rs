@@ -6,9 +6,9 @@
 use super::fire::Step;
 use super::{Runner, Snapshot};
 use crate::config::{Handler, Hook, ModuleSource, Scope};
-use crate::judge::{HookFacts, Judgement, judge};
 use crate::dialect::{self, Dialect, EnvFacts};
 use crate::event::Event;
+use crate::judge::{HookFacts, Judgement, judge};
 use crate::payload::Payload;
 use crate::report::{EventReport, HookRecord, record, record_fn};
 use crate::spawner::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};

@@ -41,9 +41,9 @@ mod shell_words;
 mod store;
 mod unpinned;
 
+pub use crate::judge::{REJUDGE_KEEPS, TrustLevel, keeps};
 pub use assess::{ChangeKind, TrustAssessment, TrustChange, join_ids};
 pub use grant::PackageGrant;
-pub use crate::judge::{REJUDGE_KEEPS, TrustLevel, keeps};
 pub(crate) use policy::{Gate, gate, not_run, reduce_request};
 pub use policy::{TRUST_ENV, TrustPolicy, UNTRUSTED_TIMEOUT, UnknownPolicy};
 pub use scripts::ScriptPins;
