@@ -11,21 +11,21 @@ mod common;
 
 mod answers;
 mod cache;
+mod environment_overrides;
 mod guarded_state;
 mod guarded_surfaces;
 mod host;
 mod interop;
 mod managed;
+mod packages;
 mod project_environment;
 mod protocol;
-mod review2;
-mod review3_decisions;
-mod review3_env;
-mod review3_packages;
-mod review3_surfaces;
+mod rank_and_trust;
 mod sandbox;
+mod script_pins;
 mod sdk;
 mod spelled_commands;
+mod surfaces;
 mod switches;
 mod trust;
 

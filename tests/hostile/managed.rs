@@ -122,7 +122,7 @@ fn a_broken_managed_file_fails_closed() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     // ... and a tool call is blocked, naming the file. (Through the CLI a variable names it,
     // which a project's `env` can set: then its breakage does not turn the other files off,
-    // `review3_env::c3_managed_override_naming_a_system_file_does_not_silence_the_global_audit`,
+    // `environment_overrides::managed_override_naming_a_system_file_does_not_silence_the_global_audit`,
     // but it still blocks.)
     let out = hookhost(&p, &LS, &[]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");

@@ -1,4 +1,4 @@
-//! The third review's attacks through the environment (issue 22, deliverable 4): variables a
+//! Attacks through the environment (first found in issue 22's review): variables a
 //! project's Claude Code settings `env` can set for the hooks the adapter runs in (`HOME`,
 //! `HOOKHOST_MANAGED_CONFIG`, `HOOKHOST_CLAUDE_MANAGED_SETTINGS`, `HOOKHOST_CACHE_DIR`,
 //! `XDG_CACHE_HOME`, `HOOKHOST_COMPILE_TIMEOUT_MS`), the adapter finding no project above the
@@ -132,7 +132,7 @@ fn pass_module() -> Vec<u8> {
 }
 
 #[test]
-fn c3_home_from_a_projects_env_does_not_hide_global_guards() {
+fn home_from_a_projects_env_does_not_hide_global_guards() {
     // The project's Claude settings say `"env": {"HOME": "<an empty dir>"}`: the adapter used
     // to read the user's guards from there, found none, and `rm -rf ~` passed with empty
     // stdout and stderr. The home comes from the password database or `--home`.
@@ -165,7 +165,7 @@ fn c3_home_from_a_projects_env_does_not_hide_global_guards() {
 
 #[cfg(unix)]
 #[test]
-fn c3_adapter_takes_the_home_from_the_password_database_not_from_home() {
+fn adapter_takes_the_home_from_the_password_database_not_from_home() {
     // Without `--home`, `$HOME` is not where the adapter looks: a guard placed in a `$HOME`
     // the project chose does not run (the project cannot choose which guards run either
     // way), and the mismatch is named on stderr.
@@ -186,7 +186,7 @@ fn c3_adapter_takes_the_home_from_the_password_database_not_from_home() {
 
 #[cfg(unix)]
 #[test]
-fn c3_managed_override_not_owned_by_root_is_refused() {
+fn managed_override_not_owned_by_root_is_refused() {
     // On a machine without a managed file, a project's `env` names one of its own making
     // (outside the project: in a directory the attacker owns, or one anybody can write)
     // that says "managed hooks only": the user's guards would be switched off. A managed
@@ -253,7 +253,7 @@ fn c3_managed_override_not_owned_by_root_is_refused() {
 
 #[cfg(unix)]
 #[test]
-fn c3_managed_override_naming_a_system_file_does_not_silence_the_global_audit() {
+fn managed_override_naming_a_system_file_does_not_silence_the_global_audit() {
     // `HOOKHOST_MANAGED_CONFIG=/etc/hostname`: root's file, but no hooks file. A managed file
     // that cannot be read turns the other files off (it may have said "managed hooks only"),
     // so the user's PostToolUse audit went silent. A file only a variable names does not get
@@ -302,7 +302,7 @@ fn c3_managed_override_naming_a_system_file_does_not_silence_the_global_audit() 
 }
 
 #[test]
-fn c3_cache_dir_inside_the_project_is_refused() {
+fn cache_dir_inside_the_project_is_refused() {
     // The compiled-code cache holds native code that runs unchecked. A cloned repository's
     // settings `env` points `HOOKHOST_CACHE_DIR` (or `XDG_CACHE_HOME`) into the clone: the
     // directory is the user's (the clone is) and not writable by others, so the private-
@@ -356,7 +356,7 @@ fn c3_cache_dir_inside_the_project_is_refused() {
 }
 
 #[test]
-fn c3_compile_timeout_from_a_projects_env_does_not_skip_a_global_wasm_hook() {
+fn compile_timeout_from_a_projects_env_does_not_skip_a_global_wasm_hook() {
     // `HOOKHOST_COMPILE_TIMEOUT_MS=0` in a project's `env`: every first compile gave up at
     // once, a spawn failure, which on a non-blocking event only warns, so the user's wasm
     // hook on UserPromptSubmit never ran. The adapter ignores the variable.
@@ -402,7 +402,7 @@ fn c3_compile_timeout_from_a_projects_env_does_not_skip_a_global_wasm_hook() {
 }
 
 #[test]
-fn x10_adapter_finds_the_project_above_cwd() {
+fn adapter_finds_the_project_above_cwd() {
     // Codex names no project directory for its hooks; a session in `repo/src` gave the
     // adapter `cwd` = `repo/src`, which has no `.coding-agent/`: none of the repository's
     // guards ran. The adapter looks upwards for the nearest project root.
@@ -427,7 +427,7 @@ fn x10_adapter_finds_the_project_above_cwd() {
 }
 
 #[test]
-fn x10_the_search_for_a_project_stops_at_the_home_directory() {
+fn the_search_for_a_project_stops_at_the_home_directory() {
     // Above the home directory there is no project of this session; a session directly in a
     // directory of home without markers keeps that directory (the user's `~/.claude/` and
     // `~/.coding-agent/` do not make the home the project).
@@ -459,7 +459,7 @@ fn x10_the_search_for_a_project_stops_at_the_home_directory() {
 }
 
 #[test]
-fn x1_global_relative_wasm_module_is_a_config_error() {
+fn global_relative_wasm_module_is_a_config_error() {
     // `~/.coding-agent/hooks.json` says `"command": "guard.wasm"`: relative to the hook's
     // cwd, the project. Every clone supplied the module the user's trusted hook ran (its
     // `curl|sh` rewrite used), and `check` said nothing.

@@ -1,4 +1,4 @@
-//! The third review's attacks on the decision path (issue 22): a hook's answer reaching past
+//! Attacks on the decision path (first found in issue 22's review): a hook's answer reaching past
 //! its trust (C1), a lower rank getting a rewritten call past a higher rank's guard (C2,
 //! C4), a script edited after `hookhost trust` running as trusted in a long-lived runner
 //! (C6), and the default policy running a cloned repository's shell hooks. Each test failed
@@ -143,7 +143,7 @@ fn default_policy_adapter_tells_the_user_in_the_agents_channel() {
 }
 
 #[test]
-fn c1_untrusted_wasm_continue_false_cannot_skip_the_users_guard() {
+fn untrusted_wasm_continue_false_cannot_skip_the_users_guard() {
     let p = Project::new(json!({"hooks": {"PreToolUse": [{"command": "stop.wasm"}]}}));
     std::fs::write(
         p.path().join("stop.wasm"),
@@ -191,7 +191,7 @@ fn c1_untrusted_wasm_continue_false_cannot_skip_the_users_guard() {
 }
 
 #[test]
-fn c1_continue_false_on_pre_tool_use_denies_in_every_outbound_answer() {
+fn continue_false_on_pre_tool_use_denies_in_every_outbound_answer() {
     let p = Project::new(json!({}));
     p.write_global(json!({"hooks": {"PreToolUse": [{
         "command": r#"cat >/dev/null; echo '{"continue":false,"stopReason":"stop everything"}'"#
@@ -217,7 +217,7 @@ fn c1_continue_false_on_pre_tool_use_denies_in_every_outbound_answer() {
 }
 
 #[test]
-fn c2_a_rewrite_by_the_users_hook_is_judged_by_the_managed_guard() {
+fn a_rewrite_by_the_users_hook_is_judged_by_the_managed_guard() {
     let p = Project::new(json!({}));
     p.write_managed(json!({"hooks": {"PreToolUse": [rm_guard()]}}));
     p.write_global(json!({"hooks": {"PreToolUse": [rewriter()]}}));
@@ -246,7 +246,7 @@ fn c2_a_rewrite_by_the_users_hook_is_judged_by_the_managed_guard() {
 }
 
 #[test]
-fn c2_a_rewrite_by_the_projects_wasm_hook_never_gets_past_the_managed_guard() {
+fn a_rewrite_by_the_projects_wasm_hook_never_gets_past_the_managed_guard() {
     let p =
         Project::new(json!({"hooks": {"PreToolUse": [{"command": "rw.wasm", "match": "bash"}]}}));
     std::fs::write(
@@ -272,7 +272,7 @@ fn c2_a_rewrite_by_the_projects_wasm_hook_never_gets_past_the_managed_guard() {
 /// (On main the project ran before the user and this held; it guards the rank order, which
 /// runs the user's guard first, against losing the second look.)
 #[test]
-fn c2_a_rewrite_by_a_trusted_project_hook_is_judged_by_the_users_guard() {
+fn a_rewrite_by_a_trusted_project_hook_is_judged_by_the_users_guard() {
     let p = Project::new(json!({"hooks": {"PreToolUse": [rewriter()]}}));
     p.write_global(json!({"hooks": {"PreToolUse": [rm_guard()]}}));
     trust_all(&p);
@@ -292,7 +292,7 @@ fn c2_a_rewrite_by_a_trusted_project_hook_is_judged_by_the_users_guard() {
 }
 
 #[test]
-fn c4_other_agents_project_files_are_judged_by_the_users_native_guards() {
+fn other_agents_project_files_are_judged_by_the_users_native_guards() {
     let p = Project::new(json!({}));
     p.write(
         ".claude/settings.json",
@@ -316,7 +316,7 @@ fn c4_other_agents_project_files_are_judged_by_the_users_native_guards() {
 }
 
 #[tokio::test]
-async fn c6_a_script_edited_after_trust_does_not_run_as_trusted_in_a_long_lived_runner() {
+async fn a_script_edited_after_trust_does_not_run_as_trusted_in_a_long_lived_runner() {
     let p = Project::new(json!({"hooks": {"PreToolUse": [
         {"command": "sh guard.sh", "match": "bash"}
     ]}}));
@@ -342,7 +342,7 @@ async fn c6_a_script_edited_after_trust_does_not_run_as_trusted_in_a_long_lived_
 }
 
 #[test]
-fn c3_hookhost_trust_all_from_a_projects_env_does_not_switch_untrusted_hooks_on() {
+fn hookhost_trust_all_from_a_projects_env_does_not_switch_untrusted_hooks_on() {
     // A project's Claude Code settings can set `env` for the hooks the adapter runs in.
     let (p, marker) = marker_project();
     let out = adapter(

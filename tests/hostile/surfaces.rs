@@ -1,4 +1,4 @@
-//! The third security review's findings on hookhost's surfaces (issue 22): an in-process hook
+//! Attacks on hookhost's surfaces (first found in issue 22's review): an in-process hook
 //! that blocks its thread and answers after its timeout (C7), `serve`'s queue holding many
 //! times the bytes it counts (X2), a server of another user (X3), control characters from
 //! a config reaching the terminal raw (X4), and programs that run a file no word of the
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 // ---- C7 ----
 
 #[tokio::test(flavor = "multi_thread")]
-async fn c7_an_in_process_hook_answering_after_its_timeout_is_a_timeout() {
+async fn an_in_process_hook_answering_after_its_timeout_is_a_timeout() {
     let p = Project::new(json!({"hooks": {}}));
     // Blocks its thread (as a Python function does) instead of awaiting: the timer cannot
     // fire while it runs; it answers a pass long after its timeout.
@@ -64,7 +64,7 @@ fn rss_kib(pid: u32) -> u64 {
 
 #[allow(clippy::too_many_lines)] // one scenario, read top to bottom
 #[test]
-fn x2_queued_requests_are_bounded_by_memory() {
+fn queued_requests_are_bounded_by_memory() {
     let p = Project::new(json!({"hooks": {}}));
     let mut child = Killed(
         Command::new(env!("CARGO_BIN_EXE_hookhost"))
@@ -183,7 +183,7 @@ const NOBODY: u32 = 65534;
     not(feature = "interpreters"),
     ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
 )]
-fn x3_the_server_refuses_a_client_of_another_user() {
+fn the_server_refuses_a_client_of_another_user() {
     // SAFETY: getuid cannot fail.
     if unsafe { libc::getuid() } != 0 {
         eprintln!("skipped: needs root (to be another user)");
@@ -290,7 +290,7 @@ fn assert_terminal_safe(what: &str, text: &str) {
 }
 
 #[test]
-fn x4_list_escapes_control_characters() {
+fn list_escapes_control_characters() {
     let p = Project::new(json!({"hooks": {"PreToolUse": [
         {"command": HIDDEN, "description": DESCRIPTION, "match": "ba\u{1b}sh"}
     ]}}));
@@ -309,7 +309,7 @@ fn x4_list_escapes_control_characters() {
 }
 
 #[test]
-fn x4_trust_and_check_escape_control_characters() {
+fn trust_and_check_escape_control_characters() {
     let p = Project::new(json!({"hooks": {"PreToolUse": [
         {"command": "./ok\u{1b}[8m.sh", "description": DESCRIPTION},
         {"command": HIDDEN, "timeout": "x\u{1b}[2K"}
@@ -366,7 +366,7 @@ fn assert_pinned(command: &str, files: &[(&str, &str)], changed: &str) {
 const MAKEFILE: &str = "check:\n\t@true\n";
 
 #[test]
-fn x6_make_reads_a_pinned_makefile() {
+fn make_reads_a_pinned_makefile() {
     assert_pinned("make -s check", &[("Makefile", MAKEFILE)], "Makefile");
     assert_pinned("gmake check", &[("makefile", MAKEFILE)], "makefile");
     assert_pinned(
@@ -396,7 +396,7 @@ fn x6_make_reads_a_pinned_makefile() {
 }
 
 #[test]
-fn x6_python_dash_m_runs_a_pinned_module() {
+fn python_dash_m_runs_a_pinned_module() {
     let pkg = [("tools/__init__.py", ""), ("tools/lint.py", "print(1)\n")];
     assert_pinned("python3 -m tools.lint", &pkg, "tools/lint.py");
     assert_pinned("python3 -m tools.lint", &pkg, "tools/__init__.py");
@@ -417,7 +417,7 @@ fn x6_python_dash_m_runs_a_pinned_module() {
 }
 
 #[test]
-fn x6_package_runners_and_just_read_a_pinned_manifest() {
+fn package_runners_and_just_read_a_pinned_manifest() {
     let pkg = r#"{"scripts": {"lint": "node lint.js"}}"#;
     for command in [
         "npm run lint",
@@ -443,7 +443,7 @@ fn x6_package_runners_and_just_read_a_pinned_manifest() {
 }
 
 #[test]
-fn x6_trust_names_the_programs_it_cannot_pin() {
+fn trust_names_the_programs_it_cannot_pin() {
     // `cargo run` builds and runs the whole crate, `pytest` imports every conftest.py: trust
     // cannot pin what they run, and says so.
     let p = Project::new(json!({"hooks": {"PreToolUse": [

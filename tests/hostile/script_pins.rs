@@ -1,4 +1,4 @@
-//! The second security review's attacks, after the fixes of `90b2d1b`: scripts a trusted
+//! Scripts a trusted
 //! command runs without being pinned (behind a wrapper, in a chain, past an interpreter's
 //! option, symlinked out of the project, too big to hash), an untrusted module keeping a
 //! 4 GiB memory cap, two spellings of one decision that disagree, and a relative cache

@@ -1,4 +1,4 @@
-//! The third security review's attacks on hook packages (issue 22): registry credentials sent
+//! Attacks on hook packages (first found in issue 22's review): registry credentials sent
 //! to a registry a cloned project names and on to a token realm that registry chose (C5),
 //! `add`/`update`/`remove` writing through a symlinked `.coding-agent` into the user's
 //! global file (X5), an approved `fs: "write"` package running as trusted with a clone's own
@@ -276,7 +276,7 @@ fn leaked(servers: &[&FakeRegistry]) -> Vec<String> {
 }
 
 #[test]
-fn c5_credentials_are_not_sent_to_a_projects_registry() {
+fn credentials_are_not_sent_to_a_projects_registry() {
     // The token service the project's registry sends clients to: another origin.
     let realm = FakeRegistry::start(|_| {
         Answer::new(
@@ -369,7 +369,7 @@ fn c5_credentials_are_not_sent_to_a_projects_registry() {
 // ---------------------------------------------------------------- X5
 
 #[test]
-fn x5_add_does_not_write_through_a_symlinked_coding_agent() {
+fn add_does_not_write_through_a_symlinked_coding_agent() {
     let p = Project::new(json!({"hooks": {}}));
     let home = p.home.path();
     let (_d1, first) = packed(home, &passing_module("one"), "guard", "none");
@@ -456,7 +456,7 @@ fn x5_add_does_not_write_through_a_symlinked_coding_agent() {
 // ---------------------------------------------------------------- X7
 
 #[test]
-fn x7_approved_write_package_with_other_args_is_untrusted() {
+fn approved_write_package_with_other_args_is_untrusted() {
     // A package that does what its arguments say (the hostile guest: `write PATH` writes
     // PATH), approved with `fs: "write"` by the user in their own project.
     let mine = Project::new(json!({"hooks": {}}));
@@ -580,7 +580,7 @@ fn run_measuring(mut c: Command) -> (Output, u64) {
 }
 
 #[test]
-fn x8_oversized_manifest_is_refused_without_reading_it_whole() {
+fn oversized_manifest_is_refused_without_reading_it_whole() {
     const BIG: u64 = 768 << 20;
     // A manifest that starts like one and goes on (whitespace is valid JSON) for 768 MiB,
     // with no Content-Length to refuse it by.
@@ -645,7 +645,7 @@ fn x8_oversized_manifest_is_refused_without_reading_it_whole() {
 // ---------------------------------------------------------------- X9
 
 #[test]
-fn x9_dot_dot_in_a_reference_is_rejected() {
+fn dot_dot_in_a_reference_is_rejected() {
     let registry = FakeRegistry::start(|_| Answer::new("404 Not Found", r#"{"errors":[]}"#));
     let host = registry.host();
     let p = Project::new(json!({"hooks": {}}));
