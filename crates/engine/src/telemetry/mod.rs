@@ -9,8 +9,8 @@
 //! (called by the CLI before it exits) waits for the queue at most the export timeout,
 //! capped at 2 s. [`config`] reads the variables, [`spans`] maps a record to attributes.
 
-pub mod config;
-pub mod spans;
+pub(crate) mod config;
+pub(crate) mod spans;
 
 use crate::decision_log::EventRecord;
 use opentelemetry::Context;
