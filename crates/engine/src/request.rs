@@ -34,6 +34,7 @@ pub struct FireRequest {
 
 /// A field of a [`FireRequest`] over the payload, as the caller names it to the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RequestField {
     /// `tool`.
     Tool,
@@ -76,6 +77,7 @@ impl RequestField {
 
 /// Why a [`FireRequest`] makes no payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RequestError {
     /// The whole payload could not be read as any agent's.
     Payload(String),

@@ -24,6 +24,7 @@ pub use row::{Row, Via};
 
 /// The rows of DESIGN §4: how a hook ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Condition {
     /// Exit 0 (the JSON protocol may refine it).
     Exit0,
@@ -39,6 +40,7 @@ pub enum Condition {
 
 /// A cell of a decision table: what a row means in a column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Cell {
     /// Pass (exit 0: the JSON answer is read).
     Pass,

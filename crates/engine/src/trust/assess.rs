@@ -29,6 +29,7 @@ pub struct TrustChange {
 /// How a file differs from what was trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ChangeKind {
     /// Never trusted.
     New,
