@@ -102,6 +102,7 @@ pub mod spawner;
 pub mod store;
 #[cfg(feature = "otel")]
 pub mod telemetry;
+mod translate;
 pub mod trust;
 pub mod wire;
 

@@ -1,7 +1,7 @@
 //! Loading and validating `hooks.json` (DESIGN §3).
 //!
 //! Three files are read: the machine-wide managed one, the project's, then the user's global
-//! one (and other agents' files, `dialect::foreign_sources`); a missing file is empty.
+//! one (and other agents' files, `agents::foreign_sources`); a missing file is empty.
 //! Validation is strict and exhaustive: every problem in a file is collected (unknown keys
 //! and events, bad regexes, misplaced options, ...) and reported together, each naming the
 //! file, the hook as `Event[index]` and what to change. Regexes are compiled here, once.
@@ -28,6 +28,7 @@
 //! example configs. This module remains the authority: it checks what a schema cannot
 //! (paths, regex syntax, header references, wasm-only options on a shell command).
 
+pub(crate) mod agents;
 mod errors;
 pub mod headers;
 mod load;

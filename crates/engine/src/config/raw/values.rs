@@ -3,7 +3,7 @@
 
 use super::RawPackage;
 use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError};
-use crate::dialect::Dialect;
+use crate::Dialect;
 use crate::payload::json_type_name;
 use serde_json::{Map, Value};
 

@@ -28,9 +28,10 @@
 //! `claude` dialect; they keep Copilot CLI's 30 s default and, on PreToolUse, its fail-closed
 //! rule (`onError: "block"`).
 
-use super::Dialect;
-use super::cursor_file::seconds;
-use super::settings::{ForeignFile, ForeignHook, is_adapter};
+use super::cursor::seconds;
+use super::events::copilot_event;
+use super::{ForeignFile, ForeignHook, is_adapter};
+use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
 use crate::wire::settings::{CopilotEntry, NativeHookObject, VersionedRoot, read};
@@ -39,29 +40,6 @@ use std::collections::BTreeMap;
 
 /// Copilot CLI's default `timeoutSec`.
 const DEFAULT_TIMEOUT_MS: u64 = 30_000;
-
-/// The native event of a Copilot CLI event name, and the dialect its hooks are written for.
-fn copilot_event(name: &str) -> Option<(Event, Dialect)> {
-    let event = match name {
-        "sessionStart" => Event::SessionStart,
-        "sessionEnd" => Event::SessionEnd,
-        "userPromptSubmitted" => Event::UserPromptSubmit,
-        "preToolUse" => Event::PreToolUse,
-        "postToolUse" => Event::PostToolUse,
-        "agentStop" => Event::Stop,
-        "subagentStop" => Event::SubagentStop,
-        "preCompact" => Event::PreCompact,
-        // Events hookhost may fire under their Claude Code names (DESIGN §2).
-        "postToolUseFailure" => "PostToolUseFailure".parse().ok()?,
-        "subagentStart" => "SubagentStart".parse().ok()?,
-        // The VS Code compatible form: Claude Code's names and payloads.
-        pascal if pascal.starts_with(|c: char| c.is_ascii_uppercase()) => {
-            return pascal.parse().ok().map(|e| (e, Dialect::Claude));
-        }
-        _ => return None,
-    };
-    Some((event, Dialect::Copilot))
-}
 
 /// Reads one Copilot CLI hooks file into `f`.
 pub(super) fn read_copilot(root: &Value, f: &mut ForeignFile) {
@@ -378,7 +356,7 @@ fn copilot_matcher(
 
 #[cfg(test)]
 mod tests {
-    use super::super::settings::read_settings;
+    use super::super::read_settings;
     use super::*;
     use serde_json::json;
 

@@ -6,8 +6,8 @@
 //! ([`codex_state_key`]); Codex reads `hooks.state` from the user's file only. Everything
 //! else in the file (model providers, profiles, ...) is none of hookhost's business.
 
-use super::Dialect;
-use super::settings::{AgentSwitch, ForeignFile, read_nested};
+use super::{AgentSwitch, ForeignFile, read_nested};
+use crate::Dialect;
 use crate::event::Event;
 use serde_json::{Value, json};
 use std::path::Path;

@@ -29,95 +29,15 @@
 //! kind (a guard runs too often rather than never); `loop_limit` and prompt hooks are
 //! warnings.
 
-use super::Dialect;
-use super::settings::{ForeignFile, ForeignHook, is_adapter};
+use super::events::{CursorEvent, cursor_event};
+use super::{ForeignFile, ForeignHook, is_adapter};
+use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
 use crate::wire::settings::{CursorEntry, NativeHookObject, VersionedRoot, read};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// What one Cursor event name means: the native event, and the match it carries by itself
-/// (`None`: the hook's own `matcher` is the match, on the generic tool events, or there is
-/// nothing to match).
-struct CursorEvent {
-    event: Event,
-    builtin: Option<&'static str>,
-    /// The hook's `matcher` is a tool-name match (preToolUse, postToolUse).
-    tool_matcher: bool,
-}
-
-const MCP_TOOLS: &str = "mcp__.+|MCP:.+";
-
-/// The native meaning of a Cursor event name; `None` for one hookhost does not fire.
-fn cursor_event(name: &str) -> Option<CursorEvent> {
-    let (event, builtin, tool_matcher) = match name {
-        "preToolUse" => (Event::PreToolUse, None, true),
-        "postToolUse" => (Event::PostToolUse, None, true),
-        "beforeShellExecution" => (Event::PreToolUse, Some("Shell"), false),
-        "afterShellExecution" => (Event::PostToolUse, Some("Shell"), false),
-        "beforeReadFile" => (Event::PreToolUse, Some("Read"), false),
-        "afterFileEdit" => (Event::PostToolUse, Some("Write|Edit"), false),
-        "beforeMCPExecution" => (Event::PreToolUse, Some(MCP_TOOLS), false),
-        "afterMCPExecution" => (Event::PostToolUse, Some(MCP_TOOLS), false),
-        "beforeSubmitPrompt" => (Event::UserPromptSubmit, None, false),
-        "stop" => (Event::Stop, None, false),
-        "subagentStop" => (Event::SubagentStop, None, false),
-        "sessionStart" => (Event::SessionStart, None, false),
-        "sessionEnd" => (Event::SessionEnd, None, false),
-        "preCompact" => (Event::PreCompact, None, false),
-        // Events hookhost may fire under their Claude Code names (DESIGN §2).
-        "postToolUseFailure" | "subagentStart" => {
-            let mut pascal = name.to_string();
-            pascal[..1].make_ascii_uppercase();
-            (pascal.parse().ok()?, None, name == "postToolUseFailure")
-        }
-        _ => return None,
-    };
-    Some(CursorEvent {
-        event,
-        builtin,
-        tool_matcher,
-    })
-}
-
-/// The Cursor event a native event and tool are rendered as (the most specific one Cursor
-/// has for that tool kind; `render` adds the generic fields).
-pub(crate) fn event_name(event: Event, core_tool: &str) -> &'static str {
-    let mcp = core_tool.starts_with("mcp__") || core_tool.starts_with("MCP:");
-    match (event, core_tool) {
-        (Event::PreToolUse, "bash") => "beforeShellExecution",
-        (Event::PreToolUse, "read_file") => "beforeReadFile",
-        (Event::PreToolUse, _) if mcp => "beforeMCPExecution",
-        (Event::PreToolUse, _) => "preToolUse",
-        (Event::PostToolUse, "bash") => "afterShellExecution",
-        (Event::PostToolUse, "write_file" | "edit_file") => "afterFileEdit",
-        (Event::PostToolUse, _) if mcp => "afterMCPExecution",
-        (Event::PostToolUse, _) => "postToolUse",
-        (Event::UserPromptSubmit, _) => "beforeSubmitPrompt",
-        (Event::Stop, _) => "stop",
-        (Event::SubagentStop, _) => "subagentStop",
-        (Event::SessionStart, _) => "sessionStart",
-        (Event::SessionEnd, _) => "sessionEnd",
-        (Event::PreCompact, _) => "preCompact",
-        #[allow(unreachable_patterns)]
-        _ => "unknown",
-    }
-}
-
-/// The native event of a Cursor event name, and the core tool its payload is about when the
-/// name says (`beforeShellExecution`: `bash`); what `recognise` reads.
-pub(crate) fn native_of(name: &str) -> Option<(Event, Option<&'static str>)> {
-    let e = cursor_event(name)?;
-    let tool = match name {
-        "beforeShellExecution" | "afterShellExecution" => Some("bash"),
-        "beforeReadFile" => Some("read_file"),
-        "afterFileEdit" => Some("edit_file"),
-        _ => None,
-    };
-    Some((e.event, tool))
-}
 
 /// Reads a Cursor hooks file into `f`.
 pub(super) fn read_cursor(root: &Value, f: &mut ForeignFile) {
@@ -379,7 +299,8 @@ pub(super) fn run_in(f: &mut ForeignFile, dir: &Path) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::settings::read_settings;
+    use super::super::events::{cursor_event_name as event_name, cursor_native_of as native_of};
+    use super::super::read_settings;
     use super::*;
     use serde_json::json;
 
@@ -483,14 +404,14 @@ mod tests {
 
     #[test]
     fn user_hooks_run_in_the_files_directory() {
-        let f = super::super::settings::read_settings_at(
+        let f = super::super::read_settings_at(
             Dialect::Cursor,
             r#"{"version": 1, "hooks": {"stop": [{"command": "./hooks/s.sh"}]}}"#,
             Path::new("/home/u/.cursor/hooks.json"),
             crate::config::Scope::Global,
         );
         assert_eq!(f.hooks[0].hook["cwd"], "/home/u/.cursor");
-        let f = super::super::settings::read_settings_at(
+        let f = super::super::read_settings_at(
             Dialect::Cursor,
             r#"{"version": 1, "hooks": {"stop": [{"command": "./hooks/s.sh"}]}}"#,
             Path::new("/p/.cursor/hooks.json"),

@@ -33,7 +33,9 @@
 //! Events these agents fire that hookhost does not (Cursor's `afterAgentResponse`, Copilot
 //! CLI's `errorOccurred`, ...) fire nothing and are answered with nothing: a pass.
 
-use super::{Dialect, render::gemini_event, tools};
+use super::render::gemini_event;
+use crate::Dialect;
+use crate::config::agents::tools;
 use crate::decision::Outcome;
 use crate::event::Event;
 use crate::report::{Decision, EventReport};

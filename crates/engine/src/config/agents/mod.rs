@@ -17,9 +17,20 @@
 //! object says `"enabled": false`), and the config loader carries it to the agent's other
 //! files of the same rank and below (`config/switches.rs`).
 
-use super::Dialect;
-use super::render::from_gemini_event;
-use crate::config::Scope;
+pub mod events;
+pub mod tools;
+
+mod codex_toml;
+mod copilot;
+mod cursor;
+mod ling;
+mod sources;
+
+pub use codex_toml::codex_state_key;
+pub use sources::{ForeignSource, foreign_sources};
+
+use super::Scope;
+use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
 use crate::wire::settings::{
@@ -104,9 +115,9 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
     };
     f.switches = agent_switches(d, &root, &mut f);
     match d {
-        Dialect::Ling => super::ling_file::read_ling(&root, &mut f),
-        Dialect::Cursor => super::cursor_file::read_cursor(&root, &mut f),
-        Dialect::Copilot => super::copilot_file::read_copilot(&root, &mut f),
+        Dialect::Ling => ling::read_ling(&root, &mut f),
+        Dialect::Cursor => cursor::read_cursor(&root, &mut f),
+        Dialect::Copilot => copilot::read_copilot(&root, &mut f),
         _ => read_nested(d, &root, &mut f),
     }
     switch_off_own(&mut f);
@@ -131,7 +142,7 @@ fn agent_switches(d: Dialect, root: &Value, f: &mut ForeignFile) -> Vec<AgentSwi
 /// `~/.cursor`, the user file's directory).
 pub fn read_settings_at(d: Dialect, text: &str, file: &Path, scope: Scope) -> ForeignFile {
     if d == Dialect::Codex && file.extension().is_some_and(|e| e == "toml") {
-        let mut f = super::codex_config::read_codex_config(text);
+        let mut f = codex_toml::read_codex_config(text);
         switch_off_own(&mut f);
         return f;
     }
@@ -140,7 +151,7 @@ pub fn read_settings_at(d: Dialect, text: &str, file: &Path, scope: Scope) -> Fo
         && scope == Scope::Global
         && let Some(dir) = file.parent()
     {
-        super::cursor_file::run_in(&mut f, dir);
+        cursor::run_in(&mut f, dir);
     }
     f
 }
@@ -372,7 +383,7 @@ fn nested_events(root: &Value, f: &mut ForeignFile) -> Option<Map<String, Value>
 /// one hookhost does not fire.
 fn known_event(d: Dialect, name: &str, f: &mut ForeignFile) -> Option<Event> {
     let event = match d {
-        Dialect::Gemini => from_gemini_event(name),
+        Dialect::Gemini => events::from_agent_name(Dialect::Gemini, name),
         _ => name.parse().ok(),
     };
     if event.is_none() {

@@ -2,8 +2,8 @@
 //! command | url, ...}, async}]` (or `{"hooks": [...]}`) -> native hook objects, as
 //! `settings.rs` does for the nested files of Claude Code, Gemini CLI and Codex.
 
-use super::Dialect;
-use super::settings::{ForeignFile, ForeignHook};
+use super::{ForeignFile, ForeignHook};
+use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
 use crate::wire::settings::{LingHandler, LingRule, NativeHookObject, NestedRoot, read};
