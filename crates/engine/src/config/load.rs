@@ -12,6 +12,7 @@
 //! ([`read_bounded`]: no FIFOs, no endless files) and hashed from the exact bytes parsed, so
 //! what trust compares is what runs.
 
+use super::agents;
 use super::errors::{ConfigError, ConfigErrors};
 use super::parse::{parse_foreign, parse_source};
 use super::paths::{
@@ -21,9 +22,8 @@ use super::paths::{
 use super::raw::{DISABLE_ALL_KEY, MANAGED_ONLY_KEY};
 use super::switches::{self, Reach, Switch};
 use super::types::{DisabledHook, Hook, HookSet, Scope};
-use crate::confine::{canonical_or_same, same_file};
-use super::agents;
 use crate::Dialect;
+use crate::confine::{canonical_or_same, same_file};
 use crate::files::{CONFIG_LIMIT, read_bounded, sha256_hex};
 use crate::locations::check_root_owned;
 use std::collections::BTreeMap;

@@ -14,6 +14,10 @@
 //!   from the command, options valid for that kind and event, paths confined to the
 //!   project, the `match` compiled into a [`Matcher`], header references checked.
 //!
+//! Other agents' files (Claude Code's, Gemini CLI's, Codex's, Cursor's, Copilot CLI's, ling's)
+//! are read by `agents/` into native hook objects first, with the tables of each agent's event
+//! and tool names that run-time translation (`translate/`) also reads.
+//!
 //! Around them: `paths.rs` (where the files are), `load.rs` (which files, in which order,
 //! read bounded, hashed, merged), `parse.rs` (both phases over one file's text),
 //! `types.rs` (what a resolved hook is), `errors.rs` (what a problem report says),

@@ -2,12 +2,12 @@
 //! a native hooks file ([`parse_file`]), or another agent's settings translated into native
 //! hook objects first (`agents::read_settings`).
 
+use super::agents;
 use super::errors::ConfigError;
 use super::paths::{ConfigPaths, MANAGED_CONFIG};
 use super::raw::{self, Entry, MANAGED_ONLY_KEY};
 use super::resolve::Resolver;
 use super::types::{Hook, Scope};
-use super::agents;
 use crate::Dialect;
 use std::path::Path;
 

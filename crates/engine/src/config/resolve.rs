@@ -370,8 +370,7 @@ fn compile_matcher(
     problems: &mut Vec<String>,
 ) -> Option<Matcher> {
     let m = text?;
-    let subject_event =
-        dialect != crate::Dialect::Native && event.matcher_subject().is_some();
+    let subject_event = dialect != crate::Dialect::Native && event.matcher_subject().is_some();
     if !event.takes_tool_matcher() && !subject_event {
         problems.push(format!(
             "`match` filters by tool name and only applies to the tool events ({}), not {event}; remove it",

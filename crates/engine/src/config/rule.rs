@@ -34,7 +34,7 @@ use std::fmt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::LazyLock;
 
-/// The core's tools, whose other names the alias map knows (`dialect/tools.rs`).
+/// The core's tools, whose other names the alias map knows (`config/agents/tools.rs`).
 pub(crate) const CORE_TOOLS: [&str; 4] = ["bash", "read_file", "write_file", "edit_file"];
 
 /// Where a rule's relative paths lead: the project root and the home directory.

@@ -4,9 +4,9 @@
 //! Plain data: nothing here reads a file, checks a path or runs anything. Phase 2
 //! (`resolve.rs`) is what makes a [`Hook`] from a config file.
 
+use super::agents;
 use super::matcher::Matcher;
 use super::rule::{PermissionRule, core_of, names_of_core};
-use super::agents;
 use crate::Dialect;
 use crate::event::Event;
 use crate::store::{Digest, Store};

@@ -23,15 +23,15 @@ pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, T
 
 #[doc(hidden)]
 pub use crate::config::agents::{
-    ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, ForeignSource, codex_state_key,
-    events, foreign_sources, is_adapter, read_settings, read_settings_at, tools,
+    ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, ForeignSource, codex_state_key, events,
+    foreign_sources, is_adapter, read_settings, read_settings_at, tools,
 };
+pub(crate) use crate::translate::iso_of_ms;
 #[doc(hidden)]
 pub use crate::translate::{
     AgentEnv, Answer, EnvFacts, agent_variables, env, env_unset, payload_from, recognise, render,
     respond, to_native,
 };
-pub(crate) use crate::translate::iso_of_ms;
 
 use schemars::JsonSchema;
 use serde::Serialize;

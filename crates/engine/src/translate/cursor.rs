@@ -13,7 +13,9 @@
 
 use super::render::tool_call;
 use crate::Dialect;
-use crate::config::agents::events::{cursor_event_name as event_name, cursor_native_of as native_of};
+use crate::config::agents::events::{
+    cursor_event_name as event_name, cursor_native_of as native_of,
+};
 use crate::config::agents::tools;
 use crate::event::Event;
 use crate::payload::Payload;

@@ -461,9 +461,7 @@ pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value
     let obj = v.as_object()?;
     // Cursor's (its event names, `conversation_id`) and Copilot CLI's camelCase payloads
     // (no event name, a numeric `timestamp`) first: their shapes are their own.
-    if let Some(found) =
-        super::cursor::recognise(obj).or_else(|| super::copilot::recognise(obj))
-    {
+    if let Some(found) = super::cursor::recognise(obj).or_else(|| super::copilot::recognise(obj)) {
         return Some(found);
     }
     // Every field is read leniently: this cannot fail.

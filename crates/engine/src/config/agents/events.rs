@@ -1,7 +1,8 @@
 //! Every agent's names for the events, one table: which native event an agent's event name
-//! means, and the name a dialect's hook sees for a native event. `render` and `respond` use
-//! it for payloads and answers, `settings` for other agents' files, `recognise` for their
-//! payloads, and `hookhost run` to accept any agent's name ([`resolve`]).
+//! means, and the name a dialect's hook sees for a native event. The hook-file reader uses
+//! it for other agents' files, `translate/` for payloads and answers (`render`, `respond`,
+//! `recognise`), and `hookhost run` to accept any agent's name ([`resolve`]). Cursor's and
+//! Copilot CLI's names, which are per tool kind or told by a payload's fields, are at the end.
 //!
 //! | native | Claude Code | Codex 0.171 | Gemini CLI 0.61 |
 //! |---|---|---|---|
