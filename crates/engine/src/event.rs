@@ -4,7 +4,7 @@
 //! decide a permission? may a hook name a tool matcher? what does another agent's matcher
 //! match?) is data in [`Event::class`], [`Event::takes_tool_matcher`] and
 //! [`Event::matcher_subject`]; one generic path in `runner/fire.rs` runs every event. Other
-//! agents' names for these events are in `dialect/events.rs`.
+//! agents' names for these events are in `config/agents/events.rs`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

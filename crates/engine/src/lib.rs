@@ -52,9 +52,10 @@
 //!   `output.rs` (the JSON answer) and `answer.rs` (typed answers as a process would give
 //!   them)
 //! - what trust allows an untrusted hook: [`trust`]
-//! - how another agent's payload, answer and rules are translated: [`dialect`]; every JSON
-//!   object hookhost reads or writes (payloads, answers, `run --json`) as a type, with its
-//!   JSON Schema: [`wire`]
+//! - how another agent's payload and answer are translated at run time: `translate/`; its
+//!   hook files read: `config/agents/`; its rules: `dialect/rules.rs` (all under the public
+//!   path [`dialect`]); every JSON object hookhost reads or writes (payloads, answers,
+//!   `run --json`) as a type, with its JSON Schema: [`wire`]
 //! - where a process, a wasm instance or an HTTP request starts: [`spawner`]; a Claude Code
 //!   SessionStart hook's `CLAUDE_ENV_FILE` and how it is read: [`session_env`]
 //! - what a config file says: [`config`]; which paths it may name: `confine.rs`; how files
@@ -98,6 +99,7 @@ pub(crate) mod shell_parse;
 pub mod spawner;
 #[cfg(feature = "otel")]
 pub mod telemetry;
+mod translate;
 pub mod trust;
 pub mod wire;
 

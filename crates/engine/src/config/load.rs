@@ -12,6 +12,7 @@
 //! ([`read_bounded`]: no FIFOs, no endless files) and hashed from the exact bytes parsed, so
 //! what trust compares is what runs.
 
+use super::agents;
 use super::errors::{ConfigError, ConfigErrors};
 use super::parse::{parse_foreign, parse_source};
 use super::paths::{
@@ -21,8 +22,8 @@ use super::paths::{
 use super::raw::{DISABLE_ALL_KEY, MANAGED_ONLY_KEY};
 use super::switches::{self, Reach, Switch};
 use super::types::{DisabledHook, Hook, HookSet, Scope};
+use crate::Dialect;
 use crate::confine::{canonical_or_same, same_file};
-use crate::dialect::{self, Dialect};
 use crate::files::{CONFIG_LIMIT, read_bounded, sha256_hex};
 use crate::locations::check_root_owned;
 use std::collections::BTreeMap;
@@ -50,7 +51,7 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
             loaded.read(&file, scope, paths);
         }
         // Other agents' files (DESIGN §10), after the native ones.
-        for (n, source) in dialect::foreign_sources(paths).into_iter().enumerate() {
+        for (n, source) in agents::foreign_sources(paths).into_iter().enumerate() {
             if let Some(why) = source.problem {
                 loaded.errors.push(ConfigError {
                     file: source.path,
@@ -291,7 +292,7 @@ impl Loaded {
                     message: format!(
                         "{}: {} reads this from the user's file only; ignored here",
                         s.why,
-                        dialect::agent_name(d)
+                        agents::agent_name(d)
                     ),
                 });
                 continue;

@@ -8,7 +8,7 @@
 use super::errors::ConfigError;
 use super::rule::{CORE_TOOLS, names_of_core};
 use super::types::HookSet;
-use crate::dialect::Dialect;
+use crate::Dialect;
 use regex::Regex;
 use serde::{Serialize, Serializer};
 use std::fmt;

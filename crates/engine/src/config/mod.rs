@@ -1,7 +1,7 @@
 //! Loading and validating `hooks.json` (DESIGN §3).
 //!
 //! Three files are read: the machine-wide managed one, the project's, then the user's global
-//! one (and other agents' files, `dialect::foreign_sources`); a missing file is empty.
+//! one (and other agents' files, `agents::foreign_sources`); a missing file is empty.
 //! Validation is strict and exhaustive: every problem in a file is collected (unknown keys
 //! and events, bad regexes, misplaced options, ...) and reported together, each naming the
 //! file, the hook as `Event[index]` and what to change. Regexes are compiled here, once.
@@ -13,6 +13,10 @@
 //! - `resolve.rs`, phase 2: a raw hook, its event, scope and paths -> a [`Hook`]: the kind
 //!   from the command, options valid for that kind and event, paths confined to the
 //!   project, the `match` compiled into a [`Matcher`], header references checked.
+//!
+//! Other agents' files (Claude Code's, Gemini CLI's, Codex's, Cursor's, Copilot CLI's, ling's)
+//! are read by `agents/` into native hook objects first, with the tables of each agent's event
+//! and tool names that run-time translation (`translate/`) also reads.
 //!
 //! Around them: `paths.rs` (where the files are), `load.rs` (which files, in which order,
 //! read bounded, hashed, merged), `parse.rs` (both phases over one file's text),
@@ -28,6 +32,7 @@
 //! example configs. This module remains the authority: it checks what a schema cannot
 //! (paths, regex syntax, header references, wasm-only options on a shell command).
 
+pub(crate) mod agents;
 mod errors;
 pub mod headers;
 mod load;

@@ -1,13 +1,14 @@
 //! One file's text through both phases: phase 1 (`raw.rs`) and phase 2 (`resolve.rs`) for
 //! a native hooks file ([`parse_file`]), or another agent's settings translated into native
-//! hook objects first (`dialect::read_settings`).
+//! hook objects first (`agents::read_settings`).
 
+use super::agents;
 use super::errors::ConfigError;
 use super::paths::{ConfigPaths, MANAGED_CONFIG};
 use super::raw::{self, Entry, MANAGED_ONLY_KEY};
 use super::resolve::Resolver;
 use super::types::{Hook, Scope};
-use crate::dialect::{self, Dialect};
+use crate::Dialect;
 use std::path::Path;
 
 /// Another agent's file, parsed.
@@ -19,11 +20,11 @@ pub(super) struct ForeignParsed {
     /// Keys accepted but not implemented, or skipped.
     pub(super) warnings: Vec<ConfigError>,
     /// The agent's switches the file holds.
-    pub(super) switches: Vec<dialect::AgentSwitch>,
+    pub(super) switches: Vec<agents::AgentSwitch>,
 }
 
 /// Parses another agent's file: its hooks become native hook objects
-/// ([`dialect::read_settings_at`]), validated by the native reader.
+/// ([`agents::read_settings_at`]), validated by the native reader.
 pub(super) fn parse_foreign(
     text: &str,
     file: &Path,
@@ -42,7 +43,7 @@ pub(super) fn parse_foreign(
         hook,
         message,
     };
-    let foreign = dialect::read_settings_at(d, text, file, scope);
+    let foreign = agents::read_settings_at(d, text, file, scope);
     let mut parsed = ForeignParsed {
         hooks: Vec::new(),
         disabled: Vec::new(),
@@ -69,7 +70,7 @@ pub(super) fn parse_foreign(
             Ok(mut hook) => {
                 // Codex names every hook by its place ([hooks.state]); Gemini CLI by name.
                 hook.switch_id = match d {
-                    Dialect::Codex => Some(dialect::codex_state_key(
+                    Dialect::Codex => Some(agents::codex_state_key(
                         file,
                         fh.event,
                         fh.position.0,

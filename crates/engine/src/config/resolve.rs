@@ -123,7 +123,7 @@ impl Resolver<'_> {
             match_source: match_text,
             description,
             timeout: Duration::from_millis(timeout_ms.unwrap_or(match dialect {
-                crate::dialect::Dialect::Native => DEFAULT_TIMEOUT_MS,
+                crate::Dialect::Native => DEFAULT_TIMEOUT_MS,
                 d => d.default_timeout_ms(),
             })),
             cwd,
@@ -365,13 +365,12 @@ fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Ve
 /// `source`, PreCompact on its `trigger`, ...: [`Event::matcher_subject`]).
 fn compile_matcher(
     event: Event,
-    dialect: crate::dialect::Dialect,
+    dialect: crate::Dialect,
     text: Option<&str>,
     problems: &mut Vec<String>,
 ) -> Option<Matcher> {
     let m = text?;
-    let subject_event =
-        dialect != crate::dialect::Dialect::Native && event.matcher_subject().is_some();
+    let subject_event = dialect != crate::Dialect::Native && event.matcher_subject().is_some();
     if !event.takes_tool_matcher() && !subject_event {
         problems.push(format!(
             "`match` filters by tool name and only applies to the tool events ({}), not {event}; remove it",

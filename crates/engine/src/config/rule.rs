@@ -3,7 +3,7 @@
 //! call does not match (Claude Code 2.1.85 and later; hookhost reads the same field on native
 //! hooks).
 //!
-//! The tool part is read through the alias map (`dialect::tools`): `Bash(git *)` and
+//! The tool part is read through the alias map (`agents::tools`): `Bash(git *)` and
 //! `bash(git *)` both name the core's `bash`; `Edit(...)` covers every tool that writes a
 //! file (Claude Code's `Edit`, `Write`, `MultiEdit`, `NotebookEdit`; the core's `edit_file`
 //! and `write_file`). What is in the parentheses depends on the tool:
@@ -25,7 +25,8 @@
 //! A hook is a guard more often than not, so whatever cannot be told runs it: a call without
 //! the argument the rule looks at matches. A rule that cannot be read is a config error.
 
-use crate::dialect::{Dialect, tools};
+use super::agents::tools;
+use crate::Dialect;
 use crate::shell_parse;
 use regex::Regex;
 use serde_json::Value;
@@ -33,7 +34,7 @@ use std::fmt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::LazyLock;
 
-/// The core's tools, whose other names the alias map knows (`dialect/tools.rs`).
+/// The core's tools, whose other names the alias map knows (`config/agents/tools.rs`).
 pub(crate) const CORE_TOOLS: [&str; 4] = ["bash", "read_file", "write_file", "edit_file"];
 
 /// Where a rule's relative paths lead: the project root and the home directory.

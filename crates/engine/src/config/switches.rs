@@ -15,7 +15,7 @@
 
 use super::errors::ConfigError;
 use super::types::{DisabledHook, Hook, Scope};
-use crate::dialect::Dialect;
+use crate::Dialect;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -94,7 +94,7 @@ pub(super) fn project_switch_notes(switches: &[Switch]) -> Vec<ConfigError> {
         .iter()
         .filter_map(|s| match (s.scope, s.reach) {
             (Scope::Project, Reach::AgentFiles(d)) => {
-                let agent = crate::dialect::agent_name(d);
+                let agent = super::agents::agent_name(d);
                 let what = if s.names.is_some() {
                     "the hooks it names"
                 } else {

@@ -4,9 +4,10 @@
 //! Plain data: nothing here reads a file, checks a path or runs anything. Phase 2
 //! (`resolve.rs`) is what makes a [`Hook`] from a config file.
 
+use super::agents;
 use super::matcher::Matcher;
 use super::rule::{PermissionRule, core_of, names_of_core};
-use crate::dialect::{self, Dialect};
+use crate::Dialect;
 use crate::event::Event;
 use crate::store::{Digest, Store};
 use serde::Serialize;
@@ -369,7 +370,7 @@ impl Hook {
                         && match self.dialect {
                             Dialect::Native => core_of(name)
                                 .is_some_and(|c| names_of_core(&c).iter().any(|n| m.is_match(n))),
-                            d => m.is_match(&dialect::tools::name_to_dialect(d, name)),
+                            d => m.is_match(&agents::tools::name_to_dialect(d, name)),
                         })
             }
             (Some(_), None) => false,

@@ -5,52 +5,33 @@
 //! code and output into a decision. Every hook has one (`native` unless its file or its
 //! `"dialect"` field says otherwise), and keeps it end to end.
 //!
-//! What lives where:
-//! - `sources`: which other agents' files are read, in `list` order ([`foreign_sources`]);
-//! - `settings`: another agent's settings file -> native hook objects (with `"dialect"`),
-//!   read then by the native config reader, so one validator judges every hook (`ling_file`:
-//!   ling's list of rules; `codex_config`: the `[hooks]` tables of Codex's `config.toml`;
-//!   `cursor_file`: Cursor's `hooks.json`; `copilot_file`: GitHub Copilot CLI's
-//!   `.github/hooks/*.json`), and each agent's own switches;
-//! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads, and the reverse
-//!   ([`recognise`]: a payload of any dialect, told by its shape);
-//! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
-//! - `tools`: the alias map between the core's tool names and argument keys and each agent's;
-//! - `events`: each agent's names for the events, and the events it fires that mean nothing
-//!   to hookhost;
-//! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
-//!   adapter, `hookhost hook --for`).
+//! This module is the public path of what is now done in two places, by job (issue 41):
+//! - reading other agents' files (which files, their hooks as native hook objects, each agent's
+//!   own switches) and the pure tables both jobs use (each agent's event names: `events`; tool
+//!   names and argument keys: `tools`) are the configuration's: `config/agents/`;
+//! - translating payloads, answers and environments at run time is `translate/`, above the
+//!   decision.
 //!
-//! - `rules`: what a dialect's exit codes and JSON mean, as a value ([`Rules`]) that
-//!   `decision::judge` applies; nothing here decides.
+//! What is defined here: the [`Dialect`] enum, and `rules` (what a dialect's exit codes and
+//! JSON mean, as a value, [`Rules`], that `decision::judge` applies; nothing here decides).
+//! Everything else is a re-export, kept so that `hookhost::dialect::...` paths keep working
+//! until 0.2.
 
-mod codex_config;
-mod copilot_file;
-mod copilot_payload;
-pub(crate) use copilot_payload::iso_of_ms;
-mod cursor_file;
-mod cursor_payload;
-mod env;
-pub mod events;
-mod ling_file;
-mod render;
-mod respond;
 mod rules;
-mod settings;
-mod sources;
-pub mod tools;
 
-pub use codex_config::codex_state_key;
-pub use env::{AgentEnv, EnvFacts, agent_variables, env, env_unset};
-pub use render::{payload_from, recognise, render, to_native};
-pub use respond::{Answer, respond};
 pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
-pub(crate) use settings::agent_name;
-pub use settings::{
-    ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, is_adapter, read_settings,
-    read_settings_at,
+
+#[doc(hidden)]
+pub use crate::config::agents::{
+    ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, ForeignSource, codex_state_key, events,
+    foreign_sources, is_adapter, read_settings, read_settings_at, tools,
 };
-pub use sources::{ForeignSource, foreign_sources};
+pub(crate) use crate::translate::iso_of_ms;
+#[doc(hidden)]
+pub use crate::translate::{
+    AgentEnv, Answer, EnvFacts, agent_variables, env, env_unset, payload_from, recognise, render,
+    respond, to_native,
+};
 
 use schemars::JsonSchema;
 use serde::Serialize;

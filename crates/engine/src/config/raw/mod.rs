@@ -11,7 +11,7 @@
 mod values;
 
 use super::types::{FsAccess, OnError};
-use crate::dialect::Dialect;
+use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
 use serde_json::{Map, Value};

@@ -2,8 +2,8 @@
 //! range checked, a wrong value recorded as a problem (and read as absent).
 
 use super::RawPackage;
+use crate::Dialect;
 use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError};
-use crate::dialect::Dialect;
 use crate::payload::json_type_name;
 use serde_json::{Map, Value};
 

@@ -1,5 +1,7 @@
 //! GitHub Copilot CLI's hook files (every `*.json` of `.github/hooks/` and of
-//! `~/.copilot/hooks/`) -> native hook objects, as `settings.rs` does for Claude Code's.
+//! `~/.copilot/hooks/`) -> native hook objects, read by the shared reader
+//! (`reader.rs`) from its table (`format::COPILOT`); this file reads the fields only a Copilot CLI
+//! hook has.
 //! Source: docs.github.com/en/copilot/reference/hooks-reference ("Hook configuration
 //! format", "Hook events", "Exit codes for command hooks", "Disable all hooks").
 //!
@@ -28,178 +30,36 @@
 //! `claude` dialect; they keep Copilot CLI's 30 s default and, on PreToolUse, its fail-closed
 //! rule (`onError: "block"`).
 
-use super::Dialect;
-use super::cursor_file::seconds;
-use super::settings::{ForeignFile, ForeignHook, is_adapter};
+use super::ForeignFile;
+use super::format::{At, Format, Read};
+use super::reader::{self, http, ignored_keys, native, skipped_adapter, timeout, unknown_type};
+use crate::Dialect;
 use crate::event::Event;
-use crate::payload::json_type_name;
-use crate::wire::settings::{CopilotEntry, NativeHookObject, VersionedRoot, read};
+use crate::wire::settings::{CopilotEntry, NativeHookObject, read};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 /// Copilot CLI's default `timeoutSec`.
 const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 
-/// The native event of a Copilot CLI event name, and the dialect its hooks are written for.
-fn copilot_event(name: &str) -> Option<(Event, Dialect)> {
-    let event = match name {
-        "sessionStart" => Event::SessionStart,
-        "sessionEnd" => Event::SessionEnd,
-        "userPromptSubmitted" => Event::UserPromptSubmit,
-        "preToolUse" => Event::PreToolUse,
-        "postToolUse" => Event::PostToolUse,
-        "agentStop" => Event::Stop,
-        "subagentStop" => Event::SubagentStop,
-        "preCompact" => Event::PreCompact,
-        // Events hookhost may fire under their Claude Code names (DESIGN §2).
-        "postToolUseFailure" => "PostToolUseFailure".parse().ok()?,
-        "subagentStart" => "SubagentStart".parse().ok()?,
-        // The VS Code compatible form: Claude Code's names and payloads.
-        pascal if pascal.starts_with(|c: char| c.is_ascii_uppercase()) => {
-            return pascal.parse().ok().map(|e| (e, Dialect::Claude));
-        }
-        _ => return None,
-    };
-    Some((event, Dialect::Copilot))
-}
-
-/// Reads one Copilot CLI hooks file into `f`.
-pub(super) fn read_copilot(root: &Value, f: &mut ForeignFile) {
-    let Some(events) = copilot_events(root, f) else {
-        return;
-    };
-    // A non-array event list rejects the whole file (Copilot CLI's rule).
-    if let Some((name, list)) = events.iter().find(|(_, l)| !l.is_array()) {
-        f.problems.push((
-            Some(name.clone()),
-            format!(
-                "expected a list of hooks, got {}; write \"{name}\": [{{\"type\": \"command\", \"bash\": \"...\"}}] (Copilot CLI rejects the whole file)",
-                json_type_name(list)
-            ),
-        ));
-        return;
-    }
-    let mut per_event: BTreeMap<Event, usize> = BTreeMap::new();
-    for (name, list) in &events {
-        let Some((event, dialect)) = copilot_event(name) else {
-            f.warnings.push((
-                Some(name.clone()),
-                format!("hookhost does not fire Copilot CLI's {name}; its hooks do not run"),
-            ));
-            continue;
-        };
-        for (i, entry) in list.as_array().into_iter().flatten().enumerate() {
-            let label = format!("{name}[{i}]");
-            if let Some(hook) = copilot_hook(event, dialect, entry, &label, f) {
-                let index = per_event.entry(event).or_default();
-                f.hooks.push(ForeignHook {
-                    event,
-                    index: *index,
-                    label,
-                    hook,
-                    position: (i, 0),
-                    switch_id: None,
-                    off: None,
-                });
-                *index += 1;
-            }
-        }
-    }
-}
-
-/// The file's `hooks` object; `None` when it has none, is switched off, or is not Copilot
-/// CLI's format (recorded).
-fn copilot_events(root: &Value, f: &mut ForeignFile) -> Option<Map<String, Value>> {
-    let Value::Object(root) = root else {
-        f.problems.push((
-            None,
-            format!(
-                "the file holds {}, expected an object like {{\"version\": 1, \"hooks\": {{\"preToolUse\": [...]}}}}",
-                json_type_name(root)
-            ),
-        ));
-        return None;
-    };
-    let top: VersionedRoot = read(root);
-    match &top.version {
-        None => f.warnings.push((
-            None,
-            "no \"version\": Copilot CLI's hook files say \"version\": 1; hookhost reads it as version 1".into(),
-        )),
-        Some(v) if v.as_u64() == Some(1) => {}
-        Some(v) => {
-            f.problems.push((
-                None,
-                format!(
-                    "\"version\" is {v}; Copilot CLI's hook file format is \"version\": 1 (it rejects the whole file)"
-                ),
-            ));
-            return None;
-        }
-    }
-    match &top.disable_all_hooks {
-        None | Some(Value::Null | Value::Bool(false)) => {}
-        Some(Value::Bool(true)) => {
-            f.warnings.push((
-                None,
-                "\"disableAllHooks\": true: none of this file's hooks run".into(),
-            ));
-            return None;
-        }
-        Some(v) => f.problems.push((
-            None,
-            format!("\"disableAllHooks\" must be true or false, got {v}"),
-        )),
-    }
-    for key in top.other.keys() {
-        f.warnings.push((
-            None,
-            format!("`{key}` is not implemented by hookhost and is ignored"),
-        ));
-    }
-    match top.hooks {
-        None => None,
-        Some(Value::Object(m)) => Some(m),
-        Some(other) => {
-            f.problems.push((
-                None,
-                format!(
-                    "\"hooks\" is {}, expected an object mapping Copilot CLI's event names to lists of hooks",
-                    json_type_name(&other)
-                ),
-            ));
-            None
-        }
-    }
-}
-
 /// One Copilot CLI hook as a native object; `None` when it is skipped (recorded).
-fn copilot_hook(
-    event: Event,
-    dialect: Dialect,
-    entry: &Value,
-    label: &str,
+pub(super) fn hook(
+    fmt: &Format,
+    at: &At,
+    obj: &Map<String, Value>,
     f: &mut ForeignFile,
-) -> Option<Value> {
-    let at = Some(label.to_string());
-    let Value::Object(obj) = entry else {
-        f.problems.push((
-            at,
-            format!(
-                "a hook is an object like {{\"type\": \"command\", \"bash\": \"./scripts/check.sh\"}}, got {}",
-                json_type_name(entry)
-            ),
-        ));
-        return None;
-    };
+) -> Option<Read> {
+    let (event, dialect, label) = (at.meaning.event, at.meaning.dialect, at.label);
     let e: CopilotEntry = read(obj);
-    let mut out = copilot_handler(dialect, &e, label, f)?;
-    let timeout = e
+    let mut out = handler(fmt, dialect, &e, label, f)?;
+    let given = e
         .timeout_sec
         .as_ref()
         .filter(|t| !t.is_null())
         .or(e.timeout.as_ref());
-    out.timeout = match seconds(timeout, label, f) {
+    out.timeout = match given
+        .filter(|t| !t.is_null())
+        .and_then(|t| timeout(fmt, t, label, f))
+    {
         // The claude dialect's default is Claude Code's 600 s, not Copilot CLI's.
         None if dialect == Dialect::Claude => Some(Value::from(DEFAULT_TIMEOUT_MS)),
         t => t,
@@ -208,82 +68,60 @@ fn copilot_hook(
         None | Some(Value::Null) => {}
         Some(Value::String(c)) => out.cwd = Some(Value::String(c.clone())),
         Some(v) => f.problems.push((
-            at.clone(),
+            Some(label.to_string()),
             format!("`cwd` must be a directory relative to the repository root, got {v}"),
         )),
     }
-    out.matcher = copilot_matcher(event, e.matcher.as_ref(), label, f);
+    out.matcher = copilot_matcher(fmt, event, e.matcher.as_ref(), label, f);
     if dialect == Dialect::Claude && event == Event::PreToolUse {
         // Copilot CLI denies the call when a preToolUse command hook errors.
         out.on_error = Some(Value::String("block".into()));
     }
     if e.env.as_ref().is_some_and(|v| !v.is_null()) {
         f.warnings.push((
-            at.clone(),
+            Some(label.to_string()),
             "`env` is not implemented by hookhost: the hook runs without these variables".into(),
         ));
     }
-    for key in e.other.keys() {
-        f.warnings.push((
-            at.clone(),
-            format!("`{key}` is not implemented by hookhost and is ignored"),
-        ));
-    }
-    Some(out.into_value())
+    ignored_keys(&e.other, Some(label), f);
+    Some(Read {
+        hook: out.into_value(),
+        switch_id: None,
+        off: None,
+    })
 }
 
 /// What a hook runs: a command (`bash`, else `command`, else `exec` and `args`) or an HTTP
 /// endpoint; `None` when it is skipped (recorded).
-fn copilot_handler(
+fn handler(
+    fmt: &Format,
     dialect: Dialect,
     e: &CopilotEntry,
     label: &str,
     f: &mut ForeignFile,
 ) -> Option<NativeHookObject> {
-    let at = Some(label.to_string());
-    let mut out = NativeHookObject {
-        dialect,
-        ..NativeHookObject::default()
-    };
+    let mut out = native(dialect);
     match e.kind.as_ref() {
         None | Some(Value::Null) => {}
         Some(Value::String(k)) if k == "command" => {}
         Some(Value::String(k)) if k == "http" => {
-            let Some(url) = e.url.clone() else {
-                f.problems.push((
-                    at,
-                    "an \"http\" hook needs `url`: add \"url\": \"https://...\"".into(),
-                ));
-                return None;
-            };
-            out.url = Some(url);
-            out.headers.clone_from(&e.headers);
-            out.allowed_env.clone_from(&e.allowed_env_vars);
-            return Some(out);
+            let fields = (&e.url, &e.headers, &e.allowed_env_vars);
+            return http(fmt, &mut out, fields, label, f).then_some(out);
         }
         Some(Value::String(k)) => {
-            f.warnings.push((
-                at,
-                format!(
-                    "hooks of type {k:?} are not implemented by hookhost; this one does not run"
-                ),
-            ));
+            unknown_type(k, label, f);
             return None;
         }
         Some(v) => {
             f.problems.push((
-                at,
+                Some(label.to_string()),
                 format!("`type` must be \"command\", \"http\" or \"prompt\", got {v}"),
             ));
             return None;
         }
     }
-    let command = copilot_command(e, label, f)?;
-    if is_adapter(&command) {
-        f.warnings.push((
-            at,
-            "this is hookhost's own adapter (`hookhost hook`); skipped, as hookhost runs the native hooks directly".into(),
-        ));
+    let command = command(e, label, f)?;
+    if skipped_adapter(&command, label, f) {
         return None;
     }
     out.command = Some(Value::String(command));
@@ -292,7 +130,7 @@ fn copilot_handler(
 
 /// The shell command of a command hook; `None` when there is none hookhost can run
 /// (recorded).
-fn copilot_command(e: &CopilotEntry, label: &str, f: &mut ForeignFile) -> Option<String> {
+fn command(e: &CopilotEntry, label: &str, f: &mut ForeignFile) -> Option<String> {
     let at = Some(label.to_string());
     let text = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
     if let Some(exec) = &e.exec {
@@ -348,23 +186,13 @@ fn copilot_command(e: &CopilotEntry, label: &str, f: &mut ForeignFile) -> Option
 /// The native `match`: `matcher` on preToolUse / postToolUse (the tool name) and preCompact
 /// (the trigger); elsewhere it is ignored with a warning.
 fn copilot_matcher(
+    fmt: &Format,
     event: Event,
     matcher: Option<&Value>,
     label: &str,
     f: &mut ForeignFile,
 ) -> Option<Value> {
-    let m = match matcher {
-        None | Some(Value::Null) => return None,
-        Some(Value::String(m)) if m.is_empty() || m == "*" || m == "**" => return None,
-        Some(Value::String(m)) => m.clone(),
-        Some(v) => {
-            f.problems.push((
-                Some(label.to_string()),
-                format!("`matcher` must be a regex string such as \"bash|edit\", got {v}"),
-            ));
-            return None;
-        }
-    };
+    let m = reader::matcher(fmt, matcher, label, f).ok().flatten()?;
     if event.takes_tool_matcher() || event == Event::PreCompact {
         Some(Value::String(m))
     } else {
@@ -378,7 +206,7 @@ fn copilot_matcher(
 
 #[cfg(test)]
 mod tests {
-    use super::super::settings::read_settings;
+    use super::super::read_settings;
     use super::*;
     use serde_json::json;
 

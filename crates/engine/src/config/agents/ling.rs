@@ -1,12 +1,16 @@
 //! ling's hook file (`.ling/hooks.json`): a list of rules `[{event, matcher, handler: {type,
-//! command | url, ...}, async}]` (or `{"hooks": [...]}`) -> native hook objects, as
-//! `settings.rs` does for the nested files of Claude Code, Gemini CLI and Codex.
+//! command | url, ...}, async}]` (or `{"hooks": [...]}`) -> native hook objects. It is no
+//! `{"hooks": {event: [...]}}` file, so it is not one of `format.rs`'s tables; it numbers its
+//! hooks and reports keys as the shared reader does (`reader.rs`). ling's fields are passed
+//! on as they are: the native reader checks them, as ling's are native names.
 
-use super::Dialect;
-use super::settings::{ForeignFile, ForeignHook};
+use super::ForeignFile;
+use super::format::Read;
+use super::reader::{Numbering, ignored_keys, native};
+use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
-use crate::wire::settings::{LingHandler, LingRule, NativeHookObject, NestedRoot, read};
+use crate::wire::settings::{LingHandler, LingRule, NestedRoot, read};
 use serde_json::Value;
 
 /// Reads the rules of a ling file into `f`.
@@ -14,22 +18,17 @@ pub(super) fn read_ling(root: &Value, f: &mut ForeignFile) {
     let Some(rules) = ling_rules(root, f) else {
         return;
     };
-    let mut per_event: std::collections::BTreeMap<Event, usize> = Default::default();
+    let mut numbered = Numbering::default();
     for (i, rule) in rules.iter().enumerate() {
         let Some((event, label, hook)) = ling_rule(i, rule, f) else {
             continue;
         };
-        let index = per_event.entry(event).or_default();
-        f.hooks.push(ForeignHook {
-            event,
-            index: *index,
-            label,
+        let read = Read {
             hook,
-            position: (i, 0),
             switch_id: None,
             off: None,
-        });
-        *index += 1;
+        };
+        numbered.push(f, event, label, read, (i, 0));
     }
 }
 
@@ -101,10 +100,7 @@ fn ling_rule(i: usize, rule: &Value, f: &mut ForeignFile) -> Option<(Event, Stri
         return None;
     };
     let handler: LingHandler = read(handler);
-    let mut out = NativeHookObject {
-        dialect: Dialect::Ling,
-        ..NativeHookObject::default()
-    };
+    let mut out = native(Dialect::Ling);
     match handler.kind.as_deref().unwrap_or("command") {
         "command" => out.command = handler.command,
         "http" => {
@@ -126,11 +122,6 @@ fn ling_rule(i: usize, rule: &Value, f: &mut ForeignFile) -> Option<(Event, Stri
         m => m,
     };
     out.is_async = r.is_async;
-    for key in r.other.keys() {
-        f.warnings.push((
-            Some(label.clone()),
-            format!("`{key}` is not implemented by hookhost and is ignored"),
-        ));
-    }
+    ignored_keys(&r.other, Some(&label), f);
     Some((event, label, out.into_value()))
 }

@@ -15,9 +15,8 @@
 //! `permission_mode` "default" (hookhost's own permission checker) only on the events the
 //! agent sends it with, a timestamp of now for Gemini CLI.
 
-use super::Dialect;
-use super::events;
-use super::tools;
+use crate::Dialect;
+use crate::config::agents::{events, tools};
 use crate::event::Event;
 use crate::payload::{Origin, Payload};
 use crate::wire::{
@@ -46,7 +45,7 @@ pub(crate) fn from_gemini_event(name: &str) -> Option<Event> {
 
 /// An ISO 8601 UTC timestamp of now, to the millisecond.
 pub(super) fn now_iso() -> String {
-    super::copilot_payload::iso_of_ms(super::copilot_payload::now_ms())
+    super::copilot::iso_of_ms(super::copilot::now_ms())
 }
 
 /// The bytes a hook of dialect `d` reads on stdin for `p`.
@@ -55,8 +54,8 @@ pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
     let object = match (d, p.origin()) {
         (Dialect::Native, _) => return p.to_json_bytes(),
         (Dialect::Ling, _) => to_map(&ling_payload(e, &k)),
-        (Dialect::Cursor, _) => to_map(&super::cursor_payload::payload(e, p)),
-        (Dialect::Copilot, _) => to_map(&super::copilot_payload::payload(e, p)),
+        (Dialect::Cursor, _) => to_map(&super::cursor::payload(e, p)),
+        (Dialect::Copilot, _) => to_map(&super::copilot::payload(e, p)),
         (_, Some(origin)) => from_origin(d, e, &k, origin),
         (_, None) => agent_payload(d, e, &k, Source::Own),
     };
@@ -462,9 +461,7 @@ pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value
     let obj = v.as_object()?;
     // Cursor's (its event names, `conversation_id`) and Copilot CLI's camelCase payloads
     // (no event name, a numeric `timestamp`) first: their shapes are their own.
-    if let Some(found) =
-        super::cursor_payload::recognise(obj).or_else(|| super::copilot_payload::recognise(obj))
-    {
+    if let Some(found) = super::cursor::recognise(obj).or_else(|| super::copilot::recognise(obj)) {
         return Some(found);
     }
     // Every field is read leniently: this cannot fail.

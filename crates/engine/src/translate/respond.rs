@@ -33,7 +33,9 @@
 //! Events these agents fire that hookhost does not (Cursor's `afterAgentResponse`, Copilot
 //! CLI's `errorOccurred`, ...) fire nothing and are answered with nothing: a pass.
 
-use super::{Dialect, render::gemini_event, tools};
+use super::render::gemini_event;
+use crate::Dialect;
+use crate::config::agents::tools;
 use crate::event::Event;
 use crate::judge::Outcome;
 use crate::report::{Decision, EventReport};
@@ -231,66 +233,189 @@ fn takes_context(d: Dialect, e: Event) -> bool {
     }
 }
 
+/// What the answers of Claude Code, Codex and Gemini CLI are made of: one set of fields,
+/// which each agent's rules fill ([`claude_answer`], [`codex_answer`], [`gemini_answer`]),
+/// and the one place that says which field of each agent's answer carries which
+/// ([`Family::claude`], [`Family::codex`], [`Family::gemini`]).
+#[derive(Debug, Default)]
+struct Family {
+    /// `"continue": false`, with this `stopReason`.
+    stop: Option<String>,
+    /// `systemMessage`.
+    system_message: Option<String>,
+    /// The top-level `decision` and its `reason`.
+    decision: Option<TopDecision>,
+    /// `reason`.
+    reason: Option<String>,
+    /// `hookSpecificOutput.additionalContext`.
+    context: Option<String>,
+    /// `hookSpecificOutput.permissionDecision` (Codex: deny only).
+    permission: Option<PermissionDecision>,
+    /// `hookSpecificOutput.permissionDecisionReason`.
+    permission_reason: Option<String>,
+    /// PermissionRequest's `hookSpecificOutput.decision`.
+    permission_request: Option<PermissionRequestDecision>,
+    /// The rewritten arguments: Claude Code's `updatedInput`, Gemini CLI's `tool_input`.
+    updated_input: Option<Value>,
+    /// `hookSpecificOutput.updatedToolOutput` (Claude Code).
+    updated_tool_output: Option<Value>,
+}
+
+/// A top-level `decision`: Claude Code's and Codex's `"block"` (Gemini CLI's `"deny"`), or
+/// Gemini CLI's `"ask"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TopDecision {
+    Block,
+    Ask,
+}
+
+impl Family {
+    /// What every answer of the family starts from: the stop and the system messages.
+    fn of(f: &Facts) -> Family {
+        Family {
+            stop: f.stop.clone(),
+            system_message: f.messages.clone(),
+            ..Family::default()
+        }
+    }
+
+    /// Claude Code's and Codex's last steps: PermissionRequest's decision, and the top-level
+    /// block outside PreToolUse.
+    fn decide(&mut self, f: &Facts) {
+        self.permission_request = f.permission_request();
+        if let Some(reason) = f.top_level_block() {
+            self.decision = Some(TopDecision::Block);
+            self.reason = Some(reason);
+        }
+    }
+
+    /// The event's context, unless a builder filled the field already.
+    fn with_context(mut self, f: &Facts) -> Family {
+        self.context = f.context_for(&self.context);
+        self
+    }
+
+    /// As Claude Code's answer.
+    fn claude(self, event: Event) -> ClaudeAnswer {
+        let hso = ClaudeSpecificOutput {
+            additional_context: self.context,
+            decision: self.permission_request,
+            hook_event_name: String::new(),
+            permission_decision: self.permission,
+            permission_decision_reason: self.permission_reason,
+            updated_input: self.updated_input,
+            updated_tool_output: self.updated_tool_output,
+        };
+        ClaudeAnswer {
+            continue_: self.stop.as_ref().map(|_| false),
+            decision: self.decision.map(|_| BlockDecision::Block),
+            hook_specific_output: (hso != ClaudeSpecificOutput::default()).then(|| {
+                ClaudeSpecificOutput {
+                    hook_event_name: event.as_str().to_string(),
+                    ..hso
+                }
+            }),
+            reason: self.reason,
+            stop_reason: self.stop,
+            system_message: self.system_message,
+        }
+    }
+
+    /// As Codex's answer (which has no `updatedInput`, `updatedToolOutput`, ask or defer).
+    fn codex(self, event: Event) -> CodexAnswer {
+        let hso = CodexSpecificOutput {
+            additional_context: self.context,
+            decision: self.permission_request,
+            hook_event_name: String::new(),
+            permission_decision: self
+                .permission
+                .filter(|p| *p == PermissionDecision::Deny)
+                .map(|_| CodexPermission::Deny),
+            permission_decision_reason: self.permission_reason,
+        };
+        CodexAnswer {
+            continue_: self.stop.as_ref().map(|_| false),
+            decision: self.decision.map(|_| BlockDecision::Block),
+            hook_specific_output: (hso != CodexSpecificOutput::default()).then(|| {
+                CodexSpecificOutput {
+                    hook_event_name: event.as_str().to_string(),
+                    ..hso
+                }
+            }),
+            reason: self.reason,
+            stop_reason: self.stop,
+            system_message: self.system_message,
+        }
+    }
+
+    /// As Gemini CLI's answer: its event names, its `decision` at the top level.
+    fn gemini(self, event: Event) -> GeminiAnswer {
+        let hso = GeminiSpecificOutput {
+            additional_context: self.context,
+            hook_event_name: String::new(),
+            tool_input: self.updated_input,
+        };
+        GeminiAnswer {
+            continue_: self.stop.as_ref().map(|_| false),
+            decision: self.decision.map(|d| match d {
+                TopDecision::Block => GeminiDecision::Deny,
+                TopDecision::Ask => GeminiDecision::Ask,
+            }),
+            hook_specific_output: (hso != GeminiSpecificOutput::default()).then(|| {
+                GeminiSpecificOutput {
+                    hook_event_name: gemini_event(event).unwrap_or(event.as_str()).to_string(),
+                    ..hso
+                }
+            }),
+            reason: self.reason,
+            stop_reason: self.stop,
+            system_message: self.system_message,
+        }
+    }
+}
+
+/// The context and the feedback, for an event whose agent reads only the context.
+fn context_then_feedback(f: &Facts) -> Option<String> {
+    f.feedback.as_ref().map(|fb| match &f.context {
+        Some(c) => format!("{c}\n{fb}"),
+        None => fb.clone(),
+    })
+}
+
 /// Claude Code's answer (also what a native or ling caller gets).
 fn claude_answer(f: &Facts) -> ClaudeAnswer {
-    let mut a = ClaudeAnswer {
-        continue_: f.stop.as_ref().map(|_| false),
-        stop_reason: f.stop.clone(),
-        system_message: f.messages.clone(),
-        ..ClaudeAnswer::default()
-    };
-    let mut hso = ClaudeSpecificOutput::default();
+    let mut a = Family::of(f);
     match f.event {
         Event::PreToolUse if f.blocked => {
-            hso.permission_decision = Some(PermissionDecision::Deny);
-            hso.permission_decision_reason = Some(f.reason.clone());
+            a.permission = Some(PermissionDecision::Deny);
+            a.permission_reason = Some(f.reason.clone());
         }
         Event::PreToolUse => {
             // A rewrite goes back alone: Claude Code applies an `updatedInput` that comes
             // without a decision and runs its own permission flow on the new input (2.1.332:
             // its `hookUpdatedInput`), as hookhost's checker runs on the final arguments; an
             // "ask" with it would be refused headless (`-p`). An ask keeps its reason.
-            hso.updated_input.clone_from(&f.updated);
+            a.updated_input.clone_from(&f.updated);
             if f.ask {
-                hso.permission_decision = Some(PermissionDecision::Ask);
-                hso.permission_decision_reason.clone_from(&f.ask_reason);
+                a.permission = Some(PermissionDecision::Ask);
+                a.permission_reason.clone_from(&f.ask_reason);
             } else if f.defer {
-                hso.permission_decision = Some(PermissionDecision::Defer);
+                a.permission = Some(PermissionDecision::Defer);
             }
         }
-        Event::PostToolUse => hso.updated_tool_output.clone_from(&f.tool_output),
+        Event::PostToolUse => a.updated_tool_output.clone_from(&f.tool_output),
         // Claude Code reads only `additionalContext` there: feedback goes to the model so.
-        Event::PostToolUseFailure => {
-            hso.additional_context = f.feedback.as_ref().map(|fb| match &f.context {
-                Some(c) => format!("{c}\n{fb}"),
-                None => fb.clone(),
-            });
-        }
+        Event::PostToolUseFailure => a.context = context_then_feedback(f),
         _ => {}
     }
-    hso.decision = f.permission_request();
-    if let Some(reason) = f.top_level_block() {
-        a.decision = Some(BlockDecision::Block);
-        a.reason = Some(reason);
-    }
-    hso.additional_context = f.context_for(&hso.additional_context);
-    if hso != ClaudeSpecificOutput::default() {
-        hso.hook_event_name = f.event.as_str().to_string();
-        a.hook_specific_output = Some(hso);
-    }
-    a
+    a.decide(f);
+    a.with_context(f).claude(f.event)
 }
 
 /// Codex's answer: on PreToolUse only a deny (Codex rejects "ask" and "allow", and cannot
 /// apply a rewrite: a rewrite is a deny that says so, never silently dropped).
 fn codex_answer(f: &Facts) -> CodexAnswer {
-    let mut a = CodexAnswer {
-        continue_: f.stop.as_ref().map(|_| false),
-        stop_reason: f.stop.clone(),
-        system_message: f.messages.clone(),
-        ..CodexAnswer::default()
-    };
-    let mut hso = CodexSpecificOutput::default();
+    let mut a = Family::of(f);
     if f.tool_output.is_some() {
         // Codex 0.171 has no `updatedToolOutput`: say so rather than drop it unseen.
         let note = "hookhost: a hook replaced this tool's result, which Codex cannot apply (it has no updatedToolOutput); the model sees the tool's own output".to_string();
@@ -301,26 +426,16 @@ fn codex_answer(f: &Facts) -> CodexAnswer {
     }
     if f.event == Event::PreToolUse {
         if let Some(why) = codex_deny(f) {
-            hso.permission_decision = Some(CodexPermission::Deny);
-            hso.permission_decision_reason = Some(why);
+            a.permission = Some(PermissionDecision::Deny);
+            a.permission_reason = Some(why);
         }
         // Codex 0.171 rejects `continue`/`stopReason` on PreToolUse ("unsupported
         // continue:false"), marks the hook Failed, drops the whole answer and runs the
         // call: the deny alone carries the stop (its reason is the stop reason).
-        a.continue_ = None;
-        a.stop_reason = None;
+        a.stop = None;
     }
-    hso.decision = f.permission_request();
-    if let Some(reason) = f.top_level_block() {
-        a.decision = Some(BlockDecision::Block);
-        a.reason = Some(reason);
-    }
-    hso.additional_context = f.context_for(&hso.additional_context);
-    if hso != CodexSpecificOutput::default() {
-        hso.hook_event_name = f.event.as_str().to_string();
-        a.hook_specific_output = Some(hso);
-    }
-    a
+    a.decide(f);
+    a.with_context(f).codex(f.event)
 }
 
 /// Why Codex must deny this PreToolUse call, if it must: a block, or a rewrite Codex cannot
@@ -350,51 +465,35 @@ fn codex_deny(f: &Facts) -> Option<String> {
 /// Gemini CLI's answer: `decision` deny or ask; a rewrite merged through `tool_input`;
 /// AfterTool feedback as context.
 fn gemini_answer(f: &Facts) -> GeminiAnswer {
-    let mut a = GeminiAnswer {
-        continue_: f.stop.as_ref().map(|_| false),
-        stop_reason: f.stop.clone(),
-        system_message: f.messages.clone(),
-        ..GeminiAnswer::default()
-    };
-    let mut hso = GeminiSpecificOutput::default();
+    let mut a = Family::of(f);
     match f.event {
         Event::PreToolUse if f.blocked => {
-            a.decision = Some(GeminiDecision::Deny);
+            a.decision = Some(TopDecision::Block);
             a.reason = Some(f.reason.clone());
         }
         Event::PreToolUse => {
             if f.ask {
-                a.decision = Some(GeminiDecision::Ask);
+                a.decision = Some(TopDecision::Ask);
                 a.reason.clone_from(&f.ask_reason);
             }
-            hso.tool_input.clone_from(&f.updated);
+            a.updated_input.clone_from(&f.updated);
         }
-
         _ if f.ends_turn => {
-            a.decision = Some(GeminiDecision::Deny);
+            a.decision = Some(TopDecision::Block);
             a.reason = Some(f.reason.clone());
         }
         Event::PostToolUse => {
-            hso.additional_context = f.feedback.as_ref().map(|fb| match &f.context {
-                Some(c) => format!("{c}\n{fb}"),
-                None => fb.clone(),
-            });
+            a.context = context_then_feedback(f);
             // Gemini CLI has no `updatedToolOutput`: its AfterTool deny puts the reason in
             // place of the result ("Tool result blocked: REASON"), which hides the real one.
             if let Some(output) = f.tool_output_text() {
-                a.decision = Some(GeminiDecision::Deny);
+                a.decision = Some(TopDecision::Block);
                 a.reason = Some(output);
             }
         }
         _ => {}
     }
-    hso.additional_context = f.context_for(&hso.additional_context);
-    if hso != GeminiSpecificOutput::default() {
-        let e = f.event;
-        hso.hook_event_name = gemini_event(e).unwrap_or(e.as_str()).to_string();
-        a.hook_specific_output = Some(hso);
-    }
-    a
+    a.with_context(f).gemini(f.event)
 }
 
 /// `f`'s block reason, or a default when it gave none.

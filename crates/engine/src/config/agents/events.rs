@@ -1,7 +1,8 @@
 //! Every agent's names for the events, one table: which native event an agent's event name
-//! means, and the name a dialect's hook sees for a native event. `render` and `respond` use
-//! it for payloads and answers, `settings` for other agents' files, `recognise` for their
-//! payloads, and `hookhost run` to accept any agent's name ([`resolve`]).
+//! means, and the name a dialect's hook sees for a native event. The hook-file reader uses
+//! it for other agents' files, `translate/` for payloads and answers (`render`, `respond`,
+//! `recognise`), and `hookhost run` to accept any agent's name ([`resolve`]). Cursor's and
+//! Copilot CLI's names, which are per tool kind or told by a payload's fields, are at the end.
 //!
 //! | native | Claude Code | Codex 0.171 | Gemini CLI 0.61 |
 //! |---|---|---|---|
@@ -35,7 +36,7 @@
 //!
 //! The `dialects` of further agents add their rows here.
 
-use super::Dialect;
+use crate::Dialect;
 use crate::event::Event;
 
 /// Each agent's name for each native event it fires: `(agent, its name, native event)`. A
@@ -241,6 +242,115 @@ fn unknown_message(name: &str) -> String {
         "unknown event `{name}`; {hint}expected one of: {} (or another agent's name for one, e.g. BeforeTool, AfterAgent)",
         Event::ALL.map(Event::as_str).join(", ")
     )
+}
+
+// Cursor's and Copilot CLI's event names: what each means natively (their hook files and
+// payloads), and the name a native event is rendered as.
+
+/// What one Cursor event name means: the native event, and the match it carries by itself
+/// (`None`: the hook's own `matcher` is the match, on the generic tool events, or there is
+/// nothing to match).
+pub(crate) struct CursorEvent {
+    /// The native event.
+    pub(crate) event: Event,
+    /// The match the event carries by itself.
+    pub(crate) builtin: Option<&'static str>,
+    /// The hook's `matcher` is a tool-name match (preToolUse, postToolUse).
+    pub(crate) tool_matcher: bool,
+}
+
+const MCP_TOOLS: &str = "mcp__.+|MCP:.+";
+
+/// The native meaning of a Cursor event name; `None` for one hookhost does not fire.
+pub(crate) fn cursor_event(name: &str) -> Option<CursorEvent> {
+    let (event, builtin, tool_matcher) = match name {
+        "preToolUse" => (Event::PreToolUse, None, true),
+        "postToolUse" => (Event::PostToolUse, None, true),
+        "beforeShellExecution" => (Event::PreToolUse, Some("Shell"), false),
+        "afterShellExecution" => (Event::PostToolUse, Some("Shell"), false),
+        "beforeReadFile" => (Event::PreToolUse, Some("Read"), false),
+        "afterFileEdit" => (Event::PostToolUse, Some("Write|Edit"), false),
+        "beforeMCPExecution" => (Event::PreToolUse, Some(MCP_TOOLS), false),
+        "afterMCPExecution" => (Event::PostToolUse, Some(MCP_TOOLS), false),
+        "beforeSubmitPrompt" => (Event::UserPromptSubmit, None, false),
+        "stop" => (Event::Stop, None, false),
+        "subagentStop" => (Event::SubagentStop, None, false),
+        "sessionStart" => (Event::SessionStart, None, false),
+        "sessionEnd" => (Event::SessionEnd, None, false),
+        "preCompact" => (Event::PreCompact, None, false),
+        // Events hookhost may fire under their Claude Code names (DESIGN §2).
+        "postToolUseFailure" | "subagentStart" => {
+            let mut pascal = name.to_string();
+            pascal[..1].make_ascii_uppercase();
+            (pascal.parse().ok()?, None, name == "postToolUseFailure")
+        }
+        _ => return None,
+    };
+    Some(CursorEvent {
+        event,
+        builtin,
+        tool_matcher,
+    })
+}
+
+/// The Cursor event a native event and tool are rendered as (the most specific one Cursor
+/// has for that tool kind; `render` adds the generic fields).
+pub(crate) fn cursor_event_name(event: Event, core_tool: &str) -> &'static str {
+    let mcp = core_tool.starts_with("mcp__") || core_tool.starts_with("MCP:");
+    match (event, core_tool) {
+        (Event::PreToolUse, "bash") => "beforeShellExecution",
+        (Event::PreToolUse, "read_file") => "beforeReadFile",
+        (Event::PreToolUse, _) if mcp => "beforeMCPExecution",
+        (Event::PreToolUse, _) => "preToolUse",
+        (Event::PostToolUse, "bash") => "afterShellExecution",
+        (Event::PostToolUse, "write_file" | "edit_file") => "afterFileEdit",
+        (Event::PostToolUse, _) if mcp => "afterMCPExecution",
+        (Event::PostToolUse, _) => "postToolUse",
+        (Event::UserPromptSubmit, _) => "beforeSubmitPrompt",
+        (Event::Stop, _) => "stop",
+        (Event::SubagentStop, _) => "subagentStop",
+        (Event::SessionStart, _) => "sessionStart",
+        (Event::SessionEnd, _) => "sessionEnd",
+        (Event::PreCompact, _) => "preCompact",
+        #[allow(unreachable_patterns)]
+        _ => "unknown",
+    }
+}
+
+/// The native event of a Cursor event name, and the core tool its payload is about when the
+/// name says (`beforeShellExecution`: `bash`); what `recognise` reads.
+pub(crate) fn cursor_native_of(name: &str) -> Option<(Event, Option<&'static str>)> {
+    let e = cursor_event(name)?;
+    let tool = match name {
+        "beforeShellExecution" | "afterShellExecution" => Some("bash"),
+        "beforeReadFile" => Some("read_file"),
+        "afterFileEdit" => Some("edit_file"),
+        _ => None,
+    };
+    Some((e.event, tool))
+}
+
+/// The native event of a Copilot CLI event name, and the dialect its hooks are written for.
+pub(crate) fn copilot_event(name: &str) -> Option<(Event, Dialect)> {
+    let event = match name {
+        "sessionStart" => Event::SessionStart,
+        "sessionEnd" => Event::SessionEnd,
+        "userPromptSubmitted" => Event::UserPromptSubmit,
+        "preToolUse" => Event::PreToolUse,
+        "postToolUse" => Event::PostToolUse,
+        "agentStop" => Event::Stop,
+        "subagentStop" => Event::SubagentStop,
+        "preCompact" => Event::PreCompact,
+        // Events hookhost may fire under their Claude Code names (DESIGN §2).
+        "postToolUseFailure" => "PostToolUseFailure".parse().ok()?,
+        "subagentStart" => "SubagentStart".parse().ok()?,
+        // The VS Code compatible form: Claude Code's names and payloads.
+        pascal if pascal.starts_with(|c: char| c.is_ascii_uppercase()) => {
+            return pascal.parse().ok().map(|e| (e, Dialect::Claude));
+        }
+        _ => return None,
+    };
+    Some((event, Dialect::Copilot))
 }
 
 #[cfg(test)]

@@ -6,8 +6,7 @@
 //! ([`codex_state_key`]); Codex reads `hooks.state` from the user's file only. Everything
 //! else in the file (model providers, profiles, ...) is none of hookhost's business.
 
-use super::Dialect;
-use super::settings::{AgentSwitch, ForeignFile, read_nested};
+use super::{AgentSwitch, ForeignFile, format, reader};
 use crate::event::Event;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -45,7 +44,7 @@ pub(super) fn read_codex_config(text: &str) -> ForeignFile {
     };
     // Plain data: a TOML value always has a JSON form (dates become strings).
     let hooks = serde_json::to_value(&hooks).unwrap_or(Value::Null);
-    read_nested(Dialect::Codex, &json!({ "hooks": hooks }), &mut f);
+    reader::read_hooks(&format::CODEX, &json!({ "hooks": hooks }), &mut f);
     f
 }
 

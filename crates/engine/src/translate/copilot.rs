@@ -12,9 +12,9 @@
 //! (errorOccurred) and `transformedPrompt` (userPromptTransformed) are events hookhost does
 //! not fire. The timestamp is kept as native ISO 8601 and rendered back in milliseconds.
 
-use super::Dialect;
 use super::render::tool_call;
-use super::tools;
+use crate::Dialect;
+use crate::config::agents::tools;
 use crate::event::Event;
 use crate::payload::Payload;
 use crate::wire::{CopilotPayload, CopilotPayloadIn, CopilotToolResult, NativePayload, ToolError};

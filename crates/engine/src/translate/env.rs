@@ -19,7 +19,7 @@
 //! for. A shell hook of a dialect inherits no value of that agent's variables that hookhost
 //! did not set for it ([`env_unset`]).
 
-use super::Dialect;
+use crate::Dialect;
 use std::path::Path;
 
 /// The variables agent `d` sets for its hooks that hookhost passes on from its own

@@ -1,6 +1,8 @@
 //! Cursor's hook file (`.cursor/hooks.json`, `~/.cursor/hooks.json`) -> native hook objects,
-//! as `settings.rs` does for Claude Code's. Source: cursor.com/docs/hooks (also
-//! cursor.com/docs/hooks.md) and cursor.com/docs/reference/third-party-hooks.
+//! read by the shared reader (`reader.rs`) from its table (`format::CURSOR`); this file reads
+//! the fields only a Cursor hook has. Its event names are `events.rs`'s. Source:
+//! cursor.com/docs/hooks (also cursor.com/docs/hooks.md) and
+//! cursor.com/docs/reference/third-party-hooks.
 //!
 //! ```json
 //! {"version": 1, "hooks": {"beforeShellExecution": [{"command": "./guard.sh", "timeout": 30,
@@ -29,272 +31,80 @@
 //! kind (a guard runs too often rather than never); `loop_limit` and prompt hooks are
 //! warnings.
 
-use super::Dialect;
-use super::settings::{ForeignFile, ForeignHook, is_adapter};
-use crate::event::Event;
+use super::ForeignFile;
+use super::format::{At, Format, Read};
+use super::reader::{self, ignored_keys, native, skipped_adapter, timeout, unknown_type};
+use crate::Dialect;
 use crate::payload::json_type_name;
-use crate::wire::settings::{CursorEntry, NativeHookObject, VersionedRoot, read};
+use crate::wire::settings::{CursorEntry, NativeHookObject, read};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 use std::path::Path;
 
-/// What one Cursor event name means: the native event, and the match it carries by itself
-/// (`None`: the hook's own `matcher` is the match, on the generic tool events, or there is
-/// nothing to match).
-struct CursorEvent {
-    event: Event,
-    builtin: Option<&'static str>,
-    /// The hook's `matcher` is a tool-name match (preToolUse, postToolUse).
-    tool_matcher: bool,
-}
-
-const MCP_TOOLS: &str = "mcp__.+|MCP:.+";
-
-/// The native meaning of a Cursor event name; `None` for one hookhost does not fire.
-fn cursor_event(name: &str) -> Option<CursorEvent> {
-    let (event, builtin, tool_matcher) = match name {
-        "preToolUse" => (Event::PreToolUse, None, true),
-        "postToolUse" => (Event::PostToolUse, None, true),
-        "beforeShellExecution" => (Event::PreToolUse, Some("Shell"), false),
-        "afterShellExecution" => (Event::PostToolUse, Some("Shell"), false),
-        "beforeReadFile" => (Event::PreToolUse, Some("Read"), false),
-        "afterFileEdit" => (Event::PostToolUse, Some("Write|Edit"), false),
-        "beforeMCPExecution" => (Event::PreToolUse, Some(MCP_TOOLS), false),
-        "afterMCPExecution" => (Event::PostToolUse, Some(MCP_TOOLS), false),
-        "beforeSubmitPrompt" => (Event::UserPromptSubmit, None, false),
-        "stop" => (Event::Stop, None, false),
-        "subagentStop" => (Event::SubagentStop, None, false),
-        "sessionStart" => (Event::SessionStart, None, false),
-        "sessionEnd" => (Event::SessionEnd, None, false),
-        "preCompact" => (Event::PreCompact, None, false),
-        // Events hookhost may fire under their Claude Code names (DESIGN §2).
-        "postToolUseFailure" | "subagentStart" => {
-            let mut pascal = name.to_string();
-            pascal[..1].make_ascii_uppercase();
-            (pascal.parse().ok()?, None, name == "postToolUseFailure")
-        }
-        _ => return None,
-    };
-    Some(CursorEvent {
-        event,
-        builtin,
-        tool_matcher,
-    })
-}
-
-/// The Cursor event a native event and tool are rendered as (the most specific one Cursor
-/// has for that tool kind; `render` adds the generic fields).
-pub(crate) fn event_name(event: Event, core_tool: &str) -> &'static str {
-    let mcp = core_tool.starts_with("mcp__") || core_tool.starts_with("MCP:");
-    match (event, core_tool) {
-        (Event::PreToolUse, "bash") => "beforeShellExecution",
-        (Event::PreToolUse, "read_file") => "beforeReadFile",
-        (Event::PreToolUse, _) if mcp => "beforeMCPExecution",
-        (Event::PreToolUse, _) => "preToolUse",
-        (Event::PostToolUse, "bash") => "afterShellExecution",
-        (Event::PostToolUse, "write_file" | "edit_file") => "afterFileEdit",
-        (Event::PostToolUse, _) if mcp => "afterMCPExecution",
-        (Event::PostToolUse, _) => "postToolUse",
-        (Event::UserPromptSubmit, _) => "beforeSubmitPrompt",
-        (Event::Stop, _) => "stop",
-        (Event::SubagentStop, _) => "subagentStop",
-        (Event::SessionStart, _) => "sessionStart",
-        (Event::SessionEnd, _) => "sessionEnd",
-        (Event::PreCompact, _) => "preCompact",
-        #[allow(unreachable_patterns)]
-        _ => "unknown",
-    }
-}
-
-/// The native event of a Cursor event name, and the core tool its payload is about when the
-/// name says (`beforeShellExecution`: `bash`); what `recognise` reads.
-pub(crate) fn native_of(name: &str) -> Option<(Event, Option<&'static str>)> {
-    let e = cursor_event(name)?;
-    let tool = match name {
-        "beforeShellExecution" | "afterShellExecution" => Some("bash"),
-        "beforeReadFile" => Some("read_file"),
-        "afterFileEdit" => Some("edit_file"),
-        _ => None,
-    };
-    Some((e.event, tool))
-}
-
-/// Reads a Cursor hooks file into `f`.
-pub(super) fn read_cursor(root: &Value, f: &mut ForeignFile) {
-    let Some(events) = cursor_events(root, f) else {
-        return;
-    };
-    let mut per_event: BTreeMap<Event, usize> = BTreeMap::new();
-    for (name, list) in &events {
-        let Some(meaning) = cursor_event(name) else {
-            f.warnings.push((
-                Some(name.clone()),
-                format!("hookhost does not fire Cursor's {name}; its hooks do not run"),
-            ));
-            continue;
-        };
-        let Value::Array(list) = list else {
-            f.problems.push((
-                Some(name.clone()),
-                format!(
-                    "expected a list of hooks, got {}; write \"{name}\": [{{\"command\": \"...\"}}]",
-                    json_type_name(list)
-                ),
-            ));
-            continue;
-        };
-        for (i, entry) in list.iter().enumerate() {
-            let label = format!("{name}[{i}]");
-            if let Some(hook) = cursor_hook(name, &meaning, entry, &label, f) {
-                let index = per_event.entry(meaning.event).or_default();
-                f.hooks.push(ForeignHook {
-                    event: meaning.event,
-                    index: *index,
-                    label,
-                    hook,
-                    position: (i, 0),
-                    switch_id: None,
-                    off: None,
-                });
-                *index += 1;
-            }
-        }
-    }
-}
-
-/// The file's `hooks` object; `None` when it has none or is not Cursor's format (recorded).
-fn cursor_events(root: &Value, f: &mut ForeignFile) -> Option<Map<String, Value>> {
-    let Value::Object(root) = root else {
-        f.problems.push((
-            None,
-            format!(
-                "the file holds {}, expected an object like {{\"version\": 1, \"hooks\": {{\"beforeShellExecution\": [...]}}}}",
-                json_type_name(root)
-            ),
-        ));
-        return None;
-    };
-    let top: VersionedRoot = read(root);
-    match &top.version {
-        None => f.warnings.push((
-            None,
-            "no \"version\": Cursor's hooks.json says \"version\": 1; hookhost reads it as version 1".into(),
-        )),
-        Some(v) if v.as_u64() == Some(1) => {}
-        Some(v) => {
-            f.problems.push((
-                None,
-                format!("\"version\" is {v}; Cursor's hooks.json format is \"version\": 1"),
-            ));
-            return None;
-        }
-    }
-    for key in top.other.keys() {
-        f.warnings.push((
-            None,
-            format!("`{key}` is not implemented by hookhost and is ignored"),
-        ));
-    }
-    match top.hooks {
-        None => None,
-        Some(Value::Object(m)) => Some(m),
-        Some(other) => {
-            f.problems.push((
-                None,
-                format!(
-                    "\"hooks\" is {}, expected an object mapping Cursor's event names to lists of hooks",
-                    json_type_name(&other)
-                ),
-            ));
-            None
-        }
-    }
-}
-
 /// One Cursor hook as a native object; `None` when it is skipped (recorded).
-fn cursor_hook(
-    name: &str,
-    meaning: &CursorEvent,
-    entry: &Value,
-    label: &str,
+pub(super) fn hook(
+    fmt: &Format,
+    at: &At,
+    obj: &Map<String, Value>,
     f: &mut ForeignFile,
-) -> Option<Value> {
-    let at = Some(label.to_string());
-    let Value::Object(obj) = entry else {
-        f.problems.push((
-            at,
-            format!(
-                "a hook is an object like {{\"command\": \"./hooks/check.sh\"}}, got {}",
-                json_type_name(entry)
-            ),
-        ));
-        return None;
-    };
+) -> Option<Read> {
+    let (name, label) = (at.name, at.label);
     let e: CursorEntry = read(obj);
-    let command = cursor_command(&e, label, f)?;
+    let command = command(&e, label, f)?;
     let mut out = NativeHookObject {
-        dialect: Dialect::Cursor,
         command: Some(Value::String(command)),
         description: Some(format!("Cursor {name}")),
-        ..NativeHookObject::default()
+        ..native(Dialect::Cursor)
     };
-    out.timeout = seconds(e.timeout.as_ref(), label, f);
+    out.timeout = e
+        .timeout
+        .as_ref()
+        .filter(|t| !t.is_null())
+        .and_then(|t| timeout(fmt, t, label, f));
     match &e.fail_closed {
         None | Some(Value::Null | Value::Bool(false)) => {}
         Some(Value::Bool(true)) => out.on_error = Some(Value::String("block".into())),
         Some(v) => f.problems.push((
-            at.clone(),
+            Some(label.to_string()),
             format!("`failClosed` must be true or false, got {v}"),
         )),
     }
-    out.matcher = cursor_matcher(name, meaning, e.matcher.as_ref(), label, f);
+    out.matcher = cursor_matcher(fmt, at, e.matcher.as_ref(), f);
     if e.loop_limit.as_ref().is_some_and(|v| !v.is_null()) {
         f.warnings.push((
-            at.clone(),
+            Some(label.to_string()),
             "`loop_limit` is not implemented by hookhost and is ignored".into(),
         ));
     }
-    for key in e.other.keys() {
-        f.warnings.push((
-            at.clone(),
-            format!("`{key}` is not implemented by hookhost and is ignored"),
-        ));
-    }
-    Some(out.into_value())
+    ignored_keys(&e.other, Some(label), f);
+    Some(Read {
+        hook: out.into_value(),
+        switch_id: None,
+        off: None,
+    })
 }
 
 /// The command a hook runs; `None` when it runs none hookhost can (recorded).
-fn cursor_command(e: &CursorEntry, label: &str, f: &mut ForeignFile) -> Option<String> {
-    let at = Some(label.to_string());
+fn command(e: &CursorEntry, label: &str, f: &mut ForeignFile) -> Option<String> {
     match e.kind.as_ref().map(|k| k.as_str()) {
         None | Some(Some("command")) => {}
         Some(Some(kind)) => {
-            f.warnings.push((
-                at,
-                format!(
-                    "hooks of type {kind:?} are not implemented by hookhost; this one does not run"
-                ),
-            ));
+            unknown_type(kind, label, f);
             return None;
         }
         Some(None) => {
-            f.problems
-                .push((at, "`type` must be \"command\" or \"prompt\"".into()));
+            f.problems.push((
+                Some(label.to_string()),
+                "`type` must be \"command\" or \"prompt\"".into(),
+            ));
             return None;
         }
     }
     match &e.command {
-        Some(Value::String(c)) if is_adapter(c) => {
-            f.warnings.push((
-                at,
-                "this is hookhost's own adapter (`hookhost hook`); skipped, as hookhost runs the native hooks directly".into(),
-            ));
-            None
-        }
+        Some(Value::String(c)) if skipped_adapter(c, label, f) => None,
         Some(Value::String(c)) if !c.trim().is_empty() => Some(c.clone()),
         other => {
             f.problems.push((
-                at,
+                Some(label.to_string()),
                 format!(
                     "a hook needs `command`, a shell command such as \"./hooks/check.sh\", got {}",
                     other.as_ref().map_or("nothing", json_type_name)
@@ -308,24 +118,13 @@ fn cursor_command(e: &CursorEntry, label: &str, f: &mut ForeignFile) -> Option<S
 /// The native `match` of a hook: the event's built-in one, else (preToolUse, postToolUse)
 /// the hook's `matcher`.
 fn cursor_matcher(
-    name: &str,
-    meaning: &CursorEvent,
+    fmt: &Format,
+    at: &At,
     matcher: Option<&Value>,
-    label: &str,
     f: &mut ForeignFile,
 ) -> Option<Value> {
-    let given = match matcher {
-        None | Some(Value::Null) => None,
-        Some(Value::String(m)) if m.is_empty() || m == "*" => None,
-        Some(Value::String(m)) => Some(m.clone()),
-        Some(v) => {
-            f.problems.push((
-                Some(label.to_string()),
-                format!("`matcher` must be a string such as \"Shell\" or \"Read|Write\", got {v}"),
-            ));
-            None
-        }
-    };
+    let (name, meaning, label) = (at.name, at.meaning, at.label);
+    let given = reader::matcher(fmt, matcher, label, f).ok().flatten();
     if let Some(m) = &given
         && !meaning.tool_matcher
     {
@@ -347,25 +146,6 @@ fn cursor_matcher(
     }
 }
 
-/// A timeout in seconds as milliseconds; `None` (with a problem recorded) when it is not a
-/// positive number.
-// Positive (checked) and `as` saturates: a huge timeout becomes u64::MAX, which the config's
-// bound then refuses.
-#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-pub(super) fn seconds(t: Option<&Value>, label: &str, f: &mut ForeignFile) -> Option<Value> {
-    let t = t.filter(|t| !t.is_null())?;
-    match t.as_f64() {
-        Some(s) if s > 0.0 => Some(Value::from((s * 1000.0).round() as u64)),
-        _ => {
-            f.problems.push((
-                Some(label.to_string()),
-                format!("`timeout` must be a positive number of seconds, got {t}"),
-            ));
-            None
-        }
-    }
-}
-
 /// Cursor runs a user file's hooks in the file's directory (`~/.cursor`): those without a
 /// `cwd` get it.
 pub(super) fn run_in(f: &mut ForeignFile, dir: &Path) {
@@ -379,8 +159,10 @@ pub(super) fn run_in(f: &mut ForeignFile, dir: &Path) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::settings::read_settings;
+    use super::super::events::{cursor_event_name as event_name, cursor_native_of as native_of};
+    use super::super::read_settings;
     use super::*;
+    use crate::event::Event;
     use serde_json::json;
 
     /// The example of cursor.com/docs/hooks, with one hook per kind of event.
@@ -483,14 +265,14 @@ mod tests {
 
     #[test]
     fn user_hooks_run_in_the_files_directory() {
-        let f = super::super::settings::read_settings_at(
+        let f = super::super::read_settings_at(
             Dialect::Cursor,
             r#"{"version": 1, "hooks": {"stop": [{"command": "./hooks/s.sh"}]}}"#,
             Path::new("/home/u/.cursor/hooks.json"),
             crate::config::Scope::Global,
         );
         assert_eq!(f.hooks[0].hook["cwd"], "/home/u/.cursor");
-        let f = super::super::settings::read_settings_at(
+        let f = super::super::read_settings_at(
             Dialect::Cursor,
             r#"{"version": 1, "hooks": {"stop": [{"command": "./hooks/s.sh"}]}}"#,
             Path::new("/p/.cursor/hooks.json"),

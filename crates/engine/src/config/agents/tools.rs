@@ -26,7 +26,7 @@
 //! name (`Bash`, from a Claude Code payload) is left alone: [`to_dialect`] maps core names
 //! only, [`to_core`] maps that agent's names only, so both directions are idempotent.
 
-use super::Dialect;
+use crate::Dialect;
 use serde_json::{Map, Value};
 
 /// (core name, dialect name, [(core key, dialect key)]) for one dialect.

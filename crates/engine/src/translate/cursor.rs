@@ -11,10 +11,12 @@
 //! a Cursor payload read by [`recognise`] (`generation_id`, `workspace_roots`,
 //! `cursor_version`, `user_email`) are kept, verbatim, and rendered again.
 
-use super::Dialect;
-use super::cursor_file::{event_name, native_of};
 use super::render::tool_call;
-use super::tools;
+use crate::Dialect;
+use crate::config::agents::events::{
+    cursor_event_name as event_name, cursor_native_of as native_of,
+};
+use crate::config::agents::tools;
 use crate::event::Event;
 use crate::payload::Payload;
 use crate::wire::{CursorEdit, CursorPayload, CursorPayloadIn, NativePayload, ToolError};

@@ -1,0 +1,280 @@
+//! Other agents' hook files -> native hook objects: the configuration's side of the dialects
+//! (DESIGN §10). It reads files and tables; it renders, answers and decides nothing (run-time
+//! translation is `translate/`, above the decision; nothing here imports it).
+//!
+//! Claude Code (`settings.json`), Gemini CLI (`settings.json`) and Codex (`hooks.json`, and
+//! the `[hooks]` tables of its `config.toml`) nest hooks as
+//! `{"hooks": {Event: [{"matcher": ..., "hooks": [{"type": "command", ...}]}]}}`; Cursor and
+//! GitHub Copilot CLI list them flat, `{"version": 1, "hooks": {event: [{...}]}}`; ling lists
+//! rules `[{event, matcher, handler: {type, command | url, ...}, async}]`. Each hook becomes
+//! the native object it means (`command`/`url`, `match`, `timeout` in ms, `if`,
+//! `"dialect"`), which the native reader then validates like any other: one validator for
+//! every hook. Keys the agent accepts but hookhost does not implement are warnings (a real
+//! settings file must never stop the agent); a file that is not the agent's format is an
+//! error naming the event and index and what to fix. Other keys of a settings file (Claude
+//! Code's `permissions`, `env`, ...) are none of hookhost's business and ignored.
+//!
+//! What lives where:
+//! - `reader.rs`: the one reader of `{"hooks": {event: [...]}}` files, and the fields every
+//!   agent's hook shares; `format.rs`: one table per agent (its shape, event names, examples,
+//!   units, wildcards) that drives it;
+//! - `nested.rs`, `cursor.rs`, `copilot.rs`: the fields of a hook only that agent has;
+//!   `ling.rs`: ling's list of rules; `codex_toml.rs`: Codex's `config.toml`;
+//! - `switches.rs`: each agent's own on/off switches, read as that agent reads them, into
+//!   [`AgentSwitch`]es: a switch turns off the hooks of its own file here (their native
+//!   object says `"enabled": false`), and the config loader carries it to the agent's other
+//!   files of the same rank and below (`config/switches.rs`);
+//! - `sources.rs`: which files are read, in `list` order ([`foreign_sources`]);
+//! - [`events`], [`tools`]: the pure tables both jobs use, each agent's names for the events
+//!   and for the core's tools and their argument keys.
+//!
+//! The public path of these is still `hookhost::dialect::...` (re-exports).
+
+pub mod events;
+pub mod tools;
+
+mod codex_toml;
+mod copilot;
+mod cursor;
+mod format;
+mod ling;
+mod nested;
+mod reader;
+mod sources;
+mod switches;
+
+pub use codex_toml::codex_state_key;
+pub use sources::{ForeignSource, foreign_sources};
+
+use super::Scope;
+use crate::Dialect;
+use crate::event::Event;
+use serde_json::Value;
+use std::path::Path;
+
+/// One hook of another agent's file, as the native hook object it means.
+#[derive(Debug, Clone)]
+pub struct ForeignHook {
+    /// Its event.
+    pub event: Event,
+    /// Its position among the file's hooks of `event` (0-based, across matcher groups).
+    pub index: usize,
+    /// Where it is in the file's own terms: `PreToolUse[0].hooks[1]`.
+    pub label: String,
+    /// The native hook object (with `"dialect"`).
+    pub hook: Value,
+    /// Its matcher group and its place in it (Codex names a hook by them).
+    pub position: (usize, usize),
+    /// How the agent's per-hook switches name it (Gemini CLI: its `name`, else its command).
+    pub switch_id: Option<String>,
+    /// What of its own file turns it off (then `hook` says `"enabled": false`).
+    pub off: Option<String>,
+}
+
+/// A switch of another agent's file that turns hooks off: the file's own, and (carried by
+/// the config loader) that agent's hooks of the same rank and below.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentSwitch {
+    /// `None`: every hook; else the hooks whose switch id is listed.
+    pub names: Option<Vec<String>>,
+    /// As the file says it (`"disableAllHooks": true`).
+    pub why: String,
+    /// Honoured in the user's file only (Codex reads `[hooks.state]` from there alone).
+    pub user_only: bool,
+}
+
+/// What another agent's file holds for hookhost.
+#[derive(Debug, Clone, Default)]
+pub struct ForeignFile {
+    /// Its hooks, in file order.
+    pub hooks: Vec<ForeignHook>,
+    /// Errors: (where, what to fix).
+    pub problems: Vec<(Option<String>, String)>,
+    /// Accepted but not implemented, or skipped: (where, what).
+    pub warnings: Vec<(Option<String>, String)>,
+    /// Its switches.
+    pub switches: Vec<AgentSwitch>,
+}
+
+/// Reads the hooks of another agent's JSON file (`d` is not native).
+pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
+    let mut f = ForeignFile::default();
+    // Gemini CLI reads its settings as JSON with comments; the other agents' files are JSON.
+    let parsed = match d {
+        Dialect::Gemini => serde_json::from_str(&crate::jsonc::strip_comments(text)),
+        _ => serde_json::from_str(text),
+    };
+    let root: Value = match parsed {
+        Ok(v) => v,
+        Err(e) => {
+            let hint = match d {
+                Dialect::Gemini => None,
+                _ => crate::jsonc::no_comments_hint(text),
+            };
+            f.problems.push((
+                None,
+                format!(
+                    "invalid JSON at line {}, column {}: {e}{}",
+                    e.line(),
+                    e.column(),
+                    hint.unwrap_or_else(|| format!(
+                        "; fix the file (it is {}'s, hookhost reads its hooks)",
+                        agent_name(d)
+                    ))
+                ),
+            ));
+            return f;
+        }
+    };
+    f.switches = switches::agent_switches(d, &root, &mut f);
+    match format::of(d) {
+        Some(fmt) => reader::read_hooks(fmt, &root, &mut f),
+        None => ling::read_ling(&root, &mut f),
+    }
+    switch_off_own(&mut f);
+    f
+}
+
+/// Reads another agent's file `file` of `scope`: Codex's `config.toml` as TOML, any other
+/// as JSON; and what depends on where the file is (Cursor runs its user hooks in
+/// `~/.cursor`, the user file's directory).
+pub fn read_settings_at(d: Dialect, text: &str, file: &Path, scope: Scope) -> ForeignFile {
+    if d == Dialect::Codex && file.extension().is_some_and(|e| e == "toml") {
+        let mut f = codex_toml::read_codex_config(text);
+        switch_off_own(&mut f);
+        return f;
+    }
+    let mut f = read_settings(d, text);
+    if d == Dialect::Cursor
+        && scope == Scope::Global
+        && let Some(dir) = file.parent()
+    {
+        cursor::run_in(&mut f, dir);
+    }
+    f
+}
+
+/// The agent's name, as its users know it.
+pub(crate) fn agent_name(d: Dialect) -> &'static str {
+    match d {
+        Dialect::Claude => "Claude Code",
+        Dialect::Gemini => "Gemini CLI",
+        Dialect::Codex => "Codex",
+        Dialect::Ling => "the ling agent",
+        Dialect::Cursor => "Cursor",
+        Dialect::Copilot => "GitHub Copilot CLI",
+        Dialect::Native => "hookhost",
+    }
+}
+
+/// Marks the hooks the file's own switches turn off (`"enabled": false`, with why).
+fn switch_off_own(f: &mut ForeignFile) {
+    for hook in &mut f.hooks {
+        let covered = f.switches.iter().find(|s| {
+            !s.user_only
+                && s.names.as_ref().is_none_or(|names| {
+                    hook.switch_id.as_ref().is_some_and(|id| names.contains(id))
+                })
+        });
+        if let Some(s) = covered {
+            hook.off.get_or_insert_with(|| s.why.clone());
+        }
+        if hook.off.is_some()
+            && let Value::Object(o) = &mut hook.hook
+        {
+            o.insert("enabled".into(), Value::Bool(false));
+        }
+    }
+}
+
+/// What reading an agent's file says of its entry for hookhost's own adapter.
+pub const ADAPTER_SKIPPED: &str = "this is hookhost's own adapter (`hookhost hook`); skipped, as hookhost runs the native hooks directly";
+
+/// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary,
+/// and nothing else: a command that chains more (`;`, `&&`, `|`, a substitution, a process
+/// substitution) may hold a guard of its own, which must not be skipped with the adapter.
+pub fn is_adapter(command: &str) -> bool {
+    if command.contains([';', '&', '|', '\n', '`'])
+        || ["$(", "<(", ">("].iter().any(|s| command.contains(s))
+    {
+        return false;
+    }
+    let words = shlex::split(command).unwrap_or_default();
+    // The program, after any `VAR=value`, `env`, `exec` or `npx` in front of it.
+    let mut rest = words
+        .iter()
+        .skip_while(|w| w.contains('=') || matches!(w.as_str(), "env" | "exec" | "npx"));
+    let program = rest.next().map(|w| std::path::Path::new(w.as_str()));
+    program
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == "hookhost" || n == "hookhost.exe")
+        && rest.next().is_some_and(|w| w == "hook")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn claude_settings_become_native_hooks() {
+        let f = read_settings(
+            Dialect::Claude,
+            r#"{"permissions": {}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "x.sh", "timeout": 30},
+                {"type": "command", "command": "y.sh", "once": true}]}],
+              "Stop": [{"matcher": "*", "hooks": [{"type": "prompt", "prompt": "p"}]}],
+              "Notification": [{"hooks": [{"type": "command", "command": "n"}]}]}}"#,
+        );
+        assert!(f.problems.is_empty(), "{:?}", f.problems);
+        // Notification is an event hookhost fires too.
+        assert_eq!(f.hooks.len(), 3);
+        assert_eq!(f.hooks[0].event, Event::Notification);
+        assert_eq!(
+            f.hooks[1].hook,
+            json!({"dialect": "claude", "command": "x.sh", "match": "Bash", "timeout": 30000})
+        );
+        assert_eq!(f.hooks[2].index, 1);
+        assert_eq!(f.warnings.len(), 2, "{:?}", f.warnings);
+    }
+
+    #[test]
+    fn malformed_groups_are_errors_with_their_place() {
+        let f = read_settings(
+            Dialect::Claude,
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": {"command": "x"}}]}}"#,
+        );
+        assert_eq!(f.problems[0].0.as_deref(), Some("PreToolUse[0]"));
+        let f = read_settings(
+            Dialect::Gemini,
+            r#"{"hooks": {"BeforeTool": [{"hooks": [{"command": "x", "timeout": 500}]}]}}"#,
+        );
+        assert_eq!(f.hooks[0].event, Event::PreToolUse);
+        assert_eq!(f.hooks[0].hook["timeout"], 500);
+    }
+
+    #[test]
+    fn the_outbound_adapters_own_entry_is_skipped() {
+        let f = read_settings(
+            Dialect::Claude,
+            r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+                {"type": "command", "command": "/usr/local/bin/hookhost hook --for claude"},
+                {"type": "command", "command": "echo hookhost hook"}]}]}}"#,
+        );
+        assert_eq!(f.hooks.len(), 1);
+        assert_eq!(f.hooks[0].hook["command"], "echo hookhost hook");
+        assert!(f.warnings[0].1.contains("adapter"));
+    }
+
+    #[test]
+    fn ling_rules() {
+        let f = read_settings(
+            Dialect::Ling,
+            r#"[{"event": "PreToolUse", "matcher": "write_file", "handler": {"type": "command", "command": "./b.sh", "timeout": 5000}}]"#,
+        );
+        assert_eq!(
+            f.hooks[0].hook,
+            json!({"dialect": "ling", "command": "./b.sh", "timeout": 5000, "match": "write_file"})
+        );
+    }
+}

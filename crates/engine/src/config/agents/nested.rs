@@ -1,0 +1,127 @@
+//! The fields of a hook in Claude Code's, Gemini CLI's and Codex's files (the `Groups` layout
+//! of `format.rs`: `{"hooks": {Event: [{"matcher": ..., "hooks": [HOOK]}]}}`) that the other
+//! agents' hooks do not have: `description`/`statusMessage`, `async`, Claude Code's `if`,
+//! Gemini CLI's `name`. The file, its groups and the shared fields are `reader.rs`'s.
+
+use super::format::{At, Format, Read};
+use super::reader::{http, ignored_keys, native, skipped_adapter, timeout, unknown_type};
+use super::{ForeignFile, agent_name};
+use crate::Dialect;
+use crate::event::Event;
+use crate::wire::settings::{NativeHookObject, NestedEntry, read};
+use serde_json::{Map, Value};
+
+/// One hook of a matcher group as a native object; `None` when it is skipped (a warning or
+/// a problem recorded).
+pub(super) fn hook(
+    fmt: &Format,
+    at: &At,
+    h: &Map<String, Value>,
+    f: &mut ForeignFile,
+) -> Option<Read> {
+    let (event, label) = (at.meaning.event, at.label);
+    let entry: NestedEntry = read(h);
+    let mut out = handler(fmt, &entry, label, f)?;
+    // Gemini CLI names a hook by its `name`, else by its command (`hooksConfig.disabled`).
+    let switch_id = match fmt.dialect {
+        Dialect::Gemini => entry.name.clone().or_else(|| {
+            entry
+                .command
+                .as_ref()
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        }),
+        _ => None,
+    };
+    out.matcher = at.group_matcher.map(|m| Value::String(m.to_string()));
+    if let Some(t) = &entry.timeout {
+        out.timeout = timeout(fmt, t, label, f);
+    }
+    out.description = entry.description.clone().or(entry.status_message.clone());
+    if entry.is_async == Some(true) {
+        if event.allows_async() {
+            out.is_async = Some(Value::Bool(true));
+        } else {
+            f.warnings.push((
+                Some(label.to_string()),
+                format!("`async` on {event} is not implemented by hookhost: the hook runs synchronously and can decide"),
+            ));
+        }
+    }
+    let off = condition(fmt.dialect, event, &entry, &mut out, label, f);
+    ignored_keys(&entry.other, Some(label), f);
+    Some(Read {
+        hook: out.into_value(),
+        switch_id,
+        off,
+    })
+}
+
+/// Claude Code's `if`: passed on as the native `if` on tool events; elsewhere Claude Code
+/// never runs the hook, and neither does hookhost (what turns it off is returned). The other
+/// agents have no `if`: ignored with a warning.
+fn condition(
+    d: Dialect,
+    event: Event,
+    entry: &NestedEntry,
+    out: &mut NativeHookObject,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<String> {
+    let condition = entry.condition.clone()?;
+    if d != Dialect::Claude {
+        f.warnings.push((
+            Some(label.to_string()),
+            format!(
+                "`if` is Claude Code's, not {}'s: ignored, the hook runs on every call its matcher lets through",
+                agent_name(d)
+            ),
+        ));
+        return None;
+    }
+    if event.takes_tool_matcher() {
+        out.condition = Some(condition);
+        return None;
+    }
+    let why = format!(
+        "`if` on {event}: Claude Code evaluates `if` on tool events only and never runs such a hook elsewhere"
+    );
+    f.warnings.push((Some(label.to_string()), why.clone()));
+    Some(why)
+}
+
+/// What runs: a command or (not in Gemini CLI) an HTTP endpoint; `None` when the hook is
+/// skipped (recorded).
+fn handler(
+    fmt: &Format,
+    entry: &NestedEntry,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<NativeHookObject> {
+    let mut out = native(fmt.dialect);
+    match entry.kind.as_deref().unwrap_or("command") {
+        "command" => match &entry.command {
+            Some(Value::String(c)) if skipped_adapter(c, label, f) => return None,
+            Some(c) => out.command = Some(c.clone()),
+            None => {
+                f.problems.push((
+                    Some(label.to_string()),
+                    "a \"command\" hook needs `command`: add \"command\": \"path/to/script.sh\""
+                        .to_string(),
+                ));
+                return None;
+            }
+        },
+        "http" if fmt.url_example.is_some() => {
+            let fields = (&entry.url, &entry.headers, &entry.allowed_env_vars);
+            if !http(fmt, &mut out, fields, label, f) {
+                return None;
+            }
+        }
+        other => {
+            unknown_type(other, label, f);
+            return None;
+        }
+    }
+    Some(out)
+}
