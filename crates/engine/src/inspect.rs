@@ -207,7 +207,7 @@ impl Found {
             ));
             return Ok(());
         }
-        if hook.dialect == crate::dialect::Dialect::Native
+        if hook.dialect == crate::Dialect::Native
             && let Some(msg) = crate::preflight::timeout_problem(hook.timeout)
         {
             self.warnings.push(problem(hook, msg));

@@ -5,9 +5,9 @@
 //! the events that carry it. How a field is spelled for the user (`--tool` on the command
 //! line, `` `tool` `` in JSON-RPC) is the caller's; what is wrong is a [`RequestError`].
 
-use crate::dialect::payload_from;
 use crate::event::Event;
 use crate::payload::Payload;
+use crate::translate::payload_from;
 use crate::wire::NativePayload;
 use serde_json::Value;
 use std::fmt;

@@ -9,6 +9,7 @@
 //! - [`locations`]: where hookhost keeps its state and whose home that is, when a project can
 //!   set `HOME`.
 //! - [`host_env`]: which of hookhost's own variables it obeys when a project can set them.
+//! - [`clock`]: Unix milliseconds as an ISO 8601 timestamp.
 //! - [`confine`]: whether a path a config names stays inside a root.
 //! - [`jsonc`]: JSON with comments, as Gemini CLI reads its settings.
 //! - [`display`]: text from a config or a hook made safe for a terminal.
@@ -21,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+pub mod clock;
 pub mod confine;
 pub mod display;
 pub mod files;

@@ -59,7 +59,7 @@ impl Serialize for Line<'_> {
         let mut s = serializer.serialize_struct("EventRecord", 15)?;
         s.serialize_field("v", &RECORD_VERSION)?;
         s.serialize_field("id", &format_args!("{}", Id(d)))?;
-        s.serialize_field("time", &crate::dialect::iso_of_ms(d.start_ms))?;
+        s.serialize_field("time", &hookhost_sys::clock::iso_of_ms(d.start_ms))?;
         s.serialize_field("session", &d.text_of(d.session))?;
         s.serialize_field("event", d.event)?;
         s.serialize_field("agent", &d.agent)?;

@@ -17,16 +17,16 @@
 //! Everything else is a re-export, kept so that `hookhost::dialect::...` paths keep working
 //! until 0.2.
 
-mod rules;
-
-pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
+#[doc(hidden)]
+pub use crate::judge::{
+    CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules,
+};
 
 #[doc(hidden)]
 pub use crate::config::agents::{
     ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, ForeignSource, codex_state_key, events,
     foreign_sources, is_adapter, read_settings, read_settings_at, tools,
 };
-pub(crate) use crate::translate::iso_of_ms;
 #[doc(hidden)]
 pub use crate::translate::{
     AgentEnv, Answer, EnvFacts, agent_variables, env, env_unset, payload_from, recognise, render,

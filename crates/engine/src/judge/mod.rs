@@ -4,23 +4,26 @@
 //! (exit 0, exit 2, other exit or crash, timeout, spawn failure), then the [`Cell`] of the
 //! dialect's table for the event's column, then the JSON protocol refines an exit 0, and
 //! last the hook's trust level keeps only the effects it allows (`trust::keeps`). Each
-//! dialect's rules are a value ([`Rules`], from `dialect/rules.rs`). Nothing edits a
+//! dialect's rules are a value ([`Rules`], from `rules.rs`). Nothing edits a
 //! judgement afterwards; folding the judgements of an event's hooks into its decision (and
 //! short-circuiting) is `runner.rs`'s job.
 
 use super::config::{HookId, HookKind, OnError};
-use super::dialect::{self, PlainStdout, Rules, ToolOutput};
 use super::event::{Event, EventClass};
 use super::output::{HookResponse, JsonDecision, PermissionAnswer, parse_stdout};
 use super::spawner::{ExitStatus, SpawnOutput};
+use crate::Dialect;
 pub use crate::agent::{EffectKind, EffectSet, Effects, Verdict};
+use crate::config::agents::tools;
 use serde::Serialize;
 use serde_json::Value;
 
 mod keep;
 mod row;
+mod rules;
 pub use keep::{REJUDGE_KEEPS, TrustLevel, keeps};
 pub use row::{Row, Via};
+pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
 
 /// The rows of DESIGN §4: how a hook ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -690,11 +693,11 @@ fn apply_decision(
 /// back to the core's when the event carries a core tool name (`file_path` -> `path`), and
 /// Gemini CLI's `tool_input` merged into the arguments the hook saw.
 fn in_event_terms(rules: &Rules, t: &HookFacts, updated: Value, merge: bool) -> Value {
-    if rules.dialect == dialect::Dialect::Native {
+    if rules.dialect == Dialect::Native {
         return updated;
     }
     let tool = t.tool.unwrap_or_default();
-    let updated = dialect::tools::input_to_event(rules.dialect, tool, &updated);
+    let updated = tools::input_to_event(rules.dialect, tool, &updated);
     match (merge, t.args, updated) {
         (true, Some(Value::Object(current)), Value::Object(patch)) => {
             let mut merged = current.clone();

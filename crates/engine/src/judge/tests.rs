@@ -2,8 +2,8 @@
 //! not (a warning, never a silent clean pass).
 
 use super::*;
+use crate::Dialect;
 use crate::config::Scope;
-use crate::dialect::Dialect;
 use serde_json::json;
 use std::time::Duration;
 
@@ -28,11 +28,7 @@ fn output(code: i32, stdout: &str, stderr: &str) -> SpawnOutput {
 }
 
 fn judged(d: Dialect, event: Event, code: i32, stdout: &str, stderr: &str) -> Judgement {
-    judge(
-        dialect::rules(d),
-        &facts(event),
-        &output(code, stdout, stderr),
-    )
+    judge(rules(d), &facts(event), &output(code, stdout, stderr))
 }
 
 #[test]
@@ -234,7 +230,7 @@ fn every_row_of_every_table_is_the_row_reported() {
         Event::PermissionRequest,
     ];
     for d in Dialect::ALL {
-        let rules = dialect::rules(d);
+        let rules = rules(d);
         for (condition, cells) in &rules.table {
             for event in columns {
                 let j = judge(rules, &facts(event), &ending(*condition));
@@ -316,7 +312,7 @@ fn trust_marks_the_row_reduced_and_the_untrusted_hook_not_run() {
     let mut f = facts(Event::PreToolUse);
     f.trust = TrustLevel::Untrusted;
     let out = output(0, r#"{"additionalContext":"x"}"#, "");
-    let j = judge(dialect::rules(Dialect::Native), &f, &out);
+    let j = judge(rules(Dialect::Native), &f, &out);
     assert!(
         matches!(j.row, Row::Table { reduced: true, .. }),
         "{:?}",

@@ -5,11 +5,11 @@
 use super::{ReportObserver, Runner, Snapshot};
 use crate::config::{self, ConfigErrors, ConfigPaths, HookSet};
 use crate::decision_log::DecisionLog;
-use crate::dialect::AgentEnv;
 use crate::event::Event;
 use crate::inprocess::{FnHook, FnHookEntry};
 use crate::session_env::SessionEnv;
 use crate::spawner::{HookSpawner, Spawner};
+use crate::translate::AgentEnv;
 use crate::trust::{TrustPolicy, TrustStore};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -225,7 +225,7 @@ impl RunnerBuilder {
     }
 
     /// hookhost runs as the hook of the agent that set `env` (`hookhost hook --for X`): the
-    /// hooks of that agent's dialect get its variables, not hookhost's (`dialect::env`).
+    /// hooks of that agent's dialect get its variables, not hookhost's (`translate::env`).
     pub fn agent_env(mut self, env: AgentEnv) -> Self {
         self.agent_env = Some(env);
         self

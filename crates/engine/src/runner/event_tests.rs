@@ -188,7 +188,7 @@ fn an_untrusted_hook_cannot_allow() {
         truncated: false,
         duration: Duration::from_millis(1),
     };
-    let rules = crate::dialect::rules(Dialect::Native);
+    let rules = crate::judge::rules(Dialect::Native);
     let j = judge::judge(rules, &facts, &out);
     assert!(j.effects.allow);
     facts.trust = TrustLevel::Untrusted;

@@ -72,7 +72,7 @@ pub struct Runner {
     project_dir: PathBuf,
     background: Mutex<JoinSet<HookRecord>>,
     /// The variables the agent that started hookhost set for it (`hookhost hook --for X`).
-    agent_env: Option<crate::dialect::AgentEnv>,
+    agent_env: Option<crate::translate::AgentEnv>,
     /// Where SessionStart hooks get their `CLAUDE_ENV_FILE`.
     session_env: crate::session_env::SessionEnv,
     /// hookhost's own state and the agents' wiring, denied to tool calls (`protect`); made

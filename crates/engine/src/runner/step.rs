@@ -5,13 +5,15 @@
 
 use super::fire::Step;
 use super::{Runner, Snapshot};
+use crate::Dialect;
 use crate::config::{Handler, Hook, ModuleSource, Scope};
-use crate::dialect::{self, Dialect, EnvFacts};
 use crate::event::Event;
+use crate::judge::rules;
 use crate::judge::{HookFacts, Judgement, judge};
 use crate::payload::Payload;
 use crate::report::{EventReport, HookRecord, record, record_fn};
 use crate::spawner::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
+use crate::translate::{self, EnvFacts};
 use crate::trust::{self, Gate, TrustLevel};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -37,7 +39,7 @@ impl Runner {
                     rejudge,
                     ..entry.facts()
                 };
-                let judgement = judge(dialect::rules(Dialect::Native), &facts, &output);
+                let judgement = judge(rules(Dialect::Native), &facts, &output);
                 return Some((record_fn(entry, &output, &judgement), judgement));
             }
             Step::Configured(hook) => hook,
@@ -159,7 +161,7 @@ impl Runner {
             _ => None,
         };
         let known = payload.known();
-        let env = dialect::env(
+        let env = translate::env(
             hook.dialect,
             &EnvFacts {
                 session_id: known.session_id.as_deref(),
@@ -173,8 +175,8 @@ impl Runner {
             cwd: hook.cwd.clone(),
             project_dir: self.project_dir.clone(),
             // The payload and environment of the hook's dialect (native: as is).
-            stdin: dialect::render(hook.dialect, payload),
-            env_unset: dialect::env_unset(hook.dialect, &env),
+            stdin: translate::render(hook.dialect, payload),
+            env_unset: translate::env_unset(hook.dialect, &env),
             env,
             timeout: hook.timeout,
             module_sha256,
@@ -209,7 +211,7 @@ pub(super) async fn spawn_and_judge(
     explain_package_failure(hook, &mut output);
     facts.hint = shell_failure_hint(hook, &output);
     facts.env_file = env_file.map(|f| crate::session_env::read(&f));
-    let judgement = judge(dialect::rules(hook.dialect), &facts, &output);
+    let judgement = judge(rules(hook.dialect), &facts, &output);
     (output, judgement)
 }
 

@@ -2,10 +2,10 @@
 
 use super::background::ASYNC_RECORDS_KEPT;
 use super::*;
+use crate::Dialect;
 use crate::agent::{self, HookContext};
 use crate::config::{Handler, OnError, WasmLimits};
 use crate::config::{Hook, Scope};
-use crate::dialect::Dialect;
 use crate::event::Event;
 use crate::judge::{self, Condition};
 use crate::payload::Payload;
@@ -197,8 +197,8 @@ fn the_table_matches_design_section_4() {
             [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
         ),
     ];
-    assert_eq!(crate::dialect::NATIVE_TABLE, expect);
-    let table = &crate::dialect::rules(Dialect::Native).table;
+    assert_eq!(crate::judge::NATIVE_TABLE, expect);
+    let table = &crate::judge::rules(Dialect::Native).table;
     assert_eq!(
         judge::cell(table, Condition::Exit2, Event::PreToolUse),
         Block

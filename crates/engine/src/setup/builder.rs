@@ -4,9 +4,9 @@
 
 use super::{ClientHook, Engine, EngineError};
 use crate::config::{ConfigPaths, HookSet};
-use crate::dialect::AgentEnv;
 use crate::locations;
 use crate::spawner::{HookSpawner, Spawner, Tiering, WasmEngineConfig};
+use crate::translate::AgentEnv;
 use crate::{ReportObserver, Runner, TrustError, TrustPolicy, TrustStore};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU64;

@@ -6,7 +6,7 @@
 //! names: [`crate::config::agents`]), payloads, reports and decisions, and nothing below it
 //! imports it (config, payload, output, answer, decision and the spawners do not). It decides
 //! nothing and reads no file: which hooks exist is the configuration's, what an exit code
-//! means is the judge's (`dialect::Rules`).
+//! means is the judge's (`judge::Rules`).
 //!
 //! - `render`: a native [`Payload`](crate::Payload) -> the bytes a dialect's hook reads on
 //!   stdin, and the reverse ([`recognise`]: a payload of any dialect, told by its shape;
@@ -25,7 +25,6 @@ mod env;
 mod render;
 mod respond;
 
-pub(crate) use copilot::iso_of_ms;
 pub use env::{AgentEnv, EnvFacts, agent_variables, env, env_unset};
 pub use render::{payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};

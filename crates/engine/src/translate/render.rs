@@ -45,7 +45,7 @@ pub(crate) fn from_gemini_event(name: &str) -> Option<Event> {
 
 /// An ISO 8601 UTC timestamp of now, to the millisecond.
 pub(super) fn now_iso() -> String {
-    super::copilot::iso_of_ms(super::copilot::now_ms())
+    hookhost_sys::clock::iso_of_ms(super::copilot::now_ms())
 }
 
 /// The bytes a hook of dialect `d` reads on stdin for `p`.

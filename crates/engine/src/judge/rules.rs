@@ -28,8 +28,8 @@
 //! `followup_message`; `permissionDecision`, `modifiedArgs` at the top level) are read by the
 //! one answer reader (`wire/answer.rs`), whatever the dialect.
 
-use super::Dialect;
-use crate::judge::{Cell, Condition, Table};
+use super::{Cell, Condition, Table};
+use crate::Dialect;
 use crate::output::{HookResponse, JsonDecision, StatedDecision};
 use std::borrow::Cow;
 
