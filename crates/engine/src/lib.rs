@@ -76,6 +76,11 @@ pub use hookhost_core as agent;
 pub(crate) use hookhost_sys::{confine, display};
 #[doc(no_inline)]
 pub use hookhost_sys::{files, host_env, jsonc, locations, preflight, store};
+// The plain data and wire types (hookhost-protocol), at their old paths. `event` stays a
+// crate-internal path so that `crate::event::Event` keeps resolving inside the engine.
+pub(crate) use hookhost_protocol::event;
+#[doc(no_inline)]
+pub use hookhost_protocol::wire;
 
 mod answer;
 pub mod config;
@@ -83,7 +88,6 @@ mod decision;
 pub mod decision_log;
 pub mod dialect;
 pub mod doctor;
-mod event;
 mod inprocess;
 pub mod inspect;
 mod output;
@@ -99,21 +103,22 @@ pub mod spawner;
 #[cfg(feature = "otel")]
 pub mod telemetry;
 pub mod trust;
-pub mod wire;
 
 pub use agent::{HookContext, HookVerdict, ToolHooks};
 pub use answer::{TypedAnswer, typed_answer};
-pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
-pub use decision::{
-    Cell, Condition, EffectKind, EffectSet, Effects, HookFacts, Judgement, Outcome, Verdict, judge,
-};
-pub use dialect::Dialect;
+pub use config::{ConfigPaths, Hook, HookSet};
+pub use decision::{EffectKind, EffectSet, Effects, HookFacts, Judgement, Verdict, judge};
 pub use display::{terminal_safe, terminal_safe_lines};
-pub use event::{Event, EventClass, UnknownEvent};
+#[doc(no_inline)]
+pub use hookhost_protocol::{
+    Cell, Condition, ConfigError, ConfigErrors, Decision, Dialect, Event, EventClass, EventReport,
+    ExitStatus, HookKind, HookRecord, Outcome, Scope, StopRequest, TrustLevel, UnknownEvent,
+    json_type_name,
+};
 pub use inprocess::{FnHook, FnResponse, HookError, HookResult};
 pub use output::{HookResponse, JsonDecision, KNOWN_ANSWER_KEYS, parse_stdout};
-pub use payload::{Origin, Payload, json_type_name};
-pub use report::{Decision, EventReport, HookRecord, StopRequest};
+pub use payload::{Origin, Payload};
+pub use report::ToVerdict;
 pub use runner::{FnOptions, ReportObserver, Runner, RunnerBuilder, RunnerError};
-pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
-pub use trust::{TrustError, TrustLevel, TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};
+pub use spawner::{HookSpawner, SpawnOutput, SpawnRequest, Spawner};
+pub use trust::{TrustError, TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};

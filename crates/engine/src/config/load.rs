@@ -12,7 +12,6 @@
 //! ([`read_bounded`]: no FIFOs, no endless files) and hashed from the exact bytes parsed, so
 //! what trust compares is what runs.
 
-use super::errors::{ConfigError, ConfigErrors};
 use super::parse::{parse_foreign, parse_source};
 use super::paths::{
     CLAUDE_MANAGED_SETTINGS, CLAUDE_MANAGED_SETTINGS_ENV, ConfigPaths, MANAGED_CONFIG,
@@ -25,6 +24,7 @@ use crate::confine::{canonical_or_same, same_file};
 use crate::dialect::{self, Dialect};
 use crate::files::{CONFIG_LIMIT, read_bounded, sha256_hex};
 use crate::locations::check_root_owned;
+use hookhost_protocol::{ConfigError, ConfigErrors};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -28,7 +28,6 @@
 //! example configs. This module remains the authority: it checks what a schema cannot
 //! (paths, regex syntax, header references, wasm-only options on a shell command).
 
-mod errors;
 pub mod headers;
 mod load;
 mod matcher;
@@ -40,7 +39,8 @@ mod rule;
 mod switches;
 mod types;
 
-pub use errors::{ConfigError, ConfigErrors};
+#[doc(no_inline)]
+pub use hookhost_protocol::{ConfigError, ConfigErrors};
 pub use load::{load, load_lenient};
 pub use matcher::{Matcher, alias_notes};
 pub use parse::parse_file;

@@ -2,12 +2,12 @@
 //! a native hooks file ([`parse_file`]), or another agent's settings translated into native
 //! hook objects first (`dialect::read_settings`).
 
-use super::errors::ConfigError;
 use super::paths::{ConfigPaths, MANAGED_CONFIG};
 use super::raw::{self, Entry, MANAGED_ONLY_KEY};
 use super::resolve::Resolver;
 use super::types::{Hook, Scope};
 use crate::dialect::{self, Dialect};
+use hookhost_protocol::ConfigError;
 use std::path::Path;
 
 /// Another agent's file, parsed.

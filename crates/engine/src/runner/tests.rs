@@ -9,7 +9,7 @@ use crate::decision::{self, Condition};
 use crate::dialect::Dialect;
 use crate::event::Event;
 use crate::payload::Payload;
-use crate::report::{Decision, EventReport};
+use crate::report::{Decision, EventReport, ToVerdict};
 use crate::spawner::{ExitStatus, SpawnOutput, SpawnRequest};
 use crate::{HookKind, Outcome};
 use async_trait::async_trait;
