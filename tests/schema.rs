@@ -2,7 +2,7 @@
 //! config in the repository validates against it, the schema and hookhost's own validation
 //! agree on a table of valid and invalid configs, and its keys, events and bounds are the
 //! ones the code uses. The schemas generated from the wire types (payloads, answers, the
-//! `run --json` object; crates/engine/src/wire) describe what hookhost really writes and reads:
+//! `run --json` object; crates/protocol) describe what hookhost really writes and reads:
 //! every rendered payload, every answer to an agent and every report validates, and a broken
 //! one does not.
 //!
