@@ -34,6 +34,7 @@ pub struct ListReport {
     /// The problems of the config files (`hookhost list --json` only: serve and the Python
     /// package report them on their own).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<ConfigError>")]
     pub errors: Option<Vec<ConfigError>>,
 }
 
