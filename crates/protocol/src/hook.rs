@@ -119,6 +119,7 @@ impl PartialEq<&str> for HookId {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[schemars(description = "The kind of handler.")]
+#[non_exhaustive]
 pub enum HookKind {
     /// A shell command (`sh -c`).
     #[schemars(description = "`sh -c`.")]

@@ -8,6 +8,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[schemars(description = "What one hook did for the event.")]
+#[non_exhaustive]
 pub enum Outcome {
     /// Exit 0 and no decision.
     Pass,

@@ -7,8 +7,8 @@
 use super::matcher::Matcher;
 use super::rule::{PermissionRule, core_of, names_of_core};
 use crate::dialect::{self, Dialect};
-use crate::event::Event;
 use crate::store::{Digest, Store};
+use hookhost_protocol::Event;
 #[doc(no_inline)]
 pub use hookhost_protocol::{DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope};
 use serde::Serialize;
