@@ -40,7 +40,9 @@ mod switches;
 mod types;
 
 #[doc(no_inline)]
-pub use hookhost_protocol::{ConfigError, ConfigErrors};
+pub use hookhost_protocol::{
+    ConfigError, ConfigErrors, DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope,
+};
 pub use load::{load, load_lenient};
 pub use matcher::{Matcher, alias_notes};
 pub use parse::parse_file;
@@ -50,7 +52,6 @@ pub use rule::PermissionRule;
 #[cfg(test)]
 pub(crate) use rule::RuleBase;
 pub use types::{
-    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, DisabledHook, FsAccess, Handler, Hook, HookId,
-    HookKind, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, ModuleSource, OnError, PackageModule, Scope,
-    WasmLimits,
+    DEFAULT_MEMORY_MIB, DisabledHook, Handler, Hook, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
+    ModuleSource, PackageModule, WasmLimits,
 };

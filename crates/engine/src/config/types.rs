@@ -9,8 +9,9 @@ use super::rule::{PermissionRule, core_of, names_of_core};
 use crate::dialect::{self, Dialect};
 use crate::store::{Digest, Store};
 use hookhost_protocol::Event;
-#[doc(no_inline)]
-pub use hookhost_protocol::{DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope};
+pub(crate) use hookhost_protocol::{
+    DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -22,9 +22,11 @@ pub mod trust;
 use crate::TrustPolicy;
 use crate::config::ConfigPaths;
 
-pub use agents::{AgentStatus, EventWiring, Wiring, WiringKind};
 #[doc(no_inline)]
-pub use hookhost_protocol::doctor::{DOCTOR_VERSION, DoctorReport, Finding, Section, Severity};
+pub use hookhost_protocol::doctor::{
+    AgentStatus, DOCTOR_VERSION, DoctorReport, EventWiring, Finding, Section, Severity, Wiring,
+    WiringKind,
+};
 
 /// Everything the library can tell about the project and user at `paths`, with untrusted
 /// hooks judged under `policy`: agents, hooks, trust, directories.

@@ -3,8 +3,7 @@
 
 use crate::decision::{EffectKind, EffectSet, HookFacts, Judgement, Outcome, Verdict};
 
-#[doc(no_inline)]
-pub use hookhost_protocol::TrustLevel;
+use hookhost_protocol::TrustLevel;
 
 /// The effects a trust level keeps: an allowlist, so an effect added to
 /// [`Effects`](crate::agent::Effects) is dropped for untrusted hooks until it is named here.

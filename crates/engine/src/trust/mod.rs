@@ -44,8 +44,10 @@ mod unpinned;
 
 pub use assess::{ChangeKind, TrustAssessment, TrustChange, join_ids};
 pub use grant::PackageGrant;
+#[doc(no_inline)]
+pub use hookhost_protocol::TrustLevel;
 pub(crate) use keep::keep;
-pub use keep::{REJUDGE_KEEPS, TrustLevel, keeps};
+pub use keep::{REJUDGE_KEEPS, keeps};
 pub(crate) use policy::{Gate, gate, not_run, reduce_request};
 pub use policy::{TRUST_ENV, TrustPolicy, UNTRUSTED_TIMEOUT, UnknownPolicy};
 pub use scripts::ScriptPins;
