@@ -53,8 +53,10 @@
 //!   them)
 //! - what trust allows an untrusted hook: [`trust`]
 //! - how another agent's payload, answer and rules are translated: [`dialect`]; every JSON
-//!   object hookhost reads or writes (payloads, answers, `run --json`) as a type, with its
-//!   JSON Schema: [`wire`]
+//!   object hookhost reads or writes (payloads, answers, `run`/`list`/`check`/`doctor --json`,
+//!   the decision-log line) as a type, with its JSON Schema, and the shared enums ([`Event`],
+//!   [`Dialect`], [`Outcome`], ...): the `hookhost-protocol` crate, re-exported here ([`wire`]
+//!   and the crate root)
 //! - where a process, a wasm instance or an HTTP request starts: [`spawner`]; a Claude Code
 //!   SessionStart hook's `CLAUDE_ENV_FILE` and how it is read: [`session_env`]
 //! - what a config file says: [`config`]; which paths it may name: `confine.rs`; how files
