@@ -2,9 +2,9 @@
 //! config in the repository validates against it, the schema and hookhost's own validation
 //! agree on a table of valid and invalid configs, and its keys, events and bounds are the
 //! ones the code uses. The schemas generated from the wire types (payloads, answers, the
-//! `run --json` object; crates/engine/src/wire) describe what hookhost really writes and reads:
-//! every rendered payload, every answer to an agent and every report validates, and a broken
-//! one does not.
+//! `run --json` object; crates/protocol) describe what hookhost really writes and reads:
+//! every rendered payload, every answer to an agent and every report (`run`, `list`, `check`,
+//! `doctor --json`) validates, and a broken one does not.
 //!
 //! The validator is Python's `jsonschema`: the tests that use it are the `interpreters` tier
 //! (tests/README.md); the keys-events-and-bounds test is the fast tier.
@@ -749,4 +749,57 @@ fn doctor_json_validates_against_its_schema() {
     let mut broken = pairs[0].1.clone();
     broken["sections"][0]["findings"][0]["severity"] = json!("fatal");
     assert_eq!(refused(&[("doctor.schema.json", broken)]).len(), 1);
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "interpreters"),
+    ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
+)]
+fn list_and_check_json_validate_against_their_schemas() {
+    // Every shape of a listed hook: shell (matched, described, `if`), wasm (its limits), HTTP,
+    // a duplicate, a disabled one, and a broken entry (list's `errors`, check's errors).
+    let p = common::Project::new(json!({"hooks": {
+        "PreToolUse": [
+            {"command": "./missing.sh", "match": "bash", "description": "guard", "if": "Bash(rm *)"},
+            {"command": "./missing.sh", "if": "Bash(rm *)"},
+            {"command": ".coding-agent/bad.wasm", "fuel": 1000, "fs": "none"},
+            {"command": "echo off", "enabled": false},
+            {"comand": "typo"}
+        ],
+        "PostToolUse": [{"url": "http://127.0.0.1:9/audit", "async": true}]
+    }}));
+    p.write(".coding-agent/bad.wasm", "not wasm");
+    let listed = p.cli(&["list", "--json"], &[]);
+    assert_eq!(listed.status.code(), Some(1), "{listed:?}");
+    let list: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let checked = p.cli(&["check", "--json"], &[]);
+    assert_eq!(checked.status.code(), Some(1), "{checked:?}");
+    let check: Value = serde_json::from_slice(&checked.stdout).unwrap();
+    // What was validated has each optional part.
+    let text = list.to_string();
+    for word in [
+        "duplicateOf",
+        "disabledBy",
+        r#""fuel":1000"#,
+        r#""if":"Bash(rm *)""#,
+    ] {
+        assert!(text.contains(word), "{word}: {text}");
+    }
+    assert!(!list["errors"].as_array().unwrap().is_empty(), "{list}");
+    assert!(!check["errors"].as_array().unwrap().is_empty(), "{check}");
+    let pairs = [("list.schema.json", list), ("check.schema.json", check)];
+    assert_eq!(validate_all(&pairs), [] as [String; 0]);
+    let mut broken_list = pairs[0].1.clone();
+    broken_list["hooks"][0]["kind"] = json!("lambda");
+    let mut broken_check = pairs[1].1.clone();
+    broken_check["hooks"] = json!("many");
+    assert_eq!(
+        refused(&[
+            ("list.schema.json", broken_list),
+            ("check.schema.json", broken_check)
+        ])
+        .len(),
+        2
+    );
 }

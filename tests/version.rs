@@ -115,6 +115,7 @@ fn every_crate_and_the_wheel_inherit_the_version() {
     for manifest in [
         "crates/core/Cargo.toml",
         "crates/sys/Cargo.toml",
+        "crates/protocol/Cargo.toml",
         "crates/engine/Cargo.toml",
         "crates/package/Cargo.toml",
         "crates/serve/Cargo.toml",

@@ -125,6 +125,8 @@ impl Trace {
                 Outcome::Timeout => self.paint("31", "timeout"),
                 Outcome::Error => self.paint("31", "error  "),
                 Outcome::Skipped => self.paint("2", "skipped"),
+                // A later outcome (the enum is non-exhaustive): its name, uncoloured.
+                other => format!("{:<7}", other.as_str()),
             };
             let mut command = h.command.clone();
             if command.chars().count() > 60 {

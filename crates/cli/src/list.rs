@@ -32,10 +32,16 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
     }
     let status = u8::from(!errors.is_empty());
     if a.json {
-        // The same object `serve` answers `list` with, and this run's problems.
-        let mut listed = hookhost::inspect::list_json(&set);
-        listed["errors"] = serde_json::json!(errors);
-        println!("{}", serde_json::to_string_pretty(&listed)?);
+        // The same object `serve` answers `list` with, and this run's problems; through a
+        // `Value`, so its keys print in alphabetical order.
+        let listed = hookhost::inspect::ListReport {
+            errors: Some(errors),
+            ..hookhost::inspect::list_report(&set)
+        };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::to_value(&listed)?)?
+        );
         return Ok(status);
     }
     if set.is_empty() && set.disabled.is_empty() {

@@ -1,97 +1,96 @@
-//! What `hookhost list --json` and `hookhost check --json` print, as data, so that `serve`'s
-//! `list` and `check` answer exactly the same objects. It reads and compiles; it runs no hook.
+//! What `hookhost list --json` and `hookhost check --json` print, made of the config files, so
+//! that `serve`'s `list` and `check` answer exactly the same objects. It reads and compiles;
+//! it runs no hook. The objects' shapes ([`ListReport`], [`CheckReport`]) are
+//! `hookhost_protocol::inspect`'s, re-exported here.
 
-use crate::EventClass;
-use crate::config::{self, ConfigError, ConfigPaths, Handler, Hook, HookSet};
+use crate::config::{self, ConfigPaths, Handler, Hook, HookSet};
 use crate::preflight::shell_program_problem;
 use crate::spawner::{WasmEngineConfig, WasmSpawner};
-use serde::Serialize;
-use serde_json::{Value, json};
-use std::path::PathBuf;
+#[doc(no_inline)]
+pub use hookhost_protocol::inspect::{
+    CheckReport, DuplicateOf, ListReport, ListedHook, WasmOptions,
+};
+use hookhost_protocol::{ConfigError, EventClass};
+use serde_json::Value;
 
 /// `{"hooks": [...], "disabled": [...], "files": [...], "managedOnly": FILE|null}`: the
 /// effective hooks in run order, with their source file and dialect (and, for an identical
 /// handler listed again, `duplicateOf`: the hook that runs instead when both match), the
 /// hooks a switch turned off (with `disabledBy` and `why`), and the files read.
-pub fn list_json(set: &HookSet) -> Value {
-    let hooks: Vec<_> = set
+pub fn list_report(set: &HookSet) -> ListReport {
+    let hooks = set
         .all()
-        .map(|h| {
-            let mut v = hook_json(h);
-            if let Some(first) = set.duplicate_of(h) {
-                v["duplicateOf"] = json!({"hook": first.label(), "file": first.file});
-            }
-            v
+        .map(|h| ListedHook {
+            duplicate_of: set.duplicate_of(h).map(|first| DuplicateOf {
+                hook: first.label(),
+                file: first.file.clone(),
+            }),
+            ..listed(h)
         })
         .collect();
-    let disabled: Vec<_> = set
+    let disabled = set
         .disabled
         .iter()
-        .map(|d| {
-            let mut v = hook_json(&d.hook);
-            v["disabledBy"] = json!(d.by);
-            v["why"] = json!(d.why);
-            v
+        .map(|d| ListedHook {
+            disabled_by: Some(d.by.clone()),
+            why: Some(d.why.clone()),
+            ..listed(&d.hook)
         })
         .collect();
-    json!({
-        "hooks": hooks,
-        "disabled": disabled,
-        "files": set.files,
-        "managedOnly": set.managed_only,
-    })
+    ListReport {
+        hooks,
+        disabled,
+        files: set.files.clone(),
+        managed_only: set.managed_only.clone(),
+        errors: None,
+    }
+}
+
+/// [`list_report`] as JSON: what serve's `list` and the Python package answer.
+pub fn list_json(set: &HookSet) -> Value {
+    // Plain data: serialising it cannot fail.
+    serde_json::to_value(list_report(set)).unwrap_or_default()
 }
 
 /// One hook as `list --json` shows it.
-fn hook_json(h: &Hook) -> Value {
-    let mut v = json!({
-        "event": h.event,
-        "hook": h.label(),
-        "kind": h.handler.kind(),
-        "command": h.handler.display(),
-        "match": h.match_source,
-        "if": h.condition.as_ref().map(config::PermissionRule::as_str),
-        "description": h.description,
-        "timeoutMs": u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
-        "cwd": h.cwd,
-        "async": h.is_async,
-        "onError": h.on_error,
-        "source": h.scope,
-        "file": h.file,
-        "dialect": h.dialect,
-    });
-    if let Handler::Wasm { limits, module, .. } = &h.handler {
-        v["module"] = json!(module.path());
-        v["fuel"] = json!(limits.fuel);
-        v["memory"] = json!(limits.memory_mib);
-        v["fs"] = json!(limits.fs);
-        v["env"] = json!(limits.env);
+fn listed(h: &Hook) -> ListedHook {
+    ListedHook {
+        event: h.event,
+        hook: h.label(),
+        kind: h.handler.kind(),
+        command: h.handler.display().to_string(),
+        matcher: h.match_source.clone(),
+        condition: h
+            .condition
+            .as_ref()
+            .map(|rule| config::PermissionRule::as_str(rule).to_string()),
+        description: h.description.clone(),
+        timeout_ms: u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
+        cwd: h.cwd.clone(),
+        is_async: h.is_async,
+        on_error: h.on_error,
+        source: h.scope,
+        file: h.file.clone(),
+        dialect: h.dialect,
+        wasm: match &h.handler {
+            Handler::Wasm { limits, module, .. } => Some(WasmOptions {
+                module: module.path().to_path_buf(),
+                fuel: limits.fuel,
+                memory: limits.memory_mib,
+                fs: limits.fs,
+                env: limits.env.clone(),
+            }),
+            _ => None,
+        },
+        duplicate_of: None,
+        disabled_by: None,
+        why: None,
     }
-    v
 }
 
 /// What `check` and `list` say when the managed file turns the other files off.
 pub fn managed_only_note() -> String {
     "the machine-wide managed file allows only managed hooks (`allowManagedHooksOnly`, or it could not be read, which counts as the same): the project's and the user's hooks files are not read".into()
-}
-
-/// What `check` found: every error and warning of all config files.
-#[derive(Debug, Serialize)]
-pub struct CheckReport {
-    /// Problems that make `check` exit 1.
-    pub errors: Vec<ConfigError>,
-    /// Problems that do not (a missing program on an observing event, untrusted hooks).
-    pub warnings: Vec<ConfigError>,
-    /// How many hooks are configured and run.
-    pub hooks: usize,
-    /// How many configured hooks a switch turns off (`"enabled": false`, `disableAllHooks`,
-    /// the other agents' own switches); `list` shows them.
-    pub disabled: usize,
-    /// The files read: hookhost's own always, other agents' when present.
-    pub files: Vec<PathBuf>,
-    /// The managed file that allows only managed hooks, when one does.
-    #[serde(rename = "managedOnly")]
-    pub managed_only: Option<PathBuf>,
 }
 
 fn problem(hook: &Hook, message: String) -> ConfigError {

@@ -53,9 +53,11 @@
 //!   them)
 //! - what trust allows an untrusted hook: [`trust`]
 //! - how another agent's payload and answer are translated at run time: `translate/`; its
-//!   hook files read: `config/agents/`; its rules: `dialect/rules.rs` (all under the public
-//!   path [`dialect`]); every JSON object hookhost reads or writes (payloads, answers,
-//!   `run --json`) as a type, with its JSON Schema: [`wire`]
+//!   hook files read: `config/agents/`; its rules: the judge's `rules.rs` (all also under the
+//!   old public path [`dialect`]); every JSON object hookhost reads or writes (payloads,
+//!   answers, `run`/`list`/`check`/`doctor --json`, the decision-log line) as a type, with its
+//!   JSON Schema, and the shared enums ([`Event`], [`Dialect`], [`Outcome`], ...): the
+//!   `hookhost-protocol` crate, re-exported here ([`wire`] and the crate root)
 //! - where a process, a wasm instance or an HTTP request starts: [`spawner`]; a Claude Code
 //!   SessionStart hook's `CLAUDE_ENV_FILE` and how it is read: [`session_env`]
 //! - what a config file says: [`config`]; which paths it may name: `confine.rs`; how files
@@ -77,13 +79,17 @@ pub use hookhost_core as agent;
 pub(crate) use hookhost_sys::{confine, display};
 #[doc(no_inline)]
 pub use hookhost_sys::{files, host_env, jsonc, locations, preflight, store};
+// The plain data and wire types (hookhost-protocol), at their old paths. `event` stays a
+// crate-internal path so that `crate::event::Event` keeps resolving inside the engine.
+pub(crate) use hookhost_protocol::event;
+#[doc(no_inline)]
+pub use hookhost_protocol::wire;
 
 mod answer;
 pub mod config;
 pub mod decision_log;
 pub mod dialect;
 pub mod doctor;
-mod event;
 mod inprocess;
 pub mod inspect;
 mod judge;
@@ -101,22 +107,23 @@ pub mod spawner;
 pub mod telemetry;
 mod translate;
 pub mod trust;
-pub mod wire;
 
 pub use agent::{HookContext, HookVerdict, ToolHooks};
 pub use answer::{TypedAnswer, typed_answer};
-pub use config::{ConfigError, ConfigErrors, ConfigPaths, Hook, HookKind, HookSet, Scope};
-pub use dialect::Dialect;
+pub use config::{ConfigPaths, Hook, HookSet};
 pub use display::{terminal_safe, terminal_safe_lines};
-pub use event::{Event, EventClass, UnknownEvent};
-pub use inprocess::{FnHook, FnResponse, HookError, HookResult};
-pub use judge::{
-    Cell, Condition, EffectKind, EffectSet, Effects, HookFacts, Judgement, Outcome, Verdict, judge,
+#[doc(no_inline)]
+pub use hookhost_protocol::{
+    Cell, Condition, ConfigError, ConfigErrors, Decision, Dialect, Event, EventClass, EventReport,
+    ExitStatus, HookKind, HookRecord, Outcome, Scope, StopRequest, TrustLevel, UnknownEvent,
+    json_type_name,
 };
+pub use inprocess::{FnHook, FnResponse, HookError, HookResult};
+pub use judge::{EffectKind, EffectSet, Effects, HookFacts, Judgement, Verdict, judge};
 pub use output::{HookResponse, JsonDecision, KNOWN_ANSWER_KEYS, parse_stdout};
-pub use payload::{Origin, Payload, json_type_name};
-pub use report::{Decision, EventReport, HookRecord, StopRequest};
+pub use payload::{Origin, Payload};
+pub use report::ToVerdict;
 pub use request::{FireRequest, RequestError, RequestField};
 pub use runner::{FnOptions, ReportObserver, Runner, RunnerBuilder, RunnerError};
-pub use spawner::{ExitStatus, HookSpawner, SpawnOutput, SpawnRequest, Spawner};
-pub use trust::{TrustError, TrustLevel, TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};
+pub use spawner::{HookSpawner, SpawnOutput, SpawnRequest, Spawner};
+pub use trust::{TrustError, TrustPolicy, TrustStore, UNTRUSTED_TIMEOUT};

@@ -6,9 +6,10 @@
 //! by key). Its known fields are the wire type [`NativePayload`]: the constructors below
 //! write one, [`Payload::known`] reads one back, [`Payload::merge`] sets some.
 
-use super::dialect::Dialect;
-use super::event::Event;
-use super::wire::{NativePayload, ToolError};
+#[doc(no_inline)]
+pub use hookhost_protocol::json_type_name;
+use hookhost_protocol::wire::{NativePayload, ToolError};
+use hookhost_protocol::{Dialect, Event};
 use serde_json::{Map, Value};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -395,17 +396,5 @@ impl Payload {
                 serde_json::to_vec(&self.fields).unwrap_or_default().into()
             })
             .clone()
-    }
-}
-
-/// "an object", "a string", ...: for error messages.
-pub fn json_type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -13,7 +13,6 @@
 //! what trust compares is what runs.
 
 use super::agents;
-use super::errors::{ConfigError, ConfigErrors};
 use super::parse::{parse_foreign, parse_source};
 use super::paths::{
     CLAUDE_MANAGED_SETTINGS, CLAUDE_MANAGED_SETTINGS_ENV, ConfigPaths, MANAGED_CONFIG,
@@ -26,6 +25,7 @@ use crate::Dialect;
 use crate::confine::{canonical_or_same, same_file};
 use crate::files::{CONFIG_LIMIT, read_bounded, sha256_hex};
 use crate::locations::check_root_owned;
+use hookhost_protocol::{ConfigError, ConfigErrors};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -5,10 +5,10 @@
 //! `"bash2"` whichever way a hook was declared. It keeps the text as written, for `list` and
 //! error messages. Where a `match` is allowed is decided elsewhere (config phase 2).
 
-use super::errors::ConfigError;
 use super::rule::{CORE_TOOLS, names_of_core};
 use super::types::HookSet;
 use crate::Dialect;
+use hookhost_protocol::ConfigError;
 use regex::Regex;
 use serde::{Serialize, Serializer};
 use std::fmt;

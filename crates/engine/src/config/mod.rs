@@ -20,7 +20,7 @@
 //!
 //! Around them: `paths.rs` (where the files are), `load.rs` (which files, in which order,
 //! read bounded, hashed, merged), `parse.rs` (both phases over one file's text),
-//! `types.rs` (what a resolved hook is), `errors.rs` (what a problem report says),
+//! `types.rs` (what a resolved hook is; a problem report is the protocol crate's `ConfigError`),
 //! `matcher.rs` ([`Matcher`]: whole-name tool regexes, also for `Runner::register`),
 //! `rule.rs` ([`PermissionRule`]: a hook's `if`, in Claude Code's permission-rule syntax),
 //! `switches.rs` (what turns hooks off: `"enabled": false`, `disableAllHooks`, the other
@@ -33,7 +33,6 @@
 //! (paths, regex syntax, header references, wasm-only options on a shell command).
 
 pub(crate) mod agents;
-mod errors;
 pub mod headers;
 mod load;
 mod matcher;
@@ -45,7 +44,10 @@ mod rule;
 mod switches;
 mod types;
 
-pub use errors::{ConfigError, ConfigErrors};
+#[doc(no_inline)]
+pub use hookhost_protocol::{
+    ConfigError, ConfigErrors, DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope,
+};
 pub use load::{load, load_lenient};
 pub use matcher::{Matcher, alias_notes};
 pub use parse::parse_file;
@@ -55,7 +57,6 @@ pub use rule::PermissionRule;
 #[cfg(test)]
 pub(crate) use rule::RuleBase;
 pub use types::{
-    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, DisabledHook, FsAccess, Handler, Hook, HookId,
-    HookKind, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, ModuleSource, OnError, PackageModule, Scope,
-    WasmLimits,
+    DEFAULT_MEMORY_MIB, DisabledHook, Handler, Hook, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
+    ModuleSource, PackageModule, WasmLimits,
 };

@@ -3,12 +3,12 @@
 //! hook objects first (`agents::read_settings`).
 
 use super::agents;
-use super::errors::ConfigError;
 use super::paths::{ConfigPaths, MANAGED_CONFIG};
 use super::raw::{self, Entry, MANAGED_ONLY_KEY};
 use super::resolve::Resolver;
 use super::types::{Hook, Scope};
 use crate::Dialect;
+use hookhost_protocol::ConfigError;
 use std::path::Path;
 
 /// Another agent's file, parsed.

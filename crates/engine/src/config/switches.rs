@@ -13,9 +13,9 @@
 //! project's settings turn off the user's hooks too; hookhost does not (a project file never
 //! weakens a user's or managed guard), and `check` says so where it differs.
 
-use super::errors::ConfigError;
 use super::types::{DisabledHook, Hook, Scope};
 use crate::Dialect;
+use hookhost_protocol::ConfigError;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;

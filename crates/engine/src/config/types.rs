@@ -8,143 +8,23 @@ use super::agents;
 use super::matcher::Matcher;
 use super::rule::{PermissionRule, core_of, names_of_core};
 use crate::Dialect;
-use crate::event::Event;
 use crate::store::{Digest, Store};
+use hookhost_protocol::Event;
+pub(crate) use hookhost_protocol::{
+    DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Default hook timeout (DESIGN §3).
-pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 /// Upper bound on `timeout`, so a typo (`"timeout": 50000000`) cannot wedge a session for hours.
 pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
 /// Default wasm memory cap in MiB.
 pub const DEFAULT_MEMORY_MIB: u64 = 128;
 /// Upper bound on `memory`: a 32-bit wasm memory cannot exceed 4 GiB anyway.
 pub const MAX_MEMORY_MIB: u64 = 4096;
-
-/// Where a hook comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum Scope {
-    /// The machine-wide managed file (`/etc/coding-agent/hooks.json`): written by an
-    /// administrator, always trusted, runs before every other hook, and no project or user
-    /// file can disable, shadow or reorder it.
-    Managed,
-    /// The project's `.coding-agent/hooks.json` (subject to trust).
-    Project,
-    /// The user's `~/.coding-agent/hooks.json` (always trusted).
-    Global,
-    /// Registered in-process by the embedding program.
-    #[serde(rename = "in-process")]
-    InProcess,
-}
-
-impl Scope {
-    /// The rank hooks run in (0 first): managed, the user's, the project's, in-process.
-    pub fn rank(self) -> u8 {
-        match self {
-            Scope::Managed => 0,
-            Scope::Global => 1,
-            Scope::Project => 2,
-            Scope::InProcess => 3,
-        }
-    }
-}
-
-/// A hook's identity: where it comes from, its event, and its position in that source's list
-/// for the event. `Copy`, hashable, compared without allocating; shown (and serialised) as
-/// `PreToolUse[0]`, or `PreToolUse[fn 0]` for an in-process hook.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct HookId {
-    /// Where the hook comes from.
-    pub scope: Scope,
-    /// Its event.
-    pub event: Event,
-    /// Its position in its source's list for the event (0-based).
-    pub index: usize,
-    /// Which file of its scope it comes from: 0 for hookhost's own, 1 and up for other
-    /// agents' files in load order (two files of one scope may both have a `PreToolUse[0]`).
-    pub source: u8,
-}
-
-impl std::fmt::Display for HookId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Through `pad`, so widths and alignment (`{:<18}`) apply as for a string.
-        f.pad(&match self.scope {
-            Scope::InProcess => format!("{}[fn {}]", self.event, self.index),
-            _ => format!("{}[{}]", self.event, self.index),
-        })
-    }
-}
-
-impl Serialize for HookId {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl PartialEq<str> for HookId {
-    fn eq(&self, other: &str) -> bool {
-        // `Event[index]` without formatting: compare the parts.
-        let Some((event, rest)) = other.split_once('[') else {
-            return false;
-        };
-        let index = match (self.scope, rest.strip_suffix(']')) {
-            (Scope::InProcess, Some(r)) => r.strip_prefix("fn "),
-            (_, r) => r,
-        };
-        self.event.as_str() == event && index.and_then(|i| i.parse().ok()) == Some(self.index)
-    }
-}
-
-impl PartialEq<&str> for HookId {
-    fn eq(&self, other: &&str) -> bool {
-        self == *other
-    }
-}
-
-/// The kind of handler, as shown by `list` and `run --json`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum HookKind {
-    /// A shell command (`sh -c`).
-    Shell,
-    /// A WebAssembly module or component, run in the wasm sandbox.
-    Wasm,
-    /// An HTTP endpoint the payload is POSTed to.
-    Http,
-    /// An in-process Rust function ([`FnHook`](crate::FnHook)).
-    Fn,
-}
-
-impl HookKind {
-    /// `shell`, `wasm`, `http` or `fn`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HookKind::Shell => "shell",
-            HookKind::Wasm => "wasm",
-            HookKind::Http => "http",
-            HookKind::Fn => "fn",
-        }
-    }
-}
-
-/// Filesystem access of a wasm hook to the project directory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum FsAccess {
-    /// No project directory at all.
-    None,
-    /// The project directory, read-only (the default).
-    #[default]
-    Read,
-    /// The project directory, readable and writable.
-    Write,
-}
 
 /// Limits and grants of a wasm hook (`fuel`, `memory`, `fs`, `env`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -285,17 +165,6 @@ impl Handler {
             Handler::Http { url, .. } => url,
         }
     }
-}
-
-/// On a crash or an unexpected exit code of a blocking hook: warn (default) or fail closed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum OnError {
-    /// Log a warning and go on (the default).
-    #[default]
-    Warn,
-    /// Fail closed: block the tool call (PreToolUse).
-    Block,
 }
 
 /// One configured hook, validated and resolved.

@@ -13,5 +13,8 @@ pub mod record;
 pub mod rotate;
 pub mod writer;
 
-pub use record::{EventRecord, HookEntry, NotRun, NotRunWhy, RECORD_VERSION};
+#[doc(no_inline)]
+pub use hookhost_protocol::decision_log::{
+    EventRecord, HookEntry, NotRun, NotRunWhy, RECORD_VERSION,
+};
 pub use writer::{Capture, DecisionLog, LOG_DIR_ENV, LOG_ENV, write_in_background};

@@ -14,8 +14,8 @@ use crate::config::ConfigPaths;
 use crate::dialect::events::{AGENT_EVENTS, NO_NATIVE_MEANING};
 use crate::dialect::{Dialect, is_adapter};
 use crate::preflight::{find_on_path, is_executable_file};
-use schemars::JsonSchema;
-use serde::Serialize;
+#[doc(no_inline)]
+pub use hookhost_protocol::doctor::{AgentStatus, EventWiring, Wiring, WiringKind};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -25,52 +25,6 @@ const FILE_LIMIT: u64 = 4 << 20;
 
 /// At most this many entries of a plugin directory are looked at.
 const MAX_DIR_ENTRIES: usize = 256;
-
-/// How an event is wired.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum WiringKind {
-    /// An entry in one of the agent's settings files.
-    Settings,
-    /// hookhost's plugin or extension, installed the agent's way.
-    Plugin,
-}
-
-/// One place an event runs the adapter from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Wiring {
-    /// A settings file or a plugin.
-    pub kind: WiringKind,
-    /// The file the entry is in.
-    pub file: PathBuf,
-    /// The plugin's id (`hookhost@hookhost`), for a plugin.
-    pub plugin: Option<String>,
-    /// The command as written.
-    pub command: String,
-}
-
-/// One event an agent fires, and where it is wired.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct EventWiring {
-    /// The agent's name for it.
-    pub event: String,
-    /// Every place it runs the adapter from; empty: not wired.
-    pub wired_via: Vec<Wiring>,
-}
-
-/// One agent: where its binary is and how each of its events is wired.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct AgentStatus {
-    /// `claude`, `codex` or `gemini` (the `--for` of the adapter).
-    pub agent: String,
-    /// `Claude Code`, ...
-    pub name: String,
-    /// Its binary on `PATH`, if there.
-    pub binary: Option<PathBuf>,
-    /// Every event it fires that hookhost has a meaning for, in its order.
-    pub events: Vec<EventWiring>,
-}
 
 /// An agent doctor knows how to look at.
 struct Agent {

@@ -3,14 +3,7 @@
 
 use super::{EffectKind, EffectSet, HookFacts, Judgement, Outcome, Verdict};
 
-/// How far a hook's answer is trusted: what [`keeps`] lets its effects do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TrustLevel {
-    /// A managed, user, in-process or trusted project hook: every effect is kept.
-    Trusted,
-    /// An untrusted project wasm hook, run reduced: it can pass, or block with a fixed reason.
-    Untrusted,
-}
+use hookhost_protocol::TrustLevel;
 
 /// The effects a trust level keeps: an allowlist, so an effect added to
 /// [`Effects`](crate::agent::Effects) is dropped for untrusted hooks until it is named here.

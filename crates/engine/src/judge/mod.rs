@@ -15,56 +15,15 @@ use super::spawner::{ExitStatus, SpawnOutput};
 use crate::Dialect;
 pub use crate::agent::{EffectKind, EffectSet, Effects, Verdict};
 use crate::config::agents::tools;
-use serde::Serialize;
 use serde_json::Value;
 
 mod keep;
-mod row;
 mod rules;
-pub use keep::{REJUDGE_KEEPS, TrustLevel, keeps};
-pub use row::{Row, Via};
+pub use keep::{REJUDGE_KEEPS, keeps};
 pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, ToolOutput, rules};
 
-/// The rows of DESIGN §4: how a hook ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Condition {
-    /// Exit 0 (the JSON protocol may refine it).
-    Exit0,
-    /// Exit 2.
-    Exit2,
-    /// Any other non-zero exit, or a crash (signal, wasm trap).
-    OtherExit,
-    /// Timed out.
-    Timeout,
-    /// Missing file, bad module, cwd gone, shell exit 126/127, refused connection.
-    SpawnFailure,
-}
-
-/// A cell of a decision table: what a row means in a column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Cell {
-    /// Pass (exit 0: the JSON answer is read).
-    Pass,
-    /// Block (PermissionRequest: deny), with stderr, else stdout, else a default as the
-    /// reason (a failure: its message).
-    Block,
-    /// Warn: logged, no decision.
-    Warn,
-    /// Stop/SubagentStop exit 2: force when stdout is non-empty, else warn.
-    ForceIfStdout,
-    /// Warn, unless the hook says `onError: "block"` (then block).
-    WarnOrBlock,
-    /// Block with stderr as the reason (Claude Code's exit 2 on PreToolUse).
-    BlockStderr,
-    /// Block the prompt with stderr as the reason (exit 2 on UserPromptSubmit).
-    BlockPrompt,
-    /// Warn, and stderr goes to the model (exit 2 on PostToolUse).
-    Feedback,
-    /// Force with stderr as the message when there is one, else warn (exit 2 on Stop).
-    ForceStderr,
-}
+#[doc(no_inline)]
+pub use hookhost_protocol::{Cell, Condition, Outcome, Row, TrustLevel, Via};
 
 /// A decision table: row by row; columns PreToolUse, UserPromptSubmit, PostToolUse (and
 /// PostToolUseFailure), the other observing events, Stop/SubagentStop, PermissionRequest.
@@ -95,45 +54,6 @@ pub fn cell(table: &Table, condition: Condition, event: Event) -> Cell {
         .find(|(row, _)| *row == condition)
         .map(|(_, cells)| cells[column(event)])
         .unwrap_or(Cell::Warn)
-}
-
-/// The outcome of one hook, as `run --json` reports it (DESIGN §8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    /// Exit 0 and no decision.
-    Pass,
-    /// This hook blocked the tool call.
-    Block,
-    /// This hook forced the agent to continue.
-    Force,
-    /// This hook allowed the call without the permission prompt (PermissionRequest).
-    Allow,
-    /// A non-zero exit or crash that did not decide.
-    Warn,
-    /// It timed out (on PreToolUse the call is blocked too).
-    Timeout,
-    /// It could not be started (on PreToolUse the call is blocked too).
-    Error,
-    /// Not run: an untrusted project hook under the `skip` or `block` trust policy.
-    Skipped,
-}
-
-impl Outcome {
-    /// The name `run --json` prints: `pass`, `block`, `force`, `allow`, `warn`, `timeout`,
-    /// `error` or `skipped`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Pass => "pass",
-            Outcome::Block => "block",
-            Outcome::Force => "force",
-            Outcome::Allow => "allow",
-            Outcome::Warn => "warn",
-            Outcome::Timeout => "timeout",
-            Outcome::Error => "error",
-            Outcome::Skipped => "skipped",
-        }
-    }
 }
 
 /// What one hook's result means for its event: complete when [`judge`] returns it.

@@ -96,7 +96,7 @@ impl Runner {
             }
         }
         self.final_call(&mut effects, &payload, original_args.as_ref());
-        report.settle(effects);
+        crate::report::settle(&mut report, effects);
         self.fail_closed_on_config_errors(&snapshot, &mut report);
         let unmet: Vec<_> = not_started.iter().map(|&i| steps[i].id()).collect();
         self.log_finish(logging, &snapshot, &payload, &report, &unmet);

@@ -9,7 +9,7 @@ use crate::config::{Hook, Scope};
 use crate::event::Event;
 use crate::judge::{self, Condition};
 use crate::payload::Payload;
-use crate::report::{Decision, EventReport};
+use crate::report::{Decision, EventReport, ToVerdict};
 use crate::spawner::{ExitStatus, SpawnOutput, SpawnRequest};
 use crate::{HookKind, Outcome};
 use async_trait::async_trait;

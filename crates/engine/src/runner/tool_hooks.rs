@@ -5,6 +5,7 @@ use super::Runner;
 use crate::agent::{HookContext, HookVerdict, ToolHooks};
 use crate::event::Event;
 use crate::payload::Payload;
+use crate::report::ToVerdict;
 use async_trait::async_trait;
 use serde_json::Value;
 

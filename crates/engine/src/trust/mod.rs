@@ -25,7 +25,7 @@
 //! ([`ScriptPins::still_hold`]), in long-lived runners too.
 //!
 //! Where each part is: the policy and what it lets an untrusted hook do (`policy.rs`), how
-//! far an answer is trusted (`keep.rs`), the trust file (`store.rs`), comparing a project
+//! far an answer is trusted (the judge's `keep.rs`), the trust file (`store.rs`), comparing a project
 //! with it (`assess.rs`), package approvals (`grant.rs`), the scripts a shell hook runs
 //! (`scripts.rs`, reading command lines with `shell_words.rs`, pinning files with `pin.rs`
 //! and, for programs that read files no word names, `program_files.rs`), and programs whose
@@ -41,9 +41,11 @@ mod shell_words;
 mod store;
 mod unpinned;
 
-pub use crate::judge::{REJUDGE_KEEPS, TrustLevel, keeps};
+pub use crate::judge::{REJUDGE_KEEPS, keeps};
 pub use assess::{ChangeKind, TrustAssessment, TrustChange, join_ids};
 pub use grant::PackageGrant;
+#[doc(no_inline)]
+pub use hookhost_protocol::TrustLevel;
 pub(crate) use policy::{Gate, gate, not_run, reduce_request};
 pub use policy::{TRUST_ENV, TrustPolicy, UNTRUSTED_TIMEOUT, UnknownPolicy};
 pub use scripts::ScriptPins;

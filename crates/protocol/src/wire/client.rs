@@ -1,9 +1,9 @@
 //! A client hook's answer: what a function registered through `hookhost serve` (or the
-//! Python package) returns for one event, read by [`typed_answer`](crate::typed_answer).
+//! Python package) returns for one event, read by the engine's `typed_answer`.
 //! Its vocabulary is the typed answer's (`pass` / `block` / `force`), not a process's JSON
 //! answer's: a client hook answers with a value, not with output to interpret.
 
-use crate::payload::json_type_name;
+use crate::json::json_type_name;
 use schemars::JsonSchema;
 use serde::de::{Deserializer, Error};
 use serde::{Deserialize, Serialize};

@@ -1,8 +1,10 @@
-//! Every JSON object hookhost writes or reads, as a type: one file per format.
+//! Every JSON object hookhost exchanges with a hook or an agent, as a type: one file per format.
+//! The engine's modules in the last column write or read them (the engine re-exports this
+//! module as `hookhost::wire`).
 //!
-//! | file | format | written / read by |
+//! | file | format | written / read by (in the engine) |
 //! |---|---|---|
-//! | `native.rs` | [`NativePayload`]: what a native hook reads on stdin | [`Payload`](crate::Payload) |
+//! | `native.rs` | [`NativePayload`]: what a native hook reads on stdin | `Payload` |
 //! | `claude.rs` | [`ClaudePayload`], [`ClaudeAnswer`] | `dialect::render`, `dialect::respond` |
 //! | `codex.rs` | [`CodexPayload`], [`CodexAnswer`] | `dialect::render`, `dialect::respond` |
 //! | `gemini.rs` | [`GeminiPayload`], [`GeminiAnswer`] | `dialect::render`, `dialect::respond` |
@@ -10,15 +12,17 @@
 //! | `cursor.rs` | [`CursorPayload`], [`CursorAnswer`] | `dialect::render`, `dialect::respond`, `dialect::recognise` |
 //! | `copilot.rs` | [`CopilotPayload`], [`CopilotAnswer`] | `dialect::render`, `dialect::respond`, `dialect::recognise` |
 //! | `foreign.rs` | another agent's payload, as read | `dialect::recognise` |
-//! | `answer.rs` | [`HookAnswer`]: a hook's JSON answer, in any dialect | [`parse_stdout`](crate::parse_stdout), [`TypedAnswer`](crate::TypedAnswer) |
-//! | `client.rs` | [`ClientAnswer`]: a serve / Python client hook's answer | [`typed_answer`](crate::typed_answer) |
-//! | `run.rs` | the `run --json` object: [`EventReport`](crate::EventReport) | report.rs |
+//! | `answer.rs` | [`HookAnswer`]: a hook's JSON answer, in any dialect | `parse_stdout`, `TypedAnswer` |
+//! | `client.rs` | [`ClientAnswer`]: a serve / Python client hook's answer | `typed_answer` |
 //! | `settings.rs` | other agents' settings files, as far as hooks go | `dialect::read_settings` |
-//! | `schema.rs` | their JSON Schemas, checked in under `schema/` | [`schemas`] |
+//!
+//! What hookhost prints itself (`run`, `list`, `check`, `doctor --json`, the decision log) is
+//! in the crate's other modules; the JSON Schemas of all of them are [`schemas`].
 //!
 //! `fields.rs` says how fields are read: leniently in payloads, strictly (with messages that
 //! name the field) in answers. Nothing outside this module indexes a JSON object by a key,
-//! except where unknown fields are kept verbatim (a payload supplied whole).
+//! except where unknown fields are kept verbatim (a payload supplied whole). `fields`,
+//! `settings` and the `*PayloadIn` read shapes are public for the engine only (hidden).
 
 mod answer;
 mod claude;
@@ -26,15 +30,17 @@ mod client;
 mod codex;
 mod copilot;
 mod cursor;
-pub(crate) mod fields;
+#[doc(hidden)]
+pub mod fields;
 mod foreign;
 mod gemini;
 mod ling;
 mod native;
-pub(crate) mod run;
-mod schema;
-pub(crate) mod settings;
+#[doc(hidden)]
+pub mod settings;
 
+#[doc(no_inline)]
+pub use crate::schema::{schemas, to_file_text};
 pub use answer::{Behavior, HookAnswer, PermissionBehavior, SpecificOutput, StatedDecision};
 pub use claude::{
     BlockDecision, ClaudeAnswer, ClaudeFields, ClaudePayload, ClaudeSpecificOutput,
@@ -42,15 +48,18 @@ pub use claude::{
 };
 pub use client::{ClientAnswer, ClientDecision};
 pub use codex::{CodexAnswer, CodexPayload, CodexPermission, CodexSpecificOutput};
-pub(crate) use copilot::CopilotPayloadIn;
+#[doc(hidden)]
+pub use copilot::CopilotPayloadIn;
 pub use copilot::{
     CopilotAnswer, CopilotPayload, CopilotPermission, CopilotStopDecision, CopilotToolResult,
 };
-pub(crate) use cursor::CursorPayloadIn;
+#[doc(hidden)]
+pub use cursor::CursorPayloadIn;
 pub use cursor::{CursorAnswer, CursorEdit, CursorPayload, CursorPermission};
-pub(crate) use foreign::AgentPayload;
+#[doc(hidden)]
+pub use foreign::AgentPayload;
 pub use gemini::{GeminiAnswer, GeminiDecision, GeminiPayload, GeminiSpecificOutput};
-pub(crate) use ling::LingPayloadIn;
+#[doc(hidden)]
+pub use ling::LingPayloadIn;
 pub use ling::{LingPayload, LingToolCall};
 pub use native::{NativePayload, ToolError};
-pub use schema::{schemas, to_file_text};

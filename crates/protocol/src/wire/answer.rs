@@ -5,7 +5,7 @@
 //! (`permission`, `user_message`, `agent_message`, `followup_message`; cursor.com/docs/hooks)
 //! and GitHub Copilot CLI's (top-level `permissionDecision`, `permissionDecisionReason`,
 //! `modifiedArgs`; docs.github.com/en/copilot/reference/hooks-reference). One reader
-//! for all of them: [`parse_stdout`](crate::parse_stdout) reads this type, then checks that
+//! for all of them: the engine's `parse_stdout` reads this type, then checks that
 //! two spellings of one field agree.
 //!
 //! Read strictly: a known field of the wrong type is an error that names it and shows what was

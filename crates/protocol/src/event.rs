@@ -3,8 +3,9 @@
 //! Everything the engine needs to know about an event (does it block? can it force or
 //! decide a permission? may a hook name a tool matcher? what does another agent's matcher
 //! match?) is data in [`Event::class`], [`Event::takes_tool_matcher`] and
-//! [`Event::matcher_subject`]; one generic path in `runner/fire.rs` runs every event. Other
-//! agents' names for these events are in `config/agents/events.rs`.
+//! [`Event::matcher_subject`]; one generic path in the engine (`runner/fire.rs`) runs every
+//! event. Other agents' names for these events are the engine's (`config/agents/events.rs`);
+//! what it does with an event is not here.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -172,9 +173,21 @@ impl fmt::Display for Event {
 }
 
 /// The name is not one of the events.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("unknown event `{0}`; expected one of: {list}", list = Event::ALL.map(Event::as_str).join(", "))]
+#[derive(Debug, Clone)]
 pub struct UnknownEvent(pub String);
+
+impl fmt::Display for UnknownEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown event `{}`; expected one of: {}",
+            self.0,
+            Event::ALL.map(Event::as_str).join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownEvent {}
 
 impl FromStr for Event {
     type Err = UnknownEvent;

@@ -131,7 +131,8 @@ pub struct CopilotAnswer {
 /// is for is told by its fields (`dialect::recognise`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct CopilotPayloadIn {
+#[doc(hidden)]
+pub struct CopilotPayloadIn {
     #[serde(default, deserialize_with = "fields::string")]
     pub session_id: Option<String>,
     /// A number (ms) in Copilot CLI's camelCase payloads.

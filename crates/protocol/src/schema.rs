@@ -1,16 +1,19 @@
-//! The JSON Schemas of the wire types, generated with `schemars` and checked in under
-//! `schema/` (beside the hand-written `hooks.schema.json` of the config and
-//! `hook-manifest.schema.json` of a package). What hookhost writes is described as it is
-//! serialised, what it reads as it is accepted. A unit test regenerates them and fails when a
-//! checked-in file differs; `HOOKHOST_BLESS=1 cargo test -p hookhost --lib wire::schema`
-//! rewrites them.
+//! The JSON Schemas of every type of this crate that is a JSON object hookhost reads or
+//! writes, generated with `schemars` and checked in under `schema/` (beside the hand-written
+//! `hooks.schema.json` of the config and `hook-manifest.schema.json` of a package). What
+//! hookhost writes is described as it is serialised, what it reads as it is accepted. A unit
+//! test regenerates them and fails when a checked-in file differs;
+//! `HOOKHOST_BLESS=1 cargo test -p hookhost-protocol --lib schema` rewrites them.
 
-use super::{
+use crate::decision_log::EventRecord;
+use crate::doctor::DoctorReport;
+use crate::inspect::{CheckReport, ListReport};
+use crate::report::EventReport;
+use crate::wire::{
     ClaudeAnswer, ClaudePayload, ClientAnswer, CodexAnswer, CodexPayload, CopilotAnswer,
     CopilotPayload, CursorAnswer, CursorPayload, GeminiAnswer, GeminiPayload, HookAnswer,
     LingPayload, NativePayload,
 };
-use crate::report::EventReport;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
@@ -33,14 +36,10 @@ pub fn schemas() -> Vec<(&'static str, Value)> {
         ("answer-copilot.schema.json", written::<CopilotAnswer>()),
         ("client-answer.schema.json", read::<ClientAnswer>()),
         ("run.schema.json", written::<EventReport>()),
-        (
-            "decision-log.schema.json",
-            written::<crate::decision_log::EventRecord>(),
-        ),
-        (
-            "doctor.schema.json",
-            written::<crate::doctor::DoctorReport>(),
-        ),
+        ("decision-log.schema.json", written::<EventRecord>()),
+        ("doctor.schema.json", written::<DoctorReport>()),
+        ("list.schema.json", written::<ListReport>()),
+        ("check.schema.json", written::<CheckReport>()),
     ]
 }
 
@@ -92,7 +91,7 @@ mod tests {
         }
         assert!(
             stale.is_empty(),
-            "schema/{} differ from the wire types (crates/engine/src/wire); rewrite them with `HOOKHOST_BLESS=1 cargo test -p hookhost --lib wire::schema` and review the diff",
+            "schema/{} differ from the protocol types (crates/protocol/src); rewrite them with `HOOKHOST_BLESS=1 cargo test -p hookhost-protocol --lib schema` and review the diff",
             stale.join(", schema/")
         );
     }

@@ -10,7 +10,7 @@ use serde::de::{Deserialize, Deserializer, Error};
 use serde_json::Value;
 
 /// A string, or `None` when the field holds anything else.
-pub(crate) fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     Ok(match Value::deserialize(d)? {
         Value::String(s) => Some(s),
         _ => None,
@@ -18,17 +18,17 @@ pub(crate) fn string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, 
 }
 
 /// A boolean, or `None` when the field holds anything else.
-pub(crate) fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+pub fn boolean<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
     Ok(Value::deserialize(d)?.as_bool())
 }
 
 /// Any value, `null` included: present is `Some`.
-pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+pub fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(d).map(Some)
 }
 
 /// An event by its exact name, or `None`.
-pub(crate) fn event<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Event>, D::Error> {
+pub fn event<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Event>, D::Error> {
     Ok(Value::deserialize(d)?
         .as_str()
         .and_then(|name| name.parse().ok()))
@@ -36,7 +36,7 @@ pub(crate) fn event<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Event>, D:
 
 /// A strictly read string: `null` is absent, anything but a string is the error
 /// "`KEY` must be a string, got VALUE".
-pub(crate) fn strict_string<'de, D: Deserializer<'de>>(
+pub fn strict_string<'de, D: Deserializer<'de>>(
     d: D,
     key: &str,
 ) -> Result<Option<String>, D::Error> {
@@ -51,10 +51,7 @@ pub(crate) fn strict_string<'de, D: Deserializer<'de>>(
 
 /// A strictly read boolean: `null` is absent, anything else than `true`/`false` is the error
 /// "`KEY` must be true or false, got VALUE".
-pub(crate) fn strict_bool<'de, D: Deserializer<'de>>(
-    d: D,
-    key: &str,
-) -> Result<Option<bool>, D::Error> {
+pub fn strict_bool<'de, D: Deserializer<'de>>(d: D, key: &str) -> Result<Option<bool>, D::Error> {
     match Value::deserialize(d)? {
         Value::Null => Ok(None),
         Value::Bool(b) => Ok(Some(b)),
@@ -66,7 +63,7 @@ pub(crate) fn strict_bool<'de, D: Deserializer<'de>>(
 
 /// A strictly read object of tool arguments: `null` is absent, anything else than an object
 /// is the error "`KEY` must be an object holding the new tool arguments, got VALUE".
-pub(crate) fn strict_arguments<'de, D: Deserializer<'de>>(
+pub fn strict_arguments<'de, D: Deserializer<'de>>(
     d: D,
     key: &str,
 ) -> Result<Option<Value>, D::Error> {

@@ -75,7 +75,8 @@ fn string_or_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::
 /// A ling payload as hookhost reads it back: the tool call, and every other field as given
 /// (they are the native payload's fields, unknown ones included, kept verbatim).
 #[derive(Debug, Clone, Deserialize)]
-pub(crate) struct LingPayloadIn {
+#[doc(hidden)]
+pub struct LingPayloadIn {
     /// `toolCall`: `Some(None)` when present but not an object.
     #[serde(rename = "toolCall", default, deserialize_with = "tool_call")]
     pub tool_call: Option<Option<LingToolCall>>,

@@ -2,7 +2,7 @@
 //! `event`, `cwd` and `sessionId`, plus the fields of its event.
 //!
 //! [`NativePayload`] names every field hookhost knows. A payload supplied whole (`hookhost
-//! run --payload`, serve's `fire`, a ling payload) may carry more: [`Payload`](crate::Payload)
+//! run --payload`, serve's `fire`, a ling payload) may carry more: the engine's `Payload`
 //! keeps the object as given, unknown fields verbatim, and this type is how hookhost writes
 //! and reads the known ones. Read leniently: a field of the wrong type is absent.
 

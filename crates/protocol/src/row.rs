@@ -1,9 +1,51 @@
-//! [`Row`]: which row of the decision table (DESIGN §4) a [`Judgement`](super::Judgement)
-//! came from, set by `judge` as it decides (never re-derived afterwards), and what refined
-//! it: an exit 0's answer, a cell's condition that did not hold, `continue: false`, trust.
+//! The words of the decision table (DESIGN §4) as data: its rows ([`Condition`]: how a hook
+//! ended), its cells ([`Cell`]: what a row means in an event's column), and [`Row`]: which row
+//! a judgement came from, set by the engine's `judge` as it decides (never re-derived
+//! afterwards), and what refined it ([`Via`]: an exit 0's answer, a cell's condition that did
+//! not hold, `continue: false`), shown as the decision log's `row`.
+//!
+//! The tables themselves and judging are the engine's (`judge/`: `mod.rs` and `rules.rs`).
 
-use super::{Cell, Condition};
 use std::fmt;
+
+/// The rows of DESIGN §4: how a hook ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Condition {
+    /// Exit 0 (the JSON protocol may refine it).
+    Exit0,
+    /// Exit 2.
+    Exit2,
+    /// Any other non-zero exit, or a crash (signal, wasm trap).
+    OtherExit,
+    /// Timed out.
+    Timeout,
+    /// Missing file, bad module, cwd gone, shell exit 126/127, refused connection.
+    SpawnFailure,
+}
+
+/// A cell of a decision table: what a row means in a column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// Pass (exit 0: the JSON answer is read).
+    Pass,
+    /// Block (PermissionRequest: deny), with stderr, else stdout, else a default as the
+    /// reason (a failure: its message).
+    Block,
+    /// Warn: logged, no decision.
+    Warn,
+    /// Stop/SubagentStop exit 2: force when stdout is non-empty, else warn.
+    ForceIfStdout,
+    /// Warn, unless the hook says `onError: "block"` (then block).
+    WarnOrBlock,
+    /// Block with stderr as the reason (Claude Code's exit 2 on PreToolUse).
+    BlockStderr,
+    /// Block the prompt with stderr as the reason (exit 2 on UserPromptSubmit).
+    BlockPrompt,
+    /// Warn, and stderr goes to the model (exit 2 on PostToolUse).
+    Feedback,
+    /// Force with stderr as the message when there is one, else warn (exit 2 on Stop).
+    ForceStderr,
+}
 
 /// Where a judgement came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +93,7 @@ pub enum Via {
 
 impl Row {
     /// The row of a hook that ended as `condition`, judged by `cell` alone.
-    pub(crate) fn table(condition: Condition, cell: Cell) -> Self {
+    pub fn table(condition: Condition, cell: Cell) -> Self {
         Row::Table {
             condition,
             cell,
@@ -62,7 +104,7 @@ impl Row {
 
     /// The same row, refined by `how`.
     #[must_use]
-    pub(crate) fn via(self, how: Via) -> Self {
+    pub fn via(self, how: Via) -> Self {
         match self {
             Row::Table {
                 condition,
@@ -81,7 +123,7 @@ impl Row {
 
     /// The same row, with effects dropped by trust or a re-run.
     #[must_use]
-    pub(crate) fn reduced(self) -> Self {
+    pub fn reduced(self) -> Self {
         match self {
             Row::Table {
                 condition,

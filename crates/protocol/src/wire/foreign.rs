@@ -1,7 +1,7 @@
 //! Another agent's payload as hookhost reads it (`hookhost hook --for`, `run --payload`,
 //! serve's `fire`): one type holding every field that tells the dialects apart and every
 //! field of Claude Code's, Codex's and Gemini CLI's payloads, read leniently (a field of the
-//! wrong type is absent). [`dialect::recognise`](crate::dialect::recognise) decides the
+//! wrong type is absent). The engine's `dialect::recognise` decides the
 //! dialect from it and maps it to a [`NativePayload`](super::NativePayload).
 
 use super::fields;
@@ -10,7 +10,8 @@ use serde_json::Value;
 
 /// Any payload, as far as telling its dialect and reading the Claude family's fields go.
 #[derive(Debug, Clone, Default, Deserialize)]
-pub(crate) struct AgentPayload {
+#[doc(hidden)]
+pub struct AgentPayload {
     /// Claude Code, Codex, Gemini CLI: the event, by the agent's name.
     #[serde(default, deserialize_with = "fields::string")]
     pub hook_event_name: Option<String>,

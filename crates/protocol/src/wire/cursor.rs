@@ -136,7 +136,8 @@ pub struct CursorAnswer {
 /// A Cursor payload as hookhost reads it (`run --payload`, `hook --for cursor`): every field
 /// lenient (a field of the wrong type is absent).
 #[derive(Debug, Clone, Default, Deserialize)]
-pub(crate) struct CursorPayloadIn {
+#[doc(hidden)]
+pub struct CursorPayloadIn {
     #[serde(default, deserialize_with = "fields::string")]
     pub hook_event_name: Option<String>,
     #[serde(default, deserialize_with = "fields::string")]

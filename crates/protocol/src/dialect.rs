@@ -1,0 +1,114 @@
+//! [`Dialect`]: the hook contract of one agent family, as a name (DESIGN §10), with what can be
+//! said of it without reading a file: its agent's name, its family, its default timeout.
+//!
+//! What a dialect *does* (where its files are, how its payloads and answers are translated,
+//! what its exit codes mean) is the engine's `dialect` module, not this one.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// The contract a hook was written for.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Default, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// hookhost's own (DESIGN §2-4): camelCase payload, milliseconds.
+    #[default]
+    Native,
+    /// Claude Code: `.claude/settings.json`, snake_case payload, seconds.
+    Claude,
+    /// Gemini CLI: `.gemini/settings.json`, its event names, milliseconds.
+    Gemini,
+    /// Codex: `.codex/hooks.json`, Claude's shape with stricter output rules.
+    Codex,
+    /// The TypeScript agent hookhost's design comes from: `.ling/hooks.json`, `toolCall`.
+    Ling,
+    /// Cursor: `.cursor/hooks.json`, one event per tool kind (`beforeShellExecution`, ...),
+    /// `permission` answers, seconds.
+    Cursor,
+    /// GitHub Copilot CLI: `.github/hooks/*.json`, camelCase payload without an event name,
+    /// `permissionDecision` answers, `timeoutSec`.
+    Copilot,
+}
+
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 7] = [
+        Dialect::Native,
+        Dialect::Claude,
+        Dialect::Gemini,
+        Dialect::Codex,
+        Dialect::Ling,
+        Dialect::Cursor,
+        Dialect::Copilot,
+    ];
+
+    /// `native`, `claude`, `gemini`, `codex`, `ling`, `cursor` or `copilot`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Native => "native",
+            Dialect::Claude => "claude",
+            Dialect::Gemini => "gemini",
+            Dialect::Codex => "codex",
+            Dialect::Ling => "ling",
+            Dialect::Cursor => "cursor",
+            Dialect::Copilot => "copilot",
+        }
+    }
+
+    /// The agent, for messages: `Claude Code`, `Gemini CLI`, `Codex`, ...
+    pub fn agent(self) -> &'static str {
+        match self {
+            Dialect::Native => "hookhost",
+            Dialect::Claude => "Claude Code",
+            Dialect::Gemini => "Gemini CLI",
+            Dialect::Codex => "Codex",
+            Dialect::Ling => "ling",
+            Dialect::Cursor => "Cursor",
+            Dialect::Copilot => "GitHub Copilot CLI",
+        }
+    }
+
+    /// Claude Code, Gemini CLI and Codex share one family of rules (exit 2 uses stderr,
+    /// `continue: false`, failures never block unless `onError: "block"`).
+    pub fn is_claude_family(self) -> bool {
+        matches!(self, Dialect::Claude | Dialect::Gemini | Dialect::Codex)
+    }
+
+    /// The timeout a hook of this dialect gets when it states none: Claude Code's and Codex's
+    /// 600 s, Gemini CLI's 60 s, Copilot CLI's documented 30 s (`timeoutSec`), Cursor's 60 s
+    /// (its docs say "the platform default"; cursor-agent logs 60000 ms for a hook without
+    /// one), hookhost's 10 s for the others.
+    pub fn default_timeout_ms(self) -> u64 {
+        match self {
+            Dialect::Claude | Dialect::Codex => 600_000,
+            Dialect::Gemini | Dialect::Cursor => 60_000,
+            Dialect::Copilot => 30_000,
+            Dialect::Native | Dialect::Ling => crate::hook::DEFAULT_TIMEOUT_MS,
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown dialect {s:?}; expected one of: {}",
+                    Dialect::ALL.map(Dialect::as_str).join(", ")
+                )
+            })
+    }
+}
