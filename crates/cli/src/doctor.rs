@@ -1,9 +1,9 @@
 //! `hookhost doctor`: what is set up and what is broken, in one screen. The findings come from
-//! the library ([`hookhost::doctor`]); this file adds the toolchains of `new`/`build` (which
+//! the library ([`crate::diagnose`]); this file adds the toolchains of `new`/`build` (which
 //! only the CLI knows) and renders. Exit 1 on any error, 0 with warnings only.
 
+use crate::diagnose::{self as doctor, DoctorReport, Finding, Section, Severity};
 use clap::Args;
-use hookhost::doctor::{self, DoctorReport, Finding, Section, Severity};
 use hookhost::setup::{Home, Setup};
 use hookhost::terminal_safe_lines;
 use std::path::PathBuf;

@@ -4,6 +4,7 @@
 mod check;
 mod compile;
 mod demo;
+mod diagnose;
 mod doctor;
 mod env;
 mod explain;

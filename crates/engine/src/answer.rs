@@ -12,9 +12,9 @@
 //! [`typed_answer`] reads a client hook's answer (serve's `hook` call, a Python callable:
 //! [`ClientAnswer`]) into a typed answer.
 
-use super::spawner::ExitStatus;
-use super::wire::{ClientAnswer, ClientDecision, HookAnswer, StatedDecision};
 use crate::agent::Verdict;
+use hookhost_protocol::ExitStatus;
+use hookhost_protocol::wire::{ClientAnswer, ClientDecision, HookAnswer, StatedDecision};
 use serde_json::Value;
 
 /// A hook's typed answer.

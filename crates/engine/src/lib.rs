@@ -63,8 +63,8 @@
 //! - what a config file says: [`config`]; which paths it may name: `confine.rs`; how files
 //!   are read: [`files`]; where pinned package bytes are kept: [`store`]
 //! - from a project directory to a ready engine (what `run`, `hook`, `check`, `list`, `serve`
-//!   and the bindings share): [`setup`]; the `list`/`check` objects: [`inspect`]; what is
-//!   set up and what is broken (`hookhost doctor`): [`doctor`]
+//!   and the bindings share): [`setup`]; the `list`/`check` objects: [`inspect`] (what is
+//!   set up and what is broken, `hookhost doctor`, is the CLI's, on this crate's public API)
 //! - the agent core (loop, [`agent::ToolHooks`], permission checker, TodoGuard, model trait,
 //!   tools) is the `hookhost-core` crate, re-exported as [`agent`]; it does not depend on
 //!   the engine.
@@ -82,14 +82,18 @@ pub use hookhost_sys::{files, host_env, jsonc, locations, preflight, store};
 // The plain data and wire types (hookhost-protocol), at their old paths. `event` stays a
 // crate-internal path so that `crate::event::Event` keeps resolving inside the engine.
 pub(crate) use hookhost_protocol::event;
-#[doc(no_inline)]
-pub use hookhost_protocol::wire;
+/// The wire types of `hookhost-protocol` and their schemas, at their old path.
+pub mod wire {
+    #[doc(no_inline)]
+    pub use hookhost_protocol::schema::{schemas, to_file_text};
+    #[doc(no_inline)]
+    pub use hookhost_protocol::wire::*;
+}
 
 mod answer;
 pub mod config;
 pub mod decision_log;
 pub mod dialect;
-pub mod doctor;
 mod inprocess;
 pub mod inspect;
 mod judge;

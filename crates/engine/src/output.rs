@@ -8,8 +8,8 @@
 //! reported (a protocol mismatch is never silent); a known key with the wrong type, or two
 //! spellings of one field that disagree, is a protocol error.
 
-pub use super::wire::StatedDecision;
-use super::wire::{Behavior, HookAnswer, SpecificOutput};
+pub use hookhost_protocol::wire::StatedDecision;
+use hookhost_protocol::wire::{Behavior, HookAnswer, SpecificOutput};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -387,7 +387,7 @@ mod tests {
 
     #[test]
     fn the_known_keys_are_the_answer_types_fields() {
-        let schema = crate::wire::schemas()
+        let schema = hookhost_protocol::schema::schemas()
             .into_iter()
             .find(|(name, _)| *name == "answer.schema.json")
             .unwrap()

@@ -8,7 +8,7 @@
 use crate::event::Event;
 use crate::payload::Payload;
 use crate::translate::payload_from;
-use crate::wire::NativePayload;
+use hookhost_protocol::wire::NativePayload;
 use serde_json::Value;
 use std::fmt;
 use std::path::Path;

@@ -17,7 +17,9 @@ use crate::Dialect;
 use crate::config::agents::tools;
 use crate::event::Event;
 use crate::payload::Payload;
-use crate::wire::{CopilotPayload, CopilotPayloadIn, CopilotToolResult, NativePayload, ToolError};
+use hookhost_protocol::wire::{
+    CopilotPayload, CopilotPayloadIn, CopilotToolResult, NativePayload, ToolError,
+};
 use hookhost_sys::clock::iso_of_ms;
 use serde::Deserialize;
 use serde_json::{Map, Value};

@@ -19,7 +19,9 @@ use crate::config::agents::events::{
 use crate::config::agents::tools;
 use crate::event::Event;
 use crate::payload::Payload;
-use crate::wire::{CursorEdit, CursorPayload, CursorPayloadIn, NativePayload, ToolError};
+use hookhost_protocol::wire::{
+    CursorEdit, CursorPayload, CursorPayloadIn, NativePayload, ToolError,
+};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 

@@ -1,7 +1,7 @@
 //! Payloads across dialects: [`render`] writes a native [`Payload`] as the JSON a dialect's
 //! hook reads on stdin (Claude Code's one-line snake_case object, Gemini CLI's with its event
 //! names and a timestamp, Codex's with `turn_id` and `model`, ling's `toolCall`: the wire
-//! types of [`crate::wire`]), and [`recognise`] reads a payload of any dialect back into
+//! types of `hookhost_protocol::wire`), and [`recognise`] reads a payload of any dialect back into
 //! native fields, told by its shape.
 //!
 //! Nothing is made up. When the event came with an agent's own payload (its [`Origin`]: `hook
@@ -19,7 +19,7 @@ use crate::Dialect;
 use crate::config::agents::{events, tools};
 use crate::event::Event;
 use crate::payload::{Origin, Payload};
-use crate::wire::{
+use hookhost_protocol::wire::{
     AgentPayload, ClaudeFields, ClaudePayload, CodexPayload, GeminiPayload, LingPayload,
     LingPayloadIn, LingToolCall, NativePayload, ToolError,
 };

@@ -113,7 +113,7 @@ fn another_agents_payload_keeps_the_fields_no_dialect_names() {
 #[test]
 fn the_keys_are_the_wire_types_fields() {
     let props = |name: &str| -> Vec<String> {
-        let (_, schema) = crate::wire::schemas()
+        let (_, schema) = hookhost_protocol::schema::schemas()
             .into_iter()
             .find(|(n, _)| *n == name)
             .unwrap();

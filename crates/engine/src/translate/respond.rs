@@ -39,7 +39,7 @@ use crate::config::agents::tools;
 use crate::event::Event;
 use crate::judge::Outcome;
 use crate::report::{Decision, EventReport};
-use crate::wire::{
+use hookhost_protocol::wire::{
     Behavior, BlockDecision, ClaudeAnswer, ClaudeSpecificOutput, CodexAnswer, CodexPermission,
     CodexSpecificOutput, CopilotAnswer, CopilotPermission, CopilotStopDecision, CursorAnswer,
     CursorPermission, GeminiAnswer, GeminiDecision, GeminiSpecificOutput, PermissionDecision,

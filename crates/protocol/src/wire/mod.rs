@@ -17,7 +17,7 @@
 //! | `settings.rs` | other agents' settings files, as far as hooks go | `dialect::read_settings` |
 //!
 //! What hookhost prints itself (`run`, `list`, `check`, `doctor --json`, the decision log) is
-//! in the crate's other modules; the JSON Schemas of all of them are [`schemas`].
+//! in the crate's other modules; the JSON Schemas of all of them are [`schemas`](crate::schema::schemas).
 //!
 //! `fields.rs` says how fields are read: leniently in payloads, strictly (with messages that
 //! name the field) in answers. Nothing outside this module indexes a JSON object by a key,
@@ -39,8 +39,6 @@ mod native;
 #[doc(hidden)]
 pub mod settings;
 
-#[doc(no_inline)]
-pub use crate::schema::{schemas, to_file_text};
 pub use answer::{Behavior, HookAnswer, PermissionBehavior, SpecificOutput, StatedDecision};
 pub use claude::{
     BlockDecision, ClaudeAnswer, ClaudeFields, ClaudePayload, ClaudeSpecificOutput,

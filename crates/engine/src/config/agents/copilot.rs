@@ -35,7 +35,7 @@ use super::format::{At, Format, Read};
 use super::reader::{self, http, ignored_keys, native, skipped_adapter, timeout, unknown_type};
 use crate::Dialect;
 use crate::event::Event;
-use crate::wire::settings::{CopilotEntry, NativeHookObject, read};
+use hookhost_protocol::wire::settings::{CopilotEntry, NativeHookObject, read};
 use serde_json::{Map, Value};
 
 /// Copilot CLI's default `timeoutSec`.

@@ -36,7 +36,7 @@ use super::format::{At, Format, Read};
 use super::reader::{self, ignored_keys, native, skipped_adapter, timeout, unknown_type};
 use crate::Dialect;
 use crate::payload::json_type_name;
-use crate::wire::settings::{CursorEntry, NativeHookObject, read};
+use hookhost_protocol::wire::settings::{CursorEntry, NativeHookObject, read};
 use serde_json::{Map, Value};
 use std::path::Path;
 

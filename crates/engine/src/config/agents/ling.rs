@@ -10,7 +10,7 @@ use super::reader::{Numbering, ignored_keys, native};
 use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
-use crate::wire::settings::{LingHandler, LingRule, NestedRoot, read};
+use hookhost_protocol::wire::settings::{LingHandler, LingRule, NestedRoot, read};
 use serde_json::Value;
 
 /// Reads the rules of a ling file into `f`.

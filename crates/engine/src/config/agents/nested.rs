@@ -8,7 +8,7 @@ use super::reader::{http, ignored_keys, native, skipped_adapter, timeout, unknow
 use super::{ForeignFile, agent_name};
 use crate::Dialect;
 use crate::event::Event;
-use crate::wire::settings::{NativeHookObject, NestedEntry, read};
+use hookhost_protocol::wire::settings::{NativeHookObject, NestedEntry, read};
 use serde_json::{Map, Value};
 
 /// One hook of a matcher group as a native object; `None` when it is skipped (a warning or

@@ -10,7 +10,9 @@ use super::format::{At, Format, Layout, Meaning, Read, UnknownEvent};
 use super::{ADAPTER_SKIPPED, ForeignFile, ForeignHook, is_adapter};
 use crate::event::Event;
 use crate::payload::json_type_name;
-use crate::wire::settings::{NativeHookObject, NestedGroup, NestedRoot, VersionedRoot, read};
+use hookhost_protocol::wire::settings::{
+    NativeHookObject, NestedGroup, NestedRoot, VersionedRoot, read,
+};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 

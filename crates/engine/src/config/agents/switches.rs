@@ -7,7 +7,7 @@
 use super::{AgentSwitch, ForeignFile, agent_name};
 use crate::Dialect;
 use crate::payload::json_type_name;
-use crate::wire::settings::{GeminiSwitches, NestedRoot, read};
+use hookhost_protocol::wire::settings::{GeminiSwitches, NestedRoot, read};
 use serde_json::{Map, Value};
 
 /// The switches of an agent's file, read as that agent reads them (one function per agent).

@@ -1,9 +1,9 @@
 //! Trust: the project hooks that are new or changed since `hookhost trust`, what the policy in
-//! force reduces each to ([`crate::trust`]'s table), and the command that trusts them.
+//! force reduces each to ([`hookhost::trust`]'s table), and the command that trusts them.
 
 use super::{Finding, Section};
-use crate::config::{self, ConfigPaths, Handler, HookId, HookSet};
-use crate::{TrustPolicy, TrustStore};
+use hookhost::config::{self, ConfigPaths, Handler, HookId, HookSet};
+use hookhost::{TrustPolicy, TrustStore};
 
 /// The `trust` section.
 pub fn section(paths: &ConfigPaths, policy: TrustPolicy) -> Section {
@@ -65,11 +65,11 @@ fn findings(paths: &ConfigPaths, policy: TrustPolicy) -> Vec<Finding> {
         .collect()
 }
 
-/// What `policy` lets the untrusted hook `id` do (the table of [`crate::trust`]).
+/// What `policy` lets the untrusted hook `id` do (the table of [`hookhost::trust`]).
 fn reduced_to(set: &HookSet, id: &HookId, policy: TrustPolicy) -> &'static str {
     let hook = set.all().find(|h| h.id() == *id);
     let wasm = hook.is_some_and(|h| matches!(h.handler, Handler::Wasm { .. }));
-    let pre_tool = hook.is_some_and(|h| h.event == crate::Event::PreToolUse);
+    let pre_tool = hook.is_some_and(|h| h.event == hookhost::Event::PreToolUse);
     match (policy, wasm) {
         (TrustPolicy::All, _) => "runs in full (trust policy `all`)",
         (_, true) => "runs sandboxed; only a block counts",

@@ -1,19 +1,19 @@
 //! Which agents have hookhost's outbound adapter (`hookhost hook --for AGENT`) wired in, per
 //! event, and through what: the agents' own settings files (the same files, project before
-//! user, that [`crate::dialect::foreign_sources`] reads), and hookhost's plugin or extension
+//! user, that [`hookhost::dialect::foreign_sources`] reads), and hookhost's plugin or extension
 //! where the agent installed it (docs/plugins.md): Claude Code's
 //! `~/.claude/plugins/installed_plugins.json` (enabled in a settings file's
 //! `enabledPlugins`), Codex's `~/.codex/plugins/cache/MARKET/NAME/VERSION/` (enabled in
 //! `~/.codex/config.toml`'s `[plugins."NAME@MARKET"]`), Gemini CLI's `~/.gemini/extensions/NAME/`.
 //! Each source's `hooks/hooks.json` or settings `hooks` is read in the agent's shape
 //! (`{"hooks": {EVENT: [{"hooks": [{"command": ...}]}]}}`). Only entries that run the adapter
-//! ([`crate::dialect::is_adapter`]) count; the agent's other hooks are the hooks section's.
+//! ([`hookhost::dialect::is_adapter`]) count; the agent's other hooks are the hooks section's.
 
 use super::{Finding, Section};
-use crate::config::ConfigPaths;
-use crate::dialect::events::{AGENT_EVENTS, NO_NATIVE_MEANING};
-use crate::dialect::{Dialect, is_adapter};
-use crate::preflight::{find_on_path, is_executable_file};
+use hookhost::config::ConfigPaths;
+use hookhost::dialect::events::{AGENT_EVENTS, NO_NATIVE_MEANING};
+use hookhost::dialect::{Dialect, is_adapter};
+use hookhost::preflight::{find_on_path, is_executable_file};
 #[doc(no_inline)]
 pub use hookhost_protocol::doctor::{AgentStatus, EventWiring, Wiring, WiringKind};
 use serde_json::Value;
@@ -164,9 +164,9 @@ fn summary(agent: &Agent, binary: Option<&Path>, events: &[EventWiring]) -> Vec<
 }
 
 /// The agent's settings files, project before user (a project at the home directory reads
-/// each once), as [`crate::dialect::foreign_sources`] lists them.
+/// each once), as [`hookhost::dialect::foreign_sources`] lists them.
 fn settings_sources(d: Dialect, paths: &ConfigPaths) -> Vec<Source> {
-    let mut files: Vec<PathBuf> = crate::dialect::foreign_sources(&ConfigPaths {
+    let mut files: Vec<PathBuf> = hookhost::dialect::foreign_sources(&ConfigPaths {
         foreign: true,
         ..paths.clone()
     })
@@ -245,7 +245,8 @@ fn claude_plugins(home: &Path, paths: &ConfigPaths, problems: &mut Vec<Finding>)
 /// Codex's plugin cache, each `MARKET/NAME`'s last version, when `config.toml` enables it.
 fn codex_plugins(home: &Path, problems: &mut Vec<Finding>) -> Vec<Source> {
     let config_file = home.join(".codex/config.toml");
-    let config: Option<toml::Value> = match crate::files::read_bounded(&config_file, FILE_LIMIT) {
+    let config: Option<toml::Value> = match hookhost::files::read_bounded(&config_file, FILE_LIMIT)
+    {
         Err(e) if e.is_not_found() => None,
         Err(e) => {
             problems.push(unreadable(&config_file, &e.to_string()));
@@ -323,7 +324,7 @@ fn unreadable(path: &Path, why: &str) -> Finding {
 /// The JSON of `file` (Gemini CLI's may have comments); `None` when missing, and a finding
 /// when it cannot be read or parsed.
 fn read_json(file: &Path, d: Dialect, problems: &mut Vec<Finding>) -> Option<Value> {
-    let bytes = match crate::files::read_bounded(file, FILE_LIMIT) {
+    let bytes = match hookhost::files::read_bounded(file, FILE_LIMIT) {
         Err(e) if e.is_not_found() => return None,
         Err(e) => {
             problems.push(unreadable(file, &e.to_string()));
@@ -333,7 +334,7 @@ fn read_json(file: &Path, d: Dialect, problems: &mut Vec<Finding>) -> Option<Val
     };
     let text = String::from_utf8_lossy(&bytes);
     let text = if d == Dialect::Gemini {
-        crate::jsonc::strip_comments(&text).into_owned()
+        hookhost::jsonc::strip_comments(&text).into_owned()
     } else {
         text.into_owned()
     };

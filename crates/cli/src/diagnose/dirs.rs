@@ -1,11 +1,11 @@
 //! The compiled-code cache and the decision log's directory: where they are (the directory
-//! variables vetted as [`crate::locations`] does), whether they exist, are this user's and
+//! variables vetted as [`hookhost::locations`] does), whether they exist, are this user's and
 //! closed to others (an error otherwise: a cache others can write could hand hookhost code to
 //! run, so it fails closed), and their size; whether the log is on.
 
 use super::{Finding, Section};
-use crate::decision_log::{LOG_DIR_ENV, LOG_ENV};
-use crate::locations::{self, CACHE_DIR_ENV};
+use hookhost::decision_log::{LOG_DIR_ENV, LOG_ENV};
+use hookhost::locations::{self, CACHE_DIR_ENV};
 use std::path::Path;
 
 /// At most this many entries are counted for a directory's size (a huge cache is not walked
@@ -30,7 +30,7 @@ pub fn section(project: &Path, home: Option<&Path>) -> Section {
         mode.trim().to_ascii_lowercase().as_str(),
         "off" | "0" | "false" | "no"
     );
-    match crate::decision_log::writer::default_dir(project, home) {
+    match hookhost::decision_log::writer::default_dir(project, home) {
         Some(_) if off => out.push(Finding::info(format!(
             "decision log off ({LOG_ENV}={mode}): `hookhost log` and `explain` have nothing to show"
         ))
@@ -81,7 +81,7 @@ fn directory(what: &str, dir: &Path) -> Finding {
         Err(e) => Finding::error(format!("{what}: cannot inspect it: {e}"))
             .at(place)
             .fix("make it readable by you, or remove it"),
-        Ok(_) => match crate::files::check_private_dir(dir) {
+        Ok(_) => match hookhost::files::check_private_dir(dir) {
             Err(why) => Finding::error(format!(
                 "{what}: {why} (hookhost refuses to use it: others could plant code or read what it holds)"
             ))

@@ -1,16 +1,16 @@
 //! Hooks that cannot run: every problem `check` finds in the hooks files hookhost would load
 //! for the project (the native ones, the user's, other agents' imported files), through the
-//! same code ([`crate::inspect::check_hooks`]: missing program, no execute bit, a missing
+//! same code ([`hookhost::inspect::check_hooks`]: missing program, no execute bit, a missing
 //! script behind an interpreter, a module that does not compile, a native timeout under
 //! 100 ms), each named by file, event and hook index. Trust is its own section.
 
 use super::{Finding, Section};
-use crate::config::{ConfigError, ConfigPaths};
-use crate::dialect::ADAPTER_SKIPPED;
+use hookhost::config::{ConfigError, ConfigPaths};
+use hookhost::dialect::ADAPTER_SKIPPED;
 
 /// The `hooks` section.
 pub async fn section(paths: &ConfigPaths) -> Section {
-    let findings = match crate::inspect::check_hooks(paths).await {
+    let findings = match hookhost::inspect::check_hooks(paths).await {
         Err(e) => vec![
             Finding::error(format!(
                 "cannot set up the WebAssembly engine to compile the wasm hooks: {e}"

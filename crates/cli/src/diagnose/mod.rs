@@ -1,14 +1,15 @@
 //! `hookhost doctor` as data: what is set up and what is broken, one [`Section`] of
-//! [`Finding`]s per question, for the CLI to render and an embedder to ask.
+//! [`Finding`]s per question, for the CLI to render (`doctor.rs`); the report's types are
+//! `hookhost-protocol`'s (`schema/doctor.schema.json`).
 //!
 //! - which agents have the outbound adapter wired in, per event, through which settings file
 //!   or plugin ([`agents`]);
 //! - which hooks cannot run: the same problems `check` reports ([`hooks`], through
-//!   [`crate::inspect`] and [`crate::preflight`]);
+//!   [`hookhost::inspect`] and [`hookhost::preflight`]);
 //! - which project hooks are untrusted and what the trust policy reduces them to
-//!   ([`trust`], through [`crate::trust`]);
+//!   ([`trust`], through [`hookhost::trust`]);
 //! - whether the compiled-code cache and the decision log's directories are private to the
-//!   user ([`dirs`], through [`crate::locations`]).
+//!   user ([`dirs`], through [`hookhost::locations`]).
 //!
 //! The CLI adds the toolchains of `hookhost new`/`build`, which only it knows. Nothing here
 //! runs a hook or writes a file (but the compile cache, which `check` warms the same way);
@@ -19,14 +20,10 @@ pub mod dirs;
 pub mod hooks;
 pub mod trust;
 
-use crate::TrustPolicy;
-use crate::config::ConfigPaths;
+use hookhost::TrustPolicy;
+use hookhost::config::ConfigPaths;
 
-#[doc(no_inline)]
-pub use hookhost_protocol::doctor::{
-    AgentStatus, DOCTOR_VERSION, DoctorReport, EventWiring, Finding, Section, Severity, Wiring,
-    WiringKind,
-};
+pub use hookhost_protocol::doctor::{DOCTOR_VERSION, DoctorReport, Finding, Section, Severity};
 
 /// Everything the library can tell about the project and user at `paths`, with untrusted
 /// hooks judged under `policy`: agents, hooks, trust, directories.
