@@ -7,7 +7,7 @@
 //! exporter, no thread. Exporting never changes a decision: spans are queued to the SDK's
 //! batch thread, a failed export warns once through `tracing` (stderr), and [`shutdown`]
 //! (called by the CLI before it exits) waits for the queue at most the export timeout,
-//! capped at 2 s. [`config`] reads the variables, [`spans`] maps a record to attributes.
+//! capped at 2 s. `config.rs` reads the variables, `spans.rs` maps a record to attributes.
 
 pub(crate) mod config;
 pub(crate) mod spans;
