@@ -46,9 +46,11 @@
 //! table without a process.
 //!
 //! ## Where things are, in one look
-//! - where an event's hooks are chosen and its decision is folded: `runner.rs`
+//! - the layers, bottom to top, and where each kind of change goes: `docs/architecture.md`
+//!   (`scripts/layers` keeps the direction)
+//! - where an event's hooks are chosen and its decision is folded: `runner/fire.rs`
 //!   ([`Runner::fire`]: select -> gate -> spawn -> judge -> fold)
-//! - what each hook result means: `decision.rs` ([`judge`], the table of DESIGN §4), fed by
+//! - what each hook result means: `judge/` ([`judge`], the table of DESIGN §4), fed by
 //!   `output.rs` (the JSON answer) and `answer.rs` (typed answers as a process would give
 //!   them)
 //! - what trust allows an untrusted hook: [`trust`]

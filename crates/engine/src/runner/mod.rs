@@ -9,7 +9,7 @@
 //! block (PreToolUse) or force (Stop); a call the hooks let through is then judged by the
 //! protected-state guard (`protect`: hookhost's own state is off-limits to the agent). What
 //! differs between events is data
-//! (`Event::class`, the table in `decision.rs`).
+//! (`Event::class`, the table in `judge/`).
 //!
 //! A runner is built once by [`RunnerBuilder`] (config files or explicit hooks, a spawner,
 //! the trust policy, in-process hooks, an observer) and is immutable afterwards, except for

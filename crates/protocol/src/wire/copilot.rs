@@ -128,7 +128,7 @@ pub struct CopilotAnswer {
 }
 
 /// A Copilot CLI payload as hookhost reads it: camelCase, every field lenient. Which event it
-/// is for is told by its fields (`dialect::recognise`).
+/// is for is told by its fields (`translate::recognise`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[doc(hidden)]

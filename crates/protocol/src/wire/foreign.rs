@@ -1,7 +1,7 @@
 //! Another agent's payload as hookhost reads it (`hookhost hook --for`, `run --payload`,
 //! serve's `fire`): one type holding every field that tells the dialects apart and every
 //! field of Claude Code's, Codex's and Gemini CLI's payloads, read leniently (a field of the
-//! wrong type is absent). The engine's `dialect::recognise` decides the
+//! wrong type is absent). The engine's `translate::recognise` decides the
 //! dialect from it and maps it to a [`NativePayload`](super::NativePayload).
 
 use super::fields;

@@ -5,16 +5,16 @@
 //! | file | format | written / read by (in the engine) |
 //! |---|---|---|
 //! | `native.rs` | [`NativePayload`]: what a native hook reads on stdin | `Payload` |
-//! | `claude.rs` | [`ClaudePayload`], [`ClaudeAnswer`] | `dialect::render`, `dialect::respond` |
-//! | `codex.rs` | [`CodexPayload`], [`CodexAnswer`] | `dialect::render`, `dialect::respond` |
-//! | `gemini.rs` | [`GeminiPayload`], [`GeminiAnswer`] | `dialect::render`, `dialect::respond` |
-//! | `ling.rs` | [`LingPayload`] (`toolCall`) | `dialect::render`, `dialect::recognise` |
-//! | `cursor.rs` | [`CursorPayload`], [`CursorAnswer`] | `dialect::render`, `dialect::respond`, `dialect::recognise` |
-//! | `copilot.rs` | [`CopilotPayload`], [`CopilotAnswer`] | `dialect::render`, `dialect::respond`, `dialect::recognise` |
-//! | `foreign.rs` | another agent's payload, as read | `dialect::recognise` |
+//! | `claude.rs` | [`ClaudePayload`], [`ClaudeAnswer`] | `translate::render`, `translate::respond` |
+//! | `codex.rs` | [`CodexPayload`], [`CodexAnswer`] | `translate::render`, `translate::respond` |
+//! | `gemini.rs` | [`GeminiPayload`], [`GeminiAnswer`] | `translate::render`, `translate::respond` |
+//! | `ling.rs` | [`LingPayload`] (`toolCall`) | `translate::render`, `translate::recognise` |
+//! | `cursor.rs` | [`CursorPayload`], [`CursorAnswer`] | `translate::render`, `translate::respond`, `translate::recognise` |
+//! | `copilot.rs` | [`CopilotPayload`], [`CopilotAnswer`] | `translate::render`, `translate::respond`, `translate::recognise` |
+//! | `foreign.rs` | another agent's payload, as read | `translate::recognise` |
 //! | `answer.rs` | [`HookAnswer`]: a hook's JSON answer, in any dialect | `parse_stdout`, `TypedAnswer` |
 //! | `client.rs` | [`ClientAnswer`]: a serve / Python client hook's answer | `typed_answer` |
-//! | `settings.rs` | other agents' settings files, as far as hooks go | `dialect::read_settings` |
+//! | `settings.rs` | other agents' settings files, as far as hooks go | `config::agents::read_settings` |
 //!
 //! What hookhost prints itself (`run`, `list`, `check`, `doctor --json`, the decision log) is
 //! in the crate's other modules; the JSON Schemas of all of them are [`schemas`](crate::schema::schemas).

@@ -2,7 +2,7 @@
 //! nested `{"hooks": {Event: [{"matcher", "hooks": [...]}]}}`, ling's list of rules, and the
 //! native hook object each hook becomes ([`NativeHookObject`], validated then by the native
 //! config reader). Read leniently (a field of the wrong type is absent, and the reader in
-//! `dialect/settings.rs` says what is wrong where it matters); the keys hookhost does not
+//! the engine's `config/agents/` says what is wrong where it matters); the keys hookhost does not
 //! implement are kept in `other`, verbatim, to be reported.
 
 use super::fields;
