@@ -113,9 +113,9 @@ def scenario(agent, server: Server, work: Path, guard: Path, r: Results) -> None
 
 def manifests(r: Results) -> None:
     """The plugin files agree with the engine: each wires exactly its agent's events of
-    crates/engine/src/dialect/events.rs, and carries the workspace version."""
+    crates/engine/src/config/agents/events.rs, and carries the workspace version."""
     root = PLUGINS.parent
-    table = (root / "crates/engine/src/dialect/events.rs").read_text()
+    table = (root / "crates/engine/src/config/agents/events.rs").read_text()
     rows = re.findall(r'\(\s*Dialect::(\w+),\s*"(\w+)",\s*Event::\w+,?\s*\)', table)
     version = re.search(r'(?m)^\[workspace\.package\][^\[]*?^version = "([^"]+)"',
                         (root / "Cargo.toml").read_text()).group(1)
