@@ -425,3 +425,52 @@ fn first_hour_mistakes_get_errors_that_name_the_fix() {
         assert!(help.contains(".coding-agent/hooks.json"), "{sub}: {help}");
     }
 }
+
+/// `hookhost` started with the environment a test project gives it, in `dir`, without
+/// `--project`.
+fn hookhost_in(p: &Project, dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+        .env("HOOKHOST_TRUST", "all")
+        .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
+        .env_remove("HOOKHOST_LOG")
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn commands_find_the_project_above_the_current_directory_and_say_which() {
+    let p = guard_project();
+    let src = p.path().join("src/deep");
+    std::fs::create_dir_all(&src).unwrap();
+    let rm = [
+        "run",
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"rm -rf /"}"#,
+    ];
+    // In proj/src/deep the project's guard still holds, as it does in the adapter.
+    let out = hookhost_in(&p, &src, &rm);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("using the project at {}", p.path().display())),
+        "{err}"
+    );
+    let list = hookhost_in(&p, &src, &["list", "--json"]);
+    assert_eq!(json_of(&list)["hooks"].as_array().map(Vec::len), Some(5));
+    // Where no directory at or above is a project, the command says so.
+    let nowhere = tempfile::tempdir().unwrap();
+    let out = hookhost_in(&p, nowhere.path(), &["check"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no project at or above"), "{err}");
+    assert!(err.contains("pass --project DIR"), "{err}");
+}

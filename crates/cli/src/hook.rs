@@ -221,9 +221,13 @@ fn project_of(
         cwd.iter()
             .cloned()
             .chain(std::env::current_dir().ok())
-            .find_map(|start| find_project(&start, home))
+            .find_map(|start| crate::project::find_project(&start, home))
     };
-    super::project_dir(started_in.or_else(found).or(cwd))
+    match started_in.or_else(found).or(cwd) {
+        Some(dir) => super::project_dir(Some(dir)),
+        // The adapter's last resort is the directory the agent ran it in, as is.
+        None => super::project_dir(Some(std::env::current_dir()?)),
+    }
 }
 
 /// Numbers and modes a project's `env` could set to cut a first compile short (a spawn
@@ -243,81 +247,5 @@ fn note_ignored_env() {
                 "hookhost: note: the adapter ignores ${var}={v:?} (a project's settings `env` can set it); the default ({default}) holds"
             );
         }
-    }
-}
-
-/// What makes a directory a project root for [`find_project`]: hookhost's own directory, a
-/// git checkout (`.git` is a file in a worktree or submodule), or an agent's project
-/// settings.
-const PROJECT_MARKERS: [&str; 6] = [
-    ".coding-agent",
-    ".git",
-    ".claude",
-    ".codex",
-    ".gemini",
-    ".cursor",
-];
-
-/// The nearest directory at or above `start` that holds one of [`PROJECT_MARKERS`]
-/// (`.git` a directory or a file, the others directories). The search stops below the home
-/// directory (whose `~/.claude/` and `~/.coding-agent/` are the user's own files, not a
-/// project's) and below `/`: `None` when it reaches either first.
-fn find_project(start: &Path, home: Option<&Path>) -> Option<PathBuf> {
-    let start = std::fs::canonicalize(start).ok()?;
-    let home = home.and_then(|h| std::fs::canonicalize(h).ok());
-    for dir in start.ancestors() {
-        if Some(dir) == home.as_deref() || dir.parent().is_none() {
-            return None;
-        }
-        let marked = PROJECT_MARKERS.iter().any(|m| {
-            let p = dir.join(m);
-            if *m == ".git" {
-                p.symlink_metadata().is_ok()
-            } else {
-                p.is_dir()
-            }
-        });
-        if marked {
-            return Some(dir.to_path_buf());
-        }
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_nearest_marked_directory_below_home_is_the_project() {
-        let root = tempfile::tempdir().unwrap();
-        let root = root.path().canonicalize().unwrap();
-        let home = root.join("home");
-        let repo = home.join("repo");
-        std::fs::create_dir_all(repo.join("src/deep")).unwrap();
-        std::fs::create_dir_all(home.join(".claude")).unwrap();
-        std::fs::create_dir_all(root.join(".git")).unwrap();
-        // Nothing marked below home: none (home and what is above it are not searched).
-        assert_eq!(find_project(&repo.join("src/deep"), Some(&home)), None);
-        // Without a home in the way, the search goes on up to the nearest marker (here the
-        // directory's `.claude/`, then the `.git` above it).
-        assert_eq!(find_project(&repo.join("src"), None), Some(home.clone()));
-        assert_eq!(find_project(&root, None), Some(root.clone()));
-        std::fs::write(repo.join(".git"), "gitdir: elsewhere\n").unwrap();
-        assert_eq!(
-            find_project(&repo.join("src/deep"), Some(&home)),
-            Some(repo.clone())
-        );
-        std::fs::create_dir_all(repo.join("src/.codex")).unwrap();
-        assert_eq!(
-            find_project(&repo.join("src/deep"), Some(&home)),
-            Some(repo.join("src"))
-        );
-        // A file named like a settings directory is no marker.
-        std::fs::write(repo.join("src/deep/.claude"), "").unwrap();
-        assert_eq!(
-            find_project(&repo.join("src/deep"), Some(&home)),
-            Some(repo.join("src"))
-        );
     }
 }

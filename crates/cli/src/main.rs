@@ -14,6 +14,7 @@ mod list;
 mod log;
 mod new;
 mod package;
+mod project;
 mod replay;
 mod run;
 mod serve;
@@ -25,7 +26,6 @@ mod trust;
 mod warm;
 
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `hookhost --version`: `hookhost VERSION (commit COMMIT, wasmtime VERSION)`; the first two
@@ -233,19 +233,7 @@ enum Command {
     WarmServe(warm::WarmServeArgs),
 }
 
-/// The project directory: `--project`, else the current directory; made absolute.
-pub(crate) fn project_dir(arg: Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    let dir = match arg {
-        Some(d) => d,
-        None => std::env::current_dir()?,
-    };
-    std::fs::canonicalize(&dir).map_err(|e| {
-        anyhow::anyhow!(
-            "project directory {} is not usable: {e}; pass an existing directory with --project",
-            dir.display()
-        )
-    })
-}
+pub(crate) use project::project_dir;
 
 /// The trust policy from `--trust`, else `$HOOKHOST_TRUST`, else `skip`.
 pub(crate) fn trust_policy(flag: Option<&str>) -> anyhow::Result<hookhost::TrustPolicy> {
