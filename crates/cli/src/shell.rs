@@ -113,6 +113,12 @@ pub fn man(args: &ManArgs) -> anyhow::Result<u8> {
 
 /// Writes hookhost.1 and a page per visible subcommand into `dir`: the paths written.
 fn man_pages(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!(
+            "--dir {} is not a directory; pass a directory for the man pages (it is created if missing)",
+            dir.display()
+        );
+    }
     std::fs::create_dir_all(dir).map_err(|e| {
         anyhow::anyhow!(
             "cannot create the man page directory {}: {e}; pass a directory you can write with --dir",
