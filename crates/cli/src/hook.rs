@@ -47,7 +47,7 @@ pub struct HookArgs {
     #[arg(
         long = "for",
         value_name = "claude|gemini|codex|cursor|copilot",
-        value_parser = crate::shell::agents(),
+        value_parser = crate::shell::Hinted::new(AGENTS.iter().copied()),
         hide_possible_values = true
     )]
     agent: String,

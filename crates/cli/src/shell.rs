@@ -18,6 +18,14 @@ use std::path::PathBuf;
 #[derive(Clone, Debug)]
 pub struct Hinted(Vec<&'static str>);
 
+impl Hinted {
+    /// Offers `values` (the module that owns the list passes it: `hook`'s agents, `new`'s
+    /// languages), accepting any text.
+    pub fn new(values: impl IntoIterator<Item = &'static str>) -> Hinted {
+        Hinted(values.into_iter().collect())
+    }
+}
+
 impl TypedValueParser for Hinted {
     type Value = String;
 
@@ -38,16 +46,6 @@ impl TypedValueParser for Hinted {
 /// hookhost's event names (`run EVENT`, `log --event`); other agents' names are accepted too.
 pub fn events() -> Hinted {
     Hinted(hookhost::Event::ALL.iter().map(|e| e.as_str()).collect())
-}
-
-/// The languages of `hookhost new` (its templates).
-pub fn languages() -> Hinted {
-    Hinted(crate::new::languages().collect())
-}
-
-/// The agents `hookhost hook --for` answers.
-pub fn agents() -> Hinted {
-    Hinted(crate::hook::AGENTS.to_vec())
 }
 
 /// `hookhost completions SHELL`.
