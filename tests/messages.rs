@@ -970,3 +970,13 @@ fn run_explain_of_a_blocked_call() {
     args.push("--explain");
     check_snapshot(&p, "run_explain_block", &input, &args, &[]);
 }
+
+/// `hookhost man --dir` given a file: what it is and what to pass instead.
+#[test]
+fn man_dir_that_is_a_file() {
+    let p = Project::new(json!({}));
+    p.write("man1", "not a directory");
+    let args = ["man", "--dir", "man1"];
+    let out = hookhost(&p, &args, &[], b"");
+    snapshot(&p, "man_dir_that_is_a_file", &shown("", &args, &out));
+}

@@ -34,13 +34,22 @@ use serde_json::{Map, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The agents `--for` takes (the completion scripts offer them; scripts/check-docs checks
+/// that docs/cli.md names each).
+pub const AGENTS: &[&str] = &["claude", "gemini", "codex", "cursor", "copilot"];
+
 /// Set in the environment of the hooks the adapter runs.
 pub const ADAPTER_ENV: &str = "HOOKHOST_ADAPTER";
 
 #[derive(Args, Debug, Clone)]
 pub struct HookArgs {
     /// Whose payload comes on stdin and whose protocol the answer speaks.
-    #[arg(long = "for", value_name = "claude|gemini|codex|cursor|copilot")]
+    #[arg(
+        long = "for",
+        value_name = "claude|gemini|codex|cursor|copilot",
+        value_parser = crate::shell::Hinted::new(AGENTS.iter().copied()),
+        hide_possible_values = true
+    )]
     agent: String,
     /// Project directory (default: the agent's `$CLAUDE_PROJECT_DIR` / `$GEMINI_PROJECT_DIR` /
     /// `$CURSOR_PROJECT_DIR` / `$COPILOT_PROJECT_DIR`, else the nearest directory at or above

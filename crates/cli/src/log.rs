@@ -17,7 +17,7 @@ pub struct LogArgs {
     #[arg(long)]
     pub session: Option<String>,
     /// Only this event (`PreToolUse`, ...).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::shell::events(), hide_possible_values = true)]
     pub event: Option<String>,
     /// Only events where this hook (`PreToolUse[0]`, or part of its file path) ran or did not.
     #[arg(long)]

@@ -187,7 +187,7 @@ enum Command {
     Build(new::build::BuildArgs),
     /// Fire the hook project's samples/*.json at its built NAME.wasm and compare outcomes.
     Test(new::test::TestArgs),
-    /// Outbound adapter: run hookhost's hooks inside Claude Code, Gemini CLI or Codex.
+    /// Outbound adapter: run hookhost's hooks inside Claude Code, Gemini CLI, Codex, Cursor or Copilot CLI.
     ///
     /// Reads that agent's hook payload on stdin, fires the event with
     /// <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json only (never the
@@ -226,7 +226,11 @@ enum Command {
     /// zsh into a directory on $fpath as `_hookhost`, fish into ~/.config/fish/completions/hookhost.fish.
     Completions(shell::CompletionsArgs),
     /// Write the man page hookhost(1) (roff) on stdout: `hookhost man | man -l -`.
-    Man,
+    ///
+    /// With --dir DIR, write hookhost.1 and one page per subcommand (hookhost-run.1, ...)
+    /// into DIR and print their paths: `man -M` on its parent, or a copy into a man1
+    /// directory on MANPATH, then makes `man hookhost-run` work.
+    Man(shell::ManArgs),
     /// The warm per-user engine (started by its clients under HOOKHOST_DAEMON=1).
     #[cfg(unix)]
     #[command(name = "warm-serve", hide = true)]
@@ -392,7 +396,7 @@ async fn dispatch(command: Command, verbose: u8) -> anyhow::Result<u8> {
         Command::Fetch(args) => package::fetch::fetch(args).await,
         Command::Serve(args) => serve::serve(args).await,
         Command::Completions(args) => shell::completions(&args),
-        Command::Man => shell::man(),
+        Command::Man(args) => shell::man(&args),
         #[cfg(unix)]
         Command::WarmServe(_) => anyhow::bail!("warm-serve runs its own runtime"),
     }
@@ -453,6 +457,21 @@ mod tests {
             vec!["hookhost", "hook", "--version"],
         ] {
             assert!(HotCli::try_parse_from(&argv).is_err(), "{argv:?}");
+        }
+    }
+
+    /// An argument whose values the completion scripts offer (`shell::Hinted`) still takes
+    /// others: another agent's event name, a language alias, an agent a later check refuses
+    /// with its own message.
+    #[test]
+    fn hinted_arguments_take_values_outside_their_hints() {
+        for argv in [
+            vec!["hookhost", "run", "BeforeTool"],
+            vec!["hookhost", "log", "--event", "AfterAgent"],
+            vec!["hookhost", "new", "ts", "guard"],
+            vec!["hookhost", "hook", "--for", "ling"],
+        ] {
+            Cli::try_parse_from(&argv).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
         }
     }
 }

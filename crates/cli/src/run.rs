@@ -20,6 +20,7 @@ pub struct RunArgs {
     /// PostToolUseFailure, Notification, SubagentStart, PreCompact, PostCompact, Stop,
     /// StopFailure, SubagentStop, SessionEnd, or another agent's name for one (BeforeTool,
     /// AfterAgent, ...); case-insensitive.
+    #[arg(value_parser = crate::shell::events(), hide_possible_values = true)]
     event: String,
     /// Project directory (default: the current directory).
     #[arg(long)]

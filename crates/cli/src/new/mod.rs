@@ -37,6 +37,7 @@ const DEFAULT_DESCRIPTION: &str = "Blocks destructive bash commands";
 pub struct NewArgs {
     /// The language: rust, rust-component, python, javascript, typescript, c, go, zig,
     /// assemblyscript. Without it, `new` lists the languages and what each needs.
+    #[arg(value_parser = crate::shell::Hinted::new(languages()), hide_possible_values = true)]
     lang: Option<String>,
     /// The directory to create; its last component is the hook's name (lowercase letters,
     /// digits, `-` and `_`, starting with a letter).
