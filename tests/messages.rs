@@ -196,6 +196,7 @@ config_errors! {
     hooks_not_an_object: r#"{"hooks": [{"command": "echo hi"}]}"#;
     unknown_event: r#"{"hooks": {"BeforeTool": [{"command": "echo hi"}]}}"#;
     event_in_the_wrong_case: r#"{"hooks": {"pretooluse": [{"command": "echo hi"}]}}"#;
+    event_with_a_typo: r#"{"hooks": {"PreToolUser": [{"command": "echo hi"}]}}"#;
     event_not_a_list: r#"{"hooks": {"Stop": {"command": "echo hi"}}}"#;
     hook_not_an_object: r#"{"hooks": {"Stop": ["echo hi"]}}"#;
     unknown_key_with_a_suggestion: r#"{"hooks": {"Stop": [{"comand": "echo hi"}]}}"#;
@@ -274,6 +275,21 @@ fn config_cwd_through_a_symlink_out_of_the_project() {
         &p,
         "config_cwd_through_a_symlink_out_of_the_project",
         "==> .coding-agent/hooks.json <==\n{\"hooks\": {\"PreToolUse\": [{\"command\": \"echo hi\", \"cwd\": \"out\"}]}}\n# out is a symlink to /tmp",
+        &["check"],
+        &[],
+    );
+}
+
+/// A timeout in seconds where the unit is milliseconds: what it does depends on the event
+/// (PreToolUse blocks every call, Stop only warns and the hook never does its job).
+#[test]
+fn check_timeout_in_seconds_says_what_it_does_on_each_event() {
+    let text = r#"{"hooks": {"PreToolUse": [{"command": "exit 0", "timeout": 5}], "Stop": [{"command": "exit 0", "timeout": 5}]}}"#;
+    let p = project_with_text(text);
+    check_snapshot(
+        &p,
+        "check_timeout_in_seconds_says_what_it_does_on_each_event",
+        &format!("==> .coding-agent/hooks.json <==\n{text}"),
         &["check"],
         &[],
     );

@@ -207,7 +207,7 @@ impl Found {
             return Ok(());
         }
         if hook.dialect == crate::Dialect::Native
-            && let Some(msg) = crate::preflight::timeout_problem(hook.timeout)
+            && let Some(msg) = crate::preflight::timeout_problem(hook.timeout, timeout_blocks(hook))
         {
             self.warnings.push(problem(hook, msg));
         }
@@ -283,5 +283,16 @@ impl Found {
                 message: e.to_string(),
             }),
         }
+    }
+}
+
+/// Whether a native hook's timeout blocks its event (the native table's Timeout row, with
+/// `onError: "block"` where the cell leaves it to the hook).
+fn timeout_blocks(hook: &Hook) -> bool {
+    use crate::judge::{Cell, Condition, NATIVE_TABLE, cell};
+    match cell(&NATIVE_TABLE, Condition::Timeout, hook.event) {
+        Cell::Block => true,
+        Cell::WarnOrBlock => hook.on_error == crate::config::OnError::Block,
+        _ => false,
     }
 }

@@ -200,13 +200,20 @@ fn looks_like_a_windows_path(word: &str) -> bool {
 }
 
 /// A native `timeout` under 100 ms: almost always seconds written where the unit is
-/// milliseconds (`"timeout": 5`, Claude Code's unit), which kills the hook at once and blocks
-/// every call. The suggestion is the same number of seconds in milliseconds.
-pub fn timeout_problem(timeout: Duration) -> Option<String> {
+/// milliseconds (`"timeout": 5`, Claude Code's unit), which kills the hook at once. `blocks`:
+/// whether a timeout blocks where this hook runs (PreToolUse, or `onError: "block"`); else the
+/// timeout is only a warning and the hook never does its job. The suggestion is the same
+/// number of seconds in milliseconds.
+pub fn timeout_problem(timeout: Duration, blocks: bool) -> Option<String> {
     let ms = timeout.as_millis();
+    let then = if blocks {
+        "and a timeout blocks the call"
+    } else {
+        "so it never does its job (a timeout here is only a warning)"
+    };
     (ms < 100).then(|| {
         format!(
-            "`timeout` is {ms} ms (hookhost's unit is milliseconds): the hook is killed almost at once, and a timeout blocks the call; did you mean {}?",
+            "`timeout` is {ms} ms (hookhost's unit is milliseconds): the hook is killed almost at once, {then}; did you mean {}?",
             ms * 1000
         )
     })
@@ -294,9 +301,12 @@ mod tests {
 
     #[test]
     fn a_timeout_in_seconds_is_caught() {
-        let msg = timeout_problem(Duration::from_millis(5)).unwrap();
+        let msg = timeout_problem(Duration::from_millis(5), true).unwrap();
         assert!(msg.contains("did you mean 5000?"), "{msg}");
-        assert_eq!(timeout_problem(Duration::from_millis(100)), None);
-        assert_eq!(timeout_problem(Duration::from_secs(10)), None);
+        assert!(msg.contains("a timeout blocks the call"), "{msg}");
+        let msg = timeout_problem(Duration::from_millis(5), false).unwrap();
+        assert!(msg.contains("only a warning"), "{msg}");
+        assert_eq!(timeout_problem(Duration::from_millis(100), true), None);
+        assert_eq!(timeout_problem(Duration::from_secs(10), true), None);
     }
 }

@@ -201,9 +201,7 @@ fn read_events(events: &Map<String, Value>, entries: &mut Vec<Entry>) {
         let event = match name.parse::<Event>() {
             Ok(e) => e,
             Err(e) => {
-                let hint = Event::parse_loose(name)
-                    .map(|ev| format!(" (did you mean `{ev}`? event names are case-sensitive)"))
-                    .unwrap_or_default();
+                let hint = unknown_event_hint(name);
                 entries.push(problem(None, format!("{e}{hint}")));
                 continue;
             }
@@ -221,6 +219,28 @@ fn read_events(events: &Map<String, Value>, entries: &mut Vec<Entry>) {
         for (index, item) in items.iter().enumerate() {
             entries.push(read_hook(event, index, item));
         }
+    }
+}
+
+/// What an unknown event name in hookhost's own file was probably meant to be: the event in
+/// another case, another agent's name for one (Gemini CLI's `BeforeTool`), or the nearest name.
+fn unknown_event_hint(name: &str) -> String {
+    use super::agents::events;
+    if let Ok(ev) = Event::parse_loose(name) {
+        return format!(" (did you mean `{ev}`? event names are case-sensitive)");
+    }
+    if let Ok(n) = events::resolve(name) {
+        let agents: Vec<&str> = n.agents.iter().map(|d| d.agent()).collect();
+        return format!(
+            " (`{name}` is {}'s name for {}; hookhost's own file takes \"{}\")",
+            agents.join(" and "),
+            n.event,
+            n.event
+        );
+    }
+    match events::did_you_mean(name).and_then(|near| events::resolve(near).ok()) {
+        Some(n) => format!(" (did you mean `{}`?)", n.event),
+        None => String::new(),
     }
 }
 
