@@ -222,6 +222,22 @@ fn new_refuses_an_unknown_language_listing_the_known_ones() {
 }
 
 #[test]
+fn new_takes_the_short_names_of_languages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("short-guard");
+    let out = hookhost().args(["new", "ts"]).arg(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", show("new", &out));
+    let manifest = std::fs::read_to_string(dir.join("hook.json")).unwrap_or_default();
+    assert!(manifest.contains("\"typescript\""), "{manifest}");
+    let out = hookhost().arg("new").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("short names: rs (rust), js (javascript), ts (typescript)"),
+        "{err}"
+    );
+}
+
+#[test]
 fn new_without_arguments_lists_the_languages() {
     let out = hookhost().arg("new").output().unwrap();
     assert_eq!(out.status.code(), Some(2));

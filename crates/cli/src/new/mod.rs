@@ -302,6 +302,11 @@ pub fn new(a: NewArgs) -> anyhow::Result<u8> {
                 t.lang, t.title, "", t.toolchain
             );
         }
+        let short: Vec<String> = templates::ALIASES
+            .iter()
+            .map(|(alias, full)| format!("{alias} ({full})"))
+            .collect();
+        eprintln!("short names: {}", short.join(", "));
         return Ok(2);
     };
     let dir = dir.as_path();

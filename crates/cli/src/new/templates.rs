@@ -285,8 +285,22 @@ pub const TEMPLATES: &[Template] = &[
     },
 ];
 
-/// The template of `lang`, if there is one.
+/// The short names `hookhost new` also takes, each for one template's language.
+pub const ALIASES: [(&str, &str); 6] = [
+    ("rs", "rust"),
+    ("js", "javascript"),
+    ("ts", "typescript"),
+    ("py", "python"),
+    ("as", "assemblyscript"),
+    ("golang", "go"),
+];
+
+/// The template of `lang` (or of a short name of [`ALIASES`]), if there is one.
 pub fn find(lang: &str) -> Option<&'static Template> {
+    let lang = ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == lang)
+        .map_or(lang, |(_, full)| full);
     TEMPLATES.iter().find(|t| t.lang == lang)
 }
 
@@ -297,4 +311,18 @@ pub fn languages() -> String {
         .map(|t| t.lang)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_short_name_is_a_template_language() {
+        for (alias, full) in ALIASES {
+            assert_eq!(find(alias).map(|t| t.lang), Some(full), "{alias}");
+        }
+        assert_eq!(find("ts").map(|t| t.lang), Some("typescript"));
+        assert!(find("cobol").is_none());
+    }
 }
