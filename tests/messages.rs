@@ -608,6 +608,44 @@ fn trust_review_then_a_change_after_trust() {
     );
 }
 
+/// A wasm hook whose module is not there: every command says "cannot read wasm module ...:
+/// no such file" naming the hook, and `trust` names the file and records no pin for it.
+#[test]
+fn trust_a_missing_wasm_module() {
+    let text = r#"{"hooks": {"PreToolUse": [{"command": ".coding-agent/hooks/gone.wasm"}]}}"#;
+    let p = project_with_text(text);
+    let input = format!(
+        "==> .coding-agent/hooks.json <==\n{text}\n# .coding-agent/hooks/gone.wasm does not exist"
+    );
+    let default = [("HOOKHOST_TRUST", "")];
+    check_snapshot(
+        &p,
+        "missing_module_run_untrusted",
+        &input,
+        &PRE_BASH,
+        &default,
+    );
+    let stdin = serde_json::to_vec(&claude_pre(&p, "ls")).unwrap();
+    adapter_snapshot(&p, "missing_module_adapter", &input, "claude", &stdin, &[]);
+    check_snapshot(&p, "missing_module_trust", &input, &["trust"], &default);
+    check_snapshot(
+        &p,
+        "missing_module_trust_again",
+        &input,
+        &["trust"],
+        &default,
+    );
+    check_snapshot(
+        &p,
+        "missing_module_run_after_trust",
+        &input,
+        &PRE_BASH,
+        &default,
+    );
+    check_snapshot(&p, "missing_module_check", &input, &["check"], &default);
+    check_snapshot(&p, "missing_module_list", &input, &["list"], &default);
+}
+
 #[test]
 fn trust_unreadable_trust_file() {
     let (p, input) = untrusted_project();

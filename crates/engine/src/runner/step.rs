@@ -209,6 +209,12 @@ pub(super) async fn spawn_and_judge(
 ) -> (SpawnOutput, Judgement) {
     let mut output = spawner.spawn(request).await;
     explain_package_failure(hook, &mut output);
+    if never_ran_missing_module(hook, &output) {
+        // No module, no author's answer: the reason is hookhost's own ("cannot read wasm
+        // module ...: no such file") and says what to fix, where a withheld untrusted reason
+        // would send the user to `hookhost trust`, which cannot help.
+        facts.trust = TrustLevel::Trusted;
+    }
     facts.hint = shell_failure_hint(hook, &output);
     facts.env_file = env_file.map(|f| crate::session_env::read(&f));
     let judgement = judge(rules(hook.dialect), &facts, &output);
@@ -246,6 +252,21 @@ fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
     // keep the spawner's message.
     if let Err(e) = package.store().verify(package.digest()) {
         *message = e.to_string();
+    }
+}
+
+/// Whether `hook` is a wasm module hook that did not start because its module file does not
+/// exist (the spawner's exact text for that, nothing a module could have written).
+fn never_ran_missing_module(hook: &Hook, out: &SpawnOutput) -> bool {
+    match (&hook.handler, &out.status) {
+        (
+            Handler::Wasm {
+                module: ModuleSource::File(module),
+                ..
+            },
+            ExitStatus::SpawnFailed(message),
+        ) => *message == crate::spawner::wasm::missing_module(module),
+        _ => false,
     }
 }
 

@@ -26,6 +26,18 @@ pub struct TrustChange {
     pub hooks: Vec<HookId>,
 }
 
+/// A wasm module a project hook names that does not exist: not a trust question (there is
+/// nothing to review), never pinned, and the hook fails with "cannot read wasm module ...:
+/// no such file" until the file is there; then it is new, and needs `hookhost trust`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MissingFile {
+    /// The module file, as the hook resolves it.
+    pub file: PathBuf,
+    /// The hooks that name it.
+    pub hooks: Vec<HookId>,
+}
+
 /// How a file differs from what was trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -81,6 +93,9 @@ pub struct TrustAssessment {
     pub module_pins: BTreeMap<PathBuf, String>,
     /// Trusted scripts and their SHA-256, re-checked before each run of a shell hook.
     pub script_pins: ScriptPins,
+    /// Wasm modules named by project hooks that do not exist: named by `hookhost trust`,
+    /// never recorded.
+    pub missing: Vec<MissingFile>,
     pub(super) pin: Option<(PathBuf, ProjectPin)>,
     /// The hook packages (digest hex, grants) that trusting the project approves.
     pub(super) packages: Vec<(String, PackageGrant)>,
@@ -237,6 +252,18 @@ impl Assessing<'_> {
 
     /// A module file is trusted with the hash it has now.
     fn module_file(&mut self, h: &Hook, module: &Path) {
+        // A module that is not there is not pinned (an empty hash would be "changed" at
+        // every later `hookhost trust`, a loop): the hook fails saying the file is missing.
+        if matches!(module.try_exists(), Ok(false)) {
+            match self.a.missing.iter_mut().find(|m| m.file == module) {
+                Some(m) => m.hooks.push(h.id()),
+                None => self.a.missing.push(MissingFile {
+                    file: module.to_path_buf(),
+                    hooks: vec![h.id()],
+                }),
+            }
+            return;
+        }
         // Through the source index: an unchanged module is not read again (its stat stamp
         // gives the hash it had; SECURITY.md, "compiled-code cache").
         let hash = crate::spawner::wasm::module_sha256(module);
