@@ -837,6 +837,32 @@ fn trust_all(p: &Project) {
     assert!(out.status.success(), "{out:?}");
 }
 
+// ------------------------------------------------------------------ serve
+
+/// `serve` refusing a `fire` param it does not know (a typo, another API's name).
+#[test]
+fn serve_unknown_fire_parameter() {
+    let p = passing_project();
+    let stdin = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"fire","params":{"event":"PreToolUse","tol":"bash","args":{"command":"ls"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"fire","params":{"event":"PreToolUse","toolName":"bash"}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":3,"method":"list","params":{"verbose":true}}"#,
+        "\n",
+    );
+    let project = p.path().display().to_string();
+    let home = p.home.path().display().to_string();
+    let args = ["serve", "--project", &project, "--home", &home];
+    let out = hookhost(&p, &args, &[], stdin.as_bytes());
+    let input = format!("==> stdin <==\n{stdin}");
+    snapshot(
+        &p,
+        "serve_unknown_fire_parameter",
+        &shown(&input, &args, &out),
+    );
+}
+
 // ------------------------------------------------------------------ check
 
 /// A project with errors and warnings of every kind `check` finds beyond the file itself.
