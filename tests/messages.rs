@@ -507,6 +507,23 @@ run_outcomes! {
         ["run", "PreToolUse", "--tool", "bash", "--args", r#"{"command":"cat a"}"#, "--json"];
 }
 
+/// A script that is there but not executable: the block reason says what is wrong and the
+/// fix once (it said "not executable" three times, then the shell's "Permission denied").
+#[test]
+fn outcome_script_not_executable() {
+    let text = r#"{"hooks": {"PreToolUse": [{"command": "./guard.sh"}]}}"#;
+    let p = project_with_text(text);
+    p.write("guard.sh", "#!/bin/sh\nexit 0\n");
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}\n# guard.sh is 0644");
+    let args = ["run", "PreToolUse", "--tool", "bash"];
+    check_snapshot(&p, "outcome_script_not_executable", &input, &args, &[]);
+    let out = run(&p, &[&args[..], &["--json"]].concat(), &[]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reason = v["reason"].as_str().unwrap();
+    assert_eq!(reason.matches("not executable").count(), 1, "{reason}");
+    assert!(reason.len() < 200, "{} characters: {reason}", reason.len());
+}
+
 // ------------------------------------------------------------------ trust notices
 
 /// A project with one shell hook and one wasm hook that nobody trusted yet.

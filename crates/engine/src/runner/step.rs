@@ -275,7 +275,7 @@ fn never_ran_missing_module(hook: &Hook, out: &SpawnOutput) -> bool {
 fn shell_failure_hint(hook: &Hook, out: &SpawnOutput) -> Option<String> {
     match (&hook.handler, &out.status) {
         (Handler::Shell { command }, ExitStatus::Exited(126 | 127)) => {
-            crate::preflight::shell_program_problem(command, &hook.cwd)
+            crate::preflight::shell_program_failure(command, &hook.cwd)
         }
         _ => None,
     }
