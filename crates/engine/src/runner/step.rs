@@ -54,7 +54,8 @@ impl Runner {
                 if hook.is_async {
                     return None;
                 }
-                let judgement = trust::not_run(hook, gate == Gate::Block);
+                let review = to_review(snapshot, hook);
+                let judgement = trust::not_run(hook, gate == Gate::Block, &review);
                 let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
                 Some((record(hook, &out, &judgement, false), judgement))
             }
@@ -253,6 +254,26 @@ fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
     if let Err(e) = package.store().verify(package.digest()) {
         *message = e.to_string();
     }
+}
+
+/// The files to review before trusting `hook` again: those new or changed since `hookhost
+/// trust` that make it untrusted (an edited script, not the hooks.json that names it), or
+/// the script that changed under a long-lived runner.
+fn to_review(snapshot: &Snapshot, hook: &Hook) -> Vec<PathBuf> {
+    let id = hook.id();
+    let mut files: Vec<PathBuf> = snapshot
+        .changes
+        .iter()
+        .filter(|c| c.hooks.contains(&id))
+        .map(|c| c.file.clone())
+        .collect();
+    if files.is_empty()
+        && let Handler::Shell { command } = &hook.handler
+        && let Err(script) = snapshot.script_pins.still_hold(command, &hook.cwd)
+    {
+        files.push(script);
+    }
+    files
 }
 
 /// Whether `hook` is a wasm module hook that did not start because its module file does not
