@@ -449,6 +449,23 @@ fn run_payload_with_wrong_field_types() {
     );
 }
 
+/// JSON piped into `run` without `--payload -`: the event still fires from the flags, and a
+/// note says stdin was not read and how to send it.
+#[test]
+fn run_stdin_without_payload_flag() {
+    let p = passing_project();
+    let project = p.path().display().to_string();
+    let stdin = r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#;
+    let args = ["run", "PreToolUse", "--project", &project];
+    let out = hookhost(&p, &args, &[], stdin.as_bytes());
+    let input = format!("==> stdin <==\n{stdin}");
+    snapshot(
+        &p,
+        "run_stdin_without_payload_flag",
+        &shown(&input, &args, &out),
+    );
+}
+
 #[test]
 fn run_bad_trust_variable() {
     let p = passing_project();
