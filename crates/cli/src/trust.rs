@@ -14,7 +14,7 @@ pub struct TrustArgs {
     /// Only show what is new or changed; record nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Print JSON: {"changes": [...], "missing": [{"file", "hooks"}], "recorded": bool, "unpinned": [{"hook", "program"}]}.
+    /// Print JSON: {"changes": [...], "missing": [{"file", "change": "missing", "hooks"}], "recorded": bool, "unpinned": [{"hook", "program"}]}.
     #[arg(long)]
     json: bool,
 }

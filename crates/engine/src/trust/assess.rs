@@ -26,18 +26,6 @@ pub struct TrustChange {
     pub hooks: Vec<HookId>,
 }
 
-/// A wasm module a project hook names that does not exist: not a trust question (there is
-/// nothing to review), never pinned, and the hook fails with "cannot read wasm module ...:
-/// no such file" until the file is there; then it is new, and needs `hookhost trust`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MissingFile {
-    /// The module file, as the hook resolves it.
-    pub file: PathBuf,
-    /// The hooks that name it.
-    pub hooks: Vec<HookId>,
-}
-
 /// How a file differs from what was trusted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -47,6 +35,11 @@ pub enum ChangeKind {
     New,
     /// Different from what was trusted.
     Changed,
+    /// A wasm module a project hook names that does not exist: not a trust question (there
+    /// is nothing to review), never pinned, and the hook fails with "cannot read wasm module
+    /// ...: no such file" until the file is there; then it is new. Only in
+    /// [`TrustAssessment::missing`].
+    Missing,
 }
 
 impl std::fmt::Display for ChangeKind {
@@ -77,6 +70,7 @@ impl ChangeKind {
         match self {
             ChangeKind::New => "new",
             ChangeKind::Changed => "changed",
+            ChangeKind::Missing => "missing",
         }
     }
 }
@@ -95,7 +89,7 @@ pub struct TrustAssessment {
     pub script_pins: ScriptPins,
     /// Wasm modules named by project hooks that do not exist: named by `hookhost trust`,
     /// never recorded.
-    pub missing: Vec<MissingFile>,
+    pub missing: Vec<TrustChange>,
     pub(super) pin: Option<(PathBuf, ProjectPin)>,
     /// The hook packages (digest hex, grants) that trusting the project approves.
     pub(super) packages: Vec<(String, PackageGrant)>,
@@ -257,8 +251,9 @@ impl Assessing<'_> {
         if matches!(module.try_exists(), Ok(false)) {
             match self.a.missing.iter_mut().find(|m| m.file == module) {
                 Some(m) => m.hooks.push(h.id()),
-                None => self.a.missing.push(MissingFile {
+                None => self.a.missing.push(TrustChange {
                     file: module.to_path_buf(),
+                    change: ChangeKind::Missing,
                     hooks: vec![h.id()],
                 }),
             }

@@ -42,7 +42,7 @@ mod store;
 mod unpinned;
 
 pub use crate::judge::{REJUDGE_KEEPS, keeps};
-pub use assess::{ChangeKind, MissingFile, TrustAssessment, TrustChange, join_ids};
+pub use assess::{ChangeKind, TrustAssessment, TrustChange, join_ids};
 pub use grant::PackageGrant;
 #[doc(no_inline)]
 pub use hookhost_protocol::TrustLevel;
