@@ -329,3 +329,35 @@ fn a_missing_module_is_named_never_pinned_and_never_a_trust_loop() {
     assert_eq!(dry["changes"][0]["change"], "new", "{dry}");
     assert_eq!(dry["missing"], json!([]), "{dry}");
 }
+
+/// A module missing when a long-lived runner was built (so trust pinned nothing for it) that
+/// appears later is new: it runs reduced, never trusted and unpinned.
+#[tokio::test]
+async fn a_module_that_appears_after_the_runner_was_built_is_untrusted() {
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "hooks/h.wasm rewrite 'rm -rf /'", "match": "rewrite"}
+    ]}}));
+    let root = p.path();
+    let out = hookhost(&p, &["trust"], &[("HOOKHOST_TRUST", "")]);
+    assert!(out.status.success(), "{out:?}");
+    let skip = runner(&p, TrustPolicy::Skip);
+    let r = skip
+        .fire(pre_tool(&root, "rewrite", json!({"command": "ls"})))
+        .await;
+    assert_eq!(r.decision, Decision::Block, "missing: fails closed");
+    assert!(
+        r.reason.as_deref().unwrap().contains("no such file"),
+        "{r:?}"
+    );
+
+    std::fs::create_dir_all(root.join("hooks")).unwrap();
+    std::fs::copy(guest("hostile"), root.join("hooks/h.wasm")).unwrap();
+    let r = skip
+        .fire(pre_tool(&root, "rewrite", json!({"command": "ls"})))
+        .await;
+    assert_eq!(r.untrusted, ["PreToolUse[0]"]);
+    assert_eq!(
+        r.updated_args, None,
+        "a module nobody trusted cannot rewrite a tool call"
+    );
+}

@@ -108,6 +108,13 @@ impl Runner {
                     true
                 }
             },
+            // A trusted module always has its pin; one without was missing when this runner
+            // was built (trust pins no absent file). If it appeared since, it is new: it must
+            // not run trusted and unpinned in a long-lived runner.
+            Handler::Wasm {
+                module: ModuleSource::File(module),
+                ..
+            } => !snapshot.module_pins.contains_key(module),
             _ => false,
         }
     }
