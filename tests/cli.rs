@@ -474,3 +474,111 @@ fn commands_find_the_project_above_the_current_directory_and_say_which() {
     assert!(err.contains("no project at or above"), "{err}");
     assert!(err.contains("pass --project DIR"), "{err}");
 }
+
+/// `hookhost ARGS --project P` (and `--home` for `hook`) with `stdin`, its stdout a pipe whose
+/// reading end is already closed (`hookhost list | head -0`): its exit status and stderr.
+/// `explain` and `log` take no `--project`: they read the decision log.
+#[cfg(unix)]
+fn with_stdout_closed(
+    p: &Project,
+    args: &[&str],
+    stdin: &[u8],
+) -> (std::process::ExitStatus, String) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let input = p.dir.path().join("stdin.json");
+    std::fs::write(&input, stdin).unwrap();
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
+    c.args(args).current_dir(p.path());
+    if !matches!(args.first(), Some(&"explain" | &"log")) {
+        c.arg("--project").arg(p.path());
+    }
+    if args.first() == Some(&"hook") {
+        c.arg("--home").arg(p.home.path());
+    }
+    let out = c
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_CACHE_DIR", p.cache.path())
+        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+        .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
+        .env("HOOKHOST_TRUST", "all")
+        .env_remove("HOOKHOST_LOG")
+        .env_remove("RUST_LOG")
+        .stdin(std::fs::File::open(&input).unwrap())
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A closed stdout ends every printing command quietly, as SIGPIPE ends `ls`: no panic, no
+/// "Broken pipe" error. The adapter, whose stdout is the agent's pipe, takes a closed one for
+/// the agent having left: it still runs and logs the event, and exits as it would have.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let p = guard_project();
+    let pre = [
+        "run",
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"ls"}"#,
+    ];
+    // The event first, so `explain` and `log` have something to print.
+    assert!(hookhost(&p, &pre).status.success());
+    let run_json = [&pre[..], &["--json"]].concat();
+    for args in [
+        &["list", "--json"][..],
+        &["list"],
+        &["check"],
+        &["explain"],
+        &["log"],
+        &["doctor"],
+        &run_json,
+    ] {
+        let (status, stderr) = with_stdout_closed(&p, args, b"");
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            status.signal(),
+            Some(libc::SIGPIPE),
+            "{args:?}: {status:?} {stderr}"
+        );
+    }
+    let payload = json!({
+        "session_id": "s1", "transcript_path": "/dev/null", "cwd": p.path(),
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf /"},
+    });
+    let (status, stderr) = with_stdout_closed(
+        &p,
+        &["hook", "--for", "claude"],
+        payload.to_string().as_bytes(),
+    );
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+        "{stderr}"
+    );
+    assert_eq!(status.code(), Some(0), "{status:?} {stderr}");
+    let log = Command::new(env!("CARGO_BIN_EXE_hookhost"))
+        .args(["log", "--json"])
+        .env("HOME", p.home.path())
+        .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
+        .env_remove("HOOKHOST_LOG")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&log.stdout).contains(r#""session":"s1""#),
+        "the adapter's event is logged: {}",
+        String::from_utf8_lossy(&log.stdout)
+    );
+}

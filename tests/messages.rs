@@ -465,6 +465,23 @@ fn run_payload_with_wrong_field_types() {
     );
 }
 
+/// JSON piped into `run` without `--payload -`: the event still fires from the flags, and a
+/// note says stdin was not read and how to send it.
+#[test]
+fn run_stdin_without_payload_flag() {
+    let p = passing_project();
+    let project = p.path().display().to_string();
+    let stdin = r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#;
+    let args = ["run", "PreToolUse", "--project", &project];
+    let out = hookhost(&p, &args, &[], stdin.as_bytes());
+    let input = format!("==> stdin <==\n{stdin}");
+    snapshot(
+        &p,
+        "run_stdin_without_payload_flag",
+        &shown(&input, &args, &out),
+    );
+}
+
 #[test]
 fn run_bad_trust_variable() {
     let p = passing_project();
@@ -521,6 +538,23 @@ run_outcomes! {
         ["run", "Stop"];
     outcome_json_answer: r#"{"hooks": {"PreToolUse": [{"command": "echo '{\"decision\": \"block\", \"reason\": \"use the read_file tool\"}'"}]}}"#,
         ["run", "PreToolUse", "--tool", "bash", "--args", r#"{"command":"cat a"}"#, "--json"];
+}
+
+/// A script that is there but not executable: the block reason says what is wrong and the
+/// fix once (it said "not executable" three times, then the shell's "Permission denied").
+#[test]
+fn outcome_script_not_executable() {
+    let text = r#"{"hooks": {"PreToolUse": [{"command": "./guard.sh"}]}}"#;
+    let p = project_with_text(text);
+    p.write("guard.sh", "#!/bin/sh\nexit 0\n");
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}\n# guard.sh is 0644");
+    let args = ["run", "PreToolUse", "--tool", "bash"];
+    check_snapshot(&p, "outcome_script_not_executable", &input, &args, &[]);
+    let out = run(&p, &[&args[..], &["--json"]].concat(), &[]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reason = v["reason"].as_str().unwrap();
+    assert_eq!(reason.matches("not executable").count(), 1, "{reason}");
+    assert!(reason.len() < 200, "{} characters: {reason}", reason.len());
 }
 
 // ------------------------------------------------------------------ trust notices
@@ -622,6 +656,44 @@ fn trust_review_then_a_change_after_trust() {
         &["trust", "--dry-run"],
         &default,
     );
+}
+
+/// A wasm hook whose module is not there: every command says "cannot read wasm module ...:
+/// no such file" naming the hook, and `trust` names the file and records no pin for it.
+#[test]
+fn trust_a_missing_wasm_module() {
+    let text = r#"{"hooks": {"PreToolUse": [{"command": ".coding-agent/hooks/gone.wasm"}]}}"#;
+    let p = project_with_text(text);
+    let input = format!(
+        "==> .coding-agent/hooks.json <==\n{text}\n# .coding-agent/hooks/gone.wasm does not exist"
+    );
+    let default = [("HOOKHOST_TRUST", "")];
+    check_snapshot(
+        &p,
+        "missing_module_run_untrusted",
+        &input,
+        &PRE_BASH,
+        &default,
+    );
+    let stdin = serde_json::to_vec(&claude_pre(&p, "ls")).unwrap();
+    adapter_snapshot(&p, "missing_module_adapter", &input, "claude", &stdin, &[]);
+    check_snapshot(&p, "missing_module_trust", &input, &["trust"], &default);
+    check_snapshot(
+        &p,
+        "missing_module_trust_again",
+        &input,
+        &["trust"],
+        &default,
+    );
+    check_snapshot(
+        &p,
+        "missing_module_run_after_trust",
+        &input,
+        &PRE_BASH,
+        &default,
+    );
+    check_snapshot(&p, "missing_module_check", &input, &["check"], &default);
+    check_snapshot(&p, "missing_module_list", &input, &["list"], &default);
 }
 
 #[test]
@@ -813,6 +885,32 @@ fn hook_for_a_broken_config() {
 fn trust_all(p: &Project) {
     let out = run(p, &["trust"], &[("HOOKHOST_TRUST", "")]);
     assert!(out.status.success(), "{out:?}");
+}
+
+// ------------------------------------------------------------------ serve
+
+/// `serve` refusing a `fire` param it does not know (a typo, another API's name).
+#[test]
+fn serve_unknown_fire_parameter() {
+    let p = passing_project();
+    let stdin = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"fire","params":{"event":"PreToolUse","tol":"bash","args":{"command":"ls"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"fire","params":{"event":"PreToolUse","toolName":"bash"}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":3,"method":"list","params":{"verbose":true}}"#,
+        "\n",
+    );
+    let project = p.path().display().to_string();
+    let home = p.home.path().display().to_string();
+    let args = ["serve", "--project", &project, "--home", &home];
+    let out = hookhost(&p, &args, &[], stdin.as_bytes());
+    let input = format!("==> stdin <==\n{stdin}");
+    snapshot(
+        &p,
+        "serve_unknown_fire_parameter",
+        &shown(&input, &args, &out),
+    );
 }
 
 // ------------------------------------------------------------------ check

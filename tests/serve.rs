@@ -239,6 +239,56 @@ fn malformed_and_oversized_messages_get_errors_and_the_connection_stays_up() {
     assert!(child.wait().unwrap().success());
 }
 
+/// A param a method does not know is refused with its name and the nearest known one, never
+/// ignored (a typo'd `tool` fired the event without a tool and answered pass).
+#[test]
+fn unknown_params_are_refused_with_the_nearest_known_name() {
+    let p = guard_project();
+    let (mut child, mut c) = stdio(&p);
+    let refused = |c: &mut Conn<ChildStdin>, method: &str, params: Value| {
+        let id = c.send(method, params);
+        let m = c.wait(id, &mut |_| Value::Null);
+        assert_eq!(m["error"]["code"], -32602, "{m}");
+        m["error"]["message"].as_str().unwrap().to_string()
+    };
+    let args = json!({"command": "rm -rf /"});
+    assert_eq!(
+        refused(
+            &mut c,
+            "fire",
+            json!({"event": "PreToolUse", "tol": "bash", "args": args})
+        ),
+        "unknown parameter `tol` of `fire`: did you mean `tool`? (known: event, session, payload, tool, args, result, prompt)"
+    );
+    let m = refused(
+        &mut c,
+        "fire",
+        json!({"event": "PreToolUse", "toolName": "bash", "args": args}),
+    );
+    assert!(
+        m.starts_with("unknown parameter `toolName` of `fire`: did you mean `tool`?"),
+        "{m}"
+    );
+    let m = refused(
+        &mut c,
+        "register",
+        json!({"event": "Stop", "timeout_ms": 5}),
+    );
+    assert!(m.contains("did you mean `timeoutMs`?"), "{m}");
+    let m = refused(&mut c, "unregister", json!({"hook": "x"}));
+    assert!(m.contains("(known: id)"), "{m}");
+    let m = refused(&mut c, "list", json!({"all": true}));
+    assert!(m.contains("`list` takes no parameters"), "{m}");
+    // Known ones still work, and the connection stays up.
+    let ok = c.call(
+        "fire",
+        json!({"event": "PreToolUse", "tool": "bash", "args": args}),
+    );
+    assert_eq!(ok["decision"], "block", "{ok}");
+    assert_eq!(c.call("shutdown", json!({})), json!({"ok": true}));
+    assert!(child.wait().unwrap().success());
+}
+
 #[test]
 fn client_hooks_go_through_the_decision_table() {
     let p = Project::new(json!({"hooks": {}}));

@@ -277,3 +277,87 @@ fn a_broken_trust_file_warns_under_all_and_fails_under_skip_and_block() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("trusted.json"));
     }
 }
+
+/// A wasm hook whose module does not exist: `trust` names the file and records no pin for
+/// it (so a second `trust` has nothing to say, not "changed"), `run` blocks with the missing
+/// file as the reason (never "untrusted ... run `hookhost trust`"), and once the module is
+/// there it is new and needs `trust`.
+#[test]
+fn a_missing_module_is_named_never_pinned_and_never_a_trust_loop() {
+    let p = Project::new(json!({"hooks": {"PreToolUse": [{"command": "hooks/gone.wasm"}]}}));
+    let default = [("HOOKHOST_TRUST", "")];
+    let run = ["run", "PreToolUse", "--tool", "bash", "--json"];
+    for _ in 0..2 {
+        let out = hookhost(&p, &run, &default);
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let reason = v["reason"].as_str().unwrap_or_default();
+        assert!(
+            reason.contains("cannot read wasm module") && reason.contains("no such file"),
+            "{v}"
+        );
+        assert!(!reason.contains("hookhost trust"), "{v}");
+        let trust: Value =
+            serde_json::from_slice(&hookhost(&p, &["trust", "--json"], &default).stdout).unwrap();
+        let missing = p.path().join("hooks/gone.wasm");
+        assert_eq!(trust["missing"][0]["file"], json!(missing), "{trust}");
+        let changed: Vec<&Value> = trust["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["file"] == json!(missing))
+            .collect();
+        assert!(
+            changed.is_empty(),
+            "a missing module is no trust change: {trust}"
+        );
+        let file =
+            std::fs::read_to_string(p.home.path().join(".coding-agent/trusted.json")).unwrap();
+        assert!(!file.contains("gone.wasm"), "{file}");
+    }
+    // The second `trust` recorded nothing: only the config was ever new.
+    let again: Value =
+        serde_json::from_slice(&hookhost(&p, &["trust", "--json"], &default).stdout).unwrap();
+    assert_eq!(again["recorded"], false, "{again}");
+
+    // The module appears: it is new, the hook untrusted until `trust` again.
+    std::fs::create_dir_all(p.path().join("hooks")).unwrap();
+    std::fs::copy(guest("hostile"), p.path().join("hooks/gone.wasm")).unwrap();
+    let dry: Value =
+        serde_json::from_slice(&hookhost(&p, &["trust", "--dry-run", "--json"], &default).stdout)
+            .unwrap();
+    assert_eq!(dry["changes"][0]["change"], "new", "{dry}");
+    assert_eq!(dry["missing"], json!([]), "{dry}");
+}
+
+/// A module missing when a long-lived runner was built (so trust pinned nothing for it) that
+/// appears later is new: it runs reduced, never trusted and unpinned.
+#[tokio::test]
+async fn a_module_that_appears_after_the_runner_was_built_is_untrusted() {
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "hooks/h.wasm rewrite 'rm -rf /'", "match": "rewrite"}
+    ]}}));
+    let root = p.path();
+    let out = hookhost(&p, &["trust"], &[("HOOKHOST_TRUST", "")]);
+    assert!(out.status.success(), "{out:?}");
+    let skip = runner(&p, TrustPolicy::Skip);
+    let r = skip
+        .fire(pre_tool(&root, "rewrite", json!({"command": "ls"})))
+        .await;
+    assert_eq!(r.decision, Decision::Block, "missing: fails closed");
+    assert!(
+        r.reason.as_deref().unwrap().contains("no such file"),
+        "{r:?}"
+    );
+
+    std::fs::create_dir_all(root.join("hooks")).unwrap();
+    std::fs::copy(guest("hostile"), root.join("hooks/h.wasm")).unwrap();
+    let r = skip
+        .fire(pre_tool(&root, "rewrite", json!({"command": "ls"})))
+        .await;
+    assert_eq!(r.untrusted, ["PreToolUse[0]"]);
+    assert_eq!(
+        r.updated_args, None,
+        "a module nobody trusted cannot rewrite a tool call"
+    );
+}

@@ -110,12 +110,13 @@ fn queued_requests_are_bounded_by_memory() {
     let before = rss_kib(pid);
 
     // The review's attack: ~28 MiB of small requests (under the count and byte limits), each
-    // of thousands of tiny objects that cost ~100x their bytes once parsed.
+    // of thousands of tiny objects that cost ~100x their bytes once parsed (in `args`, which
+    // takes any keys: a request with an unknown param is refused as soon as it runs).
     const REQUESTS: usize = 1000;
     let junk = format!("[{}]", vec![r#"{"":0}"#; 4000].join(","));
     for id in 1..=REQUESTS {
         send_line(&format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"fire","params":{{"event":"PreToolUse","tool":"bash","junk":{junk}}}}}"#
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"fire","params":{{"event":"PreToolUse","tool":"bash","args":{{"junk":{junk}}}}}}}"#
         ));
     }
     // A line that is not JSON is answered as soon as it is read, after every request

@@ -187,7 +187,12 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     let answer = dialect::respond(d, &report, tool.as_deref());
     if !answer.stdout.is_empty() {
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", answer.stdout)?;
+        match writeln!(out, "{}", answer.stdout).and_then(|()| out.flush()) {
+            // The agent closed our stdout: it left, and nobody is there to answer. The
+            // event was run and logged; say nothing more.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            r => r?,
+        }
     }
     super::tier_up::hand_off(&spawner);
     Ok(answer.exit_code)

@@ -32,6 +32,16 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
     }
     let status = u8::from(!errors.is_empty());
     if a.json {
+        // The report's shape is the protocol's: a missing module is said on stderr.
+        for h in set.all() {
+            if let Some(why) = missing_module(h) {
+                eprintln!(
+                    "hookhost: warning: {}: {}",
+                    terminal_safe(&h.label()),
+                    terminal_safe(&why)
+                );
+            }
+        }
         // The same object `serve` answers `list` with, and this run's problems; through a
         // `Value`, so its keys print in alphabetical order.
         let listed = hookhost::inspect::ListReport {
@@ -61,6 +71,9 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
             current = Some(h.event);
         }
         print_hook(h);
+        if let Some(why) = missing_module(h) {
+            println!("      {}", terminal_safe(&why));
+        }
         if let Some(first) = set.duplicate_of(h) {
             println!(
                 "      duplicate of {} in {}: runs once, as that one, when both match",
@@ -81,6 +94,19 @@ pub fn list(a: ListArgs) -> anyhow::Result<u8> {
         }
     }
     Ok(status)
+}
+
+/// What running `h` would fail with when it is a wasm hook whose module file is not there.
+fn missing_module(h: &config::Hook) -> Option<String> {
+    match &h.handler {
+        config::Handler::Wasm {
+            module: config::ModuleSource::File(module),
+            ..
+        } if matches!(module.try_exists(), Ok(false)) => {
+            Some(hookhost::spawner::wasm::missing_module(module))
+        }
+        _ => None,
+    }
 }
 
 /// One hook: its label, kind, command, options, description and file.

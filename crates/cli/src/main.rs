@@ -300,6 +300,7 @@ fn main() -> ExitCode {
         return ExitCode::from(code);
     }
     let (global, command) = parse_command_line();
+    env::quiet_when_stdout_closes(&command);
     init_logging(global.verbose);
     #[cfg(unix)]
     if let Command::WarmServe(a) = &command {

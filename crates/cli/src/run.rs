@@ -201,6 +201,12 @@ pub async fn run(a: RunArgs, verbose: bool) -> anyhow::Result<u8> {
         eprintln!("hookhost: error: {}", terminal_safe_lines(&e.to_string()));
     }
     warn_untrusted(&report, policy);
+    // Checked after the event (a writer that started with us has had time to write).
+    if a.payload.is_none() && stdin_has_data() {
+        eprintln!(
+            "hookhost: note: stdin holds data, which `run` ignores: the payload was built from the flags; to fire with the JSON on stdin as the payload, add `--payload -`"
+        );
+    }
     if let Some(log) = &kept {
         explain(log, a.json)?;
     } else if a.json {
@@ -264,6 +270,8 @@ fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
         .hooks
         .iter()
         .filter(|h| untrusted.contains(&h.hook) && !h.rejudged)
+        // A module that is not there never ran: its own line says so, and trusting cannot help.
+        .filter(|h| !never_started_missing_module(h))
     {
         let what = match (policy, h.kind, h.outcome) {
             (TrustPolicy::All, HookKind::Wasm, _) => {
@@ -289,6 +297,48 @@ fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
             terminal_safe(&h.command),
         );
     }
+}
+
+/// Whether stdin is a pipe or file with bytes waiting (`echo '{...}' | hookhost run X`
+/// without `--payload -`); never blocks, and a terminal, `/dev/null` or an empty or idle pipe
+/// is no.
+fn stdin_has_data() -> bool {
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::{AsFd, AsRawFd};
+        let fd = stdin.as_raw_fd();
+        let Ok(copy) = stdin.as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        let Ok(meta) = std::fs::File::from(copy).metadata() else {
+            return false;
+        };
+        if meta.is_file() {
+            return meta.len() > 0;
+        }
+        let mut waiting: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one c_int, the number of bytes waiting on the pipe or
+        // socket `fd` (stdin, open for this process's life), into `waiting`.
+        #[allow(unsafe_code)]
+        let r = unsafe { libc::ioctl(fd, libc::FIONREAD, &raw mut waiting) };
+        r == 0 && waiting > 0
+    }
+    #[cfg(not(unix))]
+    false
+}
+
+/// A wasm hook that did not start because its module file does not exist (the spawner's
+/// `missing_module` text).
+fn never_started_missing_module(h: &hookhost::HookRecord) -> bool {
+    h.kind == HookKind::Wasm
+        && h.message.as_deref().is_some_and(|m| {
+            m.starts_with("cannot read wasm module ") && m.contains(": no such file; ")
+        })
 }
 
 fn print_human(r: &EventReport, tool_given: bool) {

@@ -14,7 +14,7 @@ pub struct TrustArgs {
     /// Only show what is new or changed; record nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Print JSON: {"changes": [...], "recorded": bool, "unpinned": [{"hook", "program"}]}.
+    /// Print JSON: {"changes": [...], "missing": [{"file", "change": "missing", "hooks"}], "recorded": bool, "unpinned": [{"hook", "program"}]}.
     #[arg(long)]
     json: bool,
 }
@@ -51,6 +51,7 @@ pub fn trust(a: TrustArgs) -> anyhow::Result<u8> {
             .collect();
         let v = serde_json::json!({
             "changes": assessment.changes,
+            "missing": assessment.missing,
             "recorded": record,
             "unpinned": unpinned,
         });
@@ -64,6 +65,14 @@ pub fn trust(a: TrustArgs) -> anyhow::Result<u8> {
         );
     }
     if assessment.changes.is_empty() {
+        if !assessment.missing.is_empty() {
+            print_missing(&assessment, &paths.project_file);
+            println!(
+                "nothing else to trust in {}",
+                terminal_safe(&project.display().to_string())
+            );
+            return Ok(0);
+        }
         println!(
             "all project hooks of {} are trusted",
             terminal_safe(&project.display().to_string())
@@ -80,10 +89,24 @@ pub fn trust(a: TrustArgs) -> anyhow::Result<u8> {
             hookhost::trust::join_ids(&c.hooks)
         );
     }
+    print_missing(&assessment, &paths.project_file);
     if record {
         println!("recorded as trusted in ~/.coding-agent/trusted.json");
     } else {
         println!("(dry run: nothing recorded)");
     }
     Ok(0)
+}
+
+/// A module that is not there is named, and not recorded: there is nothing to review yet,
+/// and pinning "no file" would make the hook "changed" at every later run.
+fn print_missing(assessment: &hookhost::trust::TrustAssessment, config: &std::path::Path) {
+    for m in &assessment.missing {
+        println!(
+            "missing {}  ({}): no such file, not recorded; create the module (or fix the path in {}), then run `hookhost trust` again",
+            terminal_safe(&m.file.display().to_string()),
+            hookhost::trust::join_ids(&m.hooks),
+            terminal_safe(&config.display().to_string()),
+        );
+    }
 }

@@ -129,12 +129,71 @@ fn timeout_ms<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> 
     }
 }
 
-/// A method's params (an object, or `null` for none).
-fn params<T: DeserializeOwned + Default>(params: &Value) -> Result<T, RpcError> {
+/// The params each method knows, in the order docs/serve-protocol.md gives them.
+const FIRE_KEYS: &[&str] = &[
+    "event", "session", "payload", "tool", "args", "result", "prompt",
+];
+const REGISTER_KEYS: &[&str] = &["event", "match", "timeoutMs", "onError", "name"];
+const UNREGISTER_KEYS: &[&str] = &["id"];
+const NO_KEYS: &[&str] = &[];
+
+/// A method's params (an object, or `null` for none). A name the method does not know is an
+/// error naming it and the nearest known one: ignored, a typo (`tol`) or another API's name
+/// (`toolName`) would fire the event without what the caller meant, and answer pass.
+fn params<T: DeserializeOwned + Default>(
+    method: &str,
+    known: &[&str],
+    params: &Value,
+) -> Result<T, RpcError> {
+    refuse_unknown(method, known, params)?;
     match params {
         Value::Null => Ok(T::default()),
         v => T::deserialize(v).map_err(|e| RpcError::params(e.to_string())),
     }
+}
+
+/// An error for the first param of `params` that `method` does not know.
+fn refuse_unknown(method: &str, known: &[&str], params: &Value) -> Result<(), RpcError> {
+    let Some(object) = params.as_object() else {
+        return Ok(());
+    };
+    let Some(unknown) = object.keys().find(|k| !known.contains(&k.as_str())) else {
+        return Ok(());
+    };
+    let listed = if known.is_empty() {
+        format!("`{method}` takes no parameters")
+    } else {
+        format!("known: {}", known.join(", "))
+    };
+    let message = match nearest(unknown, known) {
+        Some(near) => {
+            format!(
+                "unknown parameter `{unknown}` of `{method}`: did you mean `{near}`? ({listed})"
+            )
+        }
+        None => format!("unknown parameter `{unknown}` of `{method}` ({listed})"),
+    };
+    Err(RpcError::params(message))
+}
+
+/// The known name nearest `word`: the same up to case, `_` and `-` (`timeout_ms`), within
+/// two edits (`tol`), or the longest one it contains (`toolName`, `hook_event_name`).
+fn nearest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    let plain = |s: &str| s.to_lowercase().replace(['_', '-'], "");
+    let word = plain(word);
+    known
+        .iter()
+        .map(|k| (strsim::levenshtein(&word, &plain(k)), *k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+        .or_else(|| {
+            known
+                .iter()
+                .filter(|k| k.len() >= 3 && word.contains(&plain(k)))
+                .max_by_key(|k| k.len())
+                .copied()
+        })
 }
 
 /// A method's answer as JSON.
@@ -147,17 +206,19 @@ pub async fn call(client: &Client, method: &str, params: &Value) -> Result<Value
     match method {
         "fire" => fire(client, params).await,
         "list" => {
+            refuse_unknown(method, NO_KEYS, params)?;
             let runner = client.table().runner().map_err(internal)?;
             Ok(hookhost::inspect::list_json(&runner.hooks()))
         }
         "check" => {
+            refuse_unknown(method, NO_KEYS, params)?;
             let paths = client.table().engine().paths().clone();
             let report = hookhost_package::check(&paths).await.map_err(internal)?;
             serde_json::to_value(report).map_err(internal)
         }
         "register" => register(client, params),
         "unregister" => {
-            let p: UnregisterParams = self::params(params)?;
+            let p: UnregisterParams = self::params(method, UNREGISTER_KEYS, params)?;
             let id = p
                 .id
                 .ok_or_else(|| RpcError::params("`id` is required: the id `register` answered"))?;
@@ -166,6 +227,7 @@ pub async fn call(client: &Client, method: &str, params: &Value) -> Result<Value
             })
         }
         "reload" => {
+            refuse_unknown(method, NO_KEYS, params)?;
             let engine = client.table().engine().clone();
             answer(Reloaded {
                 generation: engine.config_changed(),
@@ -197,7 +259,7 @@ fn event_of(name: Option<&str>) -> Result<Event, RpcError> {
 /// The payload of a `fire`: `payload` (a whole object) or neutral defaults, then `tool`,
 /// `args`, `result` and `prompt` over it, as `hookhost run` does with its flags.
 pub fn payload_of(params: &Value, cwd: &Path) -> Result<Payload, RpcError> {
-    let p: FireParams = self::params(params)?;
+    let p: FireParams = self::params("fire", FIRE_KEYS, params)?;
     let event = event_of(p.event.as_deref())?;
     let session = p
         .session
@@ -229,7 +291,7 @@ async fn fire(client: &Client, params: &Value) -> Result<Value, RpcError> {
 }
 
 fn register(client: &Client, params: &Value) -> Result<Value, RpcError> {
-    let p: RegisterParams = self::params(params)?;
+    let p: RegisterParams = self::params("register", REGISTER_KEYS, params)?;
     let event = event_of(p.event.as_deref())?;
     if p.matcher.is_some() && !event.takes_tool_matcher() {
         return Err(RpcError::params(format!(
@@ -266,4 +328,34 @@ fn register(client: &Client, params: &Value) -> Result<Value, RpcError> {
         .register(hook)
         .map_err(|e| RpcError::params(e.to_string()))?;
     answer(Registered { id })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_known_name() {
+        assert_eq!(nearest("tol", FIRE_KEYS), Some("tool"));
+        assert_eq!(nearest("toolName", FIRE_KEYS), Some("tool"));
+        assert_eq!(nearest("tool_input", FIRE_KEYS), Some("tool"));
+        assert_eq!(nearest("hook_event_name", FIRE_KEYS), Some("event"));
+        assert_eq!(nearest("Prompt", FIRE_KEYS), Some("prompt"));
+        assert_eq!(nearest("timeout_ms", REGISTER_KEYS), Some("timeoutMs"));
+        assert_eq!(nearest("xyz", FIRE_KEYS), None);
+    }
+
+    #[test]
+    fn an_unknown_param_is_refused_and_null_or_known_ones_are_not() {
+        let e = params::<FireParams>("fire", FIRE_KEYS, &serde_json::json!({"tol": "bash"}))
+            .unwrap_err();
+        assert_eq!(e.code, crate::protocol::INVALID_PARAMS);
+        assert!(
+            e.message.contains("`tol` of `fire`: did you mean `tool`?"),
+            "{}",
+            e.message
+        );
+        assert!(params::<FireParams>("fire", FIRE_KEYS, &Value::Null).is_ok());
+        assert!(refuse_unknown("list", NO_KEYS, &serde_json::json!({})).is_ok());
+    }
 }

@@ -33,6 +33,29 @@ pub fn shell_program_problem(command: &str, cwd: &Path) -> Option<String> {
     })
 }
 
+/// [`shell_program_problem`] for a hook that just failed to start (exit 126/127): what is
+/// wrong and the fix, without `check`'s prediction ("the hook would fail with exit 126 on
+/// every run"), which the run's own exit code has just said.
+pub fn shell_program_failure(command: &str, cwd: &Path) -> Option<String> {
+    shell_program_problem(command, cwd).map(|p| without_prediction(&p))
+}
+
+/// `text` with its "; the hook would fail ..." clause cut, up to the fix that follows it
+/// (`: run ...`, `: write ...`) or the next sentence.
+fn without_prediction(text: &str) -> String {
+    const PREDICTION: &str = "; the hook would fail";
+    let Some(start) = text.find(PREDICTION) else {
+        return text.to_string();
+    };
+    let rest = &text[start..];
+    let end = [": ", ". "]
+        .iter()
+        .filter_map(|sep| rest.find(sep))
+        .min()
+        .map_or(text.len(), |i| start + i);
+    format!("{}{}", &text[..start], &text[end..])
+}
+
 fn program_problem(command: &str, cwd: &Path) -> Option<String> {
     let words = shlex::split(command)?;
     // Skip leading `NAME=value` assignments.
@@ -233,6 +256,29 @@ fn is_executable(_: &std::fs::Metadata) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_at_run_time_drops_checks_prediction_and_keeps_the_fix() {
+        assert_eq!(
+            without_prediction(
+                "`./g.sh` is not executable; the hook would fail with exit 126 on every run: run `chmod +x ./g.sh`"
+            ),
+            "`./g.sh` is not executable: run `chmod +x ./g.sh`"
+        );
+        assert_eq!(
+            without_prediction(
+                "`d` is a directory, not a program; the hook would fail with exit 126 on every run. The command writes"
+            ),
+            "`d` is a directory, not a program. The command writes"
+        );
+        assert_eq!(
+            without_prediction(
+                "`x` is not on PATH; the hook would fail with exit 127 on every run"
+            ),
+            "`x` is not on PATH"
+        );
+        assert_eq!(without_prediction("no prediction"), "no prediction");
+    }
 
     #[test]
     fn names_the_fix_for_each_mistake() {

@@ -154,18 +154,19 @@ fn condition(t: &HookFacts, out: &SpawnOutput) -> (Condition, Option<String>) {
         ExitStatus::Exited(2) => (Condition::Exit2, Some("exited with code 2".to_string())),
         // The shell's "cannot execute" / "command not found": the hook never ran.
         ExitStatus::Exited(c @ (126 | 127)) if t.kind == HookKind::Shell => {
-            let mut m = format!(
-                "the shell could not run the command (exit {c}: {}); check the path and that the file is executable",
-                if *c == 127 {
-                    "not found"
-                } else {
-                    "not executable"
-                }
-            );
-            if let Some(why) = &t.hint {
-                m.push_str(": ");
-                m.push_str(why);
-            }
+            // With the runner's diagnosis, that alone (what is wrong, the fix); without one,
+            // what the exit code means and where to look.
+            let m = match &t.hint {
+                Some(why) => format!("the shell could not run the command (exit {c}): {why}"),
+                None => format!(
+                    "the shell could not run the command (exit {c}: {}); check the path and that the file is executable",
+                    if *c == 127 {
+                        "not found"
+                    } else {
+                        "not executable"
+                    }
+                ),
+            };
             (Condition::SpawnFailure, Some(m))
         }
         ExitStatus::Exited(c) => (Condition::OtherExit, Some(format!("exited with code {c}"))),
@@ -206,7 +207,9 @@ fn by_table(rules: &Rules, t: &HookFacts, out: &SpawnOutput) -> Judgement {
     let detail = message.clone().unwrap_or_default();
     let failure_reason = || {
         let mut r = format!("hook {} {detail}", t.id);
-        if !stderr.is_empty() {
+        // The shell's own words ("Permission denied") add nothing to the runner's diagnosis,
+        // which the record keeps beside the hook's stderr.
+        if !stderr.is_empty() && t.hint.is_none() {
             r.push_str(": ");
             r.push_str(&stderr);
         }

@@ -54,7 +54,8 @@ impl Runner {
                 if hook.is_async {
                     return None;
                 }
-                let judgement = trust::not_run(hook, gate == Gate::Block);
+                let review = to_review(snapshot, hook);
+                let judgement = trust::not_run(hook, gate == Gate::Block, &review);
                 let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
                 Some((record(hook, &out, &judgement, false), judgement))
             }
@@ -107,6 +108,13 @@ impl Runner {
                     true
                 }
             },
+            // A trusted module always has its pin; one without was missing when this runner
+            // was built (trust pins no absent file). If it appeared since, it is new: it must
+            // not run trusted and unpinned in a long-lived runner.
+            Handler::Wasm {
+                module: ModuleSource::File(module),
+                ..
+            } => !snapshot.module_pins.contains_key(module),
             _ => false,
         }
     }
@@ -209,6 +217,12 @@ pub(super) async fn spawn_and_judge(
 ) -> (SpawnOutput, Judgement) {
     let mut output = spawner.spawn(request).await;
     explain_package_failure(hook, &mut output);
+    if never_ran_missing_module(hook, &output) {
+        // No module, no author's answer: the reason is hookhost's own ("cannot read wasm
+        // module ...: no such file") and says what to fix, where a withheld untrusted reason
+        // would send the user to `hookhost trust`, which cannot help.
+        facts.trust = TrustLevel::Trusted;
+    }
     facts.hint = shell_failure_hint(hook, &output);
     facts.env_file = env_file.map(|f| crate::session_env::read(&f));
     let judgement = judge(rules(hook.dialect), &facts, &output);
@@ -249,12 +263,47 @@ fn explain_package_failure(hook: &Hook, out: &mut SpawnOutput) {
     }
 }
 
+/// The files to review before trusting `hook` again: those new or changed since `hookhost
+/// trust` that make it untrusted (an edited script, not the hooks.json that names it), or
+/// the script that changed under a long-lived runner.
+fn to_review(snapshot: &Snapshot, hook: &Hook) -> Vec<PathBuf> {
+    let id = hook.id();
+    let mut files: Vec<PathBuf> = snapshot
+        .changes
+        .iter()
+        .filter(|c| c.hooks.contains(&id))
+        .map(|c| c.file.clone())
+        .collect();
+    if files.is_empty()
+        && let Handler::Shell { command } = &hook.handler
+        && let Err(script) = snapshot.script_pins.still_hold(command, &hook.cwd)
+    {
+        files.push(script);
+    }
+    files
+}
+
+/// Whether `hook` is a wasm module hook that did not start because its module file does not
+/// exist (the spawner's exact text for that, nothing a module could have written).
+fn never_ran_missing_module(hook: &Hook, out: &SpawnOutput) -> bool {
+    match (&hook.handler, &out.status) {
+        (
+            Handler::Wasm {
+                module: ModuleSource::File(module),
+                ..
+            },
+            ExitStatus::SpawnFailed(message),
+        ) => *message == crate::spawner::wasm::missing_module(module),
+        _ => false,
+    }
+}
+
 /// Why a shell hook exited 126/127 (the shell could not run it) and how to fix it, as
 /// `hookhost check` would say.
 fn shell_failure_hint(hook: &Hook, out: &SpawnOutput) -> Option<String> {
     match (&hook.handler, &out.status) {
         (Handler::Shell { command }, ExitStatus::Exited(126 | 127)) => {
-            crate::preflight::shell_program_problem(command, &hook.cwd)
+            crate::preflight::shell_program_failure(command, &hook.cwd)
         }
         _ => None,
     }

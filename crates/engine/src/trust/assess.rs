@@ -35,6 +35,11 @@ pub enum ChangeKind {
     New,
     /// Different from what was trusted.
     Changed,
+    /// A wasm module a project hook names that does not exist: not a trust question (there
+    /// is nothing to review), never pinned, and the hook fails with "cannot read wasm module
+    /// ...: no such file" until the file is there; then it is new. Only in
+    /// [`TrustAssessment::missing`].
+    Missing,
 }
 
 impl std::fmt::Display for ChangeKind {
@@ -65,6 +70,7 @@ impl ChangeKind {
         match self {
             ChangeKind::New => "new",
             ChangeKind::Changed => "changed",
+            ChangeKind::Missing => "missing",
         }
     }
 }
@@ -81,6 +87,9 @@ pub struct TrustAssessment {
     pub module_pins: BTreeMap<PathBuf, String>,
     /// Trusted scripts and their SHA-256, re-checked before each run of a shell hook.
     pub script_pins: ScriptPins,
+    /// Wasm modules named by project hooks that do not exist: named by `hookhost trust`,
+    /// never recorded.
+    pub missing: Vec<TrustChange>,
     pub(super) pin: Option<(PathBuf, ProjectPin)>,
     /// The hook packages (digest hex, grants) that trusting the project approves.
     pub(super) packages: Vec<(String, PackageGrant)>,
@@ -237,6 +246,19 @@ impl Assessing<'_> {
 
     /// A module file is trusted with the hash it has now.
     fn module_file(&mut self, h: &Hook, module: &Path) {
+        // A module that is not there is not pinned (an empty hash would be "changed" at
+        // every later `hookhost trust`, a loop): the hook fails saying the file is missing.
+        if matches!(module.try_exists(), Ok(false)) {
+            match self.a.missing.iter_mut().find(|m| m.file == module) {
+                Some(m) => m.hooks.push(h.id()),
+                None => self.a.missing.push(TrustChange {
+                    file: module.to_path_buf(),
+                    change: ChangeKind::Missing,
+                    hooks: vec![h.id()],
+                }),
+            }
+            return;
+        }
         // Through the source index: an unchanged module is not read again (its stat stamp
         // gives the hash it had; SECURITY.md, "compiled-code cache").
         let hash = crate::spawner::wasm::module_sha256(module);

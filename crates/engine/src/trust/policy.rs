@@ -105,12 +105,26 @@ pub(crate) fn reduce_request(request: &mut crate::spawner::SpawnRequest) {
 
 /// The judgement of an untrusted hook that was not run: skipped, or (under `block`, on
 /// PreToolUse) blocking the call.
-pub(crate) fn not_run(hook: &crate::config::Hook, block: bool) -> Judgement {
+/// `review` names the files new or changed since `hookhost trust` (an edited script, rather
+/// than the hooks.json that names it); empty, the hook's config file.
+pub(crate) fn not_run(
+    hook: &crate::config::Hook,
+    block: bool,
+    review: &[std::path::PathBuf],
+) -> Judgement {
+    let files = if review.is_empty() {
+        hook.file.display().to_string()
+    } else {
+        review
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let why = format!(
-        "untrusted project hook {} ({}) was not run: review {} and run `hookhost trust`",
+        "untrusted project hook {} ({}) was not run: review {files}, then run `hookhost trust`",
         hook.label(),
         hook.handler.display(),
-        hook.file.display()
     );
     if block {
         let row = Row::Untrusted { blocks: true };

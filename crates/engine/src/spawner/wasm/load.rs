@@ -258,10 +258,36 @@ fn link(linkers: &Linkers, path: &Path, artifact: Artifact) -> Result<Prepared, 
         }
 }
 
-/// The spawn failure for a module file that cannot be read.
-pub(super) fn missing_file(path: &Path, e: &dyn std::fmt::Display) -> String {
+/// The spawn failure for a module file that cannot be read: for a missing file exactly
+/// [`missing_module`]'s text (the runner recognises it: an untrusted hook whose module is not
+/// there never ran, so the reason is hookhost's own and is shown, not withheld).
+pub(super) fn missing_file(path: &Path, e: &crate::files::ReadError) -> String {
+    if e.is_not_found() {
+        return missing_module(path);
+    }
+    // The read error names the path itself: said once.
+    let why = e.to_string();
+    let shown = path.display().to_string();
+    let why = why
+        .strip_prefix(&format!("{shown}: "))
+        .unwrap_or(&why)
+        .to_string();
+    format!("cannot read wasm module {shown}: {why}")
+}
+
+/// [`missing_file`] for the `stat` of a module file.
+pub(super) fn missing_file_io(path: &Path, e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        return missing_module(path);
+    }
+    format!("cannot read wasm module {}: {e}", path.display())
+}
+
+/// What a wasm hook whose module file does not exist says, wherever it is said (`run`,
+/// `check`, the adapter, serve).
+pub fn missing_module(path: &Path) -> String {
     format!(
-        "cannot read wasm module {}: {e}; the path is relative to the hook's cwd (default: the project root)",
+        "cannot read wasm module {}: no such file; create it (`hookhost new` or your build), or fix the path: it is relative to the hook's cwd (default: the project root)",
         path.display()
     )
 }

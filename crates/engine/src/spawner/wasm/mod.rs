@@ -55,6 +55,7 @@ pub use engine::{
     BASELINE_MIN_BYTES, COMPILE_TIMEOUT, COMPILE_TIMEOUT_ENV, FUEL_PER_MS, MAKE_AHEAD_ABOVE,
     POOL_SLOTS, TIERING_ENV, Tiering, WasmEngineConfig, WasmError,
 };
+pub use load::missing_module;
 pub use modules::WasmStats;
 pub(crate) use source_index::module_sha256;
 

@@ -16,7 +16,7 @@
 //! Not here: turning a file into a guest (`load.rs`), the on-disk cache (`cache.rs`).
 
 use super::engine::{COMPILE_TIMEOUT_ENV, Tiering};
-use super::load::{Loaded, Loader, Prepared, Tier, missing_file};
+use super::load::{Loaded, Loader, Prepared, Tier, missing_file_io};
 use super::stamp::FileStamp;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -128,7 +128,7 @@ impl Modules {
             let mut slots = crate::agent::sync::lock(&self.slots);
             slots.entry(path.to_path_buf()).or_default().clone()
         };
-        let stamp = FileStamp::of(path).map_err(|e| missing_file(path, &e))?;
+        let stamp = FileStamp::of(path).map_err(|e| missing_file_io(path, e))?;
         let done = {
             let mut state = crate::agent::sync::lock(&slot);
             match &*state {
