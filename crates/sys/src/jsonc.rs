@@ -107,9 +107,31 @@ fn text_run(rest: &str) -> usize {
     bytes.len()
 }
 
+/// A JSON parse error as hookhost says it: `invalid JSON at line L, column C: what`, the
+/// position once (serde_json's own text ends in it again).
+pub fn json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    let what = text.strip_suffix(&place).unwrap_or(&text);
+    format!(
+        "invalid JSON at line {}, column {}: {what}",
+        e.line(),
+        e.column()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_error_gives_its_position_once() {
+        let e = serde_json::from_str::<serde_json::Value>("{\n  ,}").unwrap_err();
+        assert_eq!(
+            json_error(&e),
+            "invalid JSON at line 2, column 3: key must be a string"
+        );
+    }
 
     #[test]
     fn comments_go_strings_stay_and_positions_hold() {

@@ -114,9 +114,8 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
             f.problems.push((
                 None,
                 format!(
-                    "invalid JSON at line {}, column {}: {e}{}",
-                    e.line(),
-                    e.column(),
+                    "{}{}",
+                    crate::jsonc::json_error(&e),
                     hint.unwrap_or_else(|| format!(
                         "; fix the file (it is {}'s, hookhost reads its hooks)",
                         agent_name(d)

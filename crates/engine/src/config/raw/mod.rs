@@ -126,9 +126,8 @@ pub(super) fn read_file(text: &str) -> Vec<Entry> {
         Ok(v) => v,
         Err(e) => {
             return vec![Entry::Unreadable(format!(
-                "invalid JSON at line {}, column {}: {e}{}",
-                e.line(),
-                e.column(),
+                "{}{}",
+                crate::jsonc::json_error(&e),
                 crate::jsonc::no_comments_hint(text).unwrap_or_else(|| {
                     "; the file must hold one JSON object like {\"hooks\": {\"PreToolUse\": [ ... ]}}".into()
                 })
