@@ -429,19 +429,7 @@ fn first_hour_mistakes_get_errors_that_name_the_fix() {
 /// `hookhost` started with the environment a test project gives it, in `dir`, without
 /// `--project`.
 fn hookhost_in(p: &Project, dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hookhost"))
-        .args(args)
-        .current_dir(dir)
-        .env("HOME", p.home.path())
-        .env("HOOKHOST_CACHE_DIR", p.cache.path())
-        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
-        .env("HOOKHOST_TRUST", "all")
-        .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
-        .env_remove("HOOKHOST_LOG")
-        .env_remove("RUST_LOG")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap()
+    p.command().args(args).current_dir(dir).output().unwrap()
 }
 
 #[test]
@@ -488,7 +476,7 @@ fn with_stdout_closed(
     drop(reader);
     let input = p.dir.path().join("stdin.json");
     std::fs::write(&input, stdin).unwrap();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
+    let mut c = p.command();
     c.args(args).current_dir(p.path());
     if !matches!(args.first(), Some(&"explain" | &"log")) {
         c.arg("--project").arg(p.path());
@@ -497,13 +485,6 @@ fn with_stdout_closed(
         c.arg("--home").arg(p.home.path());
     }
     let out = c
-        .env("HOME", p.home.path())
-        .env("HOOKHOST_CACHE_DIR", p.cache.path())
-        .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
-        .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
-        .env("HOOKHOST_TRUST", "all")
-        .env_remove("HOOKHOST_LOG")
-        .env_remove("RUST_LOG")
         .stdin(std::fs::File::open(&input).unwrap())
         .stdout(writer)
         .stderr(std::process::Stdio::piped())

@@ -91,11 +91,22 @@ impl Project {
     /// test passes its own value in `env` to choose. `hook` and `serve` take the home from
     /// the password database, not `$HOME`: they are given `--home` too.
     pub fn cli(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
-        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
+        let mut c = self.command();
         c.args(args).arg("--project").arg(self.path());
         if matches!(args.first(), Some(&"hook" | &"serve")) {
             c.arg("--home").arg(self.home.path());
         }
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.output().unwrap()
+    }
+
+    /// The `hookhost` binary with this project's environment (its home, cache, managed
+    /// files, decision log; every hook trusted) and no arguments: the test adds them (and
+    /// `--project`, or a current directory).
+    pub fn command(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
         c.env("HOME", self.home.path())
             .env("HOOKHOST_CACHE_DIR", self.cache.path())
             // The machine's managed file never leaks into a test; `write_managed` fills this.
@@ -113,10 +124,7 @@ impl Project {
             .env_remove("HOOKHOST_COMPILE_TIMEOUT_MS")
             .env_remove("RUST_LOG")
             .stdin(std::process::Stdio::null());
-        for (k, v) in env {
-            c.env(k, v);
-        }
-        c.output().unwrap()
+        c
     }
 
     pub fn read(&self, rel: &str) -> String {
