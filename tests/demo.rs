@@ -100,4 +100,31 @@ fn demo_keep_leaves_the_project_to_look_at() {
     );
     assert!(kept.join(".coding-agent/hooks.json").is_file());
     assert!(kept.join(".coding-agent/audit.log").is_file());
+    // The suggestion, followed as printed: trust, then the guard blocks `rm -rf /`.
+    assert!(text.contains("run `hookhost trust`"), "{text}");
+    let hookhost = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hookhost"))
+            .args(args)
+            .current_dir(kept)
+            .env("HOME", home.path())
+            .env("HOOKHOST_CACHE_DIR", cache.path())
+            .env_remove("HOOKHOST_TRUST")
+            .output()
+            .unwrap()
+    };
+    assert!(hookhost(&["trust"]).status.success());
+    let rm = hookhost(&[
+        "run",
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"rm -rf /"}"#,
+    ]);
+    assert_eq!(
+        rm.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&rm.stdout)
+    );
 }

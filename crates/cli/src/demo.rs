@@ -290,7 +290,7 @@ pub async fn demo(a: DemoArgs) -> anyhow::Result<u8> {
     if a.keep {
         let kept = dir.keep();
         println!(
-            "\nThe project is kept in {}: `cd` there and try `hookhost list` or `hookhost run PreToolUse --tool bash --args '{{\"command\":\"rm -rf /\"}}'`",
+            "\nThe project is kept in {}: `cd` there and run `hookhost trust` (like any project you did not write, its hooks do not run until you have reviewed and trusted them), then `hookhost list`, or `hookhost run PreToolUse --tool bash --args '{{\"command\":\"rm -rf /\"}}'` to see the guard block",
             kept.display()
         );
     } else {
