@@ -270,8 +270,6 @@ fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
         .hooks
         .iter()
         .filter(|h| untrusted.contains(&h.hook) && !h.rejudged)
-        // A module that is not there never ran: its own line says so, and trusting cannot help.
-        .filter(|h| !never_started_missing_module(h))
     {
         let what = match (policy, h.kind, h.outcome) {
             (TrustPolicy::All, HookKind::Wasm, _) => {
@@ -330,15 +328,6 @@ fn stdin_has_data() -> bool {
     }
     #[cfg(not(unix))]
     false
-}
-
-/// A wasm hook that did not start because its module file does not exist (the spawner's
-/// `missing_module` text).
-fn never_started_missing_module(h: &hookhost::HookRecord) -> bool {
-    h.kind == HookKind::Wasm
-        && h.message.as_deref().is_some_and(|m| {
-            m.starts_with("cannot read wasm module ") && m.contains(": no such file; ")
-        })
 }
 
 fn print_human(r: &EventReport, tool_given: bool) {

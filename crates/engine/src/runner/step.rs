@@ -82,6 +82,12 @@ impl Runner {
                 };
                 let (output, judgement) =
                     spawn_and_judge(&*self.spawner, hook, request, facts, env_file).await;
+                if never_ran_missing_module(hook, &output) {
+                    // Nothing of it ran, untrusted or not: trusting it cannot help, so it is
+                    // not reported as an untrusted hook that ran.
+                    let id = hook.id();
+                    report.untrusted.retain(|u| *u != id);
+                }
                 let mut r = record(hook, &output, &judgement, false);
                 r.rejudged = rejudge;
                 Some((r, judgement))
