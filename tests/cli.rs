@@ -463,7 +463,7 @@ fn commands_find_the_project_above_the_current_directory_and_say_which() {
     assert!(err.contains("pass --project DIR"), "{err}");
 }
 
-/// `hookhost ARGS --project P` (and `--home` for `hook`) with `stdin`, its stdout a pipe whose
+/// `hookhost ARGS --project P` with `stdin`, its stdout a pipe whose
 /// reading end is already closed (`hookhost list | head -0`): its exit status and stderr.
 /// `explain` and `log` take no `--project`: they read the decision log.
 #[cfg(unix)]
@@ -480,9 +480,6 @@ fn with_stdout_closed(
     c.args(args).current_dir(p.path());
     if !matches!(args.first(), Some(&"explain" | &"log")) {
         c.arg("--project").arg(p.path());
-    }
-    if args.first() == Some(&"hook") {
-        c.arg("--home").arg(p.home.path());
     }
     let out = c
         .stdin(std::fs::File::open(&input).unwrap())
@@ -552,6 +549,8 @@ fn a_closed_stdout_ends_quietly() {
     assert_eq!(status.code(), Some(0), "{status:?} {stderr}");
     let log = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(["log", "--json"])
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
         .env_remove("HOOKHOST_LOG")

@@ -9,6 +9,8 @@ fn the_demo_session_shows_every_trigger_point() {
     let cache = tempfile::TempDir::new().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .arg("demo")
+        .arg("--home")
+        .arg(home.path())
         .env("HOME", home.path())
         .env("HOOKHOST_CACHE_DIR", cache.path())
         .env("NO_COLOR", "1")
@@ -79,6 +81,8 @@ fn demo_keep_leaves_the_project_to_look_at() {
     let tmp = tempfile::TempDir::new().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_hookhost"))
         .args(["demo", "--keep"])
+        .arg("--home")
+        .arg(home.path())
         .env("HOME", home.path())
         .env("HOOKHOST_CACHE_DIR", cache.path())
         .env("TMPDIR", tmp.path())
@@ -106,6 +110,8 @@ fn demo_keep_leaves_the_project_to_look_at() {
         Command::new(env!("CARGO_BIN_EXE_hookhost"))
             .args(args)
             .current_dir(kept)
+            .arg("--home")
+            .arg(home.path())
             .env("HOME", home.path())
             .env("HOOKHOST_CACHE_DIR", cache.path())
             .env_remove("HOOKHOST_TRUST")

@@ -23,6 +23,8 @@ const EXE: &str = env!("CARGO_BIN_EXE_hookhost");
 fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Output {
     let mut c = Command::new(EXE);
     c.args(args)
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
@@ -222,6 +224,7 @@ config_errors! {
     bad_dialect: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "dialect": "windsurf"}]}}"#;
     wasm_options_on_a_shell_hook: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "fuel": 1000, "memory": 16, "fs": "none", "env": ["HOME"]}]}}"#;
     bad_wasm_limits: r#"{"hooks": {"PreToolUse": [{"command": "hooks/guard.wasm", "fuel": 0, "memory": 0, "fs": "all", "env": "HOME"}]}}"#;
+    wasm_path_with_backslashes: r#"{"hooks": {"PreToolUse": [{"command": ".coding-agent\\hooks\\guard.wasm --strict"}]}}"#;
     http_options_on_a_shell_hook: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "headers": {"X-Token": "t"}, "allowedEnv": ["TOKEN"]}]}}"#;
     bad_headers: r#"{"hooks": {"PreToolUse": [
   {"url": "http://127.0.0.1:9/hook", "headers": ["X-Token: t"]},
@@ -656,6 +659,15 @@ fn trust_review_then_a_change_after_trust() {
         &["trust", "--dry-run"],
         &default,
     );
+}
+
+/// `trust` where there is nothing to trust says so, rather than "all ... are trusted".
+#[test]
+fn trust_with_no_project_hooks() {
+    let p = Project::new(json!({}));
+    std::fs::remove_file(p.path().join(".coding-agent/hooks.json")).ok();
+    let input = "# an empty directory: no .coding-agent/hooks.json, no agent settings";
+    check_snapshot(&p, "trust_no_project_hooks", input, &["trust"], &[]);
 }
 
 /// A wasm hook whose module is not there: every command says "cannot read wasm module ...:

@@ -102,6 +102,8 @@ fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Ou
     c.args(args)
         .arg("--project")
         .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
@@ -115,9 +117,6 @@ fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)], stdin: &str) -> Ou
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    if args.first() == Some(&"hook") {
-        c.arg("--home").arg(p.home.path());
-    }
     for v in OTEL_VARS {
         c.env_remove(v);
     }

@@ -186,6 +186,8 @@ impl User {
         let mut c = Command::new(EXE);
         c.args(args)
             .current_dir(dir)
+            .arg("--home")
+            .arg(self.home.path())
             .env("HOME", self.home.path())
             .env("HOOKHOST_STORE_DIR", self.store())
             .env("HOOKHOST_CACHE_DIR", self.cache.path())

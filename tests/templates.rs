@@ -142,6 +142,8 @@ fn check(lang: &str) {
     std::fs::create_dir_all(&home).unwrap();
     let fire = |command: &str| {
         hookhost()
+            .arg("--home")
+            .arg(&home)
             .env("HOME", &home)
             .args(["run", "PreToolUse", "--project"])
             .arg(&project)

@@ -333,6 +333,8 @@ fn no_host_environment_leaks() {
         ])
         .arg("--project")
         .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .env("HOOKHOST_TEST_SECRET", "hunter2")

@@ -88,14 +88,10 @@ impl Project {
     /// the caller's hookhost settings, no stdin, and `env` added. The project's hooks are the
     /// subject of these tests, so they run as written (`HOOKHOST_TRUST=all`); the hostile
     /// suite, which tests trust, runs under the real default (`HOOKHOST_TRUST` empty), and a
-    /// test passes its own value in `env` to choose. `hook` and `serve` take the home from
-    /// the password database, not `$HOME`: they are given `--home` too.
+    /// test passes its own value in `env` to choose.
     pub fn cli(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
         let mut c = self.command();
         c.args(args).arg("--project").arg(self.path());
-        if matches!(args.first(), Some(&"hook" | &"serve")) {
-            c.arg("--home").arg(self.home.path());
-        }
         for (k, v) in env {
             c.env(k, v);
         }
@@ -103,10 +99,12 @@ impl Project {
     }
 
     /// The `hookhost` binary with this project's environment (its home, cache, managed
-    /// files, decision log; every hook trusted) and no arguments: the test adds them (and
-    /// `--project`, or a current directory).
+    /// files, decision log; every hook trusted) and `--home` (every command takes the home
+    /// from the password database, not `$HOME`, unless `--home` names one) as its only
+    /// arguments: the test adds the rest (and `--project`, or a current directory).
     pub fn command(&self) -> std::process::Command {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_hookhost"));
+        c.arg("--home").arg(self.home.path());
         c.env("HOME", self.home.path())
             .env("HOOKHOST_CACHE_DIR", self.cache.path())
             // The machine's managed file never leaks into a test; `write_managed` fills this.

@@ -184,6 +184,67 @@ fn adapter_takes_the_home_from_the_password_database_not_from_home() {
     );
 }
 
+#[test]
+fn every_command_takes_the_home_the_adapter_takes() {
+    // `run` (and every other command) takes the home as the adapter does: a guard placed in
+    // a `$HOME` the project chose does not run without `--home`, and the mismatch is named.
+    let p = Project::new(json!({}));
+    p.write_global(blocker("guard-in-dollar-home"));
+    let plain = |args: &[&str], home: Option<&Path>, dollar_home: &Path| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_hookhost"));
+        c.args(args).arg("--project").arg(p.path());
+        if let Some(h) = home {
+            c.arg("--home").arg(h);
+        }
+        c.env("HOME", dollar_home)
+            .env("HOOKHOST_CACHE_DIR", p.cache.path())
+            .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
+            .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
+            .env_remove("HOOKHOST_TRUST")
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = plain(&LS, None, p.home.path());
+    let err = stderr(&out);
+    assert!(!err.contains("guard-in-dollar-home"), "{out:?}");
+    assert!(
+        err.lines()
+            .any(|l| l.contains("$HOME") && l.contains("--home")),
+        "{out:?}"
+    );
+    // One home for `trust` and the adapter, whatever `$HOME` says: what `trust --home H`
+    // records, the adapter given `--home H` sees (the project's guard runs, trusted).
+    std::fs::remove_file(p.home.path().join(".coding-agent/hooks.json")).unwrap();
+    p.write(
+        ".coding-agent/hooks.json",
+        &blocker("project-guard").to_string(),
+    );
+    let elsewhere = tempfile::TempDir::new().unwrap();
+    let trusted = plain(&["trust"], Some(p.home.path()), elsewhere.path());
+    assert_eq!(trusted.status.code(), Some(0), "{trusted:?}");
+    assert!(p.home.path().join(".coding-agent/trusted.json").is_file());
+    assert!(!elsewhere.path().join(".coding-agent").exists());
+    let payload = claude_pre(&p.path(), "ls");
+    let root = p.path();
+    let project = ["--project", root.to_str().unwrap()];
+    let out = adapter(
+        &p,
+        "claude",
+        &project,
+        Some(p.home.path()),
+        &p.path(),
+        &payload,
+        &[("HOME", elsewhere.path().to_str().unwrap())],
+    );
+    let answer = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        answer.contains(r#""permissionDecision":"deny""#) && answer.contains("project-guard"),
+        "{out:?}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn managed_override_not_owned_by_root_is_refused() {

@@ -186,6 +186,8 @@ fn cmd(home: &Path, dir: &Path, args: &[&str]) -> Command {
     let mut c = Command::new(EXE);
     c.args(args)
         .current_dir(dir)
+        .arg("--home")
+        .arg(home)
         .env("HOME", home)
         .env("HOOKHOST_STORE_DIR", home.join("store"))
         .env("HOOKHOST_CACHE_DIR", home.join("cache"))

@@ -184,6 +184,8 @@ fn a_guest_blocked_on_a_fifo_does_not_keep_the_cli_alive() {
         .arg(p.path())
         // Trusted: an untrusted module's first compile is bounded by its short timeout.
         .args(["--trust", "all"])
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .stdout(std::process::Stdio::piped())

@@ -184,6 +184,8 @@ fn a_relative_cache_dir_is_not_rooted_in_the_cloned_project() {
         Command::new(env!("CARGO_BIN_EXE_hookhost"))
             .args(["run", "PreToolUse", "--tool", "bash", "--json"])
             .current_dir(p.path())
+            .arg("--home")
+            .arg(p.home.path())
             .env("HOME", p.home.path())
             .env("HOOKHOST_CACHE_DIR", ".hkcache")
             .env_remove("HOOKHOST_TRUST")

@@ -185,6 +185,8 @@ fn a_project_at_home_is_the_users_own_global_file() {
             "--project",
         ])
         .arg(p.home.path())
+        .arg("--home")
+        .arg(p.home.path())
         .env("HOME", p.home.path())
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .output()

@@ -18,10 +18,10 @@ pub struct CheckArgs {
     json: bool,
 }
 
-pub async fn check(a: CheckArgs) -> anyhow::Result<u8> {
-    let project = super::project_dir(a.project)?;
+pub async fn check(a: CheckArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
+    let project = super::project_dir(a.project, home)?;
     // The same report `serve` answers `check` with.
-    let report = hookhost_package::check(&super::env::user_paths(&project)).await?;
+    let report = hookhost_package::check(&home.paths(&project)).await?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -9,7 +9,7 @@
 //! the module's claim (exit 0 at once when another process holds it), printing nothing.
 
 use clap::Args;
-use hookhost::config::{self, ConfigPaths, Handler};
+use hookhost::config::{self, Handler};
 use hookhost::spawner::{OptimisationClaim, Tiering, WasmEngineConfig, WasmSpawner};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -132,13 +132,14 @@ async fn background(modules: &[PathBuf], claimed: bool) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
+pub async fn compile(a: CompileArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
     if a.background {
         return background(&a.modules, a.claimed).await;
     }
     let modules = if a.modules.is_empty() {
-        let project = super::project_dir(a.project)?;
-        let (set, errors) = config::load_lenient(&ConfigPaths::for_project(&project));
+        let project = super::project_dir(a.project, home)?;
+        // First: it settles the cache root the spawner's defaults read (as `run`'s).
+        let (set, errors) = config::load_lenient(&home.paths(&project));
         for e in &errors {
             eprintln!(
                 "hookhost: error: {}",
@@ -155,6 +156,12 @@ pub async fn compile(a: CompileArgs) -> anyhow::Result<u8> {
         modules.dedup();
         modules
     } else {
+        // The cache root of the project here (or --project), as `run` there would settle it.
+        let here = match a.project {
+            Some(p) => p,
+            None => std::env::current_dir()?,
+        };
+        home.setup(&here);
         a.modules.clone()
     };
     let spawner = spawner()?;

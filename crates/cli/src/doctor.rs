@@ -4,7 +4,6 @@
 
 use crate::diagnose::{self as doctor, DoctorReport, Finding, Section, Severity};
 use clap::Args;
-use hookhost::setup::{Home, Setup};
 use hookhost::terminal_safe_lines;
 use std::path::PathBuf;
 
@@ -21,9 +20,6 @@ pub struct DoctorArgs {
     /// Project directory (default: the current directory).
     #[arg(long)]
     project: Option<PathBuf>,
-    /// The home directory to read the user's files from (default: $HOME).
-    #[arg(long)]
-    home: Option<PathBuf>,
     /// The trust policy untrusted hooks are judged under (default: $HOOKHOST_TRUST, else skip).
     #[arg(long, value_name = "skip|block|all")]
     trust: Option<String>,
@@ -32,15 +28,11 @@ pub struct DoctorArgs {
     json: bool,
 }
 
-pub async fn doctor(a: DoctorArgs) -> anyhow::Result<u8> {
-    let project = super::project_dir(a.project)?;
+pub async fn doctor(a: DoctorArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
+    let project = super::project_dir(a.project, home)?;
     let policy = super::trust_policy(a.trust.as_deref())?;
-    let home = match a.home {
-        Some(h) => Home::Given(Some(std::path::absolute(&h).unwrap_or(h))),
-        None => Home::FromEnv,
-    };
     // The roots settled as for `check`, so the cache warmed here is the one `run` reads.
-    let setup = Setup::new(&project, home);
+    let setup = home.setup(&project);
     let mut report = doctor::diagnose(setup.paths(), policy).await;
     report.push(toolchains());
     if a.json {

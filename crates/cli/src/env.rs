@@ -1,40 +1,69 @@
-//! Where each entry point takes the user's home and the cache and store roots from
-//! (`hookhost::locations`, through the engine's one set-up, `hookhost::setup`): the commands
-//! a user runs (`run`, `check`, `list`, `trust`, `compile`) keep `$HOME`; the outbound adapter
-//! (`hook`) and `serve` take the account's home from the password database, or `--home`.
-//! Both vet the directory variables against the project and settle the roots once for the
-//! process; what they refuse is said on stderr here.
+//! Where every command takes the user's home and the cache and store roots from
+//! (`hookhost::locations`, through the engine's one set-up, `hookhost::setup`): one rule for
+//! all of them, the adapter's. The home is `--home`, else the account's from the password
+//! database, never `$HOME` (a project's agent settings `env` can set it, and `run`, `trust`,
+//! `doctor`, `log` and the adapter must all see the same files). The directory variables are
+//! vetted against the project and the roots settled once for the process; what they refuse
+//! is said on stderr here.
 
 use hookhost::config::ConfigPaths;
 use hookhost::locations;
 use hookhost::setup::{Home, Setup};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-/// The set-up of a command the user runs: the home directory from `$HOME`, the cache and
-/// store roots settled for `project` (refused variables warned about on stderr).
-pub fn user_setup(project: &Path) -> Setup {
-    shown(Setup::new(project, Home::FromEnv))
+/// The user's home directory of one command: `--home` (made absolute), else the account's;
+/// resolved on first use, when a `$HOME` naming another directory is said once on stderr.
+/// One per invocation, not per process: the warm engine serves invocations with different
+/// `--home` flags.
+#[derive(Debug, Default)]
+pub struct UserHome {
+    flag: Option<PathBuf>,
+    dir: OnceLock<Option<PathBuf>>,
 }
 
-/// The config paths of a command the user runs ([`user_setup`]).
-pub fn user_paths(project: &Path) -> ConfigPaths {
-    user_setup(project).paths().clone()
-}
-
-/// The set-up of the adapter and `serve`: the user's files under `home` (from
-/// [`runner_home`]), the cache and store roots settled for `project`.
-pub fn runner_setup(project: &Path, home: Option<PathBuf>) -> Setup {
-    shown(Setup::new(project, Home::Given(home)))
-}
-
-/// The adapter's and `serve`'s home directory: `--home`, else the account's (never `$HOME`;
-/// a `$HOME` naming another directory is said once on stderr).
-pub fn runner_home(home: Option<PathBuf>) -> Option<PathBuf> {
-    let home = locations::runner_home(home, "--home");
-    if let Some(note) = &home.note {
-        eprintln!("{note}");
+impl UserHome {
+    /// The home `--home` names, or the account's when `flag` is `None`.
+    pub fn new(flag: Option<PathBuf>) -> Self {
+        UserHome {
+            flag,
+            dir: OnceLock::new(),
+        }
     }
-    home.dir
+
+    /// The directory (`None`: no `--home` and no home for this account).
+    pub fn dir(&self) -> Option<PathBuf> {
+        self.dir
+            .get_or_init(|| {
+                let home = locations::runner_home(self.flag.clone(), "--home");
+                if let Some(note) = &home.note {
+                    eprintln!("{note}");
+                }
+                home.dir
+            })
+            .clone()
+    }
+
+    /// The set-up of a command on `project`: the user's files under this home (with the
+    /// managed files), the cache and store roots settled for `project`.
+    pub fn setup(&self, project: &Path) -> Setup {
+        shown(Setup::new(project, Home::Given(self.dir())))
+    }
+
+    /// The config paths of a command on `project` ([`UserHome::setup`]).
+    pub fn paths(&self, project: &Path) -> ConfigPaths {
+        self.setup(project).paths().clone()
+    }
+
+    /// `~/.coding-agent/hooks.json` under this home, or an error saying how to name one.
+    pub fn hooks_file(&self) -> anyhow::Result<PathBuf> {
+        match self.dir() {
+            Some(home) => Ok(home.join(".coding-agent/hooks.json")),
+            None => anyhow::bail!(
+                "no home directory for ~/.coding-agent/hooks.json (this account has none in the password database); pass --home DIR"
+            ),
+        }
+    }
 }
 
 /// `setup`, its warnings printed.

@@ -27,8 +27,8 @@ pub struct ExplainArgs {
     pub json: bool,
 }
 
-pub fn explain(a: ExplainArgs) -> anyhow::Result<u8> {
-    let path = log_path(a.file)?;
+pub fn explain(a: ExplainArgs, home: &crate::env::UserHome) -> anyhow::Result<u8> {
+    let path = log_path(a.file, home)?;
     let all = read_all(&path);
     let wanted = a.event.as_deref().unwrap_or("-1");
     let found = match wanted
@@ -63,6 +63,7 @@ pub fn render(r: &EventRecord) -> String {
         safe(&r.id),
         r.session.as_deref().map_or("-".into(), safe)
     );
+    s += &format!("  project: {}\n", safe(&r.project.display().to_string()));
     if let Some(tool) = &r.tool {
         s += &format!(
             "  tool: {} (arguments sha256 {})\n",

@@ -14,7 +14,7 @@
 //! an error exits 1, a non-blocking error (an exit 2 on Stop would keep the agent going).
 //!
 //! Nothing a project's settings `env` sets moves what it reads: the home directory is the
-//! account's (password database) or `--home`, never `$HOME`; the cache and store variables
+//! account's (password database) or `--home`, never `$HOME`, as for every command (`env.rs`); the cache and store variables
 //! are vetted against the project (`hookhost::locations`); `$HOOKHOST_COMPILE_TIMEOUT_MS`
 //! and `$HOOKHOST_TIERING` are ignored here (a first compile cut short would skip a wasm hook
 //! on a non-blocking event); and every other variable that changes what hookhost does for the
@@ -58,18 +58,13 @@ pub struct HookArgs {
     /// `cwd`, else the current directory).
     #[arg(long)]
     project: Option<PathBuf>,
-    /// The user's home directory, for ~/.coding-agent/hooks.json and trusted.json (default:
-    /// the account's, from the password database; never $HOME, which a project's settings
-    /// `env` can set).
-    #[arg(long, value_name = "DIR")]
-    home: Option<PathBuf>,
     /// What to do with untrusted project hooks: all, skip or block. Default:
     /// $HOOKHOST_TRUST, else skip (untrusted shell and HTTP hooks do not run; untrusted wasm hooks can only pass or block).
     #[arg(long, value_name = "all|skip|block")]
     trust: Option<String>,
 }
 
-pub async fn hook(a: HookArgs) -> anyhow::Result<u8> {
+pub async fn hook(a: HookArgs, user_home: &crate::env::UserHome) -> anyhow::Result<u8> {
     let d: Dialect = a.agent.parse().map_err(anyhow::Error::msg)?;
     if !matches!(
         d,
@@ -82,7 +77,7 @@ pub async fn hook(a: HookArgs) -> anyhow::Result<u8> {
     }
     // Until the payload is read and says otherwise, an error may be hiding a PreToolUse.
     let mut blocking = true;
-    match adapt(d, a, &mut blocking).await {
+    match adapt(d, a, user_home, &mut blocking).await {
         Err(e) if blocking => {
             eprintln!("hookhost: error: {e:#}; blocking the tool call to fail closed");
             Ok(2)
@@ -114,7 +109,12 @@ fn read_payload(agent: &str) -> anyhow::Result<Read> {
 /// The adapter's work; `blocking` is cleared once the payload is known not to be a
 /// PreToolUse.
 #[allow(unsafe_code)]
-async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u8> {
+async fn adapt(
+    d: Dialect,
+    a: HookArgs,
+    user_home: &crate::env::UserHome,
+    blocking: &mut bool,
+) -> anyhow::Result<u8> {
     let read = read_payload(&a.agent);
     if let Ok((event, _, _)) = &read {
         *blocking = *event == Some(Event::PreToolUse);
@@ -130,8 +130,8 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
         // PreCompress, ...: `dialect::events`): no hook runs, nothing to say.
         return Ok(0);
     };
-    let home = super::env::runner_home(a.home.clone());
-    let project = project_of(d, a.project, &fields, home.as_deref())?;
+    let project = project_of(d, a.project, &fields, user_home)?;
+    let home = user_home.dir();
     // The agent ran this process with its project's settings `env`: what a project file at
     // the project, the payload's `cwd` or the current directory sets is not obeyed
     // (`hookhost::host_env`), whichever of them the project directory variables chose.
@@ -162,7 +162,8 @@ async fn adapt(d: Dialect, a: HookArgs, blocking: &mut bool) -> anyhow::Result<u
     unsafe { std::env::set_var(ADAPTER_ENV, d.as_str()) };
     // hookhost is the agent's hook: the hooks of its dialect get the agent's own variables
     // (its `CLAUDE_ENV_FILE`, `GEMINI_SESSION_ID`, ...), not values of hookhost's.
-    let setup = super::env::runner_setup(&project, home)
+    let setup = user_home
+        .setup(&project)
         .native_only()
         .agent_env(dialect::AgentEnv::from_process(d));
     note_ignored_env();
@@ -205,11 +206,12 @@ fn project_of(
     d: Dialect,
     project: Option<PathBuf>,
     fields: &Map<String, Value>,
-    home: Option<&Path>,
+    user_home: &crate::env::UserHome,
 ) -> anyhow::Result<PathBuf> {
     if project.is_some() {
-        return super::project_dir(project);
+        return super::project_dir(project, user_home);
     }
+    let home = user_home.dir();
     // The directory the agent was started in, which it names for its hooks; the
     // payload's `cwd` follows the model's `cd` (after `cd src` the project's own
     // guards would no longer be found).
@@ -235,12 +237,12 @@ fn project_of(
         cwd.iter()
             .cloned()
             .chain(std::env::current_dir().ok())
-            .find_map(|start| crate::project::find_project(&start, home))
+            .find_map(|start| crate::project::find_project(&start, home.as_deref()))
     };
     match started_in.or_else(found).or(cwd) {
-        Some(dir) => super::project_dir(Some(dir)),
+        Some(dir) => super::project_dir(Some(dir), user_home),
         // The adapter's last resort is the directory the agent ran it in, as is.
-        None => super::project_dir(Some(std::env::current_dir()?)),
+        None => super::project_dir(Some(std::env::current_dir()?), user_home),
     }
 }
 

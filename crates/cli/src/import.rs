@@ -42,8 +42,8 @@ struct Converted {
     read: Vec<PathBuf>,
 }
 
-pub fn import(a: ImportArgs) -> anyhow::Result<u8> {
-    let project = super::project_dir(a.project)?;
+pub fn import(a: ImportArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
+    let project = super::project_dir(a.project, home)?;
     let wanted = wanted(a.from.as_deref())?;
     let converted = convert(&project, &wanted)?;
     let target = project.join(PROJECT_CONFIG);

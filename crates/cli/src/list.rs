@@ -15,11 +15,11 @@ pub struct ListArgs {
     json: bool,
 }
 
-pub fn list(a: ListArgs) -> anyhow::Result<u8> {
-    let project = super::project_dir(a.project)?;
+pub fn list(a: ListArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
+    let project = super::project_dir(a.project, home)?;
     // A broken file does not hide the others' hooks (they still run): list what loads, and
     // report the problems on stderr with exit 1.
-    let (set, errors) = config::load_lenient(&super::env::user_paths(&project));
+    let (set, errors) = config::load_lenient(&home.paths(&project));
     for e in &errors {
         eprintln!("hookhost: error: {}", terminal_safe_lines(&e.to_string()));
     }

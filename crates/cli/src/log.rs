@@ -34,19 +34,23 @@ pub struct LogArgs {
     /// Keep printing new events as they are logged.
     #[arg(long)]
     pub follow: bool,
+    /// Only this project's events (the log holds every project's; each line names its own).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
     /// The log file (default: the decision log of this user).
     #[arg(long)]
     pub file: Option<PathBuf>,
 }
 
-/// The decision log's path: `--file`, else where the runner writes it.
-pub fn log_path(file: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+/// The decision log's path: `--file`, else where the runner writes it for the user of
+/// `home` (the same home every command takes, so `log` reads what `run` and the adapter
+/// wrote).
+pub fn log_path(file: Option<PathBuf>, home: &crate::env::UserHome) -> anyhow::Result<PathBuf> {
     if let Some(f) = file {
         return Ok(f);
     }
     let project = std::env::current_dir().context("cannot read the current directory")?;
-    let home = hookhost::locations::account_home();
-    writer::default_dir(&project, home.as_deref())
+    writer::default_dir(&project, home.dir().as_deref())
         .map(|d| d.join(writer::FILE_NAME))
         .context("no cache directory for the decision log (set HOOKHOST_LOG_DIR)")
 }
@@ -64,18 +68,23 @@ pub fn read_all(path: &Path) -> Vec<EventRecord> {
         .collect()
 }
 
-pub fn log(a: LogArgs) -> anyhow::Result<u8> {
-    let path = log_path(a.file.clone())?;
+pub fn log(mut a: LogArgs, home: &crate::env::UserHome) -> anyhow::Result<u8> {
+    let path = log_path(a.file.clone(), home)?;
+    // The runner logs the canonical project directory.
+    if let Some(p) = &a.project {
+        a.project = Some(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()));
+    }
     let all = read_all(&path);
     let kept: Vec<&EventRecord> = all.iter().filter(|r| matches(&a, r)).collect();
+    let home = home.dir();
     let mut out = std::io::stdout().lock();
     for r in &kept[kept.len().saturating_sub(a.lines)..] {
-        print_record(&mut out, r, a.json)?;
+        print_record(&mut out, r, a.json, home.as_deref())?;
     }
     out.flush()?;
     drop(out);
     if a.follow {
-        follow(&a, &path)?;
+        follow(&a, &path, home.as_deref())?;
     }
     Ok(0)
 }
@@ -83,11 +92,11 @@ pub fn log(a: LogArgs) -> anyhow::Result<u8> {
 /// Prints the records appended to `path` from now on, across a rotation: the file is kept
 /// open, so what was appended before it was renamed is still read; then the new file at
 /// `path` (another inode) is read from its start.
-fn follow(a: &LogArgs, path: &Path) -> anyhow::Result<()> {
+fn follow(a: &LogArgs, path: &Path, home: Option<&Path>) -> anyhow::Result<()> {
     let mut current = Tail::open(path, true);
     loop {
         if let Some(t) = current.as_mut() {
-            t.print_new(a)?;
+            t.print_new(a, home)?;
         }
         let replaced = match (&current, identity(path)) {
             (Some(t), Some(now)) => t.id != now,
@@ -96,7 +105,7 @@ fn follow(a: &LogArgs, path: &Path) -> anyhow::Result<()> {
         };
         if replaced {
             if let Some(t) = current.as_mut() {
-                t.print_new(a)?; // the last lines of the renamed file
+                t.print_new(a, home)?; // the last lines of the renamed file
             }
             current = Tail::open(path, false);
             continue;
@@ -129,7 +138,7 @@ impl Tail {
 
     /// Prints every whole line appended since the last call (a line still being written
     /// is kept until its end arrives).
-    fn print_new(&mut self, a: &LogArgs) -> anyhow::Result<()> {
+    fn print_new(&mut self, a: &LogArgs, home: Option<&Path>) -> anyhow::Result<()> {
         let mut out = std::io::stdout().lock();
         while self.reader.read_line(&mut self.partial)? > 0 {
             if !self.partial.ends_with('\n') {
@@ -138,7 +147,7 @@ impl Tail {
             if let Ok(r) = serde_json::from_str::<EventRecord>(&self.partial)
                 && matches(a, &r)
             {
-                print_record(&mut out, &r, a.json)?;
+                print_record(&mut out, &r, a.json, home)?;
             }
             self.partial.clear();
         }
@@ -181,6 +190,7 @@ fn matches(a: &LogArgs, r: &EventRecord) -> bool {
     a.session
         .as_ref()
         .is_none_or(|s| r.session.as_deref() == Some(s))
+        && a.project.as_ref().is_none_or(|p| r.project == *p)
         && a.event
             .as_ref()
             .is_none_or(|e| r.event.eq_ignore_ascii_case(e))
@@ -190,7 +200,12 @@ fn matches(a: &LogArgs, r: &EventRecord) -> bool {
             .is_none_or(|o| r.decision == *o || r.hooks.iter().any(|h| h.outcome == *o))
 }
 
-fn print_record(out: &mut impl Write, r: &EventRecord, json: bool) -> anyhow::Result<()> {
+fn print_record(
+    out: &mut impl Write,
+    r: &EventRecord,
+    json: bool,
+    home: Option<&Path>,
+) -> anyhow::Result<()> {
     if json {
         writeln!(out, "{}", serde_json::to_string(r)?)?;
         return Ok(());
@@ -198,7 +213,7 @@ fn print_record(out: &mut impl Write, r: &EventRecord, json: bool) -> anyhow::Re
     let safe = hookhost::terminal_safe;
     writeln!(
         out,
-        "{} {} {}{} -> {}{}  [{} hook(s), {:.1} ms, session {}, id {}]",
+        "{} {} {}{} -> {}{}  [{}, {} hook(s), {:.1} ms, session {}, id {}]",
         safe(&r.time),
         safe(&r.event),
         r.tool
@@ -214,10 +229,20 @@ fn print_record(out: &mut impl Write, r: &EventRecord, json: bool) -> anyhow::Re
             .as_deref()
             .map(|x| format!(": {}", safe(x)))
             .unwrap_or_default(),
+        safe(&project_shown(&r.project, home)),
         r.hooks.len(),
         r.duration_ms,
         r.session.as_deref().map_or("-".into(), safe),
         safe(&r.id),
     )?;
     Ok(())
+}
+
+/// A record's project as a line shows it: under the home directory as `~/...`.
+pub fn project_shown(project: &Path, home: Option<&Path>) -> String {
+    match home.and_then(|h| project.strip_prefix(h).ok()) {
+        Some(rest) if rest.as_os_str().is_empty() => "~".into(),
+        Some(rest) => format!("~/{}", rest.display()),
+        None => project.display().to_string(),
+    }
 }

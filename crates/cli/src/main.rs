@@ -26,6 +26,7 @@ mod trust;
 mod warm;
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `hookhost --version`: `hookhost VERSION (commit COMMIT, wasmtime VERSION)`; the first two
@@ -66,6 +67,11 @@ struct Global {
     /// hands an invocation back).
     #[arg(long, global = true, hide = true)]
     no_warm: bool,
+    /// The user's home directory: ~/.coding-agent/ (hooks.json, trusted.json), the decision
+    /// log and the caches under it (default: the account's, from the password database; never
+    /// $HOME, which a project's agent settings can set). Given twice, the last one counts.
+    #[arg(long, global = true, value_name = "DIR", overrides_with = "home")]
+    home: Option<PathBuf>,
 }
 
 /// The hot path's parser: the two subcommands an agent starts once per event (`hook --for X`
@@ -323,7 +329,7 @@ fn main() -> ExitCode {
     // One event per process writes its log line in place (starting the log's writer thread
     // would cost more); `serve` lives long and writes off the events' path.
     hookhost::decision_log::write_in_background(matches!(command, Command::Serve(_)));
-    let result = rt.block_on(dispatch(command, global.verbose));
+    let result = rt.block_on(dispatch(command, &global));
     // Spans still queued leave now, waiting at most the OTLP timeout capped at 2 s.
     hookhost::telemetry::shutdown();
     // Do not wait for blocking threads that never return (a guest that opened a FIFO nobody
@@ -371,31 +377,33 @@ fn finish(result: anyhow::Result<u8>) -> u8 {
 }
 
 /// Runs one command (everything but `warm-serve`, which runs its own runtime).
-async fn dispatch(command: Command, verbose: u8) -> anyhow::Result<u8> {
+/// Every command that reads the user's files takes `home` (`--home`, else the account's).
+async fn dispatch(command: Command, global: &Global) -> anyhow::Result<u8> {
+    let home = &env::UserHome::new(global.home.clone());
     match command {
-        Command::Run(args) => run::run(args, verbose > 0).await,
-        Command::Check(args) => check::check(args).await,
-        Command::Doctor(args) => doctor::doctor(args).await,
-        Command::Replay(args) => replay::replay(args).await,
-        Command::Compile(args) => compile::compile(args).await,
-        Command::List(args) => list::list(args),
-        Command::Log(args) => log::log(args),
-        Command::Explain(args) => explain::explain(args),
+        Command::Run(args) => run::run(args, global.verbose > 0, home).await,
+        Command::Check(args) => check::check(args, home).await,
+        Command::Doctor(args) => doctor::doctor(args, home).await,
+        Command::Replay(args) => replay::replay(args, home).await,
+        Command::Compile(args) => compile::compile(args, home).await,
+        Command::List(args) => list::list(args, home),
+        Command::Log(args) => log::log(args, home),
+        Command::Explain(args) => explain::explain(args, home),
         Command::Demo(a) => demo::demo(a).await,
-        Command::Trust(args) => trust::trust(args),
+        Command::Trust(args) => trust::trust(args, home),
         Command::New(args) => new::new(args),
         Command::Build(args) => new::build::build(args),
         Command::Test(args) => new::test::test(args).await,
-        Command::Hook(args) => hook::hook(args).await,
-        Command::Import(args) => import::import(args),
+        Command::Hook(args) => hook::hook(args, home).await,
+        Command::Import(args) => import::import(args, home),
         Command::Pack(args) => package::pack::pack(args),
-        Command::Inspect(args) => package::inspect::inspect(args).await,
+        Command::Inspect(args) => package::inspect::inspect(args, home).await,
         Command::Publish(args) => package::publish::publish(args).await,
-        Command::Add(args) => package::add::add(args).await,
-        Command::Update(args) => package::update::update(args).await,
-        Command::Remove(args) => package::remove::remove(args),
-        Command::Fetch(args) => package::fetch::fetch(args).await,
-        Command::Serve(args) => serve::serve(args).await,
+        Command::Add(args) => package::add::add(args, home).await,
+        Command::Update(args) => package::update::update(args, home).await,
+        Command::Remove(args) => package::remove::remove(args, home),
+        Command::Fetch(args) => package::fetch::fetch(args, home).await,
+        Command::Serve(args) => serve::serve(args, home).await,
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => shell::man(&args),
         #[cfg(unix)]

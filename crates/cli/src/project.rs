@@ -8,13 +8,15 @@ use std::path::{Path, PathBuf};
 /// The project directory: `--project` (made absolute), else the nearest directory at or
 /// above the current one that [`find_project`] marks, else the current directory; a project
 /// found above the current directory, or none found, is said on stderr.
-pub(crate) fn project_dir(arg: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+pub(crate) fn project_dir(
+    arg: Option<PathBuf>,
+    home: &crate::env::UserHome,
+) -> anyhow::Result<PathBuf> {
     if let Some(dir) = arg {
         return usable(dir);
     }
     let cwd = usable(std::env::current_dir()?)?;
-    let home = hookhost::locations::account_home();
-    match find_project(&cwd, home.as_deref()) {
+    match find_project(&cwd, home.dir().as_deref()) {
         Some(found) if found == cwd => Ok(cwd),
         Some(found) => {
             eprintln!(

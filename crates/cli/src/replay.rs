@@ -56,7 +56,7 @@ struct Difference<'a> {
     report: EventReport,
 }
 
-pub async fn replay(a: ReplayArgs) -> anyhow::Result<u8> {
+pub async fn replay(a: ReplayArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
     let format = a.format.as_deref().map(str::parse::<Format>).transpose()?;
     let shown = a.session.display().to_string();
     let bytes = read_bounded(&a.session, TRANSCRIPT_LIMIT)
@@ -69,8 +69,8 @@ pub async fn replay(a: ReplayArgs) -> anyhow::Result<u8> {
     })?;
     let session = crate::transcript::read(&text, format, a.session_id.as_deref())
         .map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
-    let project = super::project_dir(a.project)?;
-    let setup = super::env::user_setup(&project);
+    let project = super::project_dir(a.project, home)?;
+    let setup = home.setup(&project);
     let policy = super::trust_policy(a.trust.as_deref())?;
     let ready = setup
         .policy(policy)

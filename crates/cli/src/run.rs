@@ -157,20 +157,20 @@ fn say_alias(name: &events::EventName) -> Option<String> {
 
 /// Fires the event; `verbose` (`-v`) also says which native event another agent's name
 /// stands for.
-pub async fn run(a: RunArgs, verbose: bool) -> anyhow::Result<u8> {
+pub async fn run(a: RunArgs, verbose: bool, home: &super::env::UserHome) -> anyhow::Result<u8> {
     let name = events::resolve(&a.event)?;
     let event = name.event;
     if verbose && let Some(line) = say_alias(&name) {
         eprintln!("hookhost: {line}");
     }
-    let project = super::project_dir(a.project.clone())?;
+    let project = super::project_dir(a.project.clone(), home)?;
     let mut warnings = Vec::new();
     let payload = build_payload(&a, event, &project, &mut warnings)?;
     for w in &warnings {
         eprintln!("hookhost: warning: {}", terminal_safe_lines(w));
     }
     // First: it settles the cache root the spawner's defaults read.
-    let setup = super::env::user_setup(&project);
+    let setup = home.setup(&project);
     // A broken file does not stop the others (the user's global guards still run); its
     // problems are printed, and on PreToolUse it blocks (fail closed).
     let policy = super::trust_policy(a.trust.as_deref())?;
@@ -180,7 +180,7 @@ pub async fn run(a: RunArgs, verbose: bool) -> anyhow::Result<u8> {
     // (failing open there would defeat the policy).
     let kept = a
         .explain
-        .then(|| std::sync::Arc::new(explaining_log(&project)));
+        .then(|| std::sync::Arc::new(explaining_log(&project, home.dir().as_deref())));
     let setup = match &kept {
         Some(log) => setup.decision_log(log.clone()),
         None => setup,
@@ -235,10 +235,8 @@ pub async fn run(a: RunArgs, verbose: bool) -> anyhow::Result<u8> {
 
 /// The decision log of `run --explain`: the user's (as `HOOKHOST_LOG` says) keeping its
 /// records in memory too, or only in memory under `HOOKHOST_LOG=off`.
-fn explaining_log(project: &std::path::Path) -> DecisionLog {
-    let home = hookhost::locations::account_home();
-    DecisionLog::from_env(project, home.as_deref())
-        .map_or_else(DecisionLog::in_memory, DecisionLog::keeping)
+fn explaining_log(project: &std::path::Path, home: Option<&std::path::Path>) -> DecisionLog {
+    DecisionLog::from_env(project, home).map_or_else(DecisionLog::in_memory, DecisionLog::keeping)
 }
 
 /// Prints the explanation of the event `log` kept (its record under `json`).

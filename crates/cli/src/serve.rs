@@ -12,10 +12,6 @@ pub struct ServeArgs {
     /// Project directory (default: the current directory).
     #[arg(long)]
     project: Option<PathBuf>,
-    /// The user's home directory, for ~/.coding-agent/hooks.json and trusted.json (default:
-    /// the account's, from the password database; never $HOME).
-    #[arg(long, value_name = "DIR")]
-    home: Option<PathBuf>,
     /// Listen on this Unix socket (created 0600; a stale one is replaced) instead of stdio.
     #[arg(long, value_name = "PATH")]
     socket: Option<PathBuf>,
@@ -31,16 +27,11 @@ pub struct ServeArgs {
     poll_ms: u64,
 }
 
-pub async fn serve(a: ServeArgs) -> anyhow::Result<u8> {
-    let project = super::project_dir(a.project)?;
+pub async fn serve(a: ServeArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
+    let project = super::project_dir(a.project, home)?;
     let policy = super::trust_policy(a.trust.as_deref())?;
-    let home = super::env::runner_home(a.home);
     // A long-lived engine: the wasm engine's defaults (pooling, instances made ahead).
-    let engine = Arc::new(
-        super::env::runner_setup(&project, home)
-            .policy(policy)
-            .engine()?,
-    );
+    let engine = Arc::new(home.setup(&project).policy(policy).engine()?);
     let limits = Limits {
         max_message: a.max_message_bytes.max(1024),
         poll: std::time::Duration::from_millis(a.poll_ms.max(10)),

@@ -19,9 +19,9 @@ pub struct TrustArgs {
     json: bool,
 }
 
-pub fn trust(a: TrustArgs) -> anyhow::Result<u8> {
-    let project = super::project_dir(a.project)?;
-    let paths = super::env::user_paths(&project);
+pub fn trust(a: TrustArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
+    let project = super::project_dir(a.project, home)?;
+    let paths = home.paths(&project);
     let set = config::load(&paths)?;
     let mut store = TrustStore::load(paths.home.as_deref())?;
     let assessment = store.assess(&paths, &set);
@@ -73,6 +73,14 @@ pub fn trust(a: TrustArgs) -> anyhow::Result<u8> {
             );
             return Ok(0);
         }
+        if !set.all().any(|h| h.scope == Scope::Project) {
+            println!(
+                "no project hooks in {} (no {} there, and no agent settings file of it names a hook): nothing to trust; `hookhost list` shows which files are read",
+                terminal_safe(&project.display().to_string()),
+                hookhost::config::PROJECT_CONFIG,
+            );
+            return Ok(0);
+        }
         println!(
             "all project hooks of {} are trusted",
             terminal_safe(&project.display().to_string())
@@ -91,7 +99,16 @@ pub fn trust(a: TrustArgs) -> anyhow::Result<u8> {
     }
     print_missing(&assessment, &paths.project_file);
     if record {
-        println!("recorded as trusted in ~/.coding-agent/trusted.json");
+        println!(
+            "recorded as trusted in {}",
+            paths.home.as_deref().map_or_else(
+                || "~/.coding-agent/trusted.json".into(),
+                |h| {
+                    terminal_safe(&h.join(".coding-agent/trusted.json").display().to_string())
+                        .into_owned()
+                },
+            )
+        );
     } else {
         println!("(dry run: nothing recorded)");
     }

@@ -60,8 +60,9 @@ struct Origin {
     confinement: Vec<String>,
 }
 
-/// One invocation the engine took: its connection, and the command parsed from it.
-type Job = (UnixStream, Request, super::Command);
+/// One invocation the engine took: its connection, and the command parsed from it (with its
+/// global flags: `--home`).
+type Job = (UnixStream, Request, (super::Global, super::Command));
 
 /// Runs the engine until it has been idle for the idle time. Exit 0 also when another engine
 /// holds the socket's lock (it serves it).
@@ -276,7 +277,7 @@ fn admit(
     parsed: &mut Parsed,
     pid: Option<i32>,
     request: &Request,
-) -> Result<super::Command, String> {
+) -> Result<(super::Global, super::Command), String> {
     if sorted(request.env.clone()) != origin.env {
         return Err("another environment".into());
     }
@@ -300,7 +301,7 @@ fn admit(
     }
     match parsed.get(&request.args) {
         Some((global, command)) if global.verbose == 0 && !global.no_warm => {
-            Ok(command.clone().into())
+            Ok((global.clone(), command.clone().into()))
         }
         _ => Err("not a command line it serves (hook or run, without -v)".into()),
     }
@@ -335,7 +336,7 @@ fn run(
     origin: &Origin,
     null: &File,
     request: Request,
-    command: super::Command,
+    (global, command): (super::Global, super::Command),
 ) -> (Reply, bool) {
     let files = (|| -> std::io::Result<(File, File, File)> {
         let stdin = anonymous_file()?;
@@ -363,7 +364,7 @@ fn run(
         );
     }
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        super::finish(rt.block_on(super::dispatch(command, 0)))
+        super::finish(rt.block_on(super::dispatch(command, &global)))
     }));
     super::tier_up::reap();
     let _ = std::io::stdout().flush();

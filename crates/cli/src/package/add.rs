@@ -33,8 +33,8 @@ pub struct AddArgs {
     insecure: bool,
 }
 
-pub async fn add(a: AddArgs) -> anyhow::Result<u8> {
-    let target = hooks_file(a.file.project, a.file.global)?;
+pub async fn add(a: AddArgs, home: &crate::env::UserHome) -> anyhow::Result<u8> {
+    let target = hooks_file(a.file.project, a.file.global, home)?;
     // Refuses a symlinked `.coding-agent` before anything is fetched or asked.
     target.read()?;
     let file = target.file.clone();

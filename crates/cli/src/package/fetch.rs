@@ -19,13 +19,12 @@ pub struct FetchArgs {
     insecure: bool,
 }
 
-pub async fn fetch(a: FetchArgs) -> anyhow::Result<u8> {
-    let target = hooks_file(a.project.clone(), false)?;
+pub async fn fetch(a: FetchArgs, home: &crate::env::UserHome) -> anyhow::Result<u8> {
+    let target = hooks_file(a.project.clone(), false, home)?;
     // (file, whether it is the project's: its references are the project's say, and get
     // credentials only for a registry the user's own settings name.)
     let mut files = vec![(target.file.clone(), true)];
-    if let Some(home) = dirs::home_dir() {
-        let global = home.join(".coding-agent/hooks.json");
+    if let Ok(global) = home.hooks_file() {
         if files[0].0 != global {
             files.push((global, false));
         }

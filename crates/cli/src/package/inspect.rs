@@ -24,9 +24,11 @@ pub struct InspectArgs {
     json: bool,
 }
 
-pub async fn inspect(a: InspectArgs) -> anyhow::Result<u8> {
+pub async fn inspect(a: InspectArgs, home: &crate::env::UserHome) -> anyhow::Result<u8> {
     let (bytes, digest, reference, manifest_digest) = if a.target.starts_with("sha256:") {
         let digest = Digest::parse(&a.target)?;
+        // The store `run` here reads (its root settled for this directory and home).
+        home.setup(&std::env::current_dir()?);
         let bytes = Store::open_default()?.get(&digest)?;
         (bytes, digest, None, None)
     } else {

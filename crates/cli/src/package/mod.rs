@@ -177,13 +177,20 @@ impl HooksFile {
 }
 
 /// The `hooks.json` a command edits: the project's, or with `--global` the user's.
-pub fn hooks_file(project: Option<PathBuf>, global: bool) -> anyhow::Result<HooksFile> {
-    let project = super::project_dir(project)?;
+///
+/// The cache and store roots are settled for the project here, as `run` there settles them,
+/// so the packages a command fetches are in the store `run` reads.
+pub fn hooks_file(
+    project: Option<PathBuf>,
+    global: bool,
+    home: &crate::env::UserHome,
+) -> anyhow::Result<HooksFile> {
+    let project = super::project_dir(project, home)?;
+    home.setup(&project);
     if global {
-        let home = dirs::home_dir().context("no home directory for ~/.coding-agent/hooks.json")?;
         Ok(HooksFile {
             project,
-            file: home.join(".coding-agent/hooks.json"),
+            file: home.hooks_file()?,
             global: true,
         })
     } else {

@@ -32,8 +32,8 @@ pub(super) fn names(which: &str, reference: &str) -> bool {
     name == which
 }
 
-pub fn remove(a: RemoveArgs) -> anyhow::Result<u8> {
-    let target = hooks_file(a.file.project, a.file.global)?;
+pub fn remove(a: RemoveArgs, home: &crate::env::UserHome) -> anyhow::Result<u8> {
+    let target = hooks_file(a.file.project, a.file.global, home)?;
     let file = target.file.clone();
     let mut doc = target.read()?;
     let n = pins::remove(&mut doc, |r| names(&a.reference, r));

@@ -27,8 +27,8 @@ pub struct UpdateArgs {
     insecure: bool,
 }
 
-pub async fn update(a: UpdateArgs) -> anyhow::Result<u8> {
-    let target = hooks_file(a.file.project, a.file.global)?;
+pub async fn update(a: UpdateArgs, home: &crate::env::UserHome) -> anyhow::Result<u8> {
+    let target = hooks_file(a.file.project, a.file.global, home)?;
     let mut doc = target.read()?;
     let (project, file) = (target.project.clone(), target.file.clone());
     let store = Store::open_default()?;

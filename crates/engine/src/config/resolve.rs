@@ -329,7 +329,10 @@ fn runs(
             "`command` is empty; give a shell command or a path to a .wasm file",
         ),
         (Some(c), None, None) => match wasm_words(&c) {
-            Ok(Some(argv)) => Some(Runs::Wasm { command: c, argv }),
+            Ok(Some(argv)) => match backslashes_read_as_escapes(&c, &argv[0]) {
+                Some(why) => problem(problems, &why),
+                None => Some(Runs::Wasm { command: c, argv }),
+            },
             Ok(None) => Some(Runs::Shell(c)),
             Err(e) => problem(problems, &e.to_string()),
         },
@@ -421,6 +424,23 @@ fn package_module(digest: crate::store::Digest) -> Result<PackageModule, ModuleP
 pub struct UnsplittableCommand {
     /// The command as written.
     pub command: String,
+}
+
+/// Why a wasm command's module path, written with Windows separators
+/// (`.coding-agent\hooks\guard.wasm`), is not the path it names: the command is split like a
+/// shell would, so each unquoted backslash escapes the next character and the module looked
+/// for is `module` (`.coding-agenthooksguard.wasm`). `None` when no backslash was lost.
+fn backslashes_read_as_escapes(command: &str, module: &str) -> Option<String> {
+    let written = command
+        .split_whitespace()
+        .next()?
+        .trim_matches(|c| c == '"' || c == '\'');
+    (written.contains('\\') && written != module).then(|| {
+        format!(
+            "the wasm module path `{written}` is written with backslashes, which are read as escapes (a wasm command is split into words like a shell would: the module looked for would be `{module}`); write `{}` (forward slashes work on Windows too), or quote the path in single quotes",
+            written.replace('\\', "/")
+        )
+    })
 }
 
 /// Splits a command into words if its first word names a `.wasm` file. `Ok(None)`: a shell
