@@ -349,3 +349,58 @@ async fn updated_input_from_a_real_hook_reaches_the_next_one() {
     let seen: Value = serde_json::from_str(&p.read("seen.json")).unwrap();
     assert_eq!(seen["toolArgs"], json!({"command": "ls -la"}));
 }
+
+/// A prompt redactor: `updatedPrompt` replaces what the agent sends, through `run` (the
+/// report's `updatedPrompt`) and through an adapter, whose agent cannot replace a prompt:
+/// there the original is blocked and the reason gives the replacement.
+#[test]
+fn a_hook_replaces_the_prompt() {
+    let redactor = r#"sed 's/.*"prompt":"\([^"]*\)".*/\1/; s/hunter2/[redacted]/' | { read -r p; printf '{"updatedPrompt":"%s"}' "$p"; }"#;
+    let p = one_hook("UserPromptSubmit", json!({"command": redactor}));
+    let out = p.cli(
+        &[
+            "run",
+            "UserPromptSubmit",
+            "--prompt",
+            "my password is hunter2",
+            "--json",
+        ],
+        &[],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stderr));
+    });
+    assert_eq!(report["decision"], "pass", "{report}");
+    assert_eq!(
+        report["updatedPrompt"], "my password is [redacted]",
+        "{report}"
+    );
+    let payload = json!({
+        "session_id": "s",
+        "transcript_path": "/dev/null",
+        "cwd": p.path(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "my password is hunter2",
+    });
+    let mut c = p.command();
+    c.args(["hook", "--for", "claude", "--trust", "all", "--project"])
+        .arg(p.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["decision"], "block", "{answer}");
+    let reason = answer["reason"].as_str().unwrap();
+    assert!(
+        reason.ends_with("my password is [redacted]") && !reason.contains("hunter2"),
+        "{reason}"
+    );
+}

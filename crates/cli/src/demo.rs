@@ -224,6 +224,9 @@ impl Trace {
             | AgentEvent::PermissionDenied { .. }
             | AgentEvent::ToolResult { .. } => self.tool_line(event),
             AgentEvent::UserPrompt(p) => format!("{} {p}", self.paint("36;1", "user  ▸")),
+            AgentEvent::PromptReplaced { original } => {
+                format!("  + a hook replaced the prompt (the user wrote: {original})")
+            }
             AgentEvent::ModelText(t) => format!("{} {t}", self.paint("35;1", "model ▸")),
             AgentEvent::HookContext(c) => format!("  + context for the model: {c}"),
             AgentEvent::SystemMessage(m) => format!("  + message for the user: {m}"),

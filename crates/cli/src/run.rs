@@ -360,6 +360,9 @@ fn print_human(r: &EventReport, tool_given: bool) {
     if let Some(args) = &r.updated_args {
         println!("updated args: {args}");
     }
+    if let Some(prompt) = &r.updated_prompt {
+        println!("updated prompt: {}", terminal_safe_lines(prompt));
+    }
     if r.ask {
         println!("a hook asked for the permission prompt");
     }

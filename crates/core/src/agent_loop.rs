@@ -54,6 +54,12 @@ impl Default for AgentConfig {
 pub enum AgentEvent {
     /// The user's input, as appended to the conversation (after UserPromptSubmit).
     UserPrompt(String),
+    /// A UserPromptSubmit hook replaced the user's input (`updatedPrompt`) with this text,
+    /// which is what the conversation gets (the next event is its [`UserPrompt`](Self::UserPrompt)).
+    PromptReplaced {
+        /// What the user wrote.
+        original: String,
+    },
     /// The text of a model turn, when not empty.
     ModelText(String),
     /// The model asked for a tool call (before any hook or permission check).
@@ -271,6 +277,17 @@ impl Agent {
             self.emit(AgentEvent::PromptBlocked(reason.clone()));
             return Ok(format!("(prompt blocked by a hook: {reason})"));
         }
+        // A hook's replacement is what the model gets (judged like a rewrite: only trusted
+        // hooks can replace a prompt).
+        let input = match &v.updated_prompt {
+            Some(replaced) if replaced != input => {
+                self.emit(AgentEvent::PromptReplaced {
+                    original: input.to_string(),
+                });
+                replaced.as_str()
+            }
+            _ => input,
+        };
         self.emit(AgentEvent::UserPrompt(input.to_string()));
         self.messages.push(Message::new(Role::User, input));
 

@@ -58,6 +58,9 @@ pub struct Effects {
     /// SessionStart: variables for the shell tool's later calls, in order (what a hook wrote
     /// to `CLAUDE_ENV_FILE`; a later one overrides an earlier one of the same name).
     pub env: Vec<(String, String)>,
+    /// UserPromptSubmit: the prompt to send the model instead of the user's (a hook's
+    /// `updatedPrompt`; each later hook sees the one before it, the last one is sent).
+    pub updated_prompt: Option<String>,
 }
 
 /// What the hooks of one event returned to the loop: the event's folded [`Effects`].
@@ -91,11 +94,13 @@ pub enum EffectKind {
     UpdatedToolOutput,
     /// Set variables for the shell tool's later calls.
     Env,
+    /// Replace the user's prompt (UserPromptSubmit).
+    UpdatedPrompt,
 }
 
 impl EffectKind {
     /// Every kind.
-    pub const ALL: [EffectKind; 12] = [
+    pub const ALL: [EffectKind; 13] = [
         EffectKind::Block,
         EffectKind::Force,
         EffectKind::Stop,
@@ -108,6 +113,7 @@ impl EffectKind {
         EffectKind::Defer,
         EffectKind::UpdatedToolOutput,
         EffectKind::Env,
+        EffectKind::UpdatedPrompt,
     ];
 
     /// The name used in messages: `block`, `rewrite`, `additionalContext`, ...
@@ -125,6 +131,7 @@ impl EffectKind {
             EffectKind::Defer => "defer",
             EffectKind::UpdatedToolOutput => "updatedToolOutput",
             EffectKind::Env => "env",
+            EffectKind::UpdatedPrompt => "updatedPrompt",
         }
     }
 }
@@ -209,6 +216,7 @@ impl Effects {
             system_messages,
             updated_tool_output,
             env,
+            updated_prompt,
         } = self;
         EffectSet::NONE
             .with(EffectKind::Block, matches!(verdict, Verdict::Block(_)))
@@ -226,6 +234,7 @@ impl Effects {
             .with(EffectKind::Defer, *defer)
             .with(EffectKind::UpdatedToolOutput, updated_tool_output.is_some())
             .with(EffectKind::Env, !env.is_empty())
+            .with(EffectKind::UpdatedPrompt, updated_prompt.is_some())
     }
 
     /// Only the effects whose kind is in `allowed`, and the kinds that were dropped. Every
@@ -246,6 +255,7 @@ impl Effects {
             system_messages,
             updated_tool_output,
             env,
+            updated_prompt,
         } = self;
         let list = |kind, items: Vec<_>| {
             if allowed.contains(kind) {
@@ -277,6 +287,7 @@ impl Effects {
             } else {
                 Vec::new()
             },
+            updated_prompt: updated_prompt.filter(|_| allowed.contains(EffectKind::UpdatedPrompt)),
         };
         (kept, dropped)
     }
@@ -298,6 +309,7 @@ impl Effects {
             EffectKind::Defer => e.defer = true,
             EffectKind::UpdatedToolOutput => e.updated_tool_output = Some(Value::String(text())),
             EffectKind::Env => e.env.push(("EFFECT".into(), text())),
+            EffectKind::UpdatedPrompt => e.updated_prompt = Some(text()),
         }
         e
     }

@@ -714,3 +714,31 @@ async fn env_file_variables_reach_later_shell_calls_and_a_hook_replaces_what_the
     assert_eq!(results[1], "[redacted by a hook]");
     assert!(!results.concat().contains("hunter2"));
 }
+
+/// A UserPromptSubmit hook that replaces the prompt (a redaction).
+struct Redact;
+
+#[async_trait]
+impl ToolHooks for Redact {
+    async fn user_prompt_submit(&self, _: &HookContext, prompt: &str) -> HookVerdict {
+        HookVerdict {
+            updated_prompt: Some(prompt.replace("hunter2", "[redacted]")),
+            ..HookVerdict::pass()
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_replaced_prompt_is_what_the_model_gets() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let model = transcript(json!({"turns": [{"text": "ok"}]}));
+    let mut a = Agent::new(model, Arc::new(Redact), dir.path(), "s");
+    a.run("my password is hunter2").await.unwrap();
+    let users: Vec<&str> = a
+        .messages()
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .map(|m| m.content.as_str())
+        .collect();
+    assert_eq!(users, ["my password is [redacted]"]);
+}

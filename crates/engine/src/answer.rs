@@ -4,7 +4,8 @@
 //! [`judge::judge`](crate::judge::judge) decides what that means. Hooks that answer with
 //! a typed value instead of a process's output (in-process Rust hooks, `hook`-world
 //! components) are converted here, once: `pass` is exit 0 with any `updatedInput`,
-//! `updatedToolOutput`, `additionalContext` or `systemMessage` as a JSON answer on stdout; `block(reason)` is
+//! `updatedToolOutput`, `updatedPrompt`, `additionalContext` or `systemMessage` as a JSON
+//! answer on stdout; `block(reason)` is
 //! exit 2 with the reason on stderr; `force(message)` is exit 2 with the message on stdout.
 //! So a typed answer means exactly what the same answer from a shell script means, in every
 //! event's column of the decision table.
@@ -32,6 +33,8 @@ pub struct TypedAnswer {
     pub updated_tool_output: Option<Value>,
     /// PermissionRequest: allow the call without the prompt (on pass; elsewhere nothing).
     pub allow: bool,
+    /// UserPromptSubmit: the prompt to send instead of the user's (on pass).
+    pub updated_prompt: Option<String>,
 }
 
 impl TypedAnswer {
@@ -47,6 +50,7 @@ impl TypedAnswer {
                     additional_context: self.additional_context.clone(),
                     system_message: self.system_message.clone(),
                     updated_tool_output: self.updated_tool_output.clone(),
+                    updated_prompt: self.updated_prompt.clone(),
                     ..HookAnswer::default()
                 };
                 let stdout = if answer == HookAnswer::default() {
@@ -77,6 +81,7 @@ pub fn typed_answer(v: &Value) -> Result<TypedAnswer, String> {
         system_message: a.system_message,
         updated_tool_output: a.updated_tool_output,
         allow: a.decision == Some(ClientDecision::Allow),
+        updated_prompt: a.updated_prompt,
     })
 }
 

@@ -30,6 +30,8 @@ pub struct HookResponse {
     pub additional_context: Option<String>,
     /// `updatedToolOutput` (PostToolUse): what the model sees as the tool's result.
     pub updated_tool_output: Option<Value>,
+    /// `updatedPrompt` (UserPromptSubmit): the prompt to send instead of the user's.
+    pub updated_prompt: Option<String>,
     /// The top-level `decision` as written (`"allow"` and `"approve"` stay apart: dialects
     /// differ on which are valid).
     pub stated_decision: Option<StatedDecision>,
@@ -79,6 +81,7 @@ pub const KNOWN_ANSWER_KEYS: &[&str] = &[
     "updatedInput",
     "modifiedParams",
     "updatedToolOutput",
+    "updatedPrompt",
     "additionalContext",
     "systemMessage",
     "hookSpecificOutput",
@@ -187,6 +190,7 @@ fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
     }
     r.additional_context.clone_from(&a.additional_context);
     r.updated_tool_output.clone_from(&a.updated_tool_output);
+    r.updated_prompt.clone_from(&a.updated_prompt);
     let nested = a.hook_specific_output.as_ref();
     if a.additional_context.is_some() && nested.is_none_or(|h| h.additional_context.is_none()) {
         r.top_level_only.push("additionalContext");
@@ -282,6 +286,14 @@ fn specific(hso: &SpecificOutput, r: &mut HookResponse) -> Result<(), String> {
             );
         }
         r.updated_tool_output = Some(out.clone());
+    }
+    if let Some(p) = &hso.updated_prompt {
+        if r.updated_prompt.as_ref().is_some_and(|top| top != p) {
+            return Err(
+                "`updatedPrompt` and `hookSpecificOutput.updatedPrompt` disagree; give one".into(),
+            );
+        }
+        r.updated_prompt = Some(p.clone());
     }
     r.tool_input_patch.clone_from(&hso.tool_input);
     r.permission_request = hso.decision.as_ref().map(|p| PermissionAnswer {
@@ -579,6 +591,25 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(ask.decision, Some(JsonDecision::Ask));
+    }
+
+    #[test]
+    fn updated_prompt_at_the_top_or_nested_must_agree() {
+        let r = parse_stdout(br#"{"updatedPrompt":"new"}"#, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.updated_prompt.as_deref(), Some("new"));
+        let nested =
+            br#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","updatedPrompt":"new"}}"#;
+        let r = parse_stdout(nested, false).unwrap().unwrap();
+        assert_eq!(r.updated_prompt.as_deref(), Some("new"));
+        let both = br#"{"updatedPrompt":"a","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","updatedPrompt":"b"}}"#;
+        assert!(parse_stdout(both, false).unwrap_err().contains("disagree"));
+        assert!(
+            parse_stdout(br#"{"updatedPrompt":5}"#, false)
+                .unwrap_err()
+                .contains("`updatedPrompt` must be a string")
+        );
     }
 
     #[test]

@@ -383,6 +383,15 @@ impl Payload {
         });
     }
 
+    /// Replaces the prompt (a UserPromptSubmit hook's `updatedPrompt`; later hooks see the
+    /// new one).
+    pub fn set_prompt(&mut self, prompt: String) {
+        self.merge(NativePayload {
+            prompt: Some(prompt),
+            ..NativePayload::default()
+        });
+    }
+
     /// Every field.
     pub fn as_map(&self) -> &Map<String, Value> {
         &self.fields

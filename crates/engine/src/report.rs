@@ -29,9 +29,11 @@ pub(crate) fn settle(report: &mut EventReport, e: Effects) {
         system_messages,
         updated_tool_output,
         env,
+        updated_prompt,
     } = e;
-    // A deny beats every allow.
+    // A deny beats every allow; a blocked prompt is not sent, replaced or not.
     report.allow = allow && verdict == Verdict::Pass;
+    report.updated_prompt = updated_prompt.filter(|_| verdict == Verdict::Pass);
     (report.decision, report.reason) = match verdict {
         Verdict::Pass => (Decision::Pass, None),
         Verdict::Block(r) => (Decision::Block, Some(r)),
@@ -76,6 +78,7 @@ impl ToVerdict for EventReport {
             system_messages: self.system_messages.clone(),
             stop: self.stop.as_ref().map(|s| s.reason.clone()),
             updated_tool_output: self.updated_tool_output.clone(),
+            updated_prompt: self.updated_prompt.clone(),
             env: self
                 .env
                 .iter()

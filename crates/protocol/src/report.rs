@@ -126,6 +126,11 @@ pub struct EventReport {
     /// `CLAUDE_ENV_FILE`, read strictly); printed only when there are some.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+    /// UserPromptSubmit: the prompt to send the model instead of the user's (a trusted
+    /// hook's `updatedPrompt`, the last one when several replaced it); printed only when a
+    /// hook replaced it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_prompt: Option<String>,
     /// The hooks that ran, in order (async ones only once `Runner::wait_async` collected them).
     pub hooks: Vec<HookRecord>,
     /// Untrusted project hooks this event met (`Event[index]`), whatever the trust policy
@@ -156,6 +161,7 @@ impl EventReport {
             feedback: Vec::new(),
             updated_tool_output: None,
             env: BTreeMap::new(),
+            updated_prompt: None,
             hooks: Vec::new(),
             untrusted: Vec::new(),
             config_errors: Vec::new(),

@@ -364,7 +364,30 @@ fn refine_exit0(
             _ => None,
         };
     }
+    if let Some(prompt) = r.updated_prompt {
+        replace_prompt(event, prompt, &mut j);
+    }
     j
+}
+
+/// A hook's `updatedPrompt`: on a UserPromptSubmit it passes, the prompt the agent sends
+/// instead of the user's; anywhere else (or empty) it is ignored, with a note.
+fn replace_prompt(event: Event, prompt: String, j: &mut Judgement) {
+    if event != Event::UserPromptSubmit {
+        note(
+            j,
+            format!(
+                "its `updatedPrompt` is ignored: only a UserPromptSubmit answer replaces the prompt, and this is {event}"
+            ),
+        );
+    } else if prompt.trim().is_empty() {
+        note(
+            j,
+            "its empty `updatedPrompt` is ignored: to drop the prompt, block it (exit 2, or `\"decision\": \"block\"`)".into(),
+        );
+    } else if j.effects.verdict == Verdict::Pass {
+        j.effects.updated_prompt = Some(prompt);
+    }
 }
 
 /// PermissionRequest: the hook allows or denies a call the permission checker would ask

@@ -266,8 +266,14 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> F
         system_messages,
         updated_tool_output,
         env,
+        updated_prompt,
     } = e;
     let mut rewrote = false;
+    // A replaced prompt: later hooks judge it, the last one is sent.
+    if let Some(prompt) = updated_prompt {
+        payload.set_prompt(prompt.clone());
+        acc.updated_prompt = Some(prompt);
+    }
     if let Some(args) = updated_args
         && payload.tool_args() != Some(&args)
     {

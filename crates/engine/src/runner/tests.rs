@@ -549,6 +549,68 @@ async fn updated_input_is_ignored_outside_pre_tool_use_and_on_block() {
 }
 
 #[tokio::test]
+async fn updated_prompt_chains_across_hooks_and_a_block_wins() {
+    // Each later hook judges the prompt the one before it made; the last one is sent.
+    let spawner = FakeSpawner::default()
+        .with("a", ExitStatus::Exited(0), r#"{"updatedPrompt":"first"}"#, "")
+        .with(
+            "b",
+            ExitStatus::Exited(0),
+            r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","updatedPrompt":"second"}}"#,
+            "",
+        );
+    let (r, spawner) = fire(
+        vec![
+            hook(Event::UserPromptSubmit, 0, "a"),
+            hook(Event::UserPromptSubmit, 1, "b"),
+        ],
+        spawner,
+        Event::UserPromptSubmit,
+    )
+    .await;
+    assert_eq!(r.decision, Decision::Pass);
+    assert_eq!(r.updated_prompt.as_deref(), Some("second"));
+    assert_eq!(spawner.stdin_of("b")["prompt"], "first");
+    // A later block (Claude Code's exit 2 on a prompt) drops the prompt, replaced or not.
+    let spawner = FakeSpawner::default()
+        .with(
+            "a",
+            ExitStatus::Exited(0),
+            r#"{"updatedPrompt":"first"}"#,
+            "",
+        )
+        .with("b", ExitStatus::Exited(2), "", "no");
+    let (r, _) = fire(
+        vec![
+            hook(Event::UserPromptSubmit, 0, "a"),
+            claude_hook(Event::UserPromptSubmit, 1, "b"),
+        ],
+        spawner,
+        Event::UserPromptSubmit,
+    )
+    .await;
+    assert_eq!((r.decision, r.updated_prompt), (Decision::Block, None));
+    // Elsewhere it replaces nothing, and the hook's record says so.
+    let (_, outcome, r) = cell(
+        Event::Stop,
+        ExitStatus::Exited(0),
+        r#"{"updatedPrompt":"x"}"#,
+        "",
+    )
+    .await;
+    assert_eq!((outcome, r.updated_prompt), (Outcome::Warn, None));
+    assert!(
+        r.hooks[0]
+            .message
+            .as_deref()
+            .unwrap_or_default()
+            .contains("only a UserPromptSubmit answer replaces the prompt"),
+        "{:?}",
+        r.hooks[0]
+    );
+}
+
+#[tokio::test]
 async fn matchers_match_whole_tool_names() {
     let mut h = hook(Event::PreToolUse, 0, "h");
     h.matcher = Some(config::Matcher::new("bash|shell").unwrap());

@@ -63,6 +63,14 @@ fn joined(items: &[String]) -> Option<String> {
 
 /// The answer for `report`, fired for the core tool `tool` (PreToolUse/PostToolUse).
 pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
+    let replaced;
+    let report = match unsendable_replacement(d, report) {
+        Some(blocked) => {
+            replaced = blocked;
+            &replaced
+        }
+        None => report,
+    };
     let f = Facts::of(d, report, tool);
     let stdout = match d {
         Dialect::Gemini => text(&gemini_answer(&f)),
@@ -75,6 +83,26 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         stdout,
         exit_code: 0,
     }
+}
+
+/// A prompt a hook replaced (`updatedPrompt`), answered to an agent whose hooks cannot
+/// replace one (none of the five can: their prompt hooks block or add context): the report
+/// as a block of the original prompt whose reason gives the replacement, so the user can
+/// send it. Failing closed: a replacement may be a redaction, and the original must then not
+/// go to the model. `None`: nothing was replaced (or the prompt was blocked anyway).
+fn unsendable_replacement(d: Dialect, report: &EventReport) -> Option<EventReport> {
+    let prompt = report.updated_prompt.as_ref()?;
+    if report.event != Event::UserPromptSubmit || report.decision != Decision::Pass {
+        return None;
+    }
+    let mut blocked = report.clone();
+    blocked.decision = Decision::Block;
+    blocked.reason = Some(format!(
+        "a hook replaced this prompt, and {} cannot send a replaced prompt, so the original was not sent; to send the replacement, submit it as your prompt:\n{prompt}",
+        d.agent()
+    ));
+    blocked.updated_prompt = None;
+    Some(blocked)
 }
 
 /// An answer as printed: nothing when it says nothing.
@@ -630,6 +658,26 @@ mod tests {
 
     fn parsed(a: &Answer) -> Value {
         serde_json::from_str(&a.stdout).unwrap()
+    }
+
+    #[test]
+    fn a_replaced_prompt_no_agent_can_send_blocks_the_original_with_the_replacement() {
+        let mut r = report(Event::UserPromptSubmit);
+        r.updated_prompt = Some("summarise [redacted]".into());
+        let claude = parsed(&respond(Dialect::Claude, &r, None));
+        assert_eq!(claude["decision"], "block", "{claude}");
+        let reason = claude["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("Claude Code cannot send a replaced prompt")
+                && reason.ends_with("summarise [redacted]"),
+            "{reason}"
+        );
+        let cursor = parsed(&respond(Dialect::Cursor, &r, None));
+        assert_eq!(cursor["continue"], false, "{cursor}");
+        // Not a prompt event, or blocked anyway: nothing is made of it.
+        r.decision = Decision::Block;
+        r.reason = Some("no".into());
+        assert_eq!(parsed(&respond(Dialect::Claude, &r, None))["reason"], "no");
     }
 
     #[test]

@@ -187,6 +187,15 @@ pub struct HookAnswer {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_tool_output: Option<Value>,
+    /// UserPromptSubmit: the prompt the agent sends the model instead of the user's (later
+    /// hooks see it; the last one is sent). A trusted hook's only; an agent that cannot
+    /// replace a prompt gets the original blocked, with the replacement in the reason.
+    #[serde(
+        default,
+        deserialize_with = "updated_prompt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_prompt: Option<String>,
     /// Cursor: text for the user (read as `systemMessage`; with `continue: false`, the stop
     /// reason when there is no `stopReason`).
     #[serde(
@@ -271,6 +280,14 @@ pub struct SpecificOutput {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_tool_output: Option<Value>,
+    /// UserPromptSubmit: the prompt to send instead of the user's (as the top-level
+    /// `updatedPrompt`; both given must agree).
+    #[serde(
+        default,
+        deserialize_with = "updated_prompt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_prompt: Option<String>,
 }
 
 /// `hookSpecificOutput.decision` on PermissionRequest (Claude Code's hooks reference,
@@ -357,6 +374,7 @@ strict! {
     bool suppress_output = "suppressOutput",
     string system_message = "systemMessage",
     arguments updated_input = "updatedInput",
+    string updated_prompt = "updatedPrompt",
     string permission_decision_reason = "permissionDecisionReason",
 }
 

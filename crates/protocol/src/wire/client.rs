@@ -76,6 +76,13 @@ pub struct ClientAnswer {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_tool_output: Option<Value>,
+    /// UserPromptSubmit: the prompt to send instead of the user's (on pass).
+    #[serde(
+        default,
+        deserialize_with = "updated_prompt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_prompt: Option<String>,
 }
 
 impl ClientAnswer {
@@ -106,6 +113,10 @@ fn text<'de, D: Deserializer<'de>>(d: D, key: &str) -> Result<Option<String>, D:
 
 fn additional_context<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     text(d, "additionalContext")
+}
+
+fn updated_prompt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    text(d, "updatedPrompt")
 }
 
 fn reason<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {

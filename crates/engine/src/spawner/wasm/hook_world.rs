@@ -33,6 +33,9 @@ pub fn as_process(response: Response, capture: &Capture) -> ExitStatus {
         system_message: None,
         updated_tool_output: None,
         allow: false,
+        // The `hook` world (wit/hook.wit) has no field for it yet: a component cannot
+        // replace a prompt (a p1 module can, with `updatedPrompt` in its JSON answer).
+        updated_prompt: None,
     };
     let (status, stdout, stderr) = answer.as_process();
     capture.stdout.push(&stdout);
