@@ -629,3 +629,76 @@ fn a_projects_claude_settings_are_pinned_by_trust() {
         "{r}"
     );
 }
+
+/// An installed Claude Code plugin at `dir` (its `hooks/hooks.json` runs
+/// `${CLAUDE_PLUGIN_ROOT}/guard.sh`, which blocks with a reason naming the variable it got),
+/// listed in the user's plugin index.
+fn install_plugin(p: &Project, dir: &std::path::Path, id: &str) {
+    std::fs::create_dir_all(dir.join("hooks")).unwrap();
+    std::fs::write(
+        dir.join("guard.sh"),
+        "#!/bin/sh\ncat >/dev/null\necho \"plugin guard in $CLAUDE_PLUGIN_ROOT\" >&2\nexit 2\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.join("guard.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let hooks = json!({"description": "a guard", "hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/guard.sh"}]}]}});
+    std::fs::write(dir.join("hooks/hooks.json"), hooks.to_string()).unwrap();
+    let index = p.home.path().join(".claude/plugins/installed_plugins.json");
+    std::fs::create_dir_all(index.parent().unwrap()).unwrap();
+    std::fs::write(
+        &index,
+        json!({"version": 2, "plugins": {id: [{"scope": "user", "installPath": dir}]}}).to_string(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_enabled_plugins_hooks_run_with_its_root_and_the_enabling_files_rank() {
+    let p = Project::new(json!({}));
+    let plugin = p.home.path().join(".claude/plugins/cache/m/guard/1.0.0");
+    install_plugin(&p, &plugin, "guard@m");
+    let ls = [
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        r#"{"command":"ls"}"#,
+    ];
+    // Installed but not enabled: nothing runs.
+    let (code, r) = run_json(&p, &ls);
+    assert_eq!(
+        (code, r["hooks"].as_array().map(Vec::len)),
+        (0, Some(0)),
+        "{r}"
+    );
+    // Enabled by the user: the user's hook, run with the plugin's root.
+    let user_settings = p.home.path().join(".claude/settings.json");
+    std::fs::write(
+        &user_settings,
+        json!({"enabledPlugins": {"guard@m": true}}).to_string(),
+    )
+    .unwrap();
+    let (code, r) = run_json(&p, &ls);
+    assert_eq!(code, 2, "{r}");
+    assert_eq!(
+        reason(&r),
+        format!("plugin guard in {}", plugin.display()),
+        "{r}"
+    );
+    assert_eq!(r["hooks"][0]["source"], "global", "{r}");
+    // Enabled only by the project: the project's hook, untrusted under the default policy.
+    std::fs::remove_file(&user_settings).unwrap();
+    p.write(
+        ".claude/settings.json",
+        &json!({"enabledPlugins": {"guard@m": true}}).to_string(),
+    );
+    let out = p.cli(
+        &["run", "PreToolUse", "--tool", "bash", "--json"],
+        &[("HOOKHOST_TRUST", "")],
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["decision"], "pass", "{r}");
+    assert_eq!(r["untrusted"].as_array().map(Vec::len), Some(1), "{r}");
+}

@@ -171,7 +171,9 @@ fn settings_sources(d: Dialect, paths: &ConfigPaths) -> Vec<Source> {
         ..paths.clone()
     })
     .into_iter()
-    .filter(|s| s.dialect == d && s.path.extension().is_some_and(|e| e == "json"))
+    // A plugin's hooks file is a plugin source ([`plugin_sources`]), not a settings file.
+    .filter(|s| s.dialect == d && s.plugin_root.is_none())
+    .filter(|s| s.path.extension().is_some_and(|e| e == "json"))
     .map(|s| s.path)
     .collect();
     files.dedup();
@@ -206,40 +208,22 @@ fn plugin_sources(d: Dialect, paths: &ConfigPaths, problems: &mut Vec<Finding>) 
     }
 }
 
-/// Claude Code's installed plugins that a settings file enables.
+/// Claude Code's installed plugins that the user's or the project's settings enable (the
+/// engine reads their hooks the same way: `hookhost::dialect::claude_plugins`).
 fn claude_plugins(home: &Path, paths: &ConfigPaths, problems: &mut Vec<Finding>) -> Vec<Source> {
-    let index = home.join(".claude/plugins/installed_plugins.json");
-    let Some(installed) = read_json(&index, Dialect::Claude, problems) else {
-        return Vec::new();
-    };
-    let enabled = |id: &str| {
-        [
-            home.join(".claude/settings.json"),
-            paths.project_dir.join(".claude/settings.json"),
-            paths.project_dir.join(".claude/settings.local.json"),
-        ]
-        .iter()
-        .any(|f| {
-            read_json(f, Dialect::Claude, &mut Vec::new())
-                .is_some_and(|s| s["enabledPlugins"][id] == Value::Bool(true))
-        })
-    };
-    let mut out = Vec::new();
-    for (id, installs) in installed["plugins"].as_object().into_iter().flatten() {
-        if !enabled(id) {
-            continue;
-        }
-        for install in installs.as_array().into_iter().flatten() {
-            if let Some(dir) = install["installPath"].as_str() {
-                out.push(Source {
-                    file: Path::new(dir).join("hooks/hooks.json"),
-                    kind: WiringKind::Plugin,
-                    plugin: Some(id.clone()),
-                });
-            }
-        }
+    let found = hookhost::dialect::claude_plugins(home, &paths.project_dir);
+    for (file, why) in &found.problems {
+        problems.push(unreadable(file, why));
     }
-    out
+    found
+        .hooks
+        .into_iter()
+        .map(|p| Source {
+            file: p.file,
+            kind: WiringKind::Plugin,
+            plugin: Some(p.id),
+        })
+        .collect()
 }
 
 /// Codex's plugin cache, each `MARKET/NAME`'s last version, when `config.toml` enables it.

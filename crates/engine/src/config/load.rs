@@ -62,7 +62,13 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
             }
             loaded.files.push(source.path.clone());
             let origin = (source.scope, u8::try_from(n + 1).unwrap_or(u8::MAX));
-            loaded.read_foreign(&source.path, source.dialect, origin, paths);
+            loaded.read_foreign(
+                &source.path,
+                source.dialect,
+                origin,
+                paths,
+                source.plugin_root.as_deref(),
+            );
         }
     }
     let Loaded {
@@ -203,7 +209,7 @@ impl Loaded {
             }
             let read = match dialect {
                 None => self.read(file, Scope::Managed, paths),
-                Some(d) => self.read_foreign(file, d, (Scope::Managed, 0), paths),
+                Some(d) => self.read_foreign(file, d, (Scope::Managed, 0), paths, None),
             };
             match read {
                 Read::Parsed { managed_only: true } => {
@@ -268,13 +274,14 @@ impl Loaded {
         d: Dialect,
         origin: (Scope, u8),
         paths: &ConfigPaths,
+        plugin_root: Option<&Path>,
     ) -> Read {
         let text = match self.read_text(file) {
             Ok(text) => text,
             Err(read) => return read,
         };
         self.agent_files.insert(file.to_path_buf(), d);
-        let parsed = parse_foreign(&text, file, d, origin, paths);
+        let parsed = parse_foreign(&text, file, d, origin, paths, plugin_root);
         self.hooks.extend(parsed.hooks);
         self.disabled
             .extend(parsed.disabled.into_iter().map(|(hook, why)| DisabledHook {

@@ -31,6 +31,7 @@ pub(super) fn parse_foreign(
     d: Dialect,
     (scope, source): (Scope, u8),
     paths: &ConfigPaths,
+    plugin_root: Option<&Path>,
 ) -> ForeignParsed {
     let resolver = Resolver {
         file,
@@ -59,7 +60,10 @@ pub(super) fn parse_foreign(
             .collect(),
         switches: foreign.switches,
     };
-    for fh in foreign.hooks {
+    for mut fh in foreign.hooks {
+        if let Some(root) = plugin_root {
+            agents::expand_plugin_root(&mut fh.hook, root);
+        }
         let resolved = match raw::read_hook(fh.event, fh.index, &fh.hook) {
             Entry::Hook(raw) => resolver.resolve(*raw),
             Entry::Problem { message, .. } | Entry::Unreadable(message) => Err(vec![message]),

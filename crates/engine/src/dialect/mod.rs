@@ -24,8 +24,9 @@ pub use crate::judge::{
 
 #[doc(hidden)]
 pub use crate::config::agents::{
-    ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, ForeignSource, codex_state_key, events,
-    foreign_sources, is_adapter, read_settings, read_settings_at, tools,
+    ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, ForeignSource, PluginHooks, Plugins,
+    claude_plugins, codex_state_key, events, foreign_sources, is_adapter, read_settings,
+    read_settings_at, tools,
 };
 #[doc(hidden)]
 pub use crate::translate::{

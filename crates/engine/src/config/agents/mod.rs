@@ -25,6 +25,8 @@
 //!   object says `"enabled": false`), and the config loader carries it to the agent's other
 //!   files of the same rank and below (`config/switches.rs`);
 //! - `sources.rs`: which files are read, in `list` order ([`foreign_sources`]);
+//!   `plugins.rs`: which Claude Code plugins are enabled, whose they are, and
+//!   `${CLAUDE_PLUGIN_ROOT}` in their commands;
 //! - [`events`], [`tools`]: the pure tables both jobs use, each agent's names for the events
 //!   and for the core's tools and their argument keys.
 //!
@@ -39,11 +41,13 @@ mod cursor;
 mod format;
 mod ling;
 mod nested;
+mod plugins;
 mod reader;
 mod sources;
 mod switches;
 
 pub use codex_toml::codex_state_key;
+pub use plugins::{PluginHooks, Plugins, claude_plugins, expand_plugin_root};
 pub use sources::{ForeignSource, foreign_sources};
 
 use super::Scope;

@@ -21,6 +21,9 @@ pub struct ForeignSource {
     /// Why it cannot be read as a source (a directory of hook files that is too big): an
     /// error for `path`, nothing is read from it.
     pub problem: Option<String>,
+    /// A Claude Code plugin's hooks file: the plugin's directory, `${CLAUDE_PLUGIN_ROOT}` in
+    /// its commands.
+    pub plugin_root: Option<PathBuf>,
 }
 
 /// At most this many `*.json` files of one Copilot CLI hooks directory are read; more is an
@@ -60,6 +63,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                 dialect,
                 path: user,
                 problem: None,
+                plugin_root: None,
             }),
             user => {
                 out.push(ForeignSource {
@@ -67,6 +71,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                     dialect,
                     path: project_file,
                     problem: None,
+                    plugin_root: None,
                 });
                 if let Some(user) = user {
                     out.push(ForeignSource {
@@ -74,6 +79,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                         dialect,
                         path: user,
                         problem: None,
+                        plugin_root: None,
                     });
                 }
             }
@@ -91,6 +97,25 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
     {
         let l = out.remove(local);
         out.insert(user, l);
+    }
+    // The enabled Claude Code plugins' hooks, after Claude Code's settings files (the
+    // plugin index's own problems are said by `doctor`).
+    if let Some(home) = home {
+        let at = out
+            .iter()
+            .rposition(|s| s.dialect == Dialect::Claude)
+            .map_or(out.len(), |i| i + 1);
+        let plugins = super::plugins::claude_plugins(home, project).hooks;
+        out.splice(
+            at..at,
+            plugins.into_iter().map(|p| ForeignSource {
+                scope: p.scope,
+                dialect: Dialect::Claude,
+                path: p.file,
+                problem: None,
+                plugin_root: Some(p.root),
+            }),
+        );
     }
     out.extend(copilot_files(
         Scope::Project,
@@ -110,6 +135,7 @@ fn copilot_files(scope: Scope, dir: &Path) -> Vec<ForeignSource> {
         dialect: Dialect::Copilot,
         path,
         problem,
+        plugin_root: None,
     };
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();

@@ -1,0 +1,220 @@
+//! Claude Code plugins' hooks: which installed plugins are enabled, where their
+//! `hooks/hooks.json` is, and whose they are; and `${CLAUDE_PLUGIN_ROOT}` in their commands.
+//!
+//! Claude Code lists installed plugins in `~/.claude/plugins/installed_plugins.json`
+//! (`{"plugins": {"NAME@MARKETPLACE": [{"installPath": "/abs/dir", ...}]}}`) and enables one
+//! with `"enabledPlugins": {"NAME@MARKETPLACE": true}` in a settings file. A plugin's hooks
+//! are `<installPath>/hooks/hooks.json`, in the settings files' `hooks` shape, and their
+//! commands name the plugin's own files as `${CLAUDE_PLUGIN_ROOT}/...`.
+//!
+//! Rank and trust follow the file that enables the plugin: enabled in the user's
+//! `~/.claude/settings.json`, its hooks are the user's; enabled only by the project's
+//! `.claude/settings.json` or `settings.local.json`, they are the project's, untrusted until
+//! `hookhost trust` (which pins the plugin's `hooks.json` like any project file). A project's
+//! `false` never turns off a plugin the user enabled: a project cannot switch off the user's
+//! hooks (as with every other switch).
+
+use crate::Dialect;
+use crate::config::Scope;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Settings and index files are read up to this size.
+const FILE_LIMIT: u64 = 4 << 20;
+
+/// One enabled plugin's hooks file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginHooks {
+    /// `NAME@MARKETPLACE`.
+    pub id: String,
+    /// The plugin's directory (`${CLAUDE_PLUGIN_ROOT}`).
+    pub root: PathBuf,
+    /// Its `hooks/hooks.json`.
+    pub file: PathBuf,
+    /// The user's (enabled in the user's settings) or the project's.
+    pub scope: Scope,
+}
+
+/// What reading the plugin index found: the enabled plugins' hooks files, in the index's
+/// order, and the files that could not be read (each with why).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plugins {
+    /// Every enabled plugin's hooks file (whether or not it exists).
+    pub hooks: Vec<PluginHooks>,
+    /// Files that exist but cannot be read as JSON: (file, why).
+    pub problems: Vec<(PathBuf, String)>,
+}
+
+/// The Claude Code plugins of `home` that the user's settings or the settings of `project`
+/// enable, with their hooks files.
+pub fn claude_plugins(home: &Path, project: &Path) -> Plugins {
+    let mut out = Plugins::default();
+    let mut json = |file: &Path| -> Option<Value> {
+        let bytes = match crate::files::read_bounded(file, FILE_LIMIT) {
+            Err(e) if e.is_not_found() => return None,
+            Err(e) => {
+                out.problems.push((file.to_path_buf(), e.to_string()));
+                return None;
+            }
+            Ok(b) => b,
+        };
+        match serde_json::from_slice(&bytes) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                out.problems.push((
+                    file.to_path_buf(),
+                    format!(
+                        "not valid JSON ({e}): {} cannot read it either",
+                        Dialect::Claude.agent()
+                    ),
+                ));
+                None
+            }
+        }
+    };
+    let Some(index) = json(&home.join(".claude/plugins/installed_plugins.json")) else {
+        return out;
+    };
+    let user = json(&home.join(".claude/settings.json"));
+    let projects: Vec<Value> = [".claude/settings.json", ".claude/settings.local.json"]
+        .iter()
+        .map(|rel| project.join(rel))
+        // A project at the home directory: its settings.json is the user's, read above.
+        .filter(|f| !crate::confine::same_file(f, &home.join(".claude/settings.json")))
+        .filter_map(|f| json(&f))
+        .collect();
+    let enabled_in = |settings: &Value, id: &str| settings["enabledPlugins"][id] == true;
+    for (id, installs) in index["plugins"].as_object().into_iter().flatten() {
+        let scope = if user.as_ref().is_some_and(|u| enabled_in(u, id)) {
+            Scope::Global
+        } else if projects.iter().any(|p| enabled_in(p, id)) {
+            Scope::Project
+        } else {
+            continue;
+        };
+        for install in installs.as_array().into_iter().flatten() {
+            // The index is the user's own file; a relative path would be read against
+            // whatever directory hookhost runs in: skipped.
+            let Some(root) = install["installPath"].as_str().map(PathBuf::from) else {
+                continue;
+            };
+            if !root.is_absolute() {
+                continue;
+            }
+            out.hooks.push(PluginHooks {
+                id: id.clone(),
+                file: root.join("hooks/hooks.json"),
+                root,
+                scope,
+            });
+        }
+    }
+    out
+}
+
+/// `${CLAUDE_PLUGIN_ROOT}` (and `$CLAUDE_PLUGIN_ROOT`) in a plugin hook's `command` and
+/// `args` replaced by the plugin's directory, as Claude Code expands it. A shell command also
+/// gets the variable in its environment (a script that reads `$CLAUDE_PLUGIN_ROOT` itself
+/// sees it, set by the `export` this prepends); an exec-form hook (`args`) and a wasm module
+/// (which get no host environment) only the expansion.
+pub fn expand_plugin_root(hook: &mut Value, root: &Path) {
+    let root_text = root.display().to_string();
+    let expand = |s: &str| {
+        s.replace("${CLAUDE_PLUGIN_ROOT}", &root_text)
+            .replace("$CLAUDE_PLUGIN_ROOT", &root_text)
+    };
+    let exec_form = hook.get("args").is_some();
+    if let Some(Value::String(command)) = hook.get_mut("command") {
+        let expanded = expand(command);
+        *command = match shlex::try_quote(&root_text) {
+            Ok(quoted) if !exec_form && hook_is_shell(&expanded) => {
+                format!("export CLAUDE_PLUGIN_ROOT={quoted}; {expanded}")
+            }
+            _ => expanded,
+        };
+    }
+    if let Some(Value::Array(args)) = hook.get_mut("args") {
+        for a in args.iter_mut() {
+            if let Value::String(s) = a {
+                *s = expand(s);
+            }
+        }
+    }
+}
+
+/// Whether a command runs through the shell (not a `.wasm` module, whose command is split
+/// into words without one).
+fn hook_is_shell(command: &str) -> bool {
+    !matches!(crate::config::wasm_words(command), Ok(Some(_)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn write(path: &Path, v: &Value) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, v.to_string()).unwrap();
+    }
+
+    #[test]
+    fn enabled_plugins_rank_as_the_file_that_enables_them() {
+        let t = tempfile::TempDir::new().unwrap();
+        let (home, project) = (t.path().join("home"), t.path().join("p"));
+        let install = |name: &str| t.path().join("cache").join(name);
+        write(
+            &home.join(".claude/plugins/installed_plugins.json"),
+            &json!({"version": 2, "plugins": {
+                "mine@m": [{"installPath": install("mine")}],
+                "theirs@m": [{"installPath": install("theirs")}],
+                "off@m": [{"installPath": install("off")}],
+                "relative@m": [{"installPath": "plugins/relative"}],
+            }}),
+        );
+        write(
+            &home.join(".claude/settings.json"),
+            &json!({"enabledPlugins": {"mine@m": true, "relative@m": true}}),
+        );
+        // The project turns the user's plugin off (not obeyed) and its own on.
+        write(
+            &project.join(".claude/settings.json"),
+            &json!({"enabledPlugins": {"mine@m": false, "theirs@m": true, "off@m": false}}),
+        );
+        let found = claude_plugins(&home, &project);
+        assert!(found.problems.is_empty(), "{:?}", found.problems);
+        let got: Vec<(&str, Scope)> = found
+            .hooks
+            .iter()
+            .map(|p| (p.id.as_str(), p.scope))
+            .collect();
+        assert_eq!(
+            got,
+            [("mine@m", Scope::Global), ("theirs@m", Scope::Project)]
+        );
+        assert_eq!(
+            found.hooks[0].file,
+            install("mine").join("hooks/hooks.json")
+        );
+    }
+
+    #[test]
+    fn the_plugin_root_is_expanded_and_exported() {
+        let mut h = json!({"command": "${CLAUDE_PLUGIN_ROOT}/scripts/guard.sh --x"});
+        expand_plugin_root(&mut h, Path::new("/plug ins/g"));
+        assert_eq!(
+            h["command"],
+            "export CLAUDE_PLUGIN_ROOT='/plug ins/g'; /plug ins/g/scripts/guard.sh --x"
+        );
+        // The exec form: expanded, no shell to export in.
+        let mut e = json!({"command": "node", "args": ["$CLAUDE_PLUGIN_ROOT/a.js"]});
+        expand_plugin_root(&mut e, Path::new("/plug ins/g"));
+        assert_eq!(
+            (&e["command"], &e["args"][0]),
+            (&json!("node"), &json!("/plug ins/g/a.js"))
+        );
+        let mut w = json!({"command": "${CLAUDE_PLUGIN_ROOT}/g.wasm"});
+        expand_plugin_root(&mut w, Path::new("/p"));
+        assert_eq!(w["command"], "/p/g.wasm");
+    }
+}
