@@ -58,6 +58,26 @@ pub struct Effects {
     /// SessionStart: variables for the shell tool's later calls, in order (what a hook wrote
     /// to `CLAUDE_ENV_FILE`; a later one overrides an earlier one of the same name).
     pub env: Vec<(String, String)>,
+    /// PermissionDenied: a hook told the model it may retry the denied call (Claude Code's
+    /// `hookSpecificOutput.retry`).
+    pub retry: bool,
+    /// WorktreeCreate: where the hook created the worktree (an absolute path: a command
+    /// hook's stdout, an HTTP hook's `hookSpecificOutput.worktreePath`; the first hook that
+    /// gives one wins).
+    pub worktree_path: Option<String>,
+    /// Elicitation, ElicitationResult: the answer a hook gives the MCP server instead of the
+    /// user's (the first hook that gives one wins; a block is a decline).
+    pub elicitation: Option<ElicitationAnswer>,
+}
+
+/// A hook's answer to an MCP server's elicitation (Claude Code's `hookSpecificOutput.action`
+/// and `content`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElicitationAnswer {
+    /// `accept`, `decline` or `cancel`.
+    pub action: String,
+    /// With `accept`: the form's values.
+    pub content: Option<Value>,
 }
 
 /// What the hooks of one event returned to the loop: the event's folded [`Effects`].
@@ -91,11 +111,17 @@ pub enum EffectKind {
     UpdatedToolOutput,
     /// Set variables for the shell tool's later calls.
     Env,
+    /// Tell the model it may retry a denied call (PermissionDenied).
+    Retry,
+    /// Say where a worktree was created (WorktreeCreate).
+    WorktreePath,
+    /// Answer an MCP server's elicitation in the user's place.
+    Elicitation,
 }
 
 impl EffectKind {
     /// Every kind.
-    pub const ALL: [EffectKind; 12] = [
+    pub const ALL: [EffectKind; 15] = [
         EffectKind::Block,
         EffectKind::Force,
         EffectKind::Stop,
@@ -108,6 +134,9 @@ impl EffectKind {
         EffectKind::Defer,
         EffectKind::UpdatedToolOutput,
         EffectKind::Env,
+        EffectKind::Retry,
+        EffectKind::WorktreePath,
+        EffectKind::Elicitation,
     ];
 
     /// The name used in messages: `block`, `rewrite`, `additionalContext`, ...
@@ -125,6 +154,9 @@ impl EffectKind {
             EffectKind::Defer => "defer",
             EffectKind::UpdatedToolOutput => "updatedToolOutput",
             EffectKind::Env => "env",
+            EffectKind::Retry => "retry",
+            EffectKind::WorktreePath => "worktreePath",
+            EffectKind::Elicitation => "elicitation",
         }
     }
 }
@@ -209,6 +241,9 @@ impl Effects {
             system_messages,
             updated_tool_output,
             env,
+            retry,
+            worktree_path,
+            elicitation,
         } = self;
         EffectSet::NONE
             .with(EffectKind::Block, matches!(verdict, Verdict::Block(_)))
@@ -226,6 +261,9 @@ impl Effects {
             .with(EffectKind::Defer, *defer)
             .with(EffectKind::UpdatedToolOutput, updated_tool_output.is_some())
             .with(EffectKind::Env, !env.is_empty())
+            .with(EffectKind::Retry, *retry)
+            .with(EffectKind::WorktreePath, worktree_path.is_some())
+            .with(EffectKind::Elicitation, elicitation.is_some())
     }
 
     /// Only the effects whose kind is in `allowed`, and the kinds that were dropped. Every
@@ -246,6 +284,9 @@ impl Effects {
             system_messages,
             updated_tool_output,
             env,
+            retry,
+            worktree_path,
+            elicitation,
         } = self;
         let list = |kind, items: Vec<_>| {
             if allowed.contains(kind) {
@@ -277,6 +318,9 @@ impl Effects {
             } else {
                 Vec::new()
             },
+            retry: retry && allowed.contains(EffectKind::Retry),
+            worktree_path: worktree_path.filter(|_| allowed.contains(EffectKind::WorktreePath)),
+            elicitation: elicitation.filter(|_| allowed.contains(EffectKind::Elicitation)),
         };
         (kept, dropped)
     }
@@ -298,6 +342,14 @@ impl Effects {
             EffectKind::Defer => e.defer = true,
             EffectKind::UpdatedToolOutput => e.updated_tool_output = Some(Value::String(text())),
             EffectKind::Env => e.env.push(("EFFECT".into(), text())),
+            EffectKind::Retry => e.retry = true,
+            EffectKind::WorktreePath => e.worktree_path = Some("/worktree".into()),
+            EffectKind::Elicitation => {
+                e.elicitation = Some(ElicitationAnswer {
+                    action: "decline".into(),
+                    content: None,
+                });
+            }
         }
         e
     }

@@ -21,7 +21,7 @@ mod tool_hooks;
 pub mod tools;
 
 pub use agent_loop::{Agent, AgentConfig, AgentEvent, Observer, Silent};
-pub use effects::{EffectKind, EffectSet, Effects};
+pub use effects::{EffectKind, EffectSet, Effects, ElicitationAnswer};
 pub use model::{Message, Model, ModelTurn, Role, ScriptedModel, ToolCall, Transcript};
 pub use permission::{
     DenyPrompter, Permission, PermissionChecker, Prompter, Rule, SystemGuard, TerminalPrompter,

@@ -51,10 +51,12 @@ use serde_json::Value;
 /// What the adapter prints and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
-    /// The JSON answer (empty: nothing to say).
+    /// The JSON answer (empty: nothing to say); WorktreeCreate's is the worktree's path.
     pub stdout: String,
     /// The exit code.
     pub exit_code: u8,
+    /// What goes to stderr (empty: nothing): why a WorktreeCreate made no worktree.
+    pub stderr: String,
 }
 
 fn joined(items: &[String]) -> Option<String> {
@@ -63,6 +65,9 @@ fn joined(items: &[String]) -> Option<String> {
 
 /// The answer for `report`, fired for the core tool `tool` (PreToolUse/PostToolUse).
 pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
+    if report.event == Event::WorktreeCreate {
+        return worktree_answer(report);
+    }
     let f = Facts::of(d, report, tool);
     let stdout = match d {
         Dialect::Gemini => text(&gemini_answer(&f)),
@@ -74,6 +79,29 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
     Answer {
         stdout,
         exit_code: 0,
+        stderr: String::new(),
+    }
+}
+
+/// WorktreeCreate (Claude Code's hooks reference, "WorktreeCreate"): the hook creates the
+/// worktree and prints its absolute path, alone, on stdout; any non-zero exit fails the
+/// creation. So the path a hook gave, or exit 1 with why there is none on stderr.
+fn worktree_answer(report: &EventReport) -> Answer {
+    match (&report.decision, &report.worktree_path) {
+        (Decision::Pass, Some(path)) => Answer {
+            stdout: path.clone(),
+            exit_code: 0,
+            stderr: String::new(),
+        },
+        (decision, _) => Answer {
+            stdout: String::new(),
+            exit_code: 1,
+            stderr: match (decision, report.reason.as_deref()) {
+                (Decision::Block, Some(r)) if !r.trim().is_empty() => r.to_string(),
+                _ => "no WorktreeCreate hook created a worktree (none printed its absolute path)"
+                    .to_string(),
+            },
+        },
     }
 }
 
@@ -115,6 +143,10 @@ struct Facts {
     allow: bool,
     /// The event takes `additionalContext`.
     takes_context: bool,
+    /// PermissionDenied: the model may retry.
+    retry: bool,
+    /// Elicitation, ElicitationResult: the action and content answered (a block declines).
+    elicitation: Option<(String, Option<Value>)>,
 }
 
 impl Facts {
@@ -142,8 +174,13 @@ impl Facts {
             ends_turn: matches!(
                 (e, report.decision),
                 (Event::UserPromptSubmit, Decision::Block)
-                    | (Event::Stop | Event::SubagentStop, Decision::Force)
-            ),
+                    | (
+                        Event::Stop | Event::SubagentStop | Event::TeammateIdle,
+                        Decision::Force
+                    )
+            ) || (report.decision == Decision::Block
+                && e.class() == crate::event::EventClass::Gating
+                && !matches!(e, Event::Elicitation | Event::ElicitationResult)),
             blocked,
             reason,
             ask: report.ask,
@@ -155,6 +192,12 @@ impl Facts {
                 .filter(|_| e == Event::PostToolUse),
             allow: report.allow,
             takes_context: takes_context(d, e),
+            retry: report.retry && e == Event::PermissionDenied,
+            elicitation: report
+                .elicitation
+                .as_ref()
+                .map(|a| (a.action.clone(), a.content.clone()))
+                .filter(|_| matches!(e, Event::Elicitation | Event::ElicitationResult)),
         }
     }
 
@@ -227,7 +270,12 @@ fn takes_context(d: Dialect, e: Event) -> bool {
             common
                 || matches!(
                     e,
-                    Event::PostToolUseFailure | Event::Notification | Event::SubagentStart
+                    Event::PostToolUseFailure
+                        | Event::Notification
+                        | Event::SubagentStart
+                        | Event::Setup
+                        | Event::UserPromptExpansion
+                        | Event::PostToolBatch
                 )
         }
     }
@@ -259,6 +307,11 @@ struct Family {
     updated_input: Option<Value>,
     /// `hookSpecificOutput.updatedToolOutput` (Claude Code).
     updated_tool_output: Option<Value>,
+    /// `hookSpecificOutput.retry` (Claude Code's PermissionDenied).
+    retry: Option<bool>,
+    /// `hookSpecificOutput.action` and `content` (Claude Code's Elicitation,
+    /// ElicitationResult).
+    elicitation: Option<(String, Option<Value>)>,
 }
 
 /// A top-level `decision`: Claude Code's and Codex's `"block"` (Gemini CLI's `"deny"`), or
@@ -305,6 +358,9 @@ impl Family {
             permission_decision_reason: self.permission_reason,
             updated_input: self.updated_input,
             updated_tool_output: self.updated_tool_output,
+            retry: self.retry,
+            action: self.elicitation.as_ref().map(|(a, _)| a.clone()),
+            content: self.elicitation.and_then(|(_, c)| c),
         };
         ClaudeAnswer {
             continue_: self.stop.as_ref().map(|_| false),
@@ -406,6 +462,12 @@ fn claude_answer(f: &Facts) -> ClaudeAnswer {
         Event::PostToolUse => a.updated_tool_output.clone_from(&f.tool_output),
         // Claude Code reads only `additionalContext` there: feedback goes to the model so.
         Event::PostToolUseFailure => a.context = context_then_feedback(f),
+        Event::PermissionDenied => a.retry = f.retry.then_some(true),
+        // A block declines in the user's place; else a hook's own answer.
+        Event::Elicitation | Event::ElicitationResult if f.blocked => {
+            a.elicitation = Some(("decline".into(), None));
+        }
+        Event::Elicitation | Event::ElicitationResult => a.elicitation.clone_from(&f.elicitation),
         _ => {}
     }
     a.decide(f);
@@ -640,7 +702,8 @@ mod tests {
                 a,
                 Answer {
                     stdout: String::new(),
-                    exit_code: 0
+                    exit_code: 0,
+                    stderr: String::new(),
                 }
             );
         }
