@@ -27,4 +27,6 @@ pub use permission::{
     DenyPrompter, Permission, PermissionChecker, Prompter, Rule, SystemGuard, TerminalPrompter,
 };
 pub use todo::{TodoGuard, TodoItem, TodoList, TodoStatus};
-pub use tool_hooks::{HookContext, HookVerdict, NoHooks, SubsetHooks, ToolHooks, Verdict};
+pub use tool_hooks::{
+    BatchCall, HookContext, HookVerdict, NoHooks, SubsetHooks, ToolHooks, Verdict,
+};

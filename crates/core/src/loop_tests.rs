@@ -714,3 +714,6 @@ async fn env_file_variables_reach_later_shell_calls_and_a_hook_replaces_what_the
     assert_eq!(results[1], "[redacted by a hook]");
     assert!(!results.concat().contains("hunter2"));
 }
+
+#[path = "added_events_tests.rs"]
+mod added_events;
