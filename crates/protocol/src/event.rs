@@ -231,7 +231,8 @@ impl Event {
     }
 
     /// Whether the event is about one tool call, so that its hooks may carry a `match` regex
-    /// on the tool name: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure.
+    /// on the tool name: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure,
+    /// PermissionDenied.
     pub fn takes_tool_matcher(self) -> bool {
         matches!(
             self,
@@ -239,6 +240,7 @@ impl Event {
                 | Event::PermissionRequest
                 | Event::PostToolUse
                 | Event::PostToolUseFailure
+                | Event::PermissionDenied
         )
     }
 

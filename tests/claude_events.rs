@@ -1,0 +1,415 @@
+//! The nineteen events Claude Code added (Setup ... PostModelSwitch), end to end with real
+//! shell hooks: each runs through `hookhost run EVENT` with its fields (native and Claude
+//! Code's names both ways) and through `hookhost hook --for claude` with a payload shaped as
+//! Claude Code sends it, and each answer comes back in Claude Code's shape (a refused config
+//! change, a kept teammate, a retry, an elicitation answer, a worktree's path).
+
+mod common;
+
+use common::Project;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Each added event with the fields Claude Code sends for it (snake_case), and the
+/// camelCase name hookhost gives one of them.
+fn claude_payloads(p: &Project) -> Vec<(&'static str, Value, (&'static str, &'static str))> {
+    let root = p.path().display().to_string();
+    vec![
+        ("Setup", json!({"trigger": "init"}), ("trigger", "trigger")),
+        (
+            "InstructionsLoaded",
+            json!({"file_path": format!("{root}/CLAUDE.md"), "memory_type": "Project", "load_reason": "session_start"}),
+            ("loadReason", "load_reason"),
+        ),
+        (
+            "UserPromptExpansion",
+            json!({"expansion_type": "slash_command", "command_name": "deploy", "command_args": "prod", "prompt": "/deploy prod"}),
+            ("commandName", "command_name"),
+        ),
+        (
+            "MessageDisplay",
+            json!({"message": "All tests pass."}),
+            ("message", "message"),
+        ),
+        (
+            "PostToolBatch",
+            json!({"tool_calls": [{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1", "tool_response": "a\nb"}]}),
+            ("toolCalls", "tool_calls"),
+        ),
+        (
+            "PermissionDenied",
+            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "tool_use_id": "t2", "reason": "auto mode classifier"}),
+            ("reason", "reason"),
+        ),
+        (
+            "TaskCreated",
+            json!({"task_id": "7", "task_subject": "Write the docs", "task_description": "all of them"}),
+            ("taskSubject", "task_subject"),
+        ),
+        (
+            "TaskCompleted",
+            json!({"task_id": "7", "task_subject": "Write the docs"}),
+            ("taskId", "task_id"),
+        ),
+        (
+            "TeammateIdle",
+            json!({"teammate_name": "tester", "team_name": "core"}),
+            ("teammateName", "teammate_name"),
+        ),
+        (
+            "ConfigChange",
+            json!({"source": "project_settings", "file_path": format!("{root}/.claude/settings.json")}),
+            ("filePath", "file_path"),
+        ),
+        (
+            "CwdChanged",
+            json!({"old_cwd": root.clone(), "new_cwd": format!("{root}/src")}),
+            ("newCwd", "new_cwd"),
+        ),
+        (
+            "DirectoryAdded",
+            json!({"directory": "/srv/shared"}),
+            ("directory", "directory"),
+        ),
+        (
+            "FileChanged",
+            json!({"file_path": format!("{root}/.envrc"), "event": "change"}),
+            ("changeType", "event"),
+        ),
+        (
+            "WorktreeCreate",
+            json!({"name": "feature-x"}),
+            ("name", "name"),
+        ),
+        (
+            "WorktreeRemove",
+            json!({"worktree_path": format!("{root}/.claude/worktrees/feature-x")}),
+            ("worktreePath", "worktree_path"),
+        ),
+        (
+            "Elicitation",
+            json!({"mcp_server_name": "deployer", "message": "Which environment?", "mode": "form", "requested_schema": {"type": "object"}}),
+            ("mcpServerName", "mcp_server_name"),
+        ),
+        (
+            "ElicitationResult",
+            json!({"mcp_server_name": "deployer", "action": "accept", "content": {"env": "staging"}}),
+            ("action", "action"),
+        ),
+        (
+            "PreModelSwitch",
+            json!({"from_model": "opus", "to_model": "haiku"}),
+            ("toModel", "to_model"),
+        ),
+        (
+            "PostModelSwitch",
+            json!({"from_model": "opus", "to_model": "haiku"}),
+            ("fromModel", "from_model"),
+        ),
+    ]
+}
+
+/// A whole Claude Code payload for `event` with `fields`, in `p`.
+fn claude_payload(p: &Project, event: &str, fields: &Value) -> Value {
+    let mut v = json!({
+        "session_id": "cc-session",
+        "transcript_path": "/tmp/cc.jsonl",
+        "cwd": p.path().display().to_string(),
+        "hook_event_name": event,
+    });
+    for (k, val) in fields.as_object().unwrap() {
+        v[k] = val.clone();
+    }
+    v
+}
+
+/// `hookhost hook --for claude` on `p` with `payload` on stdin.
+fn adapter(p: &Project, payload: &Value) -> Output {
+    let mut c = p.command();
+    c.args(["hook", "--for", "claude", "--trust", "all", "--project"])
+        .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
+        .env_remove("HOOKHOST_ADAPTER")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let _ = child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn json_of(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(bytes)))
+}
+
+fn saved(p: &Project, name: &str) -> Value {
+    let text = p.read(&format!("{name}.json"));
+    assert!(!text.is_empty(), "{name}.json was not written");
+    json_of(text.as_bytes())
+}
+
+/// Each added event runs a native hook and a Claude Code hook, from `run` and from the
+/// adapter: the native hook reads hookhost's names, the Claude Code hook Claude Code's, both
+/// ways.
+#[test]
+fn every_added_event_runs_through_run_and_the_adapter_in_both_dialects() {
+    let p = Project::new(json!({}));
+    let events = claude_payloads(&p);
+    let mut hooks = serde_json::Map::new();
+    for (event, _, _) in &events {
+        // WorktreeCreate's stdout is the worktree's path: the hooks print one.
+        let then = if *event == "WorktreeCreate" {
+            format!("; echo {}/wt", p.path().display())
+        } else {
+            String::new()
+        };
+        hooks.insert(
+            (*event).to_string(),
+            json!([
+                {"command": format!("cat > {event}-native.json{then}")},
+                {"command": format!("cat > {event}-claude.json{then}"), "dialect": "claude"}
+            ]),
+        );
+    }
+    p.write(
+        ".coding-agent/hooks.json",
+        &json!({ "hooks": hooks }).to_string(),
+    );
+    for (event, fields, (camel, snake)) in &events {
+        // Through the adapter, with Claude Code's payload.
+        let out = adapter(&p, &claude_payload(&p, event, fields));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{event}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let native = saved(&p, &format!("{event}-native"));
+        let claude = saved(&p, &format!("{event}-claude"));
+        assert_eq!(native["event"], json!(event), "{event}: {native}");
+        assert_eq!(claude["hook_event_name"], json!(event), "{event}: {claude}");
+        // Claude Code's hook reads what Claude Code sent, verbatim.
+        assert_eq!(claude[*snake], fields[*snake], "{event}: {claude}");
+        if *event == "PostToolBatch" {
+            // In hookhost's names and the core's tools.
+            assert_eq!(
+                native["toolCalls"],
+                json!([{"toolName": "bash", "toolArgs": {"command": "ls"}, "toolUseId": "t1", "toolResult": "a\nb"}])
+            );
+        } else if *event == "PermissionDenied" {
+            assert_eq!(
+                (&native["toolName"], &native["reason"]),
+                (&json!("bash"), &json!("auto mode classifier"))
+            );
+        } else {
+            assert_eq!(native[*camel], fields[*snake], "{event}: {native}");
+        }
+
+        // Through `run`, with hookhost's names: the Claude Code hook gets Claude Code's.
+        let given = if *event == "PostToolBatch" {
+            json!([{"toolName": "bash", "toolArgs": {"command": "ls"}, "toolUseId": "t1", "toolResult": "a\nb"}])
+        } else if *event == "PermissionDenied" {
+            fields["reason"].clone()
+        } else {
+            fields[*snake].clone()
+        };
+        let field = format!("{camel}={given}");
+        let mut args = vec!["run", event, "--json", "--field", &field];
+        if *event == "PermissionDenied" {
+            args.extend(["--tool", "bash", "--args", r#"{"command":"rm -rf build"}"#]);
+        }
+        let out = p.cli(&args, &[("HOOKHOST_TRUST", "all")]);
+        assert!(
+            !out.stdout.is_empty(),
+            "{event} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report = json_of(&out.stdout);
+        assert_eq!(report["decision"], "pass", "{event}: {report}");
+        assert_eq!(report["hooks"].as_array().unwrap().len(), 2, "{event}");
+        let claude = saved(&p, &format!("{event}-claude"));
+        let native = saved(&p, &format!("{event}-native"));
+        assert_eq!(native[*camel], given, "{event}: {native}");
+        if *event == "PostToolBatch" {
+            assert_eq!(
+                claude["tool_calls"],
+                json!([{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1", "tool_response": "a\nb"}])
+            );
+        } else if *event == "PermissionDenied" {
+            assert_eq!(
+                (&claude["tool_name"], &claude["tool_input"]["command"]),
+                (&json!("Bash"), &json!("rm -rf build"))
+            );
+        } else {
+            assert_eq!(claude[*snake], given, "{event}: {claude}");
+        }
+    }
+}
+
+/// What each added event's hooks can answer, in Claude Code's shape.
+#[test]
+fn answers_come_back_in_claude_codes_shape() {
+    let p = Project::new(json!({"hooks": {
+        "ConfigChange": [{"command": "echo 'hook settings change only in review' >&2; exit 2"}],
+        "UserPromptExpansion": [{"command": "echo '{\"decision\":\"block\",\"reason\":\"no deploys on Friday\"}'"}],
+        "PostToolBatch": [{"command": "echo 'the build is red: stop here' >&2; exit 2"}],
+        "TaskCompleted": [{"command": "echo 'tests are failing' >&2; exit 2"}],
+        "TeammateIdle": [{"command": "echo 'pick up task 8' >&2; exit 2", "dialect": "claude"}],
+        "PermissionDenied": [{"command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionDenied\",\"retry\":true}}'"}],
+        "Elicitation": [{"command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"Elicitation\",\"action\":\"accept\",\"content\":{\"env\":\"staging\"}}}'"}],
+        "ElicitationResult": [{"command": "exit 2"}],
+        "Setup": [{"command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"Setup\",\"additionalContext\":\"deps installed\"}}'"}]
+    }}));
+    let events = claude_payloads(&p);
+    let answer = |event: &str| {
+        let fields = &events.iter().find(|(e, _, _)| *e == event).unwrap().1;
+        let out = adapter(&p, &claude_payload(&p, event, fields));
+        assert_eq!(out.status.code(), Some(0), "{event}: {out:?}");
+        json_of(&out.stdout)
+    };
+    assert_eq!(
+        answer("ConfigChange"),
+        json!({"decision": "block", "reason": "hook settings change only in review"})
+    );
+    assert_eq!(
+        answer("UserPromptExpansion"),
+        json!({"decision": "block", "reason": "no deploys on Friday"})
+    );
+    assert_eq!(
+        answer("PostToolBatch"),
+        json!({"decision": "block", "reason": "the build is red: stop here"})
+    );
+    assert_eq!(
+        answer("TaskCompleted"),
+        json!({"decision": "block", "reason": "tests are failing"})
+    );
+    assert_eq!(
+        answer("TeammateIdle"),
+        json!({"decision": "block", "reason": "pick up task 8"})
+    );
+    assert_eq!(
+        answer("PermissionDenied"),
+        json!({"hookSpecificOutput": {"hookEventName": "PermissionDenied", "retry": true}})
+    );
+    assert_eq!(
+        answer("Elicitation"),
+        json!({"hookSpecificOutput": {"hookEventName": "Elicitation", "action": "accept", "content": {"env": "staging"}}})
+    );
+    assert_eq!(
+        answer("ElicitationResult"),
+        json!({"hookSpecificOutput": {"hookEventName": "ElicitationResult", "action": "decline"}})
+    );
+    assert_eq!(
+        answer("Setup"),
+        json!({"hookSpecificOutput": {"hookEventName": "Setup", "additionalContext": "deps installed"}})
+    );
+    // `run` says the same: a refused config change exits 2.
+    let out = p.cli(
+        &["run", "ConfigChange", "--field", "source=project_settings"],
+        &[("HOOKHOST_TRUST", "all")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// WorktreeCreate: the hook makes the worktree and prints its path, which the adapter prints
+/// alone; a hook that fails (or prints no absolute path) fails the creation: exit 1, why on
+/// stderr.
+#[test]
+fn worktree_create_prints_the_path_or_fails_the_creation() {
+    let p = Project::new(json!({"hooks": {"WorktreeCreate": [
+        {"command": "name=$(sed 's/.*\"name\":\"\\([^\"]*\\)\".*/\\1/'); mkdir -p \"wt/$name\"; echo making it >&2; cd \"wt/$name\" && pwd"}
+    ]}}));
+    let payload = claude_payload(&p, "WorktreeCreate", &json!({"name": "feature-x"}));
+    let out = adapter(&p, &payload);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let path = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        std::path::Path::new(path.trim()).canonicalize().unwrap(),
+        p.path().join("wt/feature-x").canonicalize().unwrap()
+    );
+
+    p.write(
+        ".coding-agent/hooks.json",
+        &json!({"hooks": {"WorktreeCreate": [{"command": "echo 'not a git repository' >&2; exit 1"}]}}).to_string(),
+    );
+    let out = adapter(&p, &payload);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not a git repository"), "{stderr}");
+
+    p.write(
+        ".coding-agent/hooks.json",
+        &json!({"hooks": {"WorktreeCreate": [{"command": "echo wt/relative"}]}}).to_string(),
+    );
+    let out = adapter(&p, &payload);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not an absolute path"),
+        "{out:?}"
+    );
+}
+
+/// FileChanged's matcher (Claude Code's settings, which `run` reads; the adapter leaves them
+/// to Claude Code) matches the file's name, not its path.
+#[test]
+fn file_changed_matches_the_files_name() {
+    let p = Project::new(json!({}));
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"FileChanged": [{"matcher": ".envrc|.env", "hooks": [
+            {"type": "command", "command": "cat > seen.json"}
+        ]}]}})
+        .to_string(),
+    );
+    let root = p.path().display().to_string();
+    let run = |file: &str| {
+        let payload = claude_payload(
+            &p,
+            "FileChanged",
+            &json!({"file_path": format!("{root}/{file}"), "event": "change"}),
+        );
+        let file = p.write("payload.json", &payload.to_string());
+        let out = p.cli(
+            &[
+                "run",
+                "FileChanged",
+                "--payload",
+                file.to_str().unwrap(),
+                "--json",
+            ],
+            &[("HOOKHOST_TRUST", "all")],
+        );
+        json_of(&out.stdout)["hooks"].as_array().unwrap().len()
+    };
+    assert_eq!(run("src/main.rs"), 0, "main.rs is not matched");
+    assert!(!p.path().join("seen.json").exists());
+    assert_eq!(run(".envrc"), 1);
+    // The Claude Code hook reads Claude Code's payload, `event` and all.
+    assert_eq!(saved(&p, "seen")["event"], "change");
+}
+
+/// Another agent's file naming one of these events: a warning that says whose event it is.
+#[test]
+fn another_agents_file_naming_a_claude_only_event_is_warned() {
+    let p = Project::new(json!({}));
+    p.write(
+        ".gemini/settings.json",
+        &json!({"hooks": {"ConfigChange": [{"hooks": [{"type": "command", "command": "true"}]}]}})
+            .to_string(),
+    );
+    let out = p.cli(&["check"], &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("ConfigChange is a Claude Code event, which Gemini CLI does not fire"),
+        "{text}"
+    );
+}
