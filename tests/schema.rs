@@ -561,6 +561,9 @@ fn report(event: Event) -> hookhost::EventReport {
         feedback: Vec::new(),
         updated_tool_output: None,
         env: Default::default(),
+        retry: false,
+        worktree_path: None,
+        elicitation: None,
         hooks: Vec::new(),
         untrusted: Vec::new(),
         config_errors: Vec::new(),
@@ -601,6 +604,8 @@ fn every_answer_to_an_agent_matches_its_schema() {
         r.ask_reason = None;
         r.defer = true;
         r.updated_tool_output = Some(json!({"stdout": "[redacted]"}));
+        reports.push(r.clone());
+        r.retry = true;
         reports.push(r);
     }
     let mut pairs = Vec::new();
