@@ -9,105 +9,127 @@ mod common;
 use common::Project;
 use serde_json::{Value, json};
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-/// Each added event with the fields Claude Code sends for it (snake_case), and the
-/// camelCase name hookhost gives one of them.
+/// Each added event with the fields Claude Code sends for it (snake_case, `{root}` the
+/// project), and the camelCase name hookhost gives one of them with its snake_case name.
+const PAYLOADS: &[(&str, &str, &str, &str)] = &[
+    ("Setup", r#"{"trigger": "init"}"#, "trigger", "trigger"),
+    (
+        "InstructionsLoaded",
+        r#"{"file_path": "{root}/CLAUDE.md", "memory_type": "Project", "load_reason": "session_start"}"#,
+        "loadReason",
+        "load_reason",
+    ),
+    (
+        "UserPromptExpansion",
+        r#"{"expansion_type": "slash_command", "command_name": "deploy", "command_args": "prod", "prompt": "/deploy prod"}"#,
+        "commandName",
+        "command_name",
+    ),
+    (
+        "MessageDisplay",
+        r#"{"message": "All tests pass."}"#,
+        "message",
+        "message",
+    ),
+    (
+        "PostToolBatch",
+        r#"{"tool_calls": [{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1", "tool_response": "a\nb"}]}"#,
+        "toolCalls",
+        "tool_calls",
+    ),
+    (
+        "PermissionDenied",
+        r#"{"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "tool_use_id": "t2", "reason": "auto mode classifier"}"#,
+        "reason",
+        "reason",
+    ),
+    (
+        "TaskCreated",
+        r#"{"task_id": "7", "task_subject": "Write the docs", "task_description": "all of them"}"#,
+        "taskSubject",
+        "task_subject",
+    ),
+    (
+        "TaskCompleted",
+        r#"{"task_id": "7", "task_subject": "Write the docs"}"#,
+        "taskId",
+        "task_id",
+    ),
+    (
+        "TeammateIdle",
+        r#"{"teammate_name": "tester", "team_name": "core"}"#,
+        "teammateName",
+        "teammate_name",
+    ),
+    (
+        "ConfigChange",
+        r#"{"source": "project_settings", "file_path": "{root}/.claude/settings.json"}"#,
+        "filePath",
+        "file_path",
+    ),
+    (
+        "CwdChanged",
+        r#"{"old_cwd": "{root}", "new_cwd": "{root}/src"}"#,
+        "newCwd",
+        "new_cwd",
+    ),
+    (
+        "DirectoryAdded",
+        r#"{"directory": "/srv/shared"}"#,
+        "directory",
+        "directory",
+    ),
+    (
+        "FileChanged",
+        r#"{"file_path": "{root}/.envrc", "event": "change"}"#,
+        "changeType",
+        "event",
+    ),
+    ("WorktreeCreate", r#"{"name": "feature-x"}"#, "name", "name"),
+    (
+        "WorktreeRemove",
+        r#"{"worktree_path": "{root}/.claude/worktrees/feature-x"}"#,
+        "worktreePath",
+        "worktree_path",
+    ),
+    (
+        "Elicitation",
+        r#"{"mcp_server_name": "deployer", "message": "Which environment?", "mode": "form", "requested_schema": {"type": "object"}}"#,
+        "mcpServerName",
+        "mcp_server_name",
+    ),
+    (
+        "ElicitationResult",
+        r#"{"mcp_server_name": "deployer", "action": "accept", "content": {"env": "staging"}}"#,
+        "action",
+        "action",
+    ),
+    (
+        "PreModelSwitch",
+        r#"{"from_model": "opus", "to_model": "haiku"}"#,
+        "toModel",
+        "to_model",
+    ),
+    (
+        "PostModelSwitch",
+        r#"{"from_model": "opus", "to_model": "haiku"}"#,
+        "fromModel",
+        "from_model",
+    ),
+];
+
+/// [`PAYLOADS`] for `p`: `(event, Claude Code's fields, (camelCase, snake_case))`.
 fn claude_payloads(p: &Project) -> Vec<(&'static str, Value, (&'static str, &'static str))> {
     let root = p.path().display().to_string();
-    vec![
-        ("Setup", json!({"trigger": "init"}), ("trigger", "trigger")),
-        (
-            "InstructionsLoaded",
-            json!({"file_path": format!("{root}/CLAUDE.md"), "memory_type": "Project", "load_reason": "session_start"}),
-            ("loadReason", "load_reason"),
-        ),
-        (
-            "UserPromptExpansion",
-            json!({"expansion_type": "slash_command", "command_name": "deploy", "command_args": "prod", "prompt": "/deploy prod"}),
-            ("commandName", "command_name"),
-        ),
-        (
-            "MessageDisplay",
-            json!({"message": "All tests pass."}),
-            ("message", "message"),
-        ),
-        (
-            "PostToolBatch",
-            json!({"tool_calls": [{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1", "tool_response": "a\nb"}]}),
-            ("toolCalls", "tool_calls"),
-        ),
-        (
-            "PermissionDenied",
-            json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf build"}, "tool_use_id": "t2", "reason": "auto mode classifier"}),
-            ("reason", "reason"),
-        ),
-        (
-            "TaskCreated",
-            json!({"task_id": "7", "task_subject": "Write the docs", "task_description": "all of them"}),
-            ("taskSubject", "task_subject"),
-        ),
-        (
-            "TaskCompleted",
-            json!({"task_id": "7", "task_subject": "Write the docs"}),
-            ("taskId", "task_id"),
-        ),
-        (
-            "TeammateIdle",
-            json!({"teammate_name": "tester", "team_name": "core"}),
-            ("teammateName", "teammate_name"),
-        ),
-        (
-            "ConfigChange",
-            json!({"source": "project_settings", "file_path": format!("{root}/.claude/settings.json")}),
-            ("filePath", "file_path"),
-        ),
-        (
-            "CwdChanged",
-            json!({"old_cwd": root.clone(), "new_cwd": format!("{root}/src")}),
-            ("newCwd", "new_cwd"),
-        ),
-        (
-            "DirectoryAdded",
-            json!({"directory": "/srv/shared"}),
-            ("directory", "directory"),
-        ),
-        (
-            "FileChanged",
-            json!({"file_path": format!("{root}/.envrc"), "event": "change"}),
-            ("changeType", "event"),
-        ),
-        (
-            "WorktreeCreate",
-            json!({"name": "feature-x"}),
-            ("name", "name"),
-        ),
-        (
-            "WorktreeRemove",
-            json!({"worktree_path": format!("{root}/.claude/worktrees/feature-x")}),
-            ("worktreePath", "worktree_path"),
-        ),
-        (
-            "Elicitation",
-            json!({"mcp_server_name": "deployer", "message": "Which environment?", "mode": "form", "requested_schema": {"type": "object"}}),
-            ("mcpServerName", "mcp_server_name"),
-        ),
-        (
-            "ElicitationResult",
-            json!({"mcp_server_name": "deployer", "action": "accept", "content": {"env": "staging"}}),
-            ("action", "action"),
-        ),
-        (
-            "PreModelSwitch",
-            json!({"from_model": "opus", "to_model": "haiku"}),
-            ("toModel", "to_model"),
-        ),
-        (
-            "PostModelSwitch",
-            json!({"from_model": "opus", "to_model": "haiku"}),
-            ("fromModel", "from_model"),
-        ),
-    ]
+    PAYLOADS
+        .iter()
+        .map(|(event, fields, camel, snake)| {
+            let fields = serde_json::from_str(&fields.replace("{root}", &root)).unwrap();
+            (*event, fields, (*camel, *snake))
+        })
+        .collect()
 }
 
 /// A whole Claude Code payload for `event` with `fields`, in `p`.
@@ -184,73 +206,76 @@ fn every_added_event_runs_through_run_and_the_adapter_in_both_dialects() {
         &json!({ "hooks": hooks }).to_string(),
     );
     for (event, fields, (camel, snake)) in &events {
-        // Through the adapter, with Claude Code's payload.
-        let out = adapter(&p, &claude_payload(&p, event, fields));
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{event}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let native = saved(&p, &format!("{event}-native"));
-        let claude = saved(&p, &format!("{event}-claude"));
-        assert_eq!(native["event"], json!(event), "{event}: {native}");
-        assert_eq!(claude["hook_event_name"], json!(event), "{event}: {claude}");
-        // Claude Code's hook reads what Claude Code sent, verbatim.
-        assert_eq!(claude[*snake], fields[*snake], "{event}: {claude}");
-        if *event == "PostToolBatch" {
-            // In hookhost's names and the core's tools.
-            assert_eq!(
-                native["toolCalls"],
-                json!([{"toolName": "bash", "toolArgs": {"command": "ls"}, "toolUseId": "t1", "toolResult": "a\nb"}])
-            );
-        } else if *event == "PermissionDenied" {
-            assert_eq!(
-                (&native["toolName"], &native["reason"]),
-                (&json!("bash"), &json!("auto mode classifier"))
-            );
-        } else {
-            assert_eq!(native[*camel], fields[*snake], "{event}: {native}");
-        }
+        through_the_adapter(&p, event, fields, camel, snake);
+        through_run(&p, event, fields, camel, snake);
+    }
+}
 
-        // Through `run`, with hookhost's names: the Claude Code hook gets Claude Code's.
-        let given = if *event == "PostToolBatch" {
+/// One added event through `hook --for claude`, with Claude Code's payload: the native hook
+/// reads hookhost's names, the Claude Code hook what Claude Code sent, verbatim.
+fn through_the_adapter(p: &Project, event: &str, fields: &Value, camel: &str, snake: &str) {
+    let out = adapter(p, &claude_payload(p, event, fields));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{event}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let native = saved(p, &format!("{event}-native"));
+    let claude = saved(p, &format!("{event}-claude"));
+    assert_eq!(native["event"], json!(event), "{event}: {native}");
+    assert_eq!(claude["hook_event_name"], json!(event), "{event}: {claude}");
+    assert_eq!(claude[snake], fields[snake], "{event}: {claude}");
+    match event {
+        // In hookhost's names and the core's tools.
+        "PostToolBatch" => assert_eq!(
+            native["toolCalls"],
             json!([{"toolName": "bash", "toolArgs": {"command": "ls"}, "toolUseId": "t1", "toolResult": "a\nb"}])
-        } else if *event == "PermissionDenied" {
-            fields["reason"].clone()
-        } else {
-            fields[*snake].clone()
-        };
-        let field = format!("{camel}={given}");
-        let mut args = vec!["run", event, "--json", "--field", &field];
-        if *event == "PermissionDenied" {
-            args.extend(["--tool", "bash", "--args", r#"{"command":"rm -rf build"}"#]);
+        ),
+        "PermissionDenied" => assert_eq!(
+            (&native["toolName"], &native["reason"]),
+            (&json!("bash"), &json!("auto mode classifier"))
+        ),
+        _ => assert_eq!(native[camel], fields[snake], "{event}: {native}"),
+    }
+}
+
+/// One added event through `run`, with hookhost's names (`--field`): the Claude Code hook
+/// gets Claude Code's.
+fn through_run(p: &Project, event: &str, fields: &Value, camel: &str, snake: &str) {
+    let given = match event {
+        "PostToolBatch" => {
+            json!([{"toolName": "bash", "toolArgs": {"command": "ls"}, "toolUseId": "t1", "toolResult": "a\nb"}])
         }
-        let out = p.cli(&args, &[("HOOKHOST_TRUST", "all")]);
-        assert!(
-            !out.stdout.is_empty(),
-            "{event} {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report = json_of(&out.stdout);
-        assert_eq!(report["decision"], "pass", "{event}: {report}");
-        assert_eq!(report["hooks"].as_array().unwrap().len(), 2, "{event}");
-        let claude = saved(&p, &format!("{event}-claude"));
-        let native = saved(&p, &format!("{event}-native"));
-        assert_eq!(native[*camel], given, "{event}: {native}");
-        if *event == "PostToolBatch" {
-            assert_eq!(
-                claude["tool_calls"],
-                json!([{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1", "tool_response": "a\nb"}])
-            );
-        } else if *event == "PermissionDenied" {
-            assert_eq!(
-                (&claude["tool_name"], &claude["tool_input"]["command"]),
-                (&json!("Bash"), &json!("rm -rf build"))
-            );
-        } else {
-            assert_eq!(claude[*snake], given, "{event}: {claude}");
-        }
+        _ => fields[snake].clone(),
+    };
+    let field = format!("{camel}={given}");
+    let mut args = vec!["run", event, "--json", "--field", &field];
+    if event == "PermissionDenied" {
+        args.extend(["--tool", "bash", "--args", r#"{"command":"rm -rf build"}"#]);
+    }
+    let out = p.cli(&args, &[("HOOKHOST_TRUST", "all")]);
+    assert!(
+        !out.stdout.is_empty(),
+        "{event} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = json_of(&out.stdout);
+    assert_eq!(report["decision"], "pass", "{event}: {report}");
+    assert_eq!(report["hooks"].as_array().unwrap().len(), 2, "{event}");
+    let claude = saved(p, &format!("{event}-claude"));
+    let native = saved(p, &format!("{event}-native"));
+    assert_eq!(native[camel], given, "{event}: {native}");
+    match event {
+        "PostToolBatch" => assert_eq!(
+            claude["tool_calls"],
+            json!([{"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1", "tool_response": "a\nb"}])
+        ),
+        "PermissionDenied" => assert_eq!(
+            (&claude["tool_name"], &claude["tool_input"]["command"]),
+            (&json!("Bash"), &json!("rm -rf build"))
+        ),
+        _ => assert_eq!(claude[snake], given, "{event}: {claude}"),
     }
 }
 

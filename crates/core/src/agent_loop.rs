@@ -483,53 +483,12 @@ impl Agent {
             .permit(&call.name, &args, pre.ask, pre.ask_reason.as_deref())
             .await
         {
-            self.emit(AgentEvent::PermissionDenied {
-                name: call.name.clone(),
-                why: refused.why.clone(),
-            });
-            let mut output = ToolOutput::error(format!("Permission denied: {}", refused.why));
-            if refused.stop.is_some() {
-                return (output, refused.stop);
-            }
-            let v = self
-                .hooks
-                .permission_denied(&self.cx, &call.name, &args, &refused.why)
-                .await;
-            self.absorb(&v);
-            if v.retry {
-                append_feedback(
-                    &mut output,
-                    "PermissionDenied",
-                    &["you may retry this call".to_string()],
-                );
-            }
-            let stop = self.stopped(&v);
-            return (output, stop);
+            return self.denied(&call.name, &args, refused).await;
         }
         let (output, stop) = if call.name == "task" {
             self.run_task(&args).await
         } else {
-            let before = self.hook_files();
-            let written = written_file(&call.name, &args, &self.project);
-            let existed = written.as_ref().is_some_and(|p| p.exists());
-            let mut output = tools::run_with_env(
-                &call.name,
-                &args,
-                &self.project,
-                &mut self.todos,
-                &self.shell_env,
-            )
-            .await;
-            let stop = self.config_changes(before, &mut output).await;
-            match (stop, written) {
-                (Some(end), _) => (output, Some(end)),
-                (None, Some(path)) if !output.is_error => {
-                    let change = if existed { "change" } else { "add" };
-                    let stop = self.file_changed(&path, change).await;
-                    (output, stop)
-                }
-                (None, _) => (output, None),
-            }
+            self.run_tool(&call.name, &args).await
         };
         self.emit(AgentEvent::ToolResult {
             name: call.name.clone(),
@@ -540,6 +499,58 @@ impl Agent {
             return (output, stop);
         }
         self.after_tool(&call.name, &args, output).await
+    }
+
+    /// A call the permission checker (or the user) refused: PermissionDenied, whose `retry`
+    /// is told to the model.
+    async fn denied(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        refused: Refusal,
+    ) -> (ToolOutput, Option<String>) {
+        self.emit(AgentEvent::PermissionDenied {
+            name: tool.to_string(),
+            why: refused.why.clone(),
+        });
+        let mut output = ToolOutput::error(format!("Permission denied: {}", refused.why));
+        if refused.stop.is_some() {
+            return (output, refused.stop);
+        }
+        let v = self
+            .hooks
+            .permission_denied(&self.cx, tool, args, &refused.why)
+            .await;
+        self.absorb(&v);
+        if v.retry {
+            append_feedback(
+                &mut output,
+                "PermissionDenied",
+                &["you may retry this call".to_string()],
+            );
+        }
+        let stop = self.stopped(&v);
+        (output, stop)
+    }
+
+    /// A built-in tool other than `task`, then ConfigChange for each project hook file it
+    /// changed and FileChanged for the file a file tool wrote.
+    async fn run_tool(&mut self, tool: &str, args: &Value) -> (ToolOutput, Option<String>) {
+        let before = self.hook_files();
+        let written = written_file(tool, args, &self.project);
+        let existed = written.as_ref().is_some_and(|p| p.exists());
+        let mut output =
+            tools::run_with_env(tool, args, &self.project, &mut self.todos, &self.shell_env).await;
+        let stop = self.config_changes(before, &mut output).await;
+        match (stop, written) {
+            (Some(end), _) => (output, Some(end)),
+            (None, Some(path)) if !output.is_error => {
+                let change = if existed { "change" } else { "add" };
+                let stop = self.file_changed(&path, change).await;
+                (output, stop)
+            }
+            (None, _) => (output, None),
+        }
     }
 
     /// The project's hook files as they are now: `(path, source, content)`, `None` when a file
