@@ -990,4 +990,97 @@ mod tests {
         r.additional_context = vec!["ctx".into()];
         assert_eq!(respond(Dialect::Gemini, &r, None).stdout, "");
     }
+
+    /// The answers to Claude Code on the events it added: a gating block is `decision:
+    /// "block"`, a kept teammate too; PermissionDenied's `retry`; an elicitation's action and
+    /// content (a block declines); context where Claude Code reads it; WorktreeCreate's path
+    /// alone, or exit 1 with why.
+    #[test]
+    fn the_added_events_answer_in_claude_codes_shape() {
+        use hookhost_protocol::ElicitationReply;
+        for e in [
+            Event::UserPromptExpansion,
+            Event::PostToolBatch,
+            Event::TaskCreated,
+            Event::TaskCompleted,
+            Event::ConfigChange,
+            Event::PreModelSwitch,
+        ] {
+            let mut r = report(e);
+            r.decision = Decision::Block;
+            r.reason = Some("not now".into());
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"decision": "block", "reason": "not now"}),
+                "{e}"
+            );
+        }
+        let mut r = report(Event::TeammateIdle);
+        r.decision = Decision::Force;
+        r.reason = Some("pick up task 8".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Claude, &r, None)),
+            json!({"decision": "block", "reason": "pick up task 8"})
+        );
+        let mut r = report(Event::PermissionDenied);
+        r.retry = true;
+        assert_eq!(
+            parsed(&respond(Dialect::Claude, &r, Some("bash"))),
+            json!({"hookSpecificOutput": {"hookEventName": "PermissionDenied", "retry": true}})
+        );
+        for e in [Event::Elicitation, Event::ElicitationResult] {
+            let mut r = report(e);
+            r.elicitation = Some(ElicitationReply {
+                action: "accept".into(),
+                content: Some(json!({"env": "staging"})),
+            });
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"hookSpecificOutput": {"hookEventName": e.as_str(), "action": "accept", "content": {"env": "staging"}}})
+            );
+            let mut r = report(e);
+            r.decision = Decision::Block;
+            r.reason = Some("no".into());
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"hookSpecificOutput": {"hookEventName": e.as_str(), "action": "decline"}})
+            );
+        }
+        for e in [
+            Event::Setup,
+            Event::UserPromptExpansion,
+            Event::PostToolBatch,
+        ] {
+            let mut r = report(e);
+            r.additional_context = vec!["ctx".into()];
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"hookSpecificOutput": {"hookEventName": e.as_str(), "additionalContext": "ctx"}}),
+                "{e}"
+            );
+        }
+        let mut r = report(Event::WorktreeCreate);
+        r.worktree_path = Some("/repo/.claude/worktrees/x".into());
+        let a = respond(Dialect::Claude, &r, None);
+        assert_eq!(
+            (a.stdout.as_str(), a.exit_code),
+            ("/repo/.claude/worktrees/x", 0)
+        );
+        let a = respond(Dialect::Claude, &report(Event::WorktreeCreate), None);
+        assert_eq!((a.stdout.as_str(), a.exit_code), ("", 1));
+        assert!(
+            a.stderr
+                .contains("no WorktreeCreate hook created a worktree"),
+            "{a:?}"
+        );
+        // The observing ones say nothing when nothing was asked.
+        for e in [
+            Event::MessageDisplay,
+            Event::CwdChanged,
+            Event::FileChanged,
+            Event::WorktreeRemove,
+        ] {
+            assert_eq!(respond(Dialect::Claude, &report(e), None).stdout, "", "{e}");
+        }
+    }
 }
