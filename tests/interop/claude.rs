@@ -498,7 +498,7 @@ fn list_check_and_import_show_dialects_files_and_warnings() {
     // An event Claude Code added is read like the others (hookhost fires all of Claude
     // Code's events now).
     settings["hooks"]["PostToolBatch"] =
-        json!([{"hooks": [{"type": "command", "command": "notify-send hi"}]}]);
+        json!([{"hooks": [{"type": "command", "command": "echo batch done"}]}]);
     let p = project_with(".claude/settings.json", &settings);
     let out = p.cli(&["list", "--json"], &[]);
     let list: Value = serde_json::from_slice(&out.stdout).unwrap();
