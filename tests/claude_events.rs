@@ -438,3 +438,100 @@ fn another_agents_file_naming_a_claude_only_event_is_warned() {
         "{text}"
     );
 }
+
+/// The agent core fires the added events it has a meaning for, to real shell hooks through
+/// the engine: Setup (its context reaches the model), FileChanged for a file it wrote,
+/// ConfigChange for a hook file it wrote (blocked: the file is put back, no FileChanged),
+/// PermissionDenied for a refused call (`retry` reaches the model), PostToolBatch once for
+/// the turn's three calls.
+#[tokio::test]
+async fn the_core_fires_the_added_events_to_real_hooks() {
+    use hookhost::agent::{Agent, PermissionChecker, Role, ScriptedModel};
+    use std::sync::Arc;
+    let p = Project::new(json!({"hooks": {
+        "Setup": [{"command": "cat > setup.json; echo '{\"additionalContext\":\"run make first\"}'"}],
+        "FileChanged": [{"command": "cat >> changed.log; echo >> changed.log"}],
+        "ConfigChange": [{"command": "cat > config.json; echo 'hook settings change in review only' >&2; exit 2"}],
+        "PermissionDenied": [{"command": "cat > denied.json; echo '{\"hookSpecificOutput\":{\"retry\":true}}'", "match": "bash"}],
+        "PostToolBatch": [{"command": "cat >> batch.log; echo >> batch.log"}]
+    }}));
+    let model = ScriptedModel::new(
+        serde_json::from_value(json!({"turns": [
+            {"toolCalls": [
+                {"name": "write_file", "args": {"path": "notes.txt", "content": "n"}},
+                {"name": "write_file", "args": {"path": ".claude/settings.json", "content": "{\"disableAllHooks\": true}"}},
+                {"name": "bash", "args": {"command": "sudo ls"}}
+            ]},
+            {"text": "done"}
+        ]}))
+        .unwrap(),
+    );
+    let mut agent = Agent::new(Box::new(model), Arc::new(p.runner()), &p.path(), "s1")
+        .with_permissions(PermissionChecker::default());
+    assert_eq!(agent.setup("init").await, None);
+    assert_eq!(agent.run("go").await.unwrap(), "done");
+
+    assert_eq!(saved(&p, "setup")["trigger"], "init");
+    assert!(
+        agent
+            .messages()
+            .iter()
+            .any(|m| m.content == "[hook context] run make first")
+    );
+    // FileChanged: notes.txt only (the settings write was undone).
+    let changed: Vec<Value> = p
+        .read("changed.log")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(
+        (&changed[0]["filePath"], &changed[0]["changeType"]),
+        (
+            &json!(p.path().join("notes.txt").display().to_string()),
+            &json!("add")
+        )
+    );
+    // ConfigChange blocked: the file is gone again, and the model is told.
+    let config = saved(&p, "config");
+    assert_eq!(config["source"], "project_settings");
+    assert!(!p.path().join(".claude/settings.json").exists());
+    let results: Vec<&str> = agent
+        .messages()
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.content.as_str())
+        .collect();
+    assert!(
+        results[1].contains("was undone: hook settings change in review only"),
+        "{results:?}"
+    );
+    // PermissionDenied: the refused call, and `retry` in what the model sees.
+    let denied = saved(&p, "denied");
+    assert_eq!(denied["toolName"], "bash");
+    assert!(
+        denied["reason"].as_str().unwrap().contains("system rule"),
+        "{denied}"
+    );
+    assert!(
+        results[2].contains("[PermissionDenied hook feedback] you may retry this call"),
+        "{results:?}"
+    );
+    // PostToolBatch: once, with the three calls.
+    let batches: Vec<Value> = p
+        .read("batch.log")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(batches.len(), 1);
+    let names: Vec<&str> = batches[0]["toolCalls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["toolName"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["write_file", "write_file", "bash"]);
+    assert_eq!(batches[0]["toolCalls"][2]["toolError"], true);
+}

@@ -541,10 +541,11 @@ impl Agent {
         let existed = written.as_ref().is_some_and(|p| p.exists());
         let mut output =
             tools::run_with_env(tool, args, &self.project, &mut self.todos, &self.shell_env).await;
-        let stop = self.config_changes(before, &mut output).await;
+        let (stop, undone) = self.config_changes(before, &mut output).await;
         match (stop, written) {
             (Some(end), _) => (output, Some(end)),
-            (None, Some(path)) if !output.is_error => {
+            // A write a ConfigChange hook undid changed nothing.
+            (None, Some(path)) if !output.is_error && !undone.contains(&path) => {
                 let change = if existed { "change" } else { "add" };
                 let stop = self.file_changed(&path, change).await;
                 (output, stop)
@@ -568,12 +569,14 @@ impl Agent {
     }
 
     /// ConfigChange for each hook file a tool call changed; a hook's block puts the file
-    /// back as it was (the model is told). `Some(final text)` when a hook stopped the agent.
+    /// back as it was (the model is told). `Some(final text)` when a hook stopped the agent,
+    /// and the files put back.
     async fn config_changes(
         &mut self,
         before: Vec<(PathBuf, String, Option<Vec<u8>>)>,
         output: &mut ToolOutput,
-    ) -> Option<String> {
+    ) -> (Option<String>, Vec<PathBuf>) {
+        let mut undone_paths = Vec::new();
         for (path, source, was) in before {
             if std::fs::read(&path).ok() == was {
                 continue;
@@ -585,6 +588,9 @@ impl Agent {
                     Some(bytes) => std::fs::write(&path, bytes),
                     None => std::fs::remove_file(&path),
                 };
+                if undone.is_ok() {
+                    undone_paths.push(path.clone());
+                }
                 let note = match undone {
                     Ok(()) => format!("the change to {} was undone: {reason}", path.display()),
                     Err(e) => format!(
@@ -599,10 +605,10 @@ impl Agent {
                 append_feedback(output, "ConfigChange", &[note]);
             }
             if let Some(end) = self.stopped(&v) {
-                return Some(end);
+                return (Some(end), undone_paths);
             }
         }
-        None
+        (None, undone_paths)
     }
 
     /// FileChanged for a file a file tool wrote. `Some(final text)` when a hook stopped the
