@@ -439,6 +439,15 @@ fn another_agents_file_naming_a_claude_only_event_is_warned() {
     );
 }
 
+/// The payloads a hook appended to `file`, one a line.
+fn logged(p: &Project, file: &str) -> Vec<Value> {
+    p.read(file)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// The agent core fires the added events it has a meaning for, to real shell hooks through
 /// the engine: Setup (its context reaches the model), FileChanged for a file it wrote,
 /// ConfigChange for a hook file it wrote (blocked: the file is put back, no FileChanged),
@@ -479,12 +488,7 @@ async fn the_core_fires_the_added_events_to_real_hooks() {
             .any(|m| m.content == "[hook context] run make first")
     );
     // FileChanged: notes.txt only (the settings write was undone).
-    let changed: Vec<Value> = p
-        .read("changed.log")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let changed = logged(&p, "changed.log");
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert_eq!(
         (&changed[0]["filePath"], &changed[0]["changeType"]),
@@ -519,12 +523,7 @@ async fn the_core_fires_the_added_events_to_real_hooks() {
         "{results:?}"
     );
     // PostToolBatch: once, with the three calls.
-    let batches: Vec<Value> = p
-        .read("batch.log")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let batches = logged(&p, "batch.log");
     assert_eq!(batches.len(), 1);
     let names: Vec<&str> = batches[0]["toolCalls"]
         .as_array()

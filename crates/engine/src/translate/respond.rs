@@ -992,12 +992,9 @@ mod tests {
     }
 
     /// The answers to Claude Code on the events it added: a gating block is `decision:
-    /// "block"`, a kept teammate too; PermissionDenied's `retry`; an elicitation's action and
-    /// content (a block declines); context where Claude Code reads it; WorktreeCreate's path
-    /// alone, or exit 1 with why.
+    /// "block"`, a kept teammate too; PermissionDenied's `retry`.
     #[test]
     fn the_added_events_answer_in_claude_codes_shape() {
-        use hookhost_protocol::ElicitationReply;
         for e in [
             Event::UserPromptExpansion,
             Event::PostToolBatch,
@@ -1028,6 +1025,13 @@ mod tests {
             parsed(&respond(Dialect::Claude, &r, Some("bash"))),
             json!({"hookSpecificOutput": {"hookEventName": "PermissionDenied", "retry": true}})
         );
+    }
+
+    /// An elicitation's answer (a block declines), context where Claude Code reads it on the
+    /// added events, WorktreeCreate's path alone or exit 1 with why.
+    #[test]
+    fn the_added_events_answers_and_context() {
+        use hookhost_protocol::ElicitationReply;
         for e in [Event::Elicitation, Event::ElicitationResult] {
             let mut r = report(e);
             r.elicitation = Some(ElicitationReply {
