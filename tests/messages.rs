@@ -390,6 +390,74 @@ run_errors! {
     unknown_event_name: ["run", "Notificaton"];
     event_with_no_native_meaning: ["run", "BeforeModel"];
     bad_trust_flag: ["run", "PreToolUse", "--trust", "maybe"];
+    field_without_a_value: ["run", "ConfigChange", "--field", "filePath"];
+    field_that_is_not_settable: ["run", "ConfigChange", "--field", "event=Stop"];
+}
+
+/// A WorktreeCreate hook that prints a relative path: the creation fails, said so, through
+/// `run` and through the adapter (exit 1, why on stderr).
+#[test]
+fn worktree_create_without_an_absolute_path() {
+    let text = r#"{"hooks": {"WorktreeCreate": [{"command": "echo wt/feature-x"}]}}"#;
+    let p = project_with_text(text);
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}");
+    check_snapshot(
+        &p,
+        "run_worktree_create_relative_path",
+        &input,
+        &["run", "WorktreeCreate", "--field", "name=feature-x"],
+        &[],
+    );
+    let payload = json!({"session_id": "s1", "cwd": p.path(), "hook_event_name": "WorktreeCreate", "name": "feature-x"}).to_string();
+    // Reviewed and trusted: the adapter runs it under its default policy.
+    assert!(run(&p, &["trust"], &[]).status.success());
+    adapter_snapshot(
+        &p,
+        "hook_worktree_create_relative_path",
+        &input,
+        "claude",
+        payload.as_bytes(),
+        &[],
+    );
+}
+
+/// A Claude Code event in another agent's file: a warning that says whose event it is.
+#[test]
+fn check_claude_event_in_a_gemini_file() {
+    let p = passing_project();
+    let text =
+        r#"{"hooks": {"ConfigChange": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#;
+    p.write(".gemini/settings.json", text);
+    check_snapshot(
+        &p,
+        "check_claude_event_in_a_gemini_file",
+        &format!("==> .gemini/settings.json <==\n{text}"),
+        &["check"],
+        &[],
+    );
+}
+
+/// Answer fields an added event reads, on another event; `watchPaths`, which hookhost does
+/// not apply.
+#[test]
+fn answers_for_another_event_or_not_applied() {
+    let text = r#"{"hooks": {"PostToolUse": [{"command": "echo '{\"hookSpecificOutput\":{\"retry\":true,\"worktreePath\":\"/w\"}}'"}], "CwdChanged": [{"command": "echo '{\"hookSpecificOutput\":{\"watchPaths\":[\"/p/.envrc\"]}}'"}]}}"#;
+    let p = project_with_text(text);
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}");
+    check_snapshot(
+        &p,
+        "run_answer_fields_of_another_event",
+        &input,
+        &["run", "PostToolUse", "--tool", "bash"],
+        &[],
+    );
+    check_snapshot(
+        &p,
+        "run_watch_paths_not_applied",
+        &input,
+        &["run", "CwdChanged"],
+        &[],
+    );
 }
 
 /// `run --payload payload.json` in the project directory, the payload file holding `payload`.

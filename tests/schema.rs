@@ -562,6 +562,9 @@ fn report(event: Event) -> hookhost::EventReport {
         updated_tool_output: None,
         env: Default::default(),
         updated_prompt: None,
+        retry: false,
+        worktree_path: None,
+        elicitation: None,
         hooks: Vec::new(),
         untrusted: Vec::new(),
         config_errors: Vec::new(),
@@ -606,6 +609,7 @@ fn every_answer_to_an_agent_matches_its_schema() {
         r.defer = false;
         r.updated_tool_output = None;
         r.updated_prompt = Some("a replaced prompt".into());
+        r.retry = true;
         reports.push(r);
     }
     let mut pairs = Vec::new();

@@ -249,7 +249,44 @@ fn new_event_payloads(root: &std::path::Path, args: &Value) -> Vec<Payload> {
         Payload::subagent_start(root, "sid", "scout", "look around"),
         Payload::post_compact(root, "sid", "auto", "[4 earlier messages compacted]"),
         Payload::stop_failure(root, "sid", "API error: 529 overloaded"),
+        Payload::permission_denied(root, "sid", "bash", args.clone(), "denied by bash(*)"),
     ]
+    .into_iter()
+    .chain(claude_added_payloads(root))
+    .collect()
+}
+
+/// The other events Claude Code added, each with one field of its own (`toolCalls` for
+/// PostToolBatch; WorktreeCreate's hook prints no path, so it blocks: fine here).
+fn claude_added_payloads(root: &std::path::Path) -> Vec<Payload> {
+    use hookhost::Event as E;
+    [
+        (E::Setup, "trigger", json!("init")),
+        (E::InstructionsLoaded, "loadReason", json!("session_start")),
+        (E::UserPromptExpansion, "commandName", json!("deploy")),
+        (E::MessageDisplay, "message", json!("done")),
+        (E::PostToolBatch, "toolCalls", json!([])),
+        (E::TaskCreated, "taskId", json!("1")),
+        (E::TaskCompleted, "taskId", json!("1")),
+        (E::TeammateIdle, "teammateName", json!("tester")),
+        (E::ConfigChange, "source", json!("project_settings")),
+        (E::CwdChanged, "newCwd", json!("/tmp")),
+        (E::DirectoryAdded, "directory", json!("/srv")),
+        (E::FileChanged, "changeType", json!("add")),
+        (E::WorktreeCreate, "name", json!("x")),
+        (E::WorktreeRemove, "worktreePath", json!("/w")),
+        (E::Elicitation, "mcpServerName", json!("m")),
+        (E::ElicitationResult, "action", json!("accept")),
+        (E::PreModelSwitch, "toModel", json!("haiku")),
+        (E::PostModelSwitch, "toModel", json!("haiku")),
+    ]
+    .into_iter()
+    .map(|(e, k, v)| {
+        let mut fields = serde_json::Map::new();
+        fields.insert(k.to_string(), v);
+        Payload::with_fields(e, root, "sid", fields)
+    })
+    .collect()
 }
 
 /// The fields of the events added for the real agents, as their hooks saw them.

@@ -14,7 +14,26 @@ export type EventName =
   | "Stop"
   | "StopFailure"
   | "SubagentStop"
-  | "SessionEnd";
+  | "SessionEnd"
+  | "Setup"
+  | "InstructionsLoaded"
+  | "UserPromptExpansion"
+  | "MessageDisplay"
+  | "PostToolBatch"
+  | "PermissionDenied"
+  | "TaskCreated"
+  | "TaskCompleted"
+  | "TeammateIdle"
+  | "ConfigChange"
+  | "CwdChanged"
+  | "DirectoryAdded"
+  | "FileChanged"
+  | "WorktreeCreate"
+  | "WorktreeRemove"
+  | "Elicitation"
+  | "ElicitationResult"
+  | "PreModelSwitch"
+  | "PostModelSwitch";
 
 export type Decision = "pass" | "block" | "force";
 

@@ -495,9 +495,10 @@ fn list_check_and_import_show_dialects_files_and_warnings() {
     crate::common::needs::python_and_node();
     let mut settings = claude_settings();
     settings["hooks"]["PreToolUse"][0]["hooks"][1]["once"] = json!(true);
-    // An event Claude Code fires and hookhost does not (Notification is one it fires now).
+    // An event Claude Code added is read like the others (hookhost fires all of Claude
+    // Code's events now).
     settings["hooks"]["PostToolBatch"] =
-        json!([{"hooks": [{"type": "command", "command": "notify-send hi"}]}]);
+        json!([{"hooks": [{"type": "command", "command": "echo batch done"}]}]);
     let p = project_with(".claude/settings.json", &settings);
     let out = p.cli(&["list", "--json"], &[]);
     let list: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -518,10 +519,7 @@ fn list_check_and_import_show_dialects_files_and_warnings() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("`once` is not implemented"), "{text}");
-    assert!(
-        text.contains("hookhost does not fire PostToolBatch"),
-        "{text}"
-    );
+    assert!(!text.contains("does not fire PostToolBatch"), "{text}");
 
     p.write(
         ".claude/settings.local.json",

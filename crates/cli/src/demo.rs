@@ -263,6 +263,15 @@ impl Trace {
                 "  {} a PermissionRequest hook allowed {name} without asking ({why})",
                 self.paint("32;1", "✓")
             ),
+            AgentEvent::ConfigChangeUndone { path, reason } => format!(
+                "  {} a ConfigChange hook undid the change to {}: {reason}",
+                self.paint("31;1", "↺"),
+                path.display()
+            ),
+            AgentEvent::BatchBlocked(r) => format!(
+                "  {} a PostToolBatch hook ended the run: {r}",
+                self.paint("31;1", "■")
+            ),
         }
     }
 }
@@ -341,7 +350,10 @@ async fn session(root: &std::path::Path) -> anyhow::Result<u8> {
             keep_after_compact: 8,
             ..AgentConfig::default()
         });
-    agent.run(PROMPT).await?;
+    // The demo sets its project up first, as `claude --init` does (Setup).
+    if agent.setup("init").await.is_none() {
+        agent.run(PROMPT).await?;
+    }
     agent.end("other").await;
     runner.wait_async().await;
 

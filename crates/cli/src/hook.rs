@@ -186,6 +186,9 @@ async fn adapt(
         eprintln!("hookhost: error: {e}");
     }
     let answer = dialect::respond(d, &report, tool.as_deref());
+    if !answer.stderr.is_empty() {
+        eprintln!("hookhost: {}", answer.stderr);
+    }
     if !answer.stdout.is_empty() {
         let mut out = std::io::stdout().lock();
         match writeln!(out, "{}", answer.stdout).and_then(|()| out.flush()) {

@@ -16,10 +16,10 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// The event: SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse,
-    /// PostToolUseFailure, Notification, SubagentStart, PreCompact, PostCompact, Stop,
-    /// StopFailure, SubagentStop, SessionEnd, or another agent's name for one (BeforeTool,
-    /// AfterAgent, ...); case-insensitive.
+    /// The event: any of Claude Code's 33 (SessionStart, UserPromptSubmit, PreToolUse,
+    /// PermissionRequest, PostToolUse, ..., ConfigChange, FileChanged, WorktreeCreate;
+    /// docs/events.md lists them), or another agent's name for one (BeforeTool, AfterAgent,
+    /// ...); case-insensitive.
     #[arg(value_parser = crate::shell::events(), hide_possible_values = true)]
     event: String,
     /// Project directory (default: the current directory).
@@ -34,9 +34,15 @@ pub struct RunArgs {
     /// Tool result, JSON (text that is not JSON is taken as a string) (PostToolUse).
     #[arg(long)]
     result: Option<String>,
-    /// The user's prompt (UserPromptSubmit).
+    /// The user's prompt (UserPromptSubmit, UserPromptExpansion).
     #[arg(long)]
     prompt: Option<String>,
+    /// A payload field as KEY=VALUE, in hookhost's camelCase names (VALUE is JSON, else
+    /// text); repeatable. For the fields no other flag sets: `--field filePath=/abs/.envrc
+    /// --field changeType=change` (FileChanged), `--field source=project_settings`
+    /// (ConfigChange); docs/events.md lists every event's fields.
+    #[arg(long = "field", value_name = "KEY=VALUE")]
+    fields: Vec<String>,
     /// A whole payload object from FILE, or `-` for stdin; flags above override its fields.
     #[arg(long)]
     payload: Option<String>,
@@ -115,11 +121,30 @@ fn build_payload(
         .map(|r| serde_json::from_str(r).unwrap_or_else(|_| Value::String(r.clone())));
     request.prompt.clone_from(&a.prompt);
     // One function makes the payload for `run`, serve's `fire` and the Python binding.
-    let payload = request.payload(cwd).map_err(|e| match e {
+    let mut payload = request.payload(cwd).map_err(|e| match e {
         hookhost::RequestError::Payload(e) => anyhow::anyhow!("--payload {source}: {e}"),
         e => anyhow::anyhow!(e.message(|f| format!("--{}", f.name()))),
     })?;
+    for field in &a.fields {
+        let (key, value) = field_flag(field)?;
+        payload.set(key, value);
+    }
     Ok(payload)
+}
+
+/// One `--field KEY=VALUE`: VALUE as JSON when it is JSON, else as text. `event`, `cwd` and
+/// `sessionId` are not fields to set this way.
+fn field_flag(field: &str) -> anyhow::Result<(&str, Value)> {
+    let Some((key, value)) = field.split_once('=').filter(|(k, _)| !k.trim().is_empty()) else {
+        bail!("--field takes KEY=VALUE, like --field filePath=/abs/path, got {field:?}");
+    };
+    if matches!(key, "event" | "cwd" | "sessionId") {
+        bail!(
+            "--field {key}=... is not settable: the event is the command's argument, the project is --project, the session is --session"
+        );
+    }
+    let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()));
+    Ok((key, value))
 }
 
 /// A warning when a whole payload names another event than the one to fire (its `event` or

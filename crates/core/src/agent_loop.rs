@@ -1,12 +1,22 @@
 //! [`Agent`]: the loop, with every trigger point of DESIGN §7.
 //!
 //! ```text
+//! setup(trigger): Setup (once, when asked: `hookhost demo` sets its project up)
 //! run(input): SessionStart (first run) -> UserPromptSubmit -> for turn < max_turns:
 //!   maybe_compact (PreCompact, PostCompact) -> model (an error: StopFailure)
 //!     -> no tool calls: TodoGuard, then Stop hooks (force = continue)
 //!     -> tool calls: PreToolUse -> permission checker -> tool -> PostToolUse (+ PostToolUseFailure)
 //!                                  an ask: PermissionRequest (allow / deny) -> Notification -> prompt
+//!                                  a refusal: PermissionDenied (retry)
+//!                                  a hook file changed: ConfigChange (a block undoes it)
+//!                                  a file tool wrote a file: FileChanged
+//!        then, once per turn: PostToolBatch (a block ends the run)
 //! ```
+//!
+//! The core never changes its working directory (each shell call starts at the project root,
+//! the file tools resolve against it), never switches models and loads no instruction files:
+//! it fires no CwdChanged, Pre/PostModelSwitch or InstructionsLoaded (they pass through `hookhost
+//! hook` and `run`).
 //!
 //! The loop sees hooks only through [`ToolHooks`]. A `task` call fires SubagentStart and runs
 //! a subagent: its hooks are [`SubsetHooks`] over the parent's (so only the tool-call events
@@ -18,7 +28,7 @@ use super::model::ScriptedModel;
 use super::model::{Message, Model, ModelTurn, Role, ToolCall, ToolSpec};
 use super::permission::{DenyPrompter, Permission, PermissionChecker, Prompter};
 use super::todo::{TodoGuard, TodoList};
-use super::tool_hooks::{HookContext, HookVerdict, SubsetHooks, ToolHooks, Verdict};
+use super::tool_hooks::{BatchCall, HookContext, HookVerdict, SubsetHooks, ToolHooks, Verdict};
 use super::tools::{self, ToolOutput};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -36,7 +46,23 @@ pub struct AgentConfig {
     pub compact_after: usize,
     /// Messages kept (besides the first) when compacting.
     pub keep_after_compact: usize,
+    /// The project's hook files, relative to it, each with the `source` ConfigChange reports
+    /// (default [`HOOK_FILES`]): a change of one during a tool call fires ConfigChange.
+    pub hook_files: Vec<(PathBuf, String)>,
 }
+
+/// The project's hook files the core watches across its tool calls (hookhost's own and the
+/// agents' it reads), with ConfigChange's `source` (Claude Code's names).
+pub const HOOK_FILES: &[(&str, &str)] = &[
+    (".coding-agent/hooks.json", "project_settings"),
+    (".claude/settings.json", "project_settings"),
+    (".claude/settings.local.json", "local_settings"),
+    (".gemini/settings.json", "project_settings"),
+    (".codex/hooks.json", "project_settings"),
+    (".codex/config.toml", "project_settings"),
+    (".cursor/hooks.json", "project_settings"),
+    (".ling/hooks.json", "project_settings"),
+];
 
 impl Default for AgentConfig {
     fn default() -> Self {
@@ -45,6 +71,10 @@ impl Default for AgentConfig {
             max_forced: 8,
             compact_after: 200,
             keep_after_compact: 20,
+            hook_files: HOOK_FILES
+                .iter()
+                .map(|(p, source)| (PathBuf::from(p), source.to_string()))
+                .collect(),
         }
     }
 }
@@ -132,6 +162,15 @@ pub enum AgentEvent {
     PromptBlocked(String),
     /// A hook stopped the agent (`continue: false`); the text is its `stopReason`.
     Stopped(String),
+    /// A ConfigChange hook blocked the change of a hook file: the file is as it was before.
+    ConfigChangeUndone {
+        /// The file (absolute).
+        path: PathBuf,
+        /// The hook's reason.
+        reason: String,
+    },
+    /// A PostToolBatch hook ended the run after a turn's tool calls; the text is its reason.
+    BatchBlocked(String),
 }
 
 /// Receives the loop's events; `depth` is 0 for the main agent, 1 inside a subagent.
@@ -253,6 +292,15 @@ impl Agent {
         Some(format!("(stopped by a hook: {reason})"))
     }
 
+    /// Sets the agent up for its project (Setup; `trigger` is `init` or `maintenance`), before
+    /// a session: hooks install what the project needs and add context for the model.
+    /// `Some(reason)` when a hook stopped the agent (`continue: false`).
+    pub async fn setup(&mut self, trigger: &str) -> Option<String> {
+        let v = self.hooks.setup(&self.cx, trigger).await;
+        self.absorb(&v);
+        self.stopped(&v)
+    }
+
     /// One user input: runs until the model gives a final answer the hooks accept, or
     /// `max_turns`. Returns the final answer.
     pub async fn run(&mut self, input: &str) -> anyhow::Result<String> {
@@ -322,6 +370,7 @@ impl Agent {
                     }
                 }
             }
+            let mut batch = Vec::new();
             for call in turn.tool_calls {
                 let (output, stop) = self.call_tool(&call).await;
                 self.messages.push(Message {
@@ -333,11 +382,38 @@ impl Agent {
                 if let Some(end) = stop {
                     return Ok(end);
                 }
+                batch.push(BatchCall {
+                    id: call.id.clone(),
+                    tool: call.name.clone(),
+                    args: call.args.clone(),
+                    result: output.content.clone(),
+                    is_error: output.is_error,
+                });
+            }
+            if let Some(end) = self.after_batch(&batch).await {
+                return Ok(end);
             }
         }
         let last = format!("(stopped after {} turns)", self.config.max_turns);
         self.emit(AgentEvent::Final(last.clone()));
         Ok(last)
+    }
+
+    /// PostToolBatch, once every call of a turn resolved: its context goes to the model before
+    /// the next request; a block (or a stop) ends the run with its reason.
+    async fn after_batch(&mut self, batch: &[BatchCall]) -> Option<String> {
+        let v = self.hooks.post_tool_batch(&self.cx, batch).await;
+        self.absorb(&v);
+        if let Some(end) = self.stopped(&v) {
+            return Some(end);
+        }
+        let Verdict::Block(reason) = &v.verdict else {
+            return None;
+        };
+        self.emit(AgentEvent::BatchBlocked(reason.clone()));
+        let end = format!("(stopped by a PostToolBatch hook: {reason})");
+        self.emit(AgentEvent::Final(end.clone()));
+        Some(end)
     }
 
     /// The model's next turn; a model (or API) error ends the turn: StopFailure hooks see it,
@@ -424,25 +500,12 @@ impl Agent {
             .permit(&call.name, &args, pre.ask, pre.ask_reason.as_deref())
             .await
         {
-            self.emit(AgentEvent::PermissionDenied {
-                name: call.name.clone(),
-                why: refused.why.clone(),
-            });
-            let output = ToolOutput::error(format!("Permission denied: {}", refused.why));
-            return (output, refused.stop);
+            return self.denied(&call.name, &args, refused).await;
         }
         let (output, stop) = if call.name == "task" {
             self.run_task(&args).await
         } else {
-            let output = tools::run_with_env(
-                &call.name,
-                &args,
-                &self.project,
-                &mut self.todos,
-                &self.shell_env,
-            )
-            .await;
-            (output, None)
+            self.run_tool(&call.name, &args).await
         };
         self.emit(AgentEvent::ToolResult {
             name: call.name.clone(),
@@ -453,6 +516,124 @@ impl Agent {
             return (output, stop);
         }
         self.after_tool(&call.name, &args, output).await
+    }
+
+    /// A call the permission checker (or the user) refused: PermissionDenied, whose `retry`
+    /// is told to the model.
+    async fn denied(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        refused: Refusal,
+    ) -> (ToolOutput, Option<String>) {
+        self.emit(AgentEvent::PermissionDenied {
+            name: tool.to_string(),
+            why: refused.why.clone(),
+        });
+        let mut output = ToolOutput::error(format!("Permission denied: {}", refused.why));
+        if refused.stop.is_some() {
+            return (output, refused.stop);
+        }
+        let v = self
+            .hooks
+            .permission_denied(&self.cx, tool, args, &refused.why)
+            .await;
+        self.absorb(&v);
+        if v.retry {
+            append_feedback(
+                &mut output,
+                "PermissionDenied",
+                &["you may retry this call".to_string()],
+            );
+        }
+        let stop = self.stopped(&v);
+        (output, stop)
+    }
+
+    /// A built-in tool other than `task`, then ConfigChange for each project hook file it
+    /// changed and FileChanged for the file a file tool wrote.
+    async fn run_tool(&mut self, tool: &str, args: &Value) -> (ToolOutput, Option<String>) {
+        let before = self.hook_files();
+        let written = written_file(tool, args, &self.project);
+        let existed = written.as_ref().is_some_and(|p| p.exists());
+        let mut output =
+            tools::run_with_env(tool, args, &self.project, &mut self.todos, &self.shell_env).await;
+        let (stop, undone) = self.config_changes(before, &mut output).await;
+        match (stop, written) {
+            (Some(end), _) => (output, Some(end)),
+            // A write a ConfigChange hook undid changed nothing.
+            (None, Some(path)) if !output.is_error && !undone.contains(&path) => {
+                let change = if existed { "change" } else { "add" };
+                let stop = self.file_changed(&path, change).await;
+                (output, stop)
+            }
+            (None, _) => (output, None),
+        }
+    }
+
+    /// The project's hook files as they are now: `(path, source, content)`, `None` when a file
+    /// is absent.
+    fn hook_files(&self) -> Vec<(PathBuf, String, Option<Vec<u8>>)> {
+        self.config
+            .hook_files
+            .iter()
+            .map(|(rel, source)| {
+                let path = self.project.join(rel);
+                let content = std::fs::read(&path).ok();
+                (path, source.clone(), content)
+            })
+            .collect()
+    }
+
+    /// ConfigChange for each hook file a tool call changed; a hook's block puts the file
+    /// back as it was (the model is told). `Some(final text)` when a hook stopped the agent,
+    /// and the files put back.
+    async fn config_changes(
+        &mut self,
+        before: Vec<(PathBuf, String, Option<Vec<u8>>)>,
+        output: &mut ToolOutput,
+    ) -> (Option<String>, Vec<PathBuf>) {
+        let mut undone_paths = Vec::new();
+        for (path, source, was) in before {
+            if std::fs::read(&path).ok() == was {
+                continue;
+            }
+            let v = self.hooks.config_change(&self.cx, &source, &path).await;
+            self.absorb(&v);
+            if let Verdict::Block(reason) = &v.verdict {
+                let undone = match &was {
+                    Some(bytes) => std::fs::write(&path, bytes),
+                    None => std::fs::remove_file(&path),
+                };
+                if undone.is_ok() {
+                    undone_paths.push(path.clone());
+                }
+                let note = match undone {
+                    Ok(()) => format!("the change to {} was undone: {reason}", path.display()),
+                    Err(e) => format!(
+                        "the change to {} was refused ({reason}) but could not be undone: {e}",
+                        path.display()
+                    ),
+                };
+                self.emit(AgentEvent::ConfigChangeUndone {
+                    path: path.clone(),
+                    reason: reason.clone(),
+                });
+                append_feedback(output, "ConfigChange", &[note]);
+            }
+            if let Some(end) = self.stopped(&v) {
+                return (Some(end), undone_paths);
+            }
+        }
+        (None, undone_paths)
+    }
+
+    /// FileChanged for a file a file tool wrote. `Some(final text)` when a hook stopped the
+    /// agent.
+    async fn file_changed(&mut self, path: &Path, change: &str) -> Option<String> {
+        let v = self.hooks.file_changed(&self.cx, path, change).await;
+        self.absorb(&v);
+        self.stopped(&v)
     }
 
     /// Whether a call may run, on its final arguments (hooks can block, never bypass): the
@@ -654,6 +835,15 @@ impl Refusal {
     fn new(why: String) -> Self {
         Refusal { why, stop: None }
     }
+}
+
+/// The file a file tool writes (absolute), for FileChanged.
+fn written_file(tool: &str, args: &Value, project: &Path) -> Option<PathBuf> {
+    if !matches!(tool, "write_file" | "edit_file") {
+        return None;
+    }
+    let path = args.get("path")?.as_str()?;
+    Some(project.join(path))
 }
 
 /// Appends an event's feedback to the tool result the model sees.

@@ -61,6 +61,26 @@ pub struct Effects {
     /// UserPromptSubmit: the prompt to send the model instead of the user's (a hook's
     /// `updatedPrompt`; each later hook sees the one before it, the last one is sent).
     pub updated_prompt: Option<String>,
+    /// PermissionDenied: a hook told the model it may retry the denied call (Claude Code's
+    /// `hookSpecificOutput.retry`).
+    pub retry: bool,
+    /// WorktreeCreate: where the hook created the worktree (an absolute path: a command
+    /// hook's stdout, an HTTP hook's `hookSpecificOutput.worktreePath`; the first hook that
+    /// gives one wins).
+    pub worktree_path: Option<String>,
+    /// Elicitation, ElicitationResult: the answer a hook gives the MCP server instead of the
+    /// user's (the first hook that gives one wins; a block is a decline).
+    pub elicitation: Option<ElicitationAnswer>,
+}
+
+/// A hook's answer to an MCP server's elicitation (Claude Code's `hookSpecificOutput.action`
+/// and `content`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElicitationAnswer {
+    /// `accept`, `decline` or `cancel`.
+    pub action: String,
+    /// With `accept`: the form's values.
+    pub content: Option<Value>,
 }
 
 /// What the hooks of one event returned to the loop: the event's folded [`Effects`].
@@ -96,11 +116,17 @@ pub enum EffectKind {
     Env,
     /// Replace the user's prompt (UserPromptSubmit).
     UpdatedPrompt,
+    /// Tell the model it may retry a denied call (PermissionDenied).
+    Retry,
+    /// Say where a worktree was created (WorktreeCreate).
+    WorktreePath,
+    /// Answer an MCP server's elicitation in the user's place.
+    Elicitation,
 }
 
 impl EffectKind {
     /// Every kind.
-    pub const ALL: [EffectKind; 13] = [
+    pub const ALL: [EffectKind; 16] = [
         EffectKind::Block,
         EffectKind::Force,
         EffectKind::Stop,
@@ -114,6 +140,9 @@ impl EffectKind {
         EffectKind::UpdatedToolOutput,
         EffectKind::Env,
         EffectKind::UpdatedPrompt,
+        EffectKind::Retry,
+        EffectKind::WorktreePath,
+        EffectKind::Elicitation,
     ];
 
     /// The name used in messages: `block`, `rewrite`, `additionalContext`, ...
@@ -132,6 +161,9 @@ impl EffectKind {
             EffectKind::UpdatedToolOutput => "updatedToolOutput",
             EffectKind::Env => "env",
             EffectKind::UpdatedPrompt => "updatedPrompt",
+            EffectKind::Retry => "retry",
+            EffectKind::WorktreePath => "worktreePath",
+            EffectKind::Elicitation => "elicitation",
         }
     }
 }
@@ -217,6 +249,9 @@ impl Effects {
             updated_tool_output,
             env,
             updated_prompt,
+            retry,
+            worktree_path,
+            elicitation,
         } = self;
         EffectSet::NONE
             .with(EffectKind::Block, matches!(verdict, Verdict::Block(_)))
@@ -235,6 +270,9 @@ impl Effects {
             .with(EffectKind::UpdatedToolOutput, updated_tool_output.is_some())
             .with(EffectKind::Env, !env.is_empty())
             .with(EffectKind::UpdatedPrompt, updated_prompt.is_some())
+            .with(EffectKind::Retry, *retry)
+            .with(EffectKind::WorktreePath, worktree_path.is_some())
+            .with(EffectKind::Elicitation, elicitation.is_some())
     }
 
     /// Only the effects whose kind is in `allowed`, and the kinds that were dropped. Every
@@ -256,6 +294,9 @@ impl Effects {
             updated_tool_output,
             env,
             updated_prompt,
+            retry,
+            worktree_path,
+            elicitation,
         } = self;
         let list = |kind, items: Vec<_>| {
             if allowed.contains(kind) {
@@ -288,6 +329,9 @@ impl Effects {
                 Vec::new()
             },
             updated_prompt: updated_prompt.filter(|_| allowed.contains(EffectKind::UpdatedPrompt)),
+            retry: retry && allowed.contains(EffectKind::Retry),
+            worktree_path: worktree_path.filter(|_| allowed.contains(EffectKind::WorktreePath)),
+            elicitation: elicitation.filter(|_| allowed.contains(EffectKind::Elicitation)),
         };
         (kept, dropped)
     }
@@ -310,6 +354,14 @@ impl Effects {
             EffectKind::UpdatedToolOutput => e.updated_tool_output = Some(Value::String(text())),
             EffectKind::Env => e.env.push(("EFFECT".into(), text())),
             EffectKind::UpdatedPrompt => e.updated_prompt = Some(text()),
+            EffectKind::Retry => e.retry = true,
+            EffectKind::WorktreePath => e.worktree_path = Some("/worktree".into()),
+            EffectKind::Elicitation => {
+                e.elicitation = Some(ElicitationAnswer {
+                    action: "decline".into(),
+                    content: None,
+                });
+            }
         }
         e
     }

@@ -21,10 +21,12 @@ mod tool_hooks;
 pub mod tools;
 
 pub use agent_loop::{Agent, AgentConfig, AgentEvent, Observer, Silent};
-pub use effects::{EffectKind, EffectSet, Effects};
+pub use effects::{EffectKind, EffectSet, Effects, ElicitationAnswer};
 pub use model::{Message, Model, ModelTurn, Role, ScriptedModel, ToolCall, Transcript};
 pub use permission::{
     DenyPrompter, Permission, PermissionChecker, Prompter, Rule, SystemGuard, TerminalPrompter,
 };
 pub use todo::{TodoGuard, TodoItem, TodoList, TodoStatus};
-pub use tool_hooks::{HookContext, HookVerdict, NoHooks, SubsetHooks, ToolHooks, Verdict};
+pub use tool_hooks::{
+    BatchCall, HookContext, HookVerdict, NoHooks, SubsetHooks, ToolHooks, Verdict,
+};

@@ -742,3 +742,5 @@ async fn a_replaced_prompt_is_what_the_model_gets() {
         .collect();
     assert_eq!(users, ["my password is [redacted]"]);
 }
+#[path = "added_events_tests.rs"]
+mod added_events;

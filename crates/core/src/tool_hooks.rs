@@ -3,7 +3,7 @@
 pub use super::effects::{HookVerdict, Verdict};
 use async_trait::async_trait;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Who is asking: the session, its working directory, and whether this is a subagent.
@@ -15,6 +15,21 @@ pub struct HookContext {
     pub cwd: PathBuf,
     /// Set inside a subagent (`"isSubagent": true` in payloads).
     pub is_subagent: bool,
+}
+
+/// One call of a model turn's batch, as PostToolBatch reports it once every call resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchCall {
+    /// The tool call's id, as the model gave it.
+    pub id: String,
+    /// The tool.
+    pub tool: String,
+    /// The arguments it ran with (a hook's rewrite included).
+    pub args: Value,
+    /// What the model sees as its result.
+    pub result: Value,
+    /// Whether it failed (or did not run: blocked, denied).
+    pub is_error: bool,
 }
 
 /// The hooks the agent loop fires. Every method defaults to "pass", so an implementation
@@ -111,6 +126,39 @@ pub trait ToolHooks: Send + Sync {
     async fn stop_failure(&self, _cx: &HookContext, _error: &str) -> HookVerdict {
         HookVerdict::pass()
     }
+    /// Setup, when the agent is set up for a project ([`Agent::setup`](crate::Agent::setup));
+    /// `trigger` is `init` or `maintenance`.
+    async fn setup(&self, _cx: &HookContext, _trigger: &str) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    /// PostToolBatch: every call of one model turn resolved, before the next model request; a
+    /// block (or a stop) ends the run there.
+    async fn post_tool_batch(&self, _cx: &HookContext, _calls: &[BatchCall]) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    /// PermissionDenied: the permission checker (or the user at the prompt) refused the call
+    /// of `tool` with `args`; `reason` says what refused it. A hook's `retry` tells the model
+    /// it may try again.
+    async fn permission_denied(
+        &self,
+        _cx: &HookContext,
+        _tool: &str,
+        _args: &Value,
+        _reason: &str,
+    ) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    /// FileChanged: a file tool wrote `path` (absolute); `change` is `add` (it did not exist)
+    /// or `change`.
+    async fn file_changed(&self, _cx: &HookContext, _path: &Path, _change: &str) -> HookVerdict {
+        HookVerdict::pass()
+    }
+    /// ConfigChange: a hook file of the project changed during the session (`source`:
+    /// `project_settings`, or `local_settings` for `.claude/settings.local.json`); a block
+    /// undoes the change.
+    async fn config_change(&self, _cx: &HookContext, _source: &str, _path: &Path) -> HookVerdict {
+        HookVerdict::pass()
+    }
 }
 
 /// No hooks at all.
@@ -121,7 +169,7 @@ pub struct NoHooks;
 impl ToolHooks for NoHooks {}
 
 /// The hooks a subagent sees: the parent's hooks of a tool call (PreToolUse,
-/// PermissionRequest, PostToolUse, PostToolUseFailure) and Notification (the user is told
+/// PermissionRequest, PermissionDenied, PostToolUse, PostToolUseFailure) and Notification (the user is told
 /// whichever loop asks), with `is_subagent` set; every other event passes without running
 /// anything.
 #[derive(Clone)]
@@ -185,6 +233,17 @@ impl ToolHooks for SubsetHooks {
     async fn notification(&self, cx: &HookContext, message: &str, kind: &str) -> HookVerdict {
         self.inner
             .notification(&as_subagent(cx), message, kind)
+            .await
+    }
+    async fn permission_denied(
+        &self,
+        cx: &HookContext,
+        tool: &str,
+        args: &Value,
+        reason: &str,
+    ) -> HookVerdict {
+        self.inner
+            .permission_denied(&as_subagent(cx), tool, args, reason)
             .await
     }
 }

@@ -56,6 +56,14 @@ pub struct HookResponse {
     pub unrecognized: Vec<String>,
     /// Cursor's `followup_message`: on Stop and SubagentStop, the agent goes on with it.
     pub followup: Option<String>,
+    /// PermissionDenied: `hookSpecificOutput.retry`.
+    pub retry: bool,
+    /// WorktreeCreate: `hookSpecificOutput.worktreePath`.
+    pub worktree_path: Option<String>,
+    /// Elicitation, ElicitationResult: `hookSpecificOutput.action` and `content`.
+    pub elicitation: Option<(String, Option<Value>)>,
+    /// CwdChanged, FileChanged: `hookSpecificOutput.watchPaths`.
+    pub watch_paths: Option<Vec<String>>,
 }
 
 /// A PermissionRequest answer (`hookSpecificOutput.decision`), as the engine weighs it.
@@ -302,6 +310,17 @@ fn specific(hso: &SpecificOutput, r: &mut HookResponse) -> Result<(), String> {
         interrupt: p.interrupt == Some(true),
         rewrites: p.updated_input.is_some() || p.updated_permissions.is_some(),
     });
+    r.retry = hso.retry == Some(true);
+    r.worktree_path = hso.worktree_path.clone().filter(|p| !p.trim().is_empty());
+    if let Some(action) = &hso.action {
+        if !matches!(action.as_str(), "accept" | "decline" | "cancel") {
+            return Err(format!(
+                "`hookSpecificOutput.action` must be \"accept\", \"decline\" or \"cancel\", got {action:?}"
+            ));
+        }
+        r.elicitation = Some((action.clone(), hso.content.clone()));
+    }
+    r.watch_paths.clone_from(&hso.watch_paths);
     Ok(())
 }
 

@@ -247,11 +247,47 @@ impl Payload {
         Self::of(Event::StopFailure, cwd, session_id, fields)
     }
 
+    /// PermissionDenied: the call of `tool` with `args` was denied; `reason` says by what.
+    pub fn permission_denied(
+        cwd: &Path,
+        session_id: &str,
+        tool: &str,
+        args: Value,
+        reason: &str,
+    ) -> Self {
+        let fields = NativePayload {
+            tool_name: Some(tool.to_string()),
+            tool_args: Some(args),
+            reason: Some(reason.to_string()),
+            ..Default::default()
+        };
+        Self::of(Event::PermissionDenied, cwd, session_id, fields)
+    }
+
+    /// One of the events Claude Code added (docs/events.md), with its own `fields` in
+    /// hookhost's camelCase names (`filePath`, `oldCwd`, `toolCalls`, ...); `event`, `cwd`
+    /// and `sessionId` among them are ignored.
+    pub fn with_fields(
+        event: Event,
+        cwd: &Path,
+        session_id: &str,
+        fields: Map<String, Value>,
+    ) -> Self {
+        let mut p = Self::of(event, cwd, session_id, NativePayload::default());
+        p.fields.extend(
+            fields
+                .into_iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "event" | "cwd" | "sessionId")),
+        );
+        p
+    }
+
     /// A payload built from neutral defaults for `event` (the CLI's starting point when only
     /// some flags are given): empty tool name and arguments, `toolError` false (text "" on
     /// PostToolUseFailure), `source` "startup", `trigger` "manual", `reason` "other" (""
     /// on PermissionRequest), `stopHookActive` false, `agentType` "default", and empty
-    /// `message`, `kind`, `prompt`, `summary` and `error`.
+    /// `message`, `kind`, `prompt`, `summary` and `error`; the events Claude Code added carry
+    /// only what is given.
     pub fn neutral(event: Event, cwd: &Path, session_id: &str) -> Self {
         let empty = || Value::Object(Map::new());
         let (cwd, sid) = (cwd, session_id);
@@ -269,6 +305,26 @@ impl Payload {
             Event::Stop | Event::SubagentStop => Self::stop(event, cwd, sid, false),
             Event::StopFailure => Self::stop_failure(cwd, sid, ""),
             Event::SessionEnd => Self::session_end(cwd, sid, "other"),
+            Event::PermissionDenied => Self::permission_denied(cwd, sid, "", empty(), ""),
+            // The events Claude Code added: their own fields only when given.
+            Event::Setup
+            | Event::InstructionsLoaded
+            | Event::UserPromptExpansion
+            | Event::MessageDisplay
+            | Event::PostToolBatch
+            | Event::TaskCreated
+            | Event::TaskCompleted
+            | Event::TeammateIdle
+            | Event::ConfigChange
+            | Event::CwdChanged
+            | Event::DirectoryAdded
+            | Event::FileChanged
+            | Event::WorktreeCreate
+            | Event::WorktreeRemove
+            | Event::Elicitation
+            | Event::ElicitationResult
+            | Event::PreModelSwitch
+            | Event::PostModelSwitch => Self::with_fields(event, cwd, sid, Map::new()),
         }
     }
 

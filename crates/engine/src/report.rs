@@ -6,8 +6,9 @@
 use super::config::Hook;
 use super::inprocess::FnHookEntry;
 use super::spawner::SpawnOutput;
-use crate::agent::{Effects, HookVerdict, Verdict};
+use crate::agent::{Effects, ElicitationAnswer, HookVerdict, Verdict};
 use crate::judge::Judgement;
+use hookhost_protocol::ElicitationReply;
 #[doc(no_inline)]
 pub use hookhost_protocol::{Decision, EventReport, HookRecord, StopRequest};
 use hookhost_protocol::{Dialect, Event, ExitStatus, HookId, HookKind, Outcome};
@@ -30,6 +31,9 @@ pub(crate) fn settle(report: &mut EventReport, e: Effects) {
         updated_tool_output,
         env,
         updated_prompt,
+        retry,
+        worktree_path,
+        elicitation,
     } = e;
     // A deny beats every allow; a blocked prompt is not sent, replaced or not.
     report.allow = allow && verdict == Verdict::Pass;
@@ -50,6 +54,23 @@ pub(crate) fn settle(report: &mut EventReport, e: Effects) {
     report.updated_tool_output = updated_tool_output;
     // In order: a later hook's value of a name wins.
     report.env = env.into_iter().collect();
+    report.retry = retry;
+    report.worktree_path = worktree_path;
+    // A block of an elicitation is a decline (Claude Code: exit 2 declines).
+    report.elicitation = match (&report.decision, elicitation) {
+        (Decision::Block, _)
+            if matches!(report.event, Event::Elicitation | Event::ElicitationResult) =>
+        {
+            Some(ElicitationReply {
+                action: "decline".into(),
+                content: None,
+            })
+        }
+        (_, e) => e.map(|a| ElicitationReply {
+            action: a.action,
+            content: a.content,
+        }),
+    };
 }
 
 /// The agent-side view of an [`EventReport`] (a protocol type, which does not know the agent
@@ -84,6 +105,12 @@ impl ToVerdict for EventReport {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            retry: self.retry,
+            worktree_path: self.worktree_path.clone(),
+            elicitation: self.elicitation.as_ref().map(|a| ElicitationAnswer {
+                action: a.action.clone(),
+                content: a.content.clone(),
+            }),
         }
     }
 }

@@ -62,7 +62,7 @@ impl RequestField {
         match self {
             Self::Tool | Self::Args => format!("the tool events ({})", Event::tool_events()),
             Self::Result => "PostToolUse".into(),
-            Self::Prompt => "UserPromptSubmit".into(),
+            Self::Prompt => "UserPromptSubmit and UserPromptExpansion".into(),
         }
     }
 
@@ -70,7 +70,7 @@ impl RequestField {
         match self {
             Self::Tool | Self::Args => event.takes_tool_matcher(),
             Self::Result => event == Event::PostToolUse,
-            Self::Prompt => event == Event::UserPromptSubmit,
+            Self::Prompt => matches!(event, Event::UserPromptSubmit | Event::UserPromptExpansion),
         }
     }
 }
@@ -187,11 +187,11 @@ mod tests {
         let e = r.payload(Path::new("/p")).unwrap_err();
         assert_eq!(
             e.message(|f| format!("--{}", f.name())),
-            "--prompt applies to UserPromptSubmit, not Stop"
+            "--prompt applies to UserPromptSubmit and UserPromptExpansion, not Stop"
         );
         assert_eq!(
             e.to_string(),
-            "`prompt` applies to UserPromptSubmit, not Stop"
+            "`prompt` applies to UserPromptSubmit and UserPromptExpansion, not Stop"
         );
         let mut r = FireRequest::new(Event::PreToolUse, "s");
         r.args = Some(json!([1]));

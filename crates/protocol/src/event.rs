@@ -1,4 +1,4 @@
-//! The fourteen lifecycle events and the per-event rules that differ between them.
+//! The thirty-three lifecycle events (Claude Code's) and the per-event rules that differ between them.
 //!
 //! Everything the engine needs to know about an event (does it block? can it force or
 //! decide a permission? may a hook name a tool matcher? what does another agent's matcher
@@ -47,6 +47,55 @@ pub enum Event {
     SubagentStop,
     /// The session is over (`reason`).
     SessionEnd,
+    /// The agent is set up for a project before a session (`trigger`: `init` or
+    /// `maintenance`); Claude Code's `--init`/`--maintenance`.
+    Setup,
+    /// An instructions file was loaded into the context (`filePath`, `memoryType`,
+    /// `loadReason`).
+    InstructionsLoaded,
+    /// A slash command is about to be expanded into a prompt; hooks can block the expansion
+    /// (`commandName`, `commandArgs`, `prompt`).
+    UserPromptExpansion,
+    /// A message is about to be shown to the user (`message`).
+    MessageDisplay,
+    /// Every tool call of one model turn has resolved, before the next model request; hooks
+    /// can stop the agent there (`toolCalls`).
+    PostToolBatch,
+    /// A tool call was denied (by the permission checker or a hook); hooks can tell the model
+    /// it may retry (`toolName`, `toolArgs`, `reason`).
+    PermissionDenied,
+    /// A task is being created; hooks can refuse it (`taskId`, `taskSubject`,
+    /// `taskDescription`).
+    TaskCreated,
+    /// A task is being marked completed; hooks can refuse it (`taskId`, `taskSubject`).
+    TaskCompleted,
+    /// A teammate is about to go idle; hooks can keep it working (`teammateName`,
+    /// `teamName`).
+    TeammateIdle,
+    /// A configuration file changed during the session; hooks can block the change
+    /// (`source`, `filePath`).
+    ConfigChange,
+    /// The working directory changed (`oldCwd`, `newCwd`).
+    CwdChanged,
+    /// A directory was added to the session's working directories (`directory`).
+    DirectoryAdded,
+    /// A watched file changed (`filePath`, `changeType`: `add`, `change` or `unlink`).
+    FileChanged,
+    /// A worktree is to be created; a hook creates it and says where (`name`).
+    WorktreeCreate,
+    /// A worktree is being removed (`worktreePath`).
+    WorktreeRemove,
+    /// An MCP server asks the user for input; hooks can answer or decline
+    /// (`mcpServerName`, `message`, `requestedSchema`).
+    Elicitation,
+    /// The user answered an MCP server's elicitation; hooks can change or decline the answer
+    /// (`mcpServerName`, `action`, `content`).
+    ElicitationResult,
+    /// The model is about to be switched; hooks can block the switch (`fromModel`,
+    /// `toModel`).
+    PreModelSwitch,
+    /// The model was switched (`fromModel`, `toModel`).
+    PostModelSwitch,
 }
 
 /// How an event treats its hooks' results: one column of the decision table (DESIGN §4).
@@ -59,13 +108,17 @@ pub enum EventClass {
     /// PermissionRequest: a hook can allow or deny a call the permission checker would ask
     /// about; stops at the first deny (a deny beats every allow).
     Deciding,
+    /// Events where a hook can refuse what the event is about, which is not a tool call (a
+    /// config change, a task, a worktree, a model switch, a slash command's expansion, an
+    /// elicitation); stops at the first block.
+    Gating,
     /// Everything else: hooks observe and add context; all of them run.
     Observing,
 }
 
 impl Event {
     /// Every event, in lifecycle order.
-    pub const ALL: [Event; 14] = [
+    pub const ALL: [Event; 33] = [
         Event::SessionStart,
         Event::UserPromptSubmit,
         Event::PreToolUse,
@@ -80,6 +133,25 @@ impl Event {
         Event::StopFailure,
         Event::SubagentStop,
         Event::SessionEnd,
+        Event::Setup,
+        Event::InstructionsLoaded,
+        Event::UserPromptExpansion,
+        Event::MessageDisplay,
+        Event::PostToolBatch,
+        Event::PermissionDenied,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::TeammateIdle,
+        Event::ConfigChange,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeCreate,
+        Event::WorktreeRemove,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::PreModelSwitch,
+        Event::PostModelSwitch,
     ];
 
     /// The name as written in config files and payloads: `PreToolUse`.
@@ -99,6 +171,25 @@ impl Event {
             Event::StopFailure => "StopFailure",
             Event::SubagentStop => "SubagentStop",
             Event::SessionEnd => "SessionEnd",
+            Event::Setup => "Setup",
+            Event::InstructionsLoaded => "InstructionsLoaded",
+            Event::UserPromptExpansion => "UserPromptExpansion",
+            Event::MessageDisplay => "MessageDisplay",
+            Event::PostToolBatch => "PostToolBatch",
+            Event::PermissionDenied => "PermissionDenied",
+            Event::TaskCreated => "TaskCreated",
+            Event::TaskCompleted => "TaskCompleted",
+            Event::TeammateIdle => "TeammateIdle",
+            Event::ConfigChange => "ConfigChange",
+            Event::CwdChanged => "CwdChanged",
+            Event::DirectoryAdded => "DirectoryAdded",
+            Event::FileChanged => "FileChanged",
+            Event::WorktreeCreate => "WorktreeCreate",
+            Event::WorktreeRemove => "WorktreeRemove",
+            Event::Elicitation => "Elicitation",
+            Event::ElicitationResult => "ElicitationResult",
+            Event::PreModelSwitch => "PreModelSwitch",
+            Event::PostModelSwitch => "PostModelSwitch",
         }
     }
 
@@ -107,13 +198,41 @@ impl Event {
         match self {
             Event::PreToolUse => EventClass::Blocking,
             Event::PermissionRequest => EventClass::Deciding,
-            Event::Stop | Event::SubagentStop => EventClass::Forcing,
-            _ => EventClass::Observing,
+            Event::Stop | Event::SubagentStop | Event::TeammateIdle => EventClass::Forcing,
+            Event::UserPromptExpansion
+            | Event::PostToolBatch
+            | Event::TaskCreated
+            | Event::TaskCompleted
+            | Event::ConfigChange
+            | Event::WorktreeCreate
+            | Event::Elicitation
+            | Event::ElicitationResult
+            | Event::PreModelSwitch => EventClass::Gating,
+            Event::SessionStart
+            | Event::UserPromptSubmit
+            | Event::PostToolUse
+            | Event::PostToolUseFailure
+            | Event::Notification
+            | Event::SubagentStart
+            | Event::PreCompact
+            | Event::PostCompact
+            | Event::StopFailure
+            | Event::SessionEnd
+            | Event::Setup
+            | Event::InstructionsLoaded
+            | Event::MessageDisplay
+            | Event::PermissionDenied
+            | Event::CwdChanged
+            | Event::DirectoryAdded
+            | Event::FileChanged
+            | Event::WorktreeRemove
+            | Event::PostModelSwitch => EventClass::Observing,
         }
     }
 
     /// Whether the event is about one tool call, so that its hooks may carry a `match` regex
-    /// on the tool name: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure.
+    /// on the tool name: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure,
+    /// PermissionDenied.
     pub fn takes_tool_matcher(self) -> bool {
         matches!(
             self,
@@ -121,6 +240,7 @@ impl Event {
                 | Event::PermissionRequest
                 | Event::PostToolUse
                 | Event::PostToolUseFailure
+                | Event::PermissionDenied
         )
     }
 
@@ -145,6 +265,13 @@ impl Event {
             Event::Notification => "kind",
             Event::SubagentStart => "agentType",
             Event::StopFailure => "errorType",
+            Event::Setup => "trigger",
+            Event::InstructionsLoaded => "loadReason",
+            Event::UserPromptExpansion => "commandName",
+            Event::ConfigChange => "source",
+            // The file's name (its last path component): `fileChanged` matches `.envrc|.env`.
+            Event::FileChanged => "filePath",
+            Event::Elicitation | Event::ElicitationResult => "mcpServerName",
             _ => return None,
         })
     }

@@ -51,7 +51,7 @@ pub use hook::{DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope};
 pub use inspect::{CheckReport, ListReport};
 pub use json::json_type_name;
 pub use outcome::Outcome;
-pub use report::{Decision, EventReport, HookRecord, StopRequest};
+pub use report::{Decision, ElicitationReply, EventReport, HookRecord, StopRequest};
 pub use row::{Cell, Condition, Row, Via};
 pub use schema::{schemas, to_file_text};
 pub use status::ExitStatus;

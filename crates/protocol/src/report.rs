@@ -131,6 +131,18 @@ pub struct EventReport {
     /// hook replaced it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_prompt: Option<String>,
+    /// PermissionDenied: a hook told the model it may retry the denied call (Claude Code's
+    /// `retry: true`); printed only when one did.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub retry: bool,
+    /// WorktreeCreate: where a hook created the worktree (a command hook's stdout, an HTTP
+    /// hook's `worktreePath`); printed only when one said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worktree_path: Option<String>,
+    /// Elicitation, ElicitationResult: a hook's answer to the MCP server in the user's place
+    /// (a block is a decline); printed only when one answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elicitation: Option<ElicitationReply>,
     /// The hooks that ran, in order (async ones only once `Runner::wait_async` collected them).
     pub hooks: Vec<HookRecord>,
     /// Untrusted project hooks this event met (`Event[index]`), whatever the trust policy
@@ -141,6 +153,16 @@ pub struct EventReport {
     /// guard in it may be the part that could not be read).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub config_errors: Vec<ConfigError>,
+}
+
+/// A hook's answer to an MCP server's elicitation.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct ElicitationReply {
+    /// `accept`, `decline` or `cancel`.
+    pub action: String,
+    /// With `accept`: the form's values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
 }
 
 impl EventReport {
@@ -162,6 +184,9 @@ impl EventReport {
             updated_tool_output: None,
             env: BTreeMap::new(),
             updated_prompt: None,
+            retry: false,
+            worktree_path: None,
+            elicitation: None,
             hooks: Vec::new(),
             untrusted: Vec::new(),
             config_errors: Vec::new(),

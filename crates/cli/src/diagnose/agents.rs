@@ -78,7 +78,7 @@ fn look_at(agent: &Agent, paths: &ConfigPaths, out: &mut Vec<Finding>) -> AgentS
     let binary = find_on_path(agent.binary);
     let mut events: Vec<EventWiring> = AGENT_EVENTS
         .iter()
-        .filter(|(dialect, _, _)| *dialect == d)
+        .filter(|(dialect, _, e)| *dialect == d && !replaces_the_agents_own(*e))
         .map(|(_, name, _)| EventWiring {
             event: (*name).to_string(),
             wired_via: Vec::new(),
@@ -98,6 +98,17 @@ fn look_at(agent: &Agent, paths: &ConfigPaths, out: &mut Vec<Finding>) -> AgentS
         binary,
         events,
     }
+}
+
+/// Events whose hook replaces what the agent itself does (Claude Code's WorktreeCreate and
+/// WorktreeRemove: a hook there creates and removes the worktree instead of `git
+/// worktree`): the adapter is wired for them only where the user has hooks on them, so they
+/// are not expected.
+fn replaces_the_agents_own(e: hookhost::Event) -> bool {
+    matches!(
+        e,
+        hookhost::Event::WorktreeCreate | hookhost::Event::WorktreeRemove
+    )
 }
 
 /// The findings of one agent's wiring as a whole: not wired at all (info), every event
@@ -383,6 +394,10 @@ fn wire(d: Dialect, source: &Source, events: &mut [EventWiring], problems: &mut 
                 None if NO_NATIVE_MEANING
                     .iter()
                     .any(|(nd, name, _)| *nd == d && name == event) => {}
+                // Wired where the user has hooks on it (WorktreeCreate): fine, not counted.
+                None if AGENT_EVENTS.iter().any(|(nd, name, e)| {
+                    *nd == d && name == event && replaces_the_agents_own(*e)
+                }) => {}
                 None => problems.push(
                     Finding::warning(format!(
                         "`{event}` is not an event {} fires: this entry never runs",

@@ -26,8 +26,10 @@ pub use rules::{CLAUDE_TABLE, COPILOT_TABLE, NATIVE_TABLE, PlainStdout, Rules, T
 pub use hookhost_protocol::{Cell, Condition, Outcome, Row, TrustLevel, Via};
 
 /// A decision table: row by row; columns PreToolUse, UserPromptSubmit, PostToolUse (and
-/// PostToolUseFailure), the other observing events, Stop/SubagentStop, PermissionRequest.
-pub type Table = [(Condition, [Cell; 6]); 5];
+/// PostToolUseFailure), the other observing events, Stop/SubagentStop/TeammateIdle,
+/// PermissionRequest, the gating events (a hook refuses what the event is about: a config
+/// change, a task, a model switch, ...), WorktreeCreate (the hook makes the worktree).
+pub type Table = [(Condition, [Cell; 8]); 5];
 
 /// The column of `event` in a [`Table`].
 pub fn column(event: Event) -> usize {
@@ -35,15 +37,33 @@ pub fn column(event: Event) -> usize {
         Event::PreToolUse => 0,
         Event::UserPromptSubmit => 1,
         Event::PostToolUse | Event::PostToolUseFailure => 2,
-        Event::Stop | Event::SubagentStop => 4,
+        Event::Stop | Event::SubagentStop | Event::TeammateIdle => 4,
         Event::PermissionRequest => 5,
+        Event::UserPromptExpansion
+        | Event::PostToolBatch
+        | Event::TaskCreated
+        | Event::TaskCompleted
+        | Event::ConfigChange
+        | Event::Elicitation
+        | Event::ElicitationResult
+        | Event::PreModelSwitch => 6,
+        Event::WorktreeCreate => 7,
         Event::SessionStart
         | Event::Notification
         | Event::SubagentStart
         | Event::PreCompact
         | Event::PostCompact
         | Event::StopFailure
-        | Event::SessionEnd => 3,
+        | Event::SessionEnd
+        | Event::Setup
+        | Event::InstructionsLoaded
+        | Event::MessageDisplay
+        | Event::PermissionDenied
+        | Event::CwdChanged
+        | Event::DirectoryAdded
+        | Event::FileChanged
+        | Event::WorktreeRemove
+        | Event::PostModelSwitch => 3,
     }
 }
 
@@ -331,6 +351,7 @@ fn refine_exit0(
     if event == Event::PermissionRequest {
         permission_answer(rules, t, &r, &mut j);
     }
+    added_events_answer(event, &r, &mut j);
     j.effects.additional_context.extend(r.additional_context);
     j.effects.system_messages.extend(r.system_message);
     j.effects.stop = j.effects.stop.take().or(r.stop);
@@ -439,8 +460,72 @@ fn permission_answer(rules: &Rules, t: &HookFacts, r: &HookResponse, j: &mut Jud
     }
 }
 
+/// The answers of the events Claude Code added (Claude Code's hooks reference, each event's
+/// "decision control"): PermissionDenied's `retry`, WorktreeCreate's `worktreePath`,
+/// Elicitation's and ElicitationResult's `action` and `content`; `watchPaths` (CwdChanged,
+/// FileChanged) is kept in the record, not applied. A field on another event is ignored,
+/// said so.
+fn added_events_answer(event: Event, r: &HookResponse, j: &mut Judgement) {
+    if r.retry {
+        if event == Event::PermissionDenied {
+            j.effects.retry = true;
+        } else {
+            note(
+                j,
+                format!("`retry` applies to PermissionDenied only, not {event}; ignored"),
+            );
+        }
+    }
+    if let Some(path) = &r.worktree_path {
+        if event == Event::WorktreeCreate {
+            worktree_path(path, j);
+        } else {
+            note(
+                j,
+                format!("`worktreePath` applies to WorktreeCreate only, not {event}; ignored"),
+            );
+        }
+    }
+    if let Some((action, content)) = &r.elicitation {
+        if matches!(event, Event::Elicitation | Event::ElicitationResult) {
+            j.effects.elicitation = Some(crate::agent::ElicitationAnswer {
+                action: action.clone(),
+                content: content.clone(),
+            });
+        } else {
+            note(
+                j,
+                format!(
+                    "`action` applies to Elicitation and ElicitationResult only, not {event}; ignored"
+                ),
+            );
+        }
+    }
+    if r.watch_paths.is_some() {
+        note(
+            j,
+            "`watchPaths` is not applied: hookhost watches no files (its agent core fires FileChanged for the files its own tools write); kept in the record".into(),
+        );
+    }
+}
+
+/// WorktreeCreate: the path a hook gave (its stdout, or `worktreePath`). It must be absolute
+/// (Claude Code's reference: the hook prints the absolute path of the worktree it made); a
+/// relative one blocks, as no worktree is known then.
+fn worktree_path(path: &str, j: &mut Judgement) {
+    let path = path.trim();
+    if std::path::Path::new(path).is_absolute() {
+        j.effects.worktree_path = Some(path.to_string());
+    } else {
+        j.effects.verdict = Verdict::Block(format!(
+            "the WorktreeCreate hook answered {path:?}, which is not an absolute path; print the absolute path of the worktree it created"
+        ));
+        j.outcome = Outcome::Block;
+    }
+}
+
 /// Exit 0 with stdout that is not a JSON answer: a pass, which some agents read as context
-/// or as a message for the user.
+/// or as a message for the user; WorktreeCreate's is the worktree's path.
 fn plain_stdout(rules: &Rules, event: Event, stdout: &[u8], row: Row) -> Judgement {
     let mut j = Judgement::new(row, Outcome::Pass, None);
     let text = text(stdout);
@@ -448,6 +533,11 @@ fn plain_stdout(rules: &Rules, event: Event, stdout: &[u8], row: Row) -> Judgeme
         return j;
     }
     j.row = row.via(Via::PlainText);
+    if event == Event::WorktreeCreate {
+        // The last line: a hook may log before it prints the path.
+        worktree_path(text.lines().last().unwrap_or_default(), &mut j);
+        return j;
+    }
     match rules.plain_stdout {
         // Claude Code and Codex add plain stdout of these events to the model's context.
         PlainStdout::ContextAtStart
@@ -596,7 +686,7 @@ fn apply_decision(
     j: &mut Judgement,
 ) {
     match (t.id.event.class(), decision) {
-        (EventClass::Blocking, Some(JsonDecision::Block)) => {
+        (EventClass::Blocking | EventClass::Gating, Some(JsonDecision::Block)) => {
             j.effects.verdict =
                 Verdict::Block(reason.unwrap_or_else(|| format!("blocked by hook {}", t.id)));
             j.outcome = Outcome::Block;

@@ -89,28 +89,70 @@ pub struct Rules {
 }
 
 /// DESIGN §4 row by row; columns: PreToolUse, UserPromptSubmit, PostToolUse (and
-/// PostToolUseFailure), the other observing events, Stop/SubagentStop, PermissionRequest.
+/// PostToolUseFailure), the other observing events, Stop/SubagentStop/TeammateIdle,
+/// PermissionRequest, the gating events, WorktreeCreate.
 /// A PermissionRequest hook that fails leaves the call to the prompt (the safe default: it is
-/// asked as if no hook ran), unless it says `onError: "block"`.
+/// asked as if no hook ran), unless it says `onError: "block"`; so does a gating event's
+/// hook (what it would refuse goes ahead). WorktreeCreate fails closed on every failure: the
+/// hook is what makes the worktree, so a hook that did not finish made none.
 pub const NATIVE_TABLE: Table = {
     use Cell::*;
     [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
+        (
+            Condition::Exit0,
+            [Pass, Pass, Pass, Pass, Pass, Pass, Pass, Pass],
+        ),
         (
             Condition::Exit2,
-            [Block, Warn, Feedback, Warn, ForceIfStdout, Block],
+            [
+                Block,
+                Warn,
+                Feedback,
+                Warn,
+                ForceIfStdout,
+                Block,
+                Block,
+                Block,
+            ],
         ),
         (
             Condition::OtherExit,
-            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+            [
+                WarnOrBlock,
+                Warn,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
         ),
         (
             Condition::Timeout,
-            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+            [
+                Block,
+                Warn,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
         ),
         (
             Condition::SpawnFailure,
-            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+            [
+                Block,
+                Warn,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
         ),
     ]
 };
@@ -121,11 +163,20 @@ pub const NATIVE_TABLE: Table = {
 /// PermissionRequest denies with stderr (Claude Code's hooks reference, "exit code 2
 /// behavior": PermissionRequest "denies the permission"); on the observing events Claude
 /// Code added (Notification, SubagentStart, PostCompact, StopFailure) it only shows stderr
-/// to the user: a warning here; on PostToolUseFailure stderr goes to the model.
+/// to the user: a warning here; on PostToolUseFailure stderr goes to the model. On the gating
+/// events exit 2 refuses what the event is about with stderr (Claude Code's hooks reference,
+/// "Exit code 2 behavior per event": UserPromptExpansion blocks the expansion, PostToolBatch
+/// stops the loop before the next model call, TaskCreated and TaskCompleted refuse the task,
+/// ConfigChange blocks the change, Elicitation and ElicitationResult decline, and
+/// PreModelSwitch keeps the model); on TeammateIdle it keeps the teammate working (the
+/// forcing column); on WorktreeCreate any non-zero exit fails the creation.
 pub const CLAUDE_TABLE: Table = {
     use Cell::*;
     [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
+        (
+            Condition::Exit0,
+            [Pass, Pass, Pass, Pass, Pass, Pass, Pass, Pass],
+        ),
         (
             Condition::Exit2,
             [
@@ -135,25 +186,55 @@ pub const CLAUDE_TABLE: Table = {
                 Warn,
                 ForceStderr,
                 BlockStderr,
+                BlockStderr,
+                Block,
             ],
         ),
         (
             Condition::OtherExit,
-            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+            [
+                WarnOrBlock,
+                Warn,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
         ),
         (
             Condition::Timeout,
-            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+            [
+                WarnOrBlock,
+                Warn,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
         ),
         (
             Condition::SpawnFailure,
-            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+            [
+                WarnOrBlock,
+                Warn,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
         ),
     ]
 };
 
 /// GitHub Copilot CLI's rules; columns as [`NATIVE_TABLE`] (Copilot CLI has no
-/// PermissionRequest: its column only says what exit 2 would mean). PreToolUse command hooks fail
+/// PermissionRequest and none of the gating events or WorktreeCreate: their columns only say
+/// what exit 2 would mean, and a WorktreeCreate hook that fails made no worktree). PreToolUse command hooks fail
 /// closed on exit 2, a crash, any other non-zero exit and a command that cannot start ("Denied
 /// by preToolUse hook (hook errored)"); a timeout fails open on every event. Elsewhere exit 2
 /// is a warning (its stderr is for the user, not the model) and failures are logged and
@@ -162,13 +243,25 @@ pub const CLAUDE_TABLE: Table = {
 pub const COPILOT_TABLE: Table = {
     use Cell::*;
     [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
-        (Condition::Exit2, [Block, Warn, Warn, Warn, Warn, Block]),
-        (Condition::OtherExit, [Block, Warn, Warn, Warn, Warn, Warn]),
-        (Condition::Timeout, [Warn, Warn, Warn, Warn, Warn, Warn]),
+        (
+            Condition::Exit0,
+            [Pass, Pass, Pass, Pass, Pass, Pass, Pass, Pass],
+        ),
+        (
+            Condition::Exit2,
+            [Block, Warn, Warn, Warn, Warn, Block, Block, Block],
+        ),
+        (
+            Condition::OtherExit,
+            [Block, Warn, Warn, Warn, Warn, Warn, Warn, Block],
+        ),
+        (
+            Condition::Timeout,
+            [Warn, Warn, Warn, Warn, Warn, Warn, Warn, Block],
+        ),
         (
             Condition::SpawnFailure,
-            [Block, Warn, Warn, Warn, Warn, Warn],
+            [Block, Warn, Warn, Warn, Warn, Warn, Warn, Block],
         ),
     ]
 };

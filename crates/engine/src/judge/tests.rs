@@ -228,6 +228,8 @@ fn every_row_of_every_table_is_the_row_reported() {
         Event::SessionStart,
         Event::Stop,
         Event::PermissionRequest,
+        Event::ConfigChange,
+        Event::WorktreeCreate,
     ];
     for d in Dialect::ALL {
         let rules = rules(d);
@@ -327,4 +329,170 @@ fn trust_marks_the_row_reduced_and_the_untrusted_hook_not_run() {
         Row::Untrusted { blocks: false }.to_string(),
         "untrusted: not run (trust policy skip)"
     );
+}
+
+/// The gating events (a hook refuses what the event is about): exit 2 refuses with its
+/// reason in every dialect, JSON `decision: "block"` too, a crash or a timeout only warns
+/// (what would be refused goes ahead) unless `onError: "block"`.
+#[test]
+fn gating_events_refuse_on_exit_2_and_decision_block() {
+    let gating = [
+        Event::UserPromptExpansion,
+        Event::PostToolBatch,
+        Event::TaskCreated,
+        Event::TaskCompleted,
+        Event::ConfigChange,
+        Event::Elicitation,
+        Event::ElicitationResult,
+        Event::PreModelSwitch,
+    ];
+    for event in gating {
+        assert_eq!(event.class(), EventClass::Gating, "{event}");
+        for d in [Dialect::Native, Dialect::Claude] {
+            let j = judged(d, event, 2, "", "not now");
+            assert_eq!(
+                j.effects.verdict,
+                Verdict::Block("not now".into()),
+                "{d} {event}"
+            );
+            let j = judged(d, event, 0, r#"{"decision":"block","reason":"no"}"#, "");
+            assert_eq!(
+                j.effects.verdict,
+                Verdict::Block("no".into()),
+                "{d} {event}"
+            );
+            let j = judged(d, event, 1, "", "crash");
+            assert_eq!(
+                (j.outcome, &j.effects.verdict),
+                (Outcome::Warn, &Verdict::Pass),
+                "{d} {event}"
+            );
+        }
+        let mut t = facts(event);
+        t.on_error = OnError::Block;
+        let j = judge(rules(Dialect::Claude), &t, &output(1, "", "crash"));
+        assert!(matches!(j.effects.verdict, Verdict::Block(_)), "{event}");
+    }
+}
+
+#[test]
+fn teammate_idle_exit_2_keeps_the_teammate_working() {
+    let j = judged(
+        Dialect::Claude,
+        Event::TeammateIdle,
+        2,
+        "",
+        "finish the tests first",
+    );
+    assert_eq!(
+        j.effects.verdict,
+        Verdict::Force("finish the tests first".into())
+    );
+    assert_eq!(Event::TeammateIdle.class(), EventClass::Forcing);
+}
+
+#[test]
+fn worktree_create_reads_the_path_and_fails_closed() {
+    for d in [Dialect::Native, Dialect::Claude] {
+        let j = judged(
+            d,
+            Event::WorktreeCreate,
+            0,
+            "creating...\n/tmp/wt/feature\n",
+            "",
+        );
+        assert_eq!(
+            j.effects.worktree_path.as_deref(),
+            Some("/tmp/wt/feature"),
+            "{d}"
+        );
+        assert_eq!(j.effects.verdict, Verdict::Pass);
+        // A relative path is no worktree hookhost can name: the creation fails.
+        let j = judged(d, Event::WorktreeCreate, 0, "wt/feature", "");
+        assert!(
+            matches!(&j.effects.verdict, Verdict::Block(r) if r.contains("not an absolute path")),
+            "{j:?}"
+        );
+        // Any failure fails the creation, `onError` or not.
+        for code in [1, 2] {
+            let j = judged(d, Event::WorktreeCreate, code, "", "git said no");
+            assert!(matches!(j.effects.verdict, Verdict::Block(_)), "{d} {code}");
+        }
+    }
+    let j = judged(
+        Dialect::Claude,
+        Event::WorktreeCreate,
+        0,
+        r#"{"hookSpecificOutput":{"hookEventName":"WorktreeCreate","worktreePath":"/w/x"}}"#,
+        "",
+    );
+    assert_eq!(j.effects.worktree_path.as_deref(), Some("/w/x"));
+}
+
+#[test]
+fn permission_denied_retry_and_elicitation_answers_are_read_where_they_apply() {
+    let retry = r#"{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}"#;
+    let j = judged(Dialect::Claude, Event::PermissionDenied, 0, retry, "");
+    assert!(j.effects.retry);
+    // Exit 2 cannot undo a denial: a warning.
+    let j = judged(Dialect::Claude, Event::PermissionDenied, 2, "", "x");
+    assert_eq!(
+        (j.outcome, j.effects.verdict),
+        (Outcome::Warn, Verdict::Pass)
+    );
+    // `retry` elsewhere is ignored, said so.
+    let j = judged(Dialect::Claude, Event::PostToolUse, 0, retry, "");
+    assert!(!j.effects.retry);
+    assert!(
+        j.message
+            .unwrap()
+            .contains("`retry` applies to PermissionDenied only")
+    );
+
+    let accept = r#"{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"env":"staging"}}}"#;
+    for e in [Event::Elicitation, Event::ElicitationResult] {
+        let j = judged(Dialect::Claude, e, 0, accept, "");
+        let a = j.effects.elicitation.expect("an answer");
+        assert_eq!(
+            (a.action.as_str(), a.content),
+            ("accept", Some(json!({"env": "staging"})))
+        );
+    }
+    let bad = r#"{"hookSpecificOutput":{"action":"maybe"}}"#;
+    let j = judged(Dialect::Claude, Event::Elicitation, 0, bad, "");
+    assert!(
+        j.message
+            .unwrap()
+            .contains("must be \"accept\", \"decline\" or \"cancel\"")
+    );
+    // `watchPaths` is kept, not applied: a warning that says so.
+    let watch =
+        r#"{"hookSpecificOutput":{"hookEventName":"CwdChanged","watchPaths":["/p/.envrc"]}}"#;
+    let j = judged(Dialect::Claude, Event::CwdChanged, 0, watch, "");
+    assert_eq!(j.outcome, Outcome::Warn);
+    assert!(j.message.unwrap().contains("hookhost watches no files"));
+}
+
+#[test]
+fn the_observing_events_claude_added_only_warn_on_exit_2() {
+    for e in [
+        Event::Setup,
+        Event::InstructionsLoaded,
+        Event::MessageDisplay,
+        Event::CwdChanged,
+        Event::DirectoryAdded,
+        Event::FileChanged,
+        Event::WorktreeRemove,
+        Event::PostModelSwitch,
+    ] {
+        assert_eq!(e.class(), EventClass::Observing, "{e}");
+        for d in [Dialect::Native, Dialect::Claude] {
+            let j = judged(d, e, 2, "", "hm");
+            assert_eq!(
+                (j.outcome, j.effects.verdict),
+                (Outcome::Warn, Verdict::Pass),
+                "{d} {e}"
+            );
+        }
+    }
 }

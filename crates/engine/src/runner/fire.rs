@@ -209,8 +209,14 @@ impl Runner {
 
 /// What a `match` is matched against: the tool name, or for other agents' hooks the field
 /// their matcher matches (SessionStart's `source`, PreCompact's `trigger`, ...).
+/// FileChanged's matcher matches the file's name (Claude Code: `".envrc|.env"`), not its
+/// path.
 pub(super) fn subject(payload: &Payload) -> Option<&str> {
     match payload.event().matcher_subject() {
+        Some(field) if payload.event() == Event::FileChanged => payload
+            .get(field)
+            .and_then(Value::as_str)
+            .map(|p| p.rsplit(['/', '\\']).next().unwrap_or(p)),
         Some(field) => payload.get(field).and_then(Value::as_str),
         None => payload.tool_name(),
     }
@@ -267,6 +273,9 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> F
         updated_tool_output,
         env,
         updated_prompt,
+        retry,
+        worktree_path,
+        elicitation,
     } = e;
     let mut rewrote = false;
     // A replaced prompt: later hooks judge it, the last one is sent.
@@ -293,6 +302,14 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> F
     }
     acc.env.extend(env);
     acc.allow |= allow;
+    acc.retry |= retry;
+    // WorktreeCreate, Elicitation(Result): the first hook that answers gives the answer.
+    if acc.worktree_path.is_none() {
+        acc.worktree_path = worktree_path;
+    }
+    if acc.elicitation.is_none() {
+        acc.elicitation = elicitation;
+    }
     acc.additional_context.extend(additional_context);
     acc.system_messages.extend(system_messages);
     acc.feedback.extend(feedback);
@@ -300,8 +317,10 @@ fn fold(event: Event, acc: &mut Effects, payload: &mut Payload, e: Effects) -> F
         // Another agent's hook can block a prompt (exit 2 / `decision: "block"`); a deny on
         // PermissionRequest beats every allow.
         Verdict::Block(_) => {
-            matches!(event.class(), EventClass::Blocking | EventClass::Deciding)
-                || event == Event::UserPromptSubmit
+            matches!(
+                event.class(),
+                EventClass::Blocking | EventClass::Deciding | EventClass::Gating
+            ) || event == Event::UserPromptSubmit
         }
         Verdict::Force(_) => event.class() == EventClass::Forcing,
         Verdict::Pass => false,

@@ -179,22 +179,61 @@ fn the_table_matches_design_section_4() {
     // Columns: PreToolUse, UserPromptSubmit, PostToolUse(Failure), the other observing
     // events, Stop, PermissionRequest.
     let expect = [
-        (Condition::Exit0, [Pass, Pass, Pass, Pass, Pass, Pass]),
+        (
+            Condition::Exit0,
+            [Pass, Pass, Pass, Pass, Pass, Pass, Pass, Pass],
+        ),
         (
             Condition::Exit2,
-            [Block, Warn, Feedback, Warn, ForceIfStdout, Block],
+            [
+                Block,
+                Warn,
+                Feedback,
+                Warn,
+                ForceIfStdout,
+                Block,
+                Block,
+                Block,
+            ],
         ),
         (
             Condition::OtherExit,
-            [WarnOrBlock, Warn, Warn, Warn, Warn, WarnOrBlock],
+            [
+                WarnOrBlock,
+                Warn,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
         ),
         (
             Condition::Timeout,
-            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+            [
+                Block,
+                Warn,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
         ),
         (
             Condition::SpawnFailure,
-            [Block, Warn, Warn, Warn, Warn, WarnOrBlock],
+            [
+                Block,
+                Warn,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
         ),
     ];
     assert_eq!(crate::judge::NATIVE_TABLE, expect);
@@ -216,7 +255,13 @@ fn the_table_matches_design_section_4() {
 #[tokio::test]
 async fn exit_0_passes_on_every_event() {
     for event in Event::ALL {
-        let (d, o, _) = cell(event, ExitStatus::Exited(0), "fine", "").await;
+        // WorktreeCreate's stdout is the worktree's path: "fine" is none (its own test).
+        let stdout = if event == Event::WorktreeCreate {
+            "/abs/worktree"
+        } else {
+            "fine"
+        };
+        let (d, o, _) = cell(event, ExitStatus::Exited(0), stdout, "").await;
         assert_eq!((d, o), (Decision::Pass, Outcome::Pass), "{event}");
     }
 }
@@ -260,7 +305,11 @@ async fn exit_2_forces_stop_only_with_stdout() {
 
 #[tokio::test]
 async fn other_exits_and_crashes_warn_everywhere() {
-    for event in Event::ALL {
+    // But on WorktreeCreate: a hook that failed made no worktree (its own test).
+    for event in Event::ALL
+        .into_iter()
+        .filter(|e| *e != Event::WorktreeCreate)
+    {
         for status in [
             ExitStatus::Exited(1),
             ExitStatus::Crashed("signal 9".into()),

@@ -1,13 +1,15 @@
 //! [`ToolHooks`] over [`Runner::fire`]: each trigger point of the agent loop is one event
-//! (the fourteen of `event.rs`, each built by its `Payload` constructor).
+//! (each built by its `Payload` constructor; the events Claude Code added with their own
+//! camelCase fields, docs/events.md).
 
 use super::Runner;
-use crate::agent::{HookContext, HookVerdict, ToolHooks};
+use crate::agent::{BatchCall, HookContext, HookVerdict, ToolHooks};
 use crate::event::Event;
 use crate::payload::Payload;
 use crate::report::ToVerdict;
 use async_trait::async_trait;
-use serde_json::Value;
+use serde_json::{Map, Value, json};
+use std::path::Path;
 
 fn payload_for(cx: &HookContext, mut p: Payload) -> Payload {
     if cx.is_subagent {
@@ -105,4 +107,72 @@ impl ToolHooks for Runner {
         let p = Payload::stop_failure(&cx.cwd, &cx.session_id, error);
         self.fire(payload_for(cx, p)).await.to_verdict()
     }
+    async fn setup(&self, cx: &HookContext, trigger: &str) -> HookVerdict {
+        let p = Payload::with_fields(
+            Event::Setup,
+            &cx.cwd,
+            &cx.session_id,
+            fields([("trigger", json!(trigger))]),
+        );
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn post_tool_batch(&self, cx: &HookContext, calls: &[BatchCall]) -> HookVerdict {
+        let calls: Vec<Value> = calls
+            .iter()
+            .map(|c| {
+                json!({
+                    "toolUseId": c.id,
+                    "toolName": c.tool,
+                    "toolArgs": c.args,
+                    "toolResult": c.result,
+                    "toolError": c.is_error,
+                })
+            })
+            .collect();
+        let p = Payload::with_fields(
+            Event::PostToolBatch,
+            &cx.cwd,
+            &cx.session_id,
+            fields([("toolCalls", Value::Array(calls))]),
+        );
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn permission_denied(
+        &self,
+        cx: &HookContext,
+        tool: &str,
+        args: &Value,
+        reason: &str,
+    ) -> HookVerdict {
+        let p = Payload::permission_denied(&cx.cwd, &cx.session_id, tool, args.clone(), reason);
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn file_changed(&self, cx: &HookContext, path: &Path, change: &str) -> HookVerdict {
+        let p = Payload::with_fields(
+            Event::FileChanged,
+            &cx.cwd,
+            &cx.session_id,
+            fields([
+                ("filePath", json!(path.to_string_lossy())),
+                ("changeType", json!(change)),
+            ]),
+        );
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+    async fn config_change(&self, cx: &HookContext, source: &str, path: &Path) -> HookVerdict {
+        let p = Payload::with_fields(
+            Event::ConfigChange,
+            &cx.cwd,
+            &cx.session_id,
+            fields([
+                ("source", json!(source)),
+                ("filePath", json!(path.to_string_lossy())),
+            ]),
+        );
+        self.fire(payload_for(cx, p)).await.to_verdict()
+    }
+}
+
+fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }

@@ -59,6 +59,10 @@ pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
         (_, Some(origin)) => from_origin(d, e, &k, origin),
         (_, None) => agent_payload(d, e, &k, Source::Own),
     };
+    let mut object = object;
+    if matches!(d, Dialect::Claude | Dialect::Codex) {
+        event_fields(d, p, &mut object);
+    }
     // One compact line, ended by a newline so that `read -r payload` succeeds even under
     // `set -e` (every JSON reader ignores the trailing whitespace). Plain data: serialising
     // it cannot fail.
@@ -223,14 +227,33 @@ fn sends_permission_mode(d: Dialect, e: Event) -> bool {
             | Event::Stop
             | Event::SubagentStop
             | Event::PermissionRequest
-            | Event::PostToolUseFailure => true,
+            | Event::PostToolUseFailure
+            | Event::PermissionDenied
+            | Event::PostToolBatch
+            | Event::UserPromptExpansion => true,
             Event::SessionStart
             | Event::SessionEnd
             | Event::PreCompact
             | Event::Notification
             | Event::SubagentStart
             | Event::PostCompact
-            | Event::StopFailure => false,
+            | Event::StopFailure
+            | Event::Setup
+            | Event::InstructionsLoaded
+            | Event::MessageDisplay
+            | Event::TaskCreated
+            | Event::TaskCompleted
+            | Event::TeammateIdle
+            | Event::ConfigChange
+            | Event::CwdChanged
+            | Event::DirectoryAdded
+            | Event::FileChanged
+            | Event::WorktreeCreate
+            | Event::WorktreeRemove
+            | Event::Elicitation
+            | Event::ElicitationResult
+            | Event::PreModelSwitch
+            | Event::PostModelSwitch => false,
         },
     }
 }
@@ -315,8 +338,125 @@ fn new_event_fields(d: Dialect, e: Event, k: &NativePayload, c: &mut ClaudeField
             c.error_details.clone_from(&k.error);
             c.last_assistant_message = k.last_assistant_message.clone().map(Some);
         }
+        // The events added since (docs/events.md): the fields the typed payload names;
+        // each event's own are added by `event_fields`.
+        Event::PermissionDenied => {
+            let (name, input) = tool_call(d, k);
+            c.tool_name = Some(name);
+            c.tool_input = Some(input);
+            c.tool_use_id.clone_from(&k.tool_use_id);
+            c.reason = Some(or(&k.reason, ""));
+        }
+        Event::Setup => c.trigger = Some(or(&k.trigger, "init")),
+        Event::ConfigChange => c.source.clone_from(&k.source),
+        Event::UserPromptExpansion => c.prompt.clone_from(&k.prompt),
+        Event::MessageDisplay | Event::Elicitation => c.message.clone_from(&k.message),
         _ => {}
     }
+}
+
+/// The own fields of the events Claude Code added ([`events::CLAUDE_EVENT_FIELDS`]) in
+/// Claude Code's names, from the payload's camelCase ones, where `object` has none yet (an
+/// agent's own payload keeps its own); PostToolBatch's `toolCalls` in Claude Code's tool names
+/// and keys.
+fn event_fields(d: Dialect, p: &Payload, object: &mut Map<String, Value>) {
+    for (camel, snake) in events::claude_event_fields(p.event()) {
+        let Some(v) = p.get(camel) else { continue };
+        if object.contains_key(snake) {
+            continue;
+        }
+        let v = if camel == "toolCalls" {
+            tool_calls_out(d, v)
+        } else {
+            v.clone()
+        };
+        object.insert(snake.to_string(), v);
+    }
+}
+
+/// PostToolBatch's calls for Claude Code: `{tool_name, tool_input, tool_use_id,
+/// tool_response}` each, from hookhost's `{toolName, toolArgs, toolUseId, toolResult}`.
+fn tool_calls_out(d: Dialect, calls: &Value) -> Value {
+    let Some(list) = calls.as_array() else {
+        return calls.clone();
+    };
+    Value::Array(
+        list.iter()
+            .map(|call| {
+                let name = call.get("toolName").and_then(Value::as_str).unwrap_or("");
+                let args = call
+                    .get("toolArgs")
+                    .cloned()
+                    .unwrap_or_else(|| Value::Object(Map::new()));
+                let (name, input) = tools::to_dialect(d, name, &args);
+                let mut out = Map::new();
+                out.insert("tool_name".into(), Value::String(name));
+                out.insert("tool_input".into(), input);
+                for (from, to) in [
+                    ("toolUseId", "tool_use_id"),
+                    ("toolResult", "tool_response"),
+                ] {
+                    if let Some(v) = call.get(from) {
+                        out.insert(to.into(), v.clone());
+                    }
+                }
+                Value::Object(out)
+            })
+            .collect(),
+    )
+}
+
+/// PostToolBatch's calls from Claude Code, in hookhost's names and the core's tools.
+fn tool_calls_in(d: Dialect, calls: &Value) -> Value {
+    let Some(list) = calls.as_array() else {
+        return calls.clone();
+    };
+    Value::Array(
+        list.iter()
+            .map(|call| {
+                let name = call.get("tool_name").and_then(Value::as_str).unwrap_or("");
+                let args = call
+                    .get("tool_input")
+                    .cloned()
+                    .unwrap_or_else(|| Value::Object(Map::new()));
+                let (name, args) = tools::to_core(d, name, &args);
+                let mut out = Map::new();
+                out.insert("toolName".into(), Value::String(name));
+                out.insert("toolArgs".into(), args);
+                for (from, to) in [
+                    ("tool_use_id", "toolUseId"),
+                    ("tool_response", "toolResult"),
+                ] {
+                    if let Some(v) = call.get(from) {
+                        out.insert(to.into(), v.clone());
+                    }
+                }
+                Value::Object(out)
+            })
+            .collect(),
+    )
+}
+
+/// The own fields of an event Claude Code added, from its payload, in hookhost's names.
+fn event_fields_in(
+    d: Dialect,
+    event: Option<Event>,
+    obj: &Map<String, Value>,
+) -> Map<String, Value> {
+    let Some(event) = event else {
+        return Map::new();
+    };
+    events::claude_event_fields(event)
+        .filter_map(|(camel, snake)| {
+            let v = obj.get(snake)?;
+            let v = if camel == "toolCalls" {
+                tool_calls_in(d, v)
+            } else {
+                v.clone()
+            };
+            Some((camel.to_string(), v))
+        })
+        .collect()
 }
 
 /// PostToolUseFailure's `toolError` text ("" when the payload has a flag or nothing).
@@ -493,7 +633,10 @@ pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value
             Dialect::Claude
         };
         let event = events::inbound(d, name, a.trigger.as_deref());
-        return Some((d, event, fields_of(&from_agent(d, event, a))));
+        let own = event_fields_in(d, event, obj);
+        let mut fields = fields_of(&from_agent(d, event, a));
+        fields.extend(own);
+        return Some((d, event, fields));
     }
     let ling = a.tool_call.is_some()
         || (a.event.is_some() && a.native_tool_name.is_none() && a.timestamp.is_some());

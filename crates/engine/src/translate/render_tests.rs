@@ -345,3 +345,52 @@ fn the_new_events_render_in_each_agents_fields() {
     .unwrap();
     assert_eq!(c["agent_type"], "scout");
 }
+
+/// Each added event's own fields, hookhost's names -> Claude Code's and back: every row of
+/// `CLAUDE_EVENT_FIELDS` is rendered under its snake_case name and read back under its
+/// camelCase one; nothing else is invented.
+#[test]
+fn the_added_events_fields_map_both_ways() {
+    use crate::config::agents::events::CLAUDE_EVENT_FIELDS;
+    let cwd = Path::new("/p");
+    for (event, camel, snake) in CLAUDE_EVENT_FIELDS {
+        let value = if *camel == "toolCalls" {
+            json!([{"toolName": "write_file", "toolArgs": {"path": "a", "content": "x"}, "toolUseId": "t1", "toolResult": "ok"}])
+        } else {
+            json!(format!("{camel} value"))
+        };
+        let mut fields = Map::new();
+        fields.insert((*camel).to_string(), value.clone());
+        let p = Payload::with_fields(*event, cwd, "s", fields);
+        let claude = parsed(Dialect::Claude, &p);
+        assert_eq!(claude["hook_event_name"], json!(event.as_str()));
+        let expected = if *camel == "toolCalls" {
+            json!([{"tool_name": "Write", "tool_input": {"file_path": "a", "content": "x"}, "tool_use_id": "t1", "tool_response": "ok"}])
+        } else {
+            value.clone()
+        };
+        assert_eq!(claude[*snake], expected, "{event} {snake}");
+        // And back: Claude Code's payload read into hookhost's names.
+        let (d, e, native) = recognise(&claude).unwrap();
+        assert_eq!((d, e), (Dialect::Claude, Some(*event)));
+        assert_eq!(native.get(*camel), Some(&value), "{event} {camel}");
+    }
+    // The events' typed fields: PermissionDenied's tool call and reason, Setup's trigger.
+    let p = Payload::permission_denied(
+        cwd,
+        "s",
+        "bash",
+        json!({"command": "ls"}),
+        "denied by bash(*)",
+    );
+    assert_eq!(
+        parsed(Dialect::Claude, &p),
+        json!({"cwd": "/p", "hook_event_name": "PermissionDenied", "permission_mode": "default",
+            "reason": "denied by bash(*)", "session_id": "s", "tool_input": {"command": "ls"}, "tool_name": "Bash"})
+    );
+    let p = Payload::with_fields(Event::Setup, cwd, "s", Map::new());
+    assert_eq!(
+        parsed(Dialect::Claude, &p),
+        json!({"cwd": "/p", "hook_event_name": "Setup", "session_id": "s", "trigger": "init"})
+    );
+}

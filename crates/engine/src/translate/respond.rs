@@ -51,10 +51,12 @@ use serde_json::Value;
 /// What the adapter prints and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
-    /// The JSON answer (empty: nothing to say).
+    /// The JSON answer (empty: nothing to say); WorktreeCreate's is the worktree's path.
     pub stdout: String,
     /// The exit code.
     pub exit_code: u8,
+    /// What goes to stderr (empty: nothing): why a WorktreeCreate made no worktree.
+    pub stderr: String,
 }
 
 fn joined(items: &[String]) -> Option<String> {
@@ -71,6 +73,9 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         }
         None => report,
     };
+    if report.event == Event::WorktreeCreate {
+        return worktree_answer(report);
+    }
     let f = Facts::of(d, report, tool);
     let stdout = match d {
         Dialect::Gemini => text(&gemini_answer(&f)),
@@ -82,6 +87,29 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
     Answer {
         stdout,
         exit_code: 0,
+        stderr: String::new(),
+    }
+}
+
+/// WorktreeCreate (Claude Code's hooks reference, "WorktreeCreate"): the hook creates the
+/// worktree and prints its absolute path, alone, on stdout; any non-zero exit fails the
+/// creation. So the path a hook gave, or exit 1 with why there is none on stderr.
+fn worktree_answer(report: &EventReport) -> Answer {
+    match (&report.decision, &report.worktree_path) {
+        (Decision::Pass, Some(path)) => Answer {
+            stdout: path.clone(),
+            exit_code: 0,
+            stderr: String::new(),
+        },
+        (decision, _) => Answer {
+            stdout: String::new(),
+            exit_code: 1,
+            stderr: match (decision, report.reason.as_deref()) {
+                (Decision::Block, Some(r)) if !r.trim().is_empty() => r.to_string(),
+                _ => "no WorktreeCreate hook created a worktree (none printed its absolute path)"
+                    .to_string(),
+            },
+        },
     }
 }
 
@@ -143,6 +171,10 @@ struct Facts {
     allow: bool,
     /// The event takes `additionalContext`.
     takes_context: bool,
+    /// PermissionDenied: the model may retry.
+    retry: bool,
+    /// Elicitation, ElicitationResult: the action and content answered (a block declines).
+    elicitation: Option<(String, Option<Value>)>,
 }
 
 impl Facts {
@@ -170,8 +202,13 @@ impl Facts {
             ends_turn: matches!(
                 (e, report.decision),
                 (Event::UserPromptSubmit, Decision::Block)
-                    | (Event::Stop | Event::SubagentStop, Decision::Force)
-            ),
+                    | (
+                        Event::Stop | Event::SubagentStop | Event::TeammateIdle,
+                        Decision::Force
+                    )
+            ) || (report.decision == Decision::Block
+                && e.class() == crate::event::EventClass::Gating
+                && !matches!(e, Event::Elicitation | Event::ElicitationResult)),
             blocked,
             reason,
             ask: report.ask,
@@ -183,6 +220,12 @@ impl Facts {
                 .filter(|_| e == Event::PostToolUse),
             allow: report.allow,
             takes_context: takes_context(d, e),
+            retry: report.retry && e == Event::PermissionDenied,
+            elicitation: report
+                .elicitation
+                .as_ref()
+                .map(|a| (a.action.clone(), a.content.clone()))
+                .filter(|_| matches!(e, Event::Elicitation | Event::ElicitationResult)),
         }
     }
 
@@ -255,7 +298,12 @@ fn takes_context(d: Dialect, e: Event) -> bool {
             common
                 || matches!(
                     e,
-                    Event::PostToolUseFailure | Event::Notification | Event::SubagentStart
+                    Event::PostToolUseFailure
+                        | Event::Notification
+                        | Event::SubagentStart
+                        | Event::Setup
+                        | Event::UserPromptExpansion
+                        | Event::PostToolBatch
                 )
         }
     }
@@ -287,6 +335,11 @@ struct Family {
     updated_input: Option<Value>,
     /// `hookSpecificOutput.updatedToolOutput` (Claude Code).
     updated_tool_output: Option<Value>,
+    /// `hookSpecificOutput.retry` (Claude Code's PermissionDenied).
+    retry: Option<bool>,
+    /// `hookSpecificOutput.action` and `content` (Claude Code's Elicitation,
+    /// ElicitationResult).
+    elicitation: Option<(String, Option<Value>)>,
 }
 
 /// A top-level `decision`: Claude Code's and Codex's `"block"` (Gemini CLI's `"deny"`), or
@@ -333,6 +386,9 @@ impl Family {
             permission_decision_reason: self.permission_reason,
             updated_input: self.updated_input,
             updated_tool_output: self.updated_tool_output,
+            retry: self.retry,
+            action: self.elicitation.as_ref().map(|(a, _)| a.clone()),
+            content: self.elicitation.and_then(|(_, c)| c),
         };
         ClaudeAnswer {
             continue_: self.stop.as_ref().map(|_| false),
@@ -434,6 +490,12 @@ fn claude_answer(f: &Facts) -> ClaudeAnswer {
         Event::PostToolUse => a.updated_tool_output.clone_from(&f.tool_output),
         // Claude Code reads only `additionalContext` there: feedback goes to the model so.
         Event::PostToolUseFailure => a.context = context_then_feedback(f),
+        Event::PermissionDenied => a.retry = f.retry.then_some(true),
+        // A block declines in the user's place; else a hook's own answer.
+        Event::Elicitation | Event::ElicitationResult if f.blocked => {
+            a.elicitation = Some(("decline".into(), None));
+        }
+        Event::Elicitation | Event::ElicitationResult => a.elicitation.clone_from(&f.elicitation),
         _ => {}
     }
     a.decide(f);
@@ -688,7 +750,8 @@ mod tests {
                 a,
                 Answer {
                     stdout: String::new(),
-                    exit_code: 0
+                    exit_code: 0,
+                    stderr: String::new(),
                 }
             );
         }
@@ -974,5 +1037,102 @@ mod tests {
         let mut r = report(Event::Notification);
         r.additional_context = vec!["ctx".into()];
         assert_eq!(respond(Dialect::Gemini, &r, None).stdout, "");
+    }
+
+    /// The answers to Claude Code on the events it added: a gating block is `decision:
+    /// "block"`, a kept teammate too; PermissionDenied's `retry`.
+    #[test]
+    fn the_added_events_answer_in_claude_codes_shape() {
+        for e in [
+            Event::UserPromptExpansion,
+            Event::PostToolBatch,
+            Event::TaskCreated,
+            Event::TaskCompleted,
+            Event::ConfigChange,
+            Event::PreModelSwitch,
+        ] {
+            let mut r = report(e);
+            r.decision = Decision::Block;
+            r.reason = Some("not now".into());
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"decision": "block", "reason": "not now"}),
+                "{e}"
+            );
+        }
+        let mut r = report(Event::TeammateIdle);
+        r.decision = Decision::Force;
+        r.reason = Some("pick up task 8".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Claude, &r, None)),
+            json!({"decision": "block", "reason": "pick up task 8"})
+        );
+        let mut r = report(Event::PermissionDenied);
+        r.retry = true;
+        assert_eq!(
+            parsed(&respond(Dialect::Claude, &r, Some("bash"))),
+            json!({"hookSpecificOutput": {"hookEventName": "PermissionDenied", "retry": true}})
+        );
+    }
+
+    /// An elicitation's answer (a block declines), context where Claude Code reads it on the
+    /// added events, WorktreeCreate's path alone or exit 1 with why.
+    #[test]
+    fn the_added_events_answers_and_context() {
+        use hookhost_protocol::ElicitationReply;
+        for e in [Event::Elicitation, Event::ElicitationResult] {
+            let mut r = report(e);
+            r.elicitation = Some(ElicitationReply {
+                action: "accept".into(),
+                content: Some(json!({"env": "staging"})),
+            });
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"hookSpecificOutput": {"hookEventName": e.as_str(), "action": "accept", "content": {"env": "staging"}}})
+            );
+            let mut r = report(e);
+            r.decision = Decision::Block;
+            r.reason = Some("no".into());
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"hookSpecificOutput": {"hookEventName": e.as_str(), "action": "decline"}})
+            );
+        }
+        for e in [
+            Event::Setup,
+            Event::UserPromptExpansion,
+            Event::PostToolBatch,
+        ] {
+            let mut r = report(e);
+            r.additional_context = vec!["ctx".into()];
+            assert_eq!(
+                parsed(&respond(Dialect::Claude, &r, None)),
+                json!({"hookSpecificOutput": {"hookEventName": e.as_str(), "additionalContext": "ctx"}}),
+                "{e}"
+            );
+        }
+        let mut r = report(Event::WorktreeCreate);
+        r.worktree_path = Some("/repo/.claude/worktrees/x".into());
+        let a = respond(Dialect::Claude, &r, None);
+        assert_eq!(
+            (a.stdout.as_str(), a.exit_code),
+            ("/repo/.claude/worktrees/x", 0)
+        );
+        let a = respond(Dialect::Claude, &report(Event::WorktreeCreate), None);
+        assert_eq!((a.stdout.as_str(), a.exit_code), ("", 1));
+        assert!(
+            a.stderr
+                .contains("no WorktreeCreate hook created a worktree"),
+            "{a:?}"
+        );
+        // The observing ones say nothing when nothing was asked.
+        for e in [
+            Event::MessageDisplay,
+            Event::CwdChanged,
+            Event::FileChanged,
+            Event::WorktreeRemove,
+        ] {
+            assert_eq!(respond(Dialect::Claude, &report(e), None).stdout, "", "{e}");
+        }
     }
 }

@@ -288,6 +288,22 @@ pub struct SpecificOutput {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_prompt: Option<String>,
+    /// PermissionDenied (Claude Code): `true` tells the model it may retry the denied call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry: Option<bool>,
+    /// WorktreeCreate (Claude Code's HTTP hooks): where the hook created the worktree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree_path: Option<String>,
+    /// Elicitation, ElicitationResult (Claude Code): `accept`, `decline` or `cancel`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// Elicitation, ElicitationResult: with `accept`, the form's values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
+    /// CwdChanged, FileChanged (Claude Code): paths to watch for FileChanged (not applied by
+    /// hookhost, whose core fires FileChanged for the files its tools write).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch_paths: Option<Vec<String>>,
 }
 
 /// `hookSpecificOutput.decision` on PermissionRequest (Claude Code's hooks reference,

@@ -184,4 +184,13 @@ pub struct ClaudeSpecificOutput {
     /// PostToolUse: what the model sees as the tool's result instead of its output.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_tool_output: Option<Value>,
+    /// PermissionDenied: `true`, the model may retry the denied call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry: Option<bool>,
+    /// Elicitation, ElicitationResult: `accept`, `decline` or `cancel`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// Elicitation, ElicitationResult: with `accept`, the form's values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
 }

@@ -20,6 +20,11 @@
 //! | StopFailure | StopFailure | - | - |
 //! | SubagentStop | SubagentStop | SubagentStop | - |
 //! | SessionEnd | SessionEnd | SessionEnd | SessionEnd |
+//! | Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PostToolBatch, PermissionDenied, TaskCreated, TaskCompleted, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, Elicitation, ElicitationResult, PreModelSwitch, PostModelSwitch | the same names | - | - |
+//!
+//! Cursor and Copilot CLI have none of the nineteen events of the last row either; a hook on
+//! one of them in another agent's file is a warning that names the agent whose event it is
+//! ([`foreign_only`]).
 //!
 //! Sources: Claude Code's hooks reference (code.claude.com/docs/en/hooks) and the input
 //! schemas in Claude Code 2.1.332; the `*.command.input` JSON schemas Codex 0.171.0 embeds
@@ -65,6 +70,38 @@ pub const AGENT_EVENTS: &[(Dialect, &str, Event)] = &[
     (Dialect::Claude, "StopFailure", Event::StopFailure),
     (Dialect::Claude, "SubagentStop", Event::SubagentStop),
     (Dialect::Claude, "SessionEnd", Event::SessionEnd),
+    // The events Claude Code added since: no other agent fires them (docs/events.md).
+    (Dialect::Claude, "Setup", Event::Setup),
+    (
+        Dialect::Claude,
+        "InstructionsLoaded",
+        Event::InstructionsLoaded,
+    ),
+    (
+        Dialect::Claude,
+        "UserPromptExpansion",
+        Event::UserPromptExpansion,
+    ),
+    (Dialect::Claude, "MessageDisplay", Event::MessageDisplay),
+    (Dialect::Claude, "PostToolBatch", Event::PostToolBatch),
+    (Dialect::Claude, "PermissionDenied", Event::PermissionDenied),
+    (Dialect::Claude, "TaskCreated", Event::TaskCreated),
+    (Dialect::Claude, "TaskCompleted", Event::TaskCompleted),
+    (Dialect::Claude, "TeammateIdle", Event::TeammateIdle),
+    (Dialect::Claude, "ConfigChange", Event::ConfigChange),
+    (Dialect::Claude, "CwdChanged", Event::CwdChanged),
+    (Dialect::Claude, "DirectoryAdded", Event::DirectoryAdded),
+    (Dialect::Claude, "FileChanged", Event::FileChanged),
+    (Dialect::Claude, "WorktreeCreate", Event::WorktreeCreate),
+    (Dialect::Claude, "WorktreeRemove", Event::WorktreeRemove),
+    (Dialect::Claude, "Elicitation", Event::Elicitation),
+    (
+        Dialect::Claude,
+        "ElicitationResult",
+        Event::ElicitationResult,
+    ),
+    (Dialect::Claude, "PreModelSwitch", Event::PreModelSwitch),
+    (Dialect::Claude, "PostModelSwitch", Event::PostModelSwitch),
     // Codex 0.171.0: Claude Code's names, fewer events.
     (Dialect::Codex, "SessionStart", Event::SessionStart),
     (Dialect::Codex, "UserPromptSubmit", Event::UserPromptSubmit),
@@ -91,6 +128,108 @@ pub const AGENT_EVENTS: &[(Dialect, &str, Event)] = &[
     (Dialect::Gemini, "AfterAgent", Event::Stop),
     (Dialect::Gemini, "SessionEnd", Event::SessionEnd),
 ];
+
+/// The payload fields of the events Claude Code added, besides those every event has and
+/// those the typed payload names (`prompt`, `message`, `source`, `trigger`, `reason`, the
+/// tool call): `(event, hookhost's camelCase name, Claude Code's snake_case name)`. Claude
+/// Code's hooks reference (code.claude.com/docs/en/hooks, "Hook events": each event's
+/// input); FileChanged's `event` is `changeType` here (`event` is the payload's event).
+pub const CLAUDE_EVENT_FIELDS: &[(Event, &str, &str)] = &[
+    (Event::InstructionsLoaded, "filePath", "file_path"),
+    (Event::InstructionsLoaded, "memoryType", "memory_type"),
+    (Event::InstructionsLoaded, "loadReason", "load_reason"),
+    (Event::InstructionsLoaded, "globs", "globs"),
+    (
+        Event::InstructionsLoaded,
+        "triggerFilePath",
+        "trigger_file_path",
+    ),
+    (
+        Event::InstructionsLoaded,
+        "parentFilePath",
+        "parent_file_path",
+    ),
+    (
+        Event::UserPromptExpansion,
+        "expansionType",
+        "expansion_type",
+    ),
+    (Event::UserPromptExpansion, "commandName", "command_name"),
+    (Event::UserPromptExpansion, "commandArgs", "command_args"),
+    (
+        Event::UserPromptExpansion,
+        "commandSource",
+        "command_source",
+    ),
+    (Event::PostToolBatch, "toolCalls", "tool_calls"),
+    (Event::TaskCreated, "taskId", "task_id"),
+    (Event::TaskCreated, "taskSubject", "task_subject"),
+    (Event::TaskCreated, "taskDescription", "task_description"),
+    (Event::TaskCreated, "teammateName", "teammate_name"),
+    (Event::TaskCreated, "teamName", "team_name"),
+    (Event::TaskCompleted, "taskId", "task_id"),
+    (Event::TaskCompleted, "taskSubject", "task_subject"),
+    (Event::TaskCompleted, "taskDescription", "task_description"),
+    (Event::TaskCompleted, "teammateName", "teammate_name"),
+    (Event::TaskCompleted, "teamName", "team_name"),
+    (Event::TeammateIdle, "teammateName", "teammate_name"),
+    (Event::TeammateIdle, "teamName", "team_name"),
+    (Event::ConfigChange, "filePath", "file_path"),
+    (Event::CwdChanged, "oldCwd", "old_cwd"),
+    (Event::CwdChanged, "newCwd", "new_cwd"),
+    (Event::DirectoryAdded, "directory", "directory"),
+    (Event::FileChanged, "filePath", "file_path"),
+    (Event::FileChanged, "changeType", "event"),
+    (Event::WorktreeCreate, "name", "name"),
+    (Event::WorktreeRemove, "worktreePath", "worktree_path"),
+    (Event::Elicitation, "mcpServerName", "mcp_server_name"),
+    (Event::Elicitation, "mode", "mode"),
+    (Event::Elicitation, "url", "url"),
+    (Event::Elicitation, "elicitationId", "elicitation_id"),
+    (Event::Elicitation, "requestedSchema", "requested_schema"),
+    (Event::ElicitationResult, "mcpServerName", "mcp_server_name"),
+    (Event::ElicitationResult, "mode", "mode"),
+    (Event::ElicitationResult, "elicitationId", "elicitation_id"),
+    (Event::ElicitationResult, "action", "action"),
+    (Event::ElicitationResult, "content", "content"),
+    (Event::PreModelSwitch, "fromModel", "from_model"),
+    (Event::PreModelSwitch, "toModel", "to_model"),
+    (Event::PostModelSwitch, "fromModel", "from_model"),
+    (Event::PostModelSwitch, "toModel", "to_model"),
+];
+
+/// The own fields of `event` (see [`CLAUDE_EVENT_FIELDS`]): `(camelCase, snake_case)`.
+pub fn claude_event_fields(event: Event) -> impl Iterator<Item = (&'static str, &'static str)> {
+    CLAUDE_EVENT_FIELDS
+        .iter()
+        .filter(move |(e, _, _)| *e == event)
+        .map(|(_, camel, snake)| (*camel, *snake))
+}
+
+/// Whether only Claude Code fires `event` among the agents hookhost reads (the nineteen
+/// events it added): then a hook on it in Gemini CLI's, Codex's, Cursor's or Copilot CLI's
+/// file never runs there, and hookhost warns.
+pub fn claude_only(event: Event) -> bool {
+    agent_name(Dialect::Claude, event).is_some()
+        && [Dialect::Codex, Dialect::Gemini]
+            .into_iter()
+            .all(|d| agent_name(d, event).is_none())
+        && !matches!(
+            event,
+            Event::Notification
+                | Event::PermissionRequest
+                | Event::PostToolUseFailure
+                | Event::SubagentStart
+                | Event::PostCompact
+                | Event::StopFailure
+        )
+}
+
+/// The agent whose event `name` is, when another agent's file names it and that agent does
+/// not fire it: `ConfigChange` in `.gemini/settings.json` is Claude Code's.
+pub fn foreign_only(name: &str) -> Option<Event> {
+    name.parse::<Event>().ok().filter(|e| claude_only(*e))
+}
 
 /// Events an agent fires that have no native meaning: `hookhost hook` answers them with a
 /// pass and runs nothing; `hookhost run` refuses them, saying so.
@@ -327,8 +466,13 @@ pub(crate) fn copilot_event(name: &str) -> Option<(Event, Dialect)> {
         "postToolUseFailure" => "PostToolUseFailure".parse().ok()?,
         "subagentStart" => "SubagentStart".parse().ok()?,
         // The VS Code compatible form: Claude Code's names and payloads.
+        // Not the events only Claude Code fires: Copilot CLI never does.
         pascal if pascal.starts_with(|c: char| c.is_ascii_uppercase()) => {
-            return pascal.parse().ok().map(|e| (e, Dialect::Claude));
+            return pascal
+                .parse()
+                .ok()
+                .filter(|e| !claude_only(*e))
+                .map(|e| (e, Dialect::Claude));
         }
         _ => return None,
     };

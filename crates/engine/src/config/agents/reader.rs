@@ -26,12 +26,6 @@ const FOREIGN_EVENTS: &[&str] = &[
     "BeforeModel",
     "AfterModel",
     "BeforeToolSelection",
-    "Setup",
-    "TeammateIdle",
-    "TaskCompleted",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
 ];
 
 /// Reads the hooks of a file of format `fmt` into `f`.
@@ -213,6 +207,19 @@ fn file_switch(top: &VersionedRoot, f: &mut ForeignFile) -> bool {
 /// hookhost does not fire.
 fn event(fmt: &Format, name: &str, f: &mut ForeignFile) -> Option<Meaning> {
     let meaning = (fmt.event)(name);
+    if meaning.is_none()
+        && fmt.dialect != crate::Dialect::Claude
+        && let Some(e) = super::events::foreign_only(name)
+    {
+        f.warnings.push((
+            Some(name.to_string()),
+            format!(
+                "{e} is a Claude Code event, which {} does not fire: its hooks in this file never run; put them in .claude/settings.json or hookhost's own file, where hookhost runs them",
+                fmt.dialect.agent()
+            ),
+        ));
+        return None;
+    }
     if meaning.is_none() {
         let another_agents = fmt.unknown_event == UnknownEvent::Warn
             || FOREIGN_EVENTS.contains(&name)
