@@ -11,7 +11,7 @@
 use super::headers::expand_with;
 use super::matcher::Matcher;
 use super::paths::ConfigPaths;
-use super::raw::{RawHook, RawPackage};
+use super::raw::{RawHook, RawMcp, RawPackage};
 use super::rule::{PermissionRule, RuleBase};
 use super::types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModuleSource, PackageModule,
@@ -33,6 +33,8 @@ pub(super) struct Resolver<'a> {
     pub paths: &'a ConfigPaths,
     /// Which file of its scope (see `HookId::source`).
     pub source: u8,
+    /// The file's own `"mcpServers"` (empty for other agents' files).
+    pub own_servers: serde_json::Map<String, serde_json::Value>,
 }
 
 /// What the hook runs, as far as its `command` or `url` tells.
@@ -45,6 +47,8 @@ enum Runs {
     Http(String),
     /// A hook package pinned by digest: a wasm module from the store.
     Package(super::raw::RawPackage),
+    /// A tool of an MCP server.
+    Mcp(RawMcp),
 }
 
 impl Runs {
@@ -53,6 +57,7 @@ impl Runs {
             Runs::Shell(_) => HookKind::Shell,
             Runs::Wasm { .. } | Runs::Package(_) => HookKind::Wasm,
             Runs::Http(_) => HookKind::Http,
+            Runs::Mcp(_) => HookKind::Mcp,
         }
     }
 }
@@ -83,10 +88,36 @@ impl Resolver<'_> {
             package,
             enabled: _,
             condition: condition_text,
+            mcp,
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
-        let runs = runs(command, url, package, &keys, &mut problems);
+        let runs = match mcp {
+            Some(m) if command.is_none() && url.is_none() && package.is_none() => {
+                Some(Runs::Mcp(m))
+            }
+            Some(_) => {
+                problems.push(
+                    "has `mcp` and `command`, `url` or `package`; a hook runs one thing: keep one"
+                        .into(),
+                );
+                None
+            }
+            None if keys.contains("mcp") => None,
+            None => runs(command, url, package, &keys, &mut problems),
+        };
+        let mcp_server = match &runs {
+            Some(Runs::Mcp(m)) => super::mcp_servers::find(
+                &m.server,
+                &self.own_servers,
+                self.file,
+                self.scope,
+                self.paths,
+            )
+            .map_err(|e| problems.push(e))
+            .ok(),
+            _ => None,
+        };
         let kind = runs.as_ref().map(Runs::kind);
         if let Some(kind) = kind {
             check_kind_options(kind, &keys, &mut problems);
@@ -110,9 +141,17 @@ impl Resolver<'_> {
             fs: fs.unwrap_or_default(),
             env,
         };
-        let handler = self
-            .handler(runs, &cwd, limits, (headers, allowed_env))
-            .map_err(|e| vec![e.to_string()])?;
+        let handler = match (runs, mcp_server) {
+            (Runs::Mcp(m), Some(server)) => Handler::Mcp {
+                display: format!("mcp {}/{}", m.server, m.tool),
+                server,
+                tool: m.tool,
+                input: m.input,
+            },
+            (runs, _) => self
+                .handler(runs, &cwd, limits, (headers, allowed_env))
+                .map_err(|e| vec![e.to_string()])?,
+        };
         Ok(Hook {
             event,
             index,
@@ -187,6 +226,11 @@ impl Resolver<'_> {
                 headers,
                 allowed_env,
             },
+            // Resolved with its server in `resolve`; a server that is not defined is a
+            // problem recorded there, so this is never reached.
+            Runs::Mcp(m) => {
+                return Err(ModulePathError::McpServerUnresolved(m.server));
+            }
         })
     }
 
@@ -286,6 +330,9 @@ pub enum ModulePathError {
         /// Why it is outside.
         why: String,
     },
+    /// An MCP hook whose server was not resolved (never returned: `resolve` records why).
+    #[error("MCP server `{0}` is not defined")]
+    McpServerUnresolved(String),
     /// A package hook, with no store to find it in.
     #[error(
         "no user cache directory for the hook store; set {} to a directory of your own",
