@@ -10,8 +10,8 @@
 //! replace the administrator's server). A definition is read when a hook names it, bounded
 //! like every config file; only the servers hooks use are checked.
 
-use super::types::Scope;
 use super::paths::ConfigPaths;
+use super::types::Scope;
 use crate::files::{CONFIG_LIMIT, read_bounded};
 use crate::payload::json_type_name;
 use serde::Serialize;
@@ -97,7 +97,10 @@ pub(super) fn read_definition(
         match def.get(key) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(v) => Err(format!("`{key}` must be a string, got {}", json_type_name(v))),
+            Some(v) => Err(format!(
+                "`{key}` must be a string, got {}",
+                json_type_name(v)
+            )),
         }
     };
     let kind = string("type")?;
@@ -116,7 +119,9 @@ pub(super) fn read_definition(
         },
         (None | Some("http" | "streamable-http" | "streamableHttp"), None, Some(url)) => {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
-                return Err(format!("`url` must start with http:// or https://, got {url:?}"));
+                return Err(format!(
+                    "`url` must start with http:// or https://, got {url:?}"
+                ));
             }
             let headers = match def.get("headers") {
                 Some(h) => pairs(Some(h), "headers")?,
@@ -129,7 +134,9 @@ pub(super) fn read_definition(
                 "has both `command` and `url`; a server is a process (`command`) or an HTTP endpoint (`url`): keep one".into(),
             );
         }
-        (Some(k), _, _) if !matches!(k, "stdio" | "http" | "streamable-http" | "streamableHttp") => {
+        (Some(k), _, _)
+            if !matches!(k, "stdio" | "http" | "streamable-http" | "streamableHttp") =>
+        {
             return Err(format!(
                 "has \"type\": {k:?}; the transports are \"stdio\" (with `command`) and \"http\" (with `url`)"
             ));
@@ -226,10 +233,7 @@ pub(super) fn find(
             Ok(None) => {}
             Ok(Some(def)) => {
                 return read_definition(name, &def, &source.file, source.scope).map_err(|why| {
-                    format!(
-                        "MCP server `{name}` in {} {why}",
-                        source.file.display()
-                    )
+                    format!("MCP server `{name}` in {} {why}", source.file.display())
                 });
             }
             Err(why) => {
@@ -248,7 +252,11 @@ pub(super) fn find(
     let why = match scope {
         _ if project_defines => format!(
             "; the project defines `{name}`, but a {} hook runs trusted and never starts a server a project defines: define the server in the same file's \"{SERVERS_KEY}\" (or the user's ~/.claude.json)",
-            if scope == Scope::Managed { "managed" } else { "user's" }
+            if scope == Scope::Managed {
+                "managed"
+            } else {
+                "user's"
+            }
         ),
         Scope::Managed => format!(
             "; a managed hook's server must be defined in the managed file's own \"{SERVERS_KEY}\""
@@ -279,7 +287,11 @@ fn sources(scope: Scope, paths: &ConfigPaths) -> Vec<Source> {
         crate::confine::canonical_or_same(h) == crate::confine::canonical_or_same(project)
     });
     if scope == Scope::Project && !home_is_project {
-        out.push(source(project.join(".mcp.json"), Scope::Project, SourceFormat::Json));
+        out.push(source(
+            project.join(".mcp.json"),
+            Scope::Project,
+            SourceFormat::Json,
+        ));
         out.push(source(
             project.join(".codex/config.toml"),
             Scope::Project,
@@ -317,9 +329,8 @@ fn lookup(source: &Source, name: &str, paths: &ConfigPaths) -> Result<Option<Val
         SourceFormat::Json | SourceFormat::ClaudeUser => serde_json::from_str(&text)
             .map_err(|e| format!("not JSON ({})", crate::jsonc::json_error(&e)))?,
         SourceFormat::CodexToml => {
-            let table: toml::Table = toml::from_str(&text).map_err(|e| {
-                format!("not TOML: {}", e.message())
-            })?;
+            let table: toml::Table =
+                toml::from_str(&text).map_err(|e| format!("not TOML: {}", e.message()))?;
             serde_json::to_value(table).map_err(|e| e.to_string())?
         }
     };
@@ -366,10 +377,18 @@ mod tests {
                 headers: vec![("A".into(), "b".into())],
             }
         );
-        assert!(read(json!({"type": "sse", "url": "https://x"})).unwrap_err().contains("sse"));
+        assert!(
+            read(json!({"type": "sse", "url": "https://x"}))
+                .unwrap_err()
+                .contains("sse")
+        );
         assert!(read(json!({})).unwrap_err().contains("neither"));
         assert!(read(json!({"command": 1})).unwrap_err().contains("string"));
-        assert!(read(json!({"command": "x", "args": "y"})).unwrap_err().contains("list"));
+        assert!(
+            read(json!({"command": "x", "args": "y"}))
+                .unwrap_err()
+                .contains("list")
+        );
     }
 
     #[test]
@@ -388,7 +407,10 @@ mod tests {
         let found = find("guard", &own, Path::new("/f"), Scope::Project, &paths).unwrap();
         assert_eq!(found.scope, Scope::Project);
         let err = find("guard", &own, Path::new("/f"), Scope::Global, &paths).unwrap_err();
-        assert!(err.contains("never starts a server a project defines"), "{err}");
+        assert!(
+            err.contains("never starts a server a project defines"),
+            "{err}"
+        );
         let err = find("nope", &own, Path::new("/f"), Scope::Project, &paths).unwrap_err();
         assert!(err.contains("is not defined"), "{err}");
     }

@@ -85,7 +85,9 @@ fn fill_string(s: &str, payload: &Value) -> Value {
     if let Some(path) = s.strip_prefix("${").and_then(|r| r.strip_suffix('}'))
         && !path.contains(['$', '{', '}'])
     {
-        return lookup(payload, path).cloned().unwrap_or(Value::String(String::new()));
+        return lookup(payload, path)
+            .cloned()
+            .unwrap_or(Value::String(String::new()));
     }
     let mut out = String::new();
     let mut rest = s;
