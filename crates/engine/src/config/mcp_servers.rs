@@ -89,7 +89,7 @@ pub(super) fn read_definition(
 ) -> Result<McpServer, String> {
     let Value::Object(def) = value else {
         return Err(format!(
-            "is {}, expected an object like {{\"command\": \"server\", \"args\": []}} or {{\"type\": \"http\", \"url\": \"https://...\"}}",
+            "it is {}, expected an object like {{\"command\": \"server\", \"args\": []}} or {{\"type\": \"http\", \"url\": \"https://...\"}}",
             json_type_name(value)
         ));
     };
@@ -109,7 +109,7 @@ pub(super) fn read_definition(
     let transport = match (kind.as_deref(), command, url) {
         (Some("sse"), ..) => {
             return Err(
-                "has \"type\": \"sse\", the deprecated HTTP+SSE transport, which hookhost does not speak; use the server's streamable-HTTP endpoint (\"type\": \"http\")".into(),
+                "it has \"type\": \"sse\", the deprecated HTTP+SSE transport, which hookhost does not speak; use the server's streamable-HTTP endpoint (\"type\": \"http\")".into(),
             );
         }
         (None | Some("stdio"), Some(command), None) => McpTransport::Stdio {
@@ -131,19 +131,19 @@ pub(super) fn read_definition(
         }
         (_, Some(_), Some(_)) => {
             return Err(
-                "has both `command` and `url`; a server is a process (`command`) or an HTTP endpoint (`url`): keep one".into(),
+                "it has both `command` and `url`; a server is a process (`command`) or an HTTP endpoint (`url`): keep one".into(),
             );
         }
         (Some(k), _, _)
             if !matches!(k, "stdio" | "http" | "streamable-http" | "streamableHttp") =>
         {
             return Err(format!(
-                "has \"type\": {k:?}; the transports are \"stdio\" (with `command`) and \"http\" (with `url`)"
+                "it has \"type\": {k:?}; the transports are \"stdio\" (with `command`) and \"http\" (with `url`)"
             ));
         }
         _ => {
             return Err(
-                "has neither `command` nor `url`; add \"command\": \"server\" (a process spoken to over stdin/stdout) or \"type\": \"http\", \"url\": \"https://...\"".into(),
+                "it has neither `command` nor `url`; add \"command\": \"server\" (a process spoken to over stdin/stdout) or \"type\": \"http\", \"url\": \"https://...\"".into(),
             );
         }
     };
@@ -224,10 +224,10 @@ pub(super) fn find(
 ) -> Result<McpServer, String> {
     if let Some(def) = own.get(name) {
         return read_definition(name, def, file, scope)
-            .map_err(|why| format!("MCP server `{name}` in \"{SERVERS_KEY}\" of this file {why}"));
+            .map_err(|why| format!("MCP server `{name}` in \"{SERVERS_KEY}\" of this file: {why}"));
     }
     let mut looked = vec![format!("\"{SERVERS_KEY}\" of this file")];
-    for source in sources(scope, paths) {
+    for source in sources(scope, paths).into_iter().filter(|s| s.file != file) {
         looked.push(source.file.display().to_string());
         match lookup(&source, name, paths) {
             Ok(None) => {}
