@@ -18,7 +18,7 @@ fn server_script() -> PathBuf {
 fn server(extra_args: &[&str]) -> Value {
     let python = common::needs::python3();
     let mut args = vec![server_script().display().to_string()];
-    args.extend(extra_args.iter().map(|s| s.to_string()));
+    args.extend(extra_args.iter().map(ToString::to_string));
     json!({"command": python.display().to_string(), "args": args, "env": {"MARK": "from-definition"}})
 }
 
@@ -320,4 +320,41 @@ async fn a_post_tool_use_hook_passes_the_payload_as_arguments() {
     let echoed: Value = serde_json::from_str(&h.stdout).unwrap();
     let all: Value = serde_json::from_str(echoed["all"].as_str().unwrap()).unwrap();
     assert_eq!(all["event"], "PostToolUse");
+}
+
+#[tokio::test]
+async fn codexs_mcp_tool_hook_runs_on_a_server_of_its_config_toml() {
+    let p = Project::new(json!({}));
+    let def = server(&[]);
+    let args: Vec<String> = def["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| format!("{a}"))
+        .collect();
+    p.write(
+        ".codex/config.toml",
+        &format!(
+            "[mcp_servers.guard]\ncommand = {}\nargs = [{}]\n",
+            def["command"],
+            args.join(", ")
+        ),
+    );
+    p.write(
+        ".codex/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{
+            "type": "mcp_tool",
+            "server": "guard",
+            "tool": "answer",
+            "input": {"text": "{\"decision\": \"block\", \"reason\": \"codex says ${tool_input.command}\"}"},
+            "timeout": 20
+        }]}]}})
+        .to_string(),
+    );
+    let r = p
+        .runner()
+        .fire(pre_tool(&p.path(), "bash", json!({"command": "ls"})))
+        .await;
+    assert_eq!(r.decision, Decision::Block, "{:?}", r.hooks);
+    assert_eq!(r.reason.as_deref(), Some("codex says ls"));
 }

@@ -344,7 +344,10 @@ fn config_users_mcp_hook_on_a_projects_server() {
     check_snapshot(
         &p,
         "config_users_mcp_hook_on_a_projects_server",
-        &format!("==> .mcp.json <==\n{}\n==> ~/.coding-agent/hooks.json <==\n{global}", p.read(".mcp.json")),
+        &format!(
+            "==> .mcp.json <==\n{}\n==> ~/.coding-agent/hooks.json <==\n{global}",
+            p.read(".mcp.json")
+        ),
         &["check"],
         &[],
     );

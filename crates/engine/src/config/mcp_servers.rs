@@ -69,7 +69,9 @@ impl McpServer {
             McpTransport::Stdio { command, args, .. } => Some(
                 std::iter::once(command)
                     .chain(args)
-                    .map(|w| shlex::try_quote(w).map_or_else(|_| w.clone(), |q| q.into_owned()))
+                    .map(|w| {
+                        shlex::try_quote(w).map_or_else(|_| w.clone(), std::borrow::Cow::into_owned)
+                    })
                     .collect::<Vec<_>>()
                     .join(" "),
             ),
@@ -223,8 +225,9 @@ pub(super) fn find(
     paths: &ConfigPaths,
 ) -> Result<McpServer, String> {
     if let Some(def) = own.get(name) {
-        return read_definition(name, def, file, scope)
-            .map_err(|why| format!("MCP server `{name}` in \"{SERVERS_KEY}\" of this file: {why}"));
+        return read_definition(name, def, file, scope).map_err(|why| {
+            format!("MCP server `{name}` in \"{SERVERS_KEY}\" of this file: {why}")
+        });
     }
     let mut looked = vec![format!("\"{SERVERS_KEY}\" of this file")];
     for source in sources(scope, paths).into_iter().filter(|s| s.file != file) {

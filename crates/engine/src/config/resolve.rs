@@ -92,32 +92,8 @@ impl Resolver<'_> {
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
-        let runs = match mcp {
-            Some(m) if command.is_none() && url.is_none() && package.is_none() => {
-                Some(Runs::Mcp(m))
-            }
-            Some(_) => {
-                problems.push(
-                    "has `mcp` and `command`, `url` or `package`; a hook runs one thing: keep one"
-                        .into(),
-                );
-                None
-            }
-            None if keys.contains("mcp") => None,
-            None => runs(command, url, package, &keys, &mut problems),
-        };
-        let mcp_server = match &runs {
-            Some(Runs::Mcp(m)) => super::mcp_servers::find(
-                &m.server,
-                &self.own_servers,
-                self.file,
-                self.scope,
-                self.paths,
-            )
-            .map_err(|e| problems.push(e))
-            .ok(),
-            _ => None,
-        };
+        let (runs, mcp_server) =
+            self.runs_with_server(mcp, (command, url, package), &keys, &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
         if let Some(kind) = kind {
             check_kind_options(kind, &keys, &mut problems);
@@ -141,17 +117,9 @@ impl Resolver<'_> {
             fs: fs.unwrap_or_default(),
             env,
         };
-        let handler = match (runs, mcp_server) {
-            (Runs::Mcp(m), Some(server)) => Handler::Mcp {
-                display: format!("mcp {}/{}", m.server, m.tool),
-                server,
-                tool: m.tool,
-                input: m.input,
-            },
-            (runs, _) => self
-                .handler(runs, &cwd, limits, (headers, allowed_env))
-                .map_err(|e| vec![e.to_string()])?,
-        };
+        let handler = self
+            .handler(runs, mcp_server, &cwd, limits, (headers, allowed_env))
+            .map_err(|e| vec![e.to_string()])?;
         Ok(Hook {
             event,
             index,
@@ -173,6 +141,39 @@ impl Resolver<'_> {
             condition,
             switch_id: None,
         })
+    }
+
+    /// What the hook runs, and for an MCP hook its server (`None`: a problem says why).
+    fn runs_with_server(
+        &self,
+        mcp: Option<RawMcp>,
+        (command, url, package): (Option<String>, Option<String>, Option<RawPackage>),
+        keys: &BTreeSet<String>,
+        problems: &mut Vec<String>,
+    ) -> (Option<Runs>, Option<super::mcp_servers::McpServer>) {
+        match mcp {
+            Some(m) if command.is_none() && url.is_none() && package.is_none() => {
+                let server = super::mcp_servers::find(
+                    &m.server,
+                    &self.own_servers,
+                    self.file,
+                    self.scope,
+                    self.paths,
+                )
+                .map_err(|e| problems.push(e))
+                .ok();
+                (Some(Runs::Mcp(m)), server)
+            }
+            Some(_) => {
+                problems.push(
+                    "has `mcp` and `command`, `url` or `package`; a hook runs one thing: keep one"
+                        .into(),
+                );
+                (None, None)
+            }
+            None if keys.contains("mcp") => (None, None),
+            None => (runs(command, url, package, keys, problems), None),
+        }
     }
 
     /// `if`, compiled once: on tool events only.
@@ -203,6 +204,7 @@ impl Resolver<'_> {
     fn handler(
         &self,
         runs: Runs,
+        mcp_server: Option<super::mcp_servers::McpServer>,
         cwd: &Path,
         limits: WasmLimits,
         (headers, allowed_env): (Vec<(String, String)>, Vec<String>),
@@ -226,11 +228,14 @@ impl Resolver<'_> {
                 headers,
                 allowed_env,
             },
-            // Resolved with its server in `resolve`; a server that is not defined is a
-            // problem recorded there, so this is never reached.
-            Runs::Mcp(m) => {
-                return Err(ModulePathError::McpServerUnresolved(m.server));
-            }
+            Runs::Mcp(m) => Handler::Mcp {
+                display: format!("mcp {}/{}", m.server, m.tool),
+                // A server that is not defined is a problem `resolve` recorded, so it is
+                // always here.
+                server: mcp_server.ok_or(ModulePathError::McpServerUnresolved(m.server))?,
+                tool: m.tool,
+                input: m.input,
+            },
         })
     }
 

@@ -164,19 +164,14 @@ impl Spawner for McpSpawner {
     }
 }
 
-/// Starts a stdio server, calls the tool, and kills the server.
-async fn stdio(
+/// The server's process: in the hook's working directory, in its own process group, with
+/// the hook's environment and the definition's `env`, every pipe captured.
+fn server_command(
     req: &SpawnRequest,
-    server: &McpServer,
-    (command, args, env): (&str, &[String], &[(String, String)]),
-    tool: &str,
-    arguments: Map<String, Value>,
-    start: Instant,
-) -> SpawnOutput {
-    if let Some(failed) = req.missing_cwd(start.into_std()) {
-        return failed;
-    }
-    let name = &server.name;
+    command: &str,
+    args: &[String],
+    env: &[(String, String)],
+) -> Command {
     let mut cmd = Command::new(command);
     cmd.args(args)
         .current_dir(&req.cwd)
@@ -193,6 +188,23 @@ async fn stdio(
         .kill_on_drop(true);
     #[cfg(unix)]
     cmd.process_group(0);
+    cmd
+}
+
+/// Starts a stdio server, calls the tool, and kills the server.
+async fn stdio(
+    req: &SpawnRequest,
+    server: &McpServer,
+    (command, args, env): (&str, &[String], &[(String, String)]),
+    tool: &str,
+    arguments: Map<String, Value>,
+    start: Instant,
+) -> SpawnOutput {
+    if let Some(failed) = req.missing_cwd(start.into_std()) {
+        return failed;
+    }
+    let name = &server.name;
+    let mut cmd = server_command(req, command, args, env);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
