@@ -358,3 +358,61 @@ async fn codexs_mcp_tool_hook_runs_on_a_server_of_its_config_toml() {
     assert_eq!(r.decision, Decision::Block, "{:?}", r.hooks);
     assert_eq!(r.reason.as_deref(), Some("codex says ls"));
 }
+
+/// The test server serving streamable HTTP; killed when dropped.
+struct HttpServer(std::process::Child, u16);
+
+impl HttpServer {
+    fn start() -> Self {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(common::needs::python3())
+            .arg(server_script())
+            .arg("--http")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().unwrap();
+        HttpServer(child, port)
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test]
+async fn a_streamable_http_server_answers_with_the_definitions_headers() {
+    let server = HttpServer::start();
+    let url = format!("http://127.0.0.1:{}/mcp", server.1);
+    let p = Project::new(json!({
+        "mcpServers": {"remote": {"type": "http", "url": url, "headers": {"X-Test": "from-headers"}}},
+        "hooks": {
+            "PreToolUse": [{"mcp": {"server": "remote", "tool": "answer",
+                "input": {"text": "{\"decision\": \"block\", \"reason\": \"remote says no to ${toolArgs.command}\"}"}},
+                "timeout": 20000}],
+            "PostToolUse": [{"mcp": {"server": "remote", "tool": "header"}, "timeout": 20000}]
+        }
+    }));
+    let runner = p.runner();
+    let r = runner
+        .fire(pre_tool(&p.path(), "bash", json!({"command": "ls"})))
+        .await;
+    assert_eq!(
+        r.reason.as_deref(),
+        Some("remote says no to ls"),
+        "{:?}",
+        r.hooks
+    );
+    let r = runner
+        .fire(Payload::neutral(Event::PostToolUse, &p.path(), "s"))
+        .await;
+    assert_eq!(r.hooks[0].stdout, "from-headers", "{:?}", r.hooks[0]);
+}

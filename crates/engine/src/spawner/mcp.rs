@@ -11,9 +11,11 @@
 //! (`onError` applies); a server that cannot be started or that fails the handshake is a spawn
 //! failure.
 //!
-//! Streamable-HTTP servers are not reached yet: a hook that names one fails saying so.
+//! A streamable-HTTP server is reached at its `url` with the definition's `headers`
+//! (`mcp_http.rs`: the workspace's reqwest under rmcp's transport); the session ends with the
+//! call.
 
-use super::capture::{Capture, CapturedStream, drain_pipe};
+use super::capture::{Capture, drain_pipe};
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::config::Handler;
 use crate::config::mcp_servers::{McpServer, McpTransport};
@@ -37,12 +39,14 @@ pub const MAX_SERVERS: usize = 16;
 #[derive(Debug, Clone)]
 pub struct McpSpawner {
     slots: std::sync::Arc<tokio::sync::Semaphore>,
+    http: super::mcp_http::McpHttp,
 }
 
 impl Default for McpSpawner {
     fn default() -> Self {
         McpSpawner {
             slots: std::sync::Arc::new(tokio::sync::Semaphore::new(MAX_SERVERS)),
+            http: super::mcp_http::McpHttp::default(),
         }
     }
 }
@@ -152,14 +156,10 @@ impl Spawner for McpSpawner {
                 let started = (command.as_str(), args.as_slice(), env.as_slice());
                 stdio(&req, server, started, tool, arguments, start).await
             }
-            McpTransport::Http { url, .. } => SpawnOutput::spawn_failed(
-                format!(
-                    "MCP server `{}` ({url}, defined in {}) is a streamable-HTTP server, which hookhost does not reach yet; define a stdio server (`command`) for the hook",
-                    server.name,
-                    server.defined_in.display()
-                ),
-                start.elapsed(),
-            ),
+            McpTransport::Http { url, headers } => {
+                let client = self.http.clone();
+                http(&req, server, (client, url, headers), tool, arguments, start).await
+            }
         }
     }
 }
@@ -218,10 +218,7 @@ async fn stdio(
         }
     };
     let pid = child.id();
-    let capture = Capture {
-        stdout: CapturedStream::default(),
-        stderr: CapturedStream::default(),
-    };
+    let capture = Capture::default();
     let stderr_reader = child
         .stderr
         .take()
@@ -250,7 +247,18 @@ async fn stdio(
     if let Some(reader) = stderr_reader {
         let _ = timeout_at(Instant::now() + DRAIN_GRACE, reader).await;
     }
-    let status = match outcome {
+    let status = ended(outcome, tool, name, &capture);
+    capture.finish(status, start.elapsed())
+}
+
+/// How a call ended: its text result on stdout, or why it failed.
+fn ended(
+    outcome: Result<Result<CallToolResult, String>, tokio::time::error::Elapsed>,
+    tool: &str,
+    name: &str,
+    capture: &Capture,
+) -> ExitStatus {
+    match outcome {
         Err(_) => ExitStatus::TimedOut,
         Ok(Err(why)) => ExitStatus::SpawnFailed(why),
         Ok(Ok(result)) => {
@@ -265,7 +273,57 @@ async fn stdio(
                 ExitStatus::Exited(0)
             }
         }
+    }
+}
+
+/// Calls the tool of a streamable-HTTP server; the session ends with the call.
+async fn http(
+    req: &SpawnRequest,
+    server: &McpServer,
+    (client, url, headers): (super::mcp_http::McpHttp, &str, &[(String, String)]),
+    tool: &str,
+    arguments: Map<String, Value>,
+    start: Instant,
+) -> SpawnOutput {
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let name = &server.name;
+    let mut custom = std::collections::HashMap::new();
+    for (header, value) in headers {
+        let parsed = (
+            reqwest::header::HeaderName::from_bytes(header.as_bytes()),
+            reqwest::header::HeaderValue::from_str(value),
+        );
+        let (Ok(h), Ok(v)) = parsed else {
+            return SpawnOutput::spawn_failed(
+                format!(
+                    "MCP server `{name}` (defined in {}): header `{header}` is not a valid HTTP header name and value; fix it in the definition",
+                    server.defined_in.display()
+                ),
+                start.elapsed(),
+            );
+        };
+        custom.insert(h, v);
+    }
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+    config.custom_headers = custom;
+    let transport = StreamableHttpClientTransport::with_client(client, config);
+    let call = async {
+        let client = ().serve(transport).await.map_err(|e| {
+            format!(
+                "MCP server `{name}` ({url}) did not complete the MCP handshake: {e}; check its `url` and that it speaks streamable HTTP"
+            )
+        })?;
+        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        let result = client.call_tool(params).await.map_err(|e| {
+            format!("calling tool `{tool}` of MCP server `{name}` failed: {e}; check the tool's name (`mcp.tool`) and `mcp.input`")
+        });
+        drop(client);
+        result
     };
+    let outcome = timeout_at(start + req.timeout, call).await;
+    let capture = Capture::default();
+    let status = ended(outcome, tool, name, &capture);
     capture.finish(status, start.elapsed())
 }
 

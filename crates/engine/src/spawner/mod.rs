@@ -9,6 +9,7 @@
 mod capture;
 pub mod http;
 pub mod mcp;
+mod mcp_http;
 mod shell;
 pub mod wasm;
 
