@@ -94,100 +94,94 @@ fn chunks(
 impl StreamableHttpClient for McpHttp {
     type Error = McpHttpError;
 
-    fn post_message(
+    async fn post_message(
         &self,
         uri: Arc<str>,
         message: ClientJsonRpcMessage,
         session_id: Option<Arc<str>>,
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> impl Future<Output = Result<StreamableHttpPostResponse, Failed>> + Send + '_ {
-        async move {
-            let body = serde_json::to_vec(&message)?;
-            let builder = self
-                .client
-                .post(uri.as_ref())
-                .header(ACCEPT, "application/json, text/event-stream")
-                .header(CONTENT_TYPE, "application/json")
-                .body(body);
-            let response = request(builder, session_id, auth_header, custom_headers)
-                .send()
-                .await
-                .map_err(|e| client_error(&e))?;
-            let status = response.status();
-            if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT
-            {
-                return Ok(StreamableHttpPostResponse::Accepted);
-            }
-            if !status.is_success() {
-                return Err(StreamableHttpError::HttpStatus(HttpStatusError::new(
-                    status.as_u16(),
-                    None,
-                )));
-            }
-            let session = response
-                .headers()
-                .get(SESSION_HEADER)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string);
-            let content_type = response
-                .headers()
-                .get(CONTENT_TYPE)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            if content_type.starts_with("text/event-stream") {
-                let events: BoxStream<'static, Result<Sse, SseError>> =
-                    SseStream::from_bytes_stream(chunks(response)).boxed();
-                Ok(StreamableHttpPostResponse::Sse(events, session))
-            } else if content_type.starts_with("application/json") {
-                let mut body = Vec::new();
-                let mut stream = std::pin::pin!(chunks(response));
-                while let Some(chunk) = stream.next().await {
-                    let chunk = chunk.map_err(StreamableHttpError::Client)?;
-                    if body.len() + chunk.len() > OUTPUT_CAP {
-                        return Err(StreamableHttpError::ResponseBodyTooLarge {
-                            max_size: OUTPUT_CAP,
-                        });
-                    }
-                    body.extend_from_slice(&chunk);
+    ) -> Result<StreamableHttpPostResponse, Failed> {
+        let body = serde_json::to_vec(&message)?;
+        let builder = self
+            .client
+            .post(uri.as_ref())
+            .header(ACCEPT, "application/json, text/event-stream")
+            .header(CONTENT_TYPE, "application/json")
+            .body(body);
+        let response = request(builder, session_id, auth_header, custom_headers)
+            .send()
+            .await
+            .map_err(|e| client_error(&e))?;
+        let status = response.status();
+        if status == reqwest::StatusCode::ACCEPTED || status == reqwest::StatusCode::NO_CONTENT {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        if !status.is_success() {
+            return Err(StreamableHttpError::HttpStatus(HttpStatusError::new(
+                status.as_u16(),
+                None,
+            )));
+        }
+        let session = response
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if content_type.starts_with("text/event-stream") {
+            let events: BoxStream<'static, Result<Sse, SseError>> =
+                SseStream::from_bytes_stream(chunks(response)).boxed();
+            Ok(StreamableHttpPostResponse::Sse(events, session))
+        } else if content_type.starts_with("application/json") {
+            let mut body = Vec::new();
+            let mut stream = std::pin::pin!(chunks(response));
+            while let Some(chunk) = stream.next().await {
+                let chunk = chunk.map_err(StreamableHttpError::Client)?;
+                if body.len() + chunk.len() > OUTPUT_CAP {
+                    return Err(StreamableHttpError::ResponseBodyTooLarge {
+                        max_size: OUTPUT_CAP,
+                    });
                 }
-                let message: ServerJsonRpcMessage = serde_json::from_slice(&body)?;
-                Ok(StreamableHttpPostResponse::Json(message, session))
-            } else {
-                Err(StreamableHttpError::UnexpectedContentType(Some(
-                    content_type,
-                )))
+                body.extend_from_slice(&chunk);
             }
+            let message: ServerJsonRpcMessage = serde_json::from_slice(&body)?;
+            Ok(StreamableHttpPostResponse::Json(message, session))
+        } else {
+            Err(StreamableHttpError::UnexpectedContentType(Some(
+                content_type,
+            )))
         }
     }
 
-    fn delete_session(
+    async fn delete_session(
         &self,
         uri: Arc<str>,
         session_id: Arc<str>,
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> impl Future<Output = Result<(), Failed>> + Send + '_ {
-        async move {
-            let builder = self.client.delete(uri.as_ref());
-            // Best effort: the session ends with the hook either way.
-            let _ = request(builder, Some(session_id), auth_header, custom_headers)
-                .send()
-                .await;
-            Ok(())
-        }
+    ) -> Result<(), Failed> {
+        let builder = self.client.delete(uri.as_ref());
+        // Best effort: the session ends with the hook either way.
+        let _ = request(builder, Some(session_id), auth_header, custom_headers)
+            .send()
+            .await;
+        Ok(())
     }
 
-    fn get_stream(
+    async fn get_stream(
         &self,
         _uri: Arc<str>,
         _session_id: Option<Arc<str>>,
         _last_event_id: Option<String>,
         _auth_header: Option<String>,
         _custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> impl Future<Output = Result<BoxStream<'static, Result<Sse, SseError>>, Failed>> + Send + '_
-    {
-        async { Err(StreamableHttpError::ServerDoesNotSupportSse) }
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Failed> {
+        Err(StreamableHttpError::ServerDoesNotSupportSse)
     }
 }
