@@ -416,3 +416,42 @@ async fn a_streamable_http_server_answers_with_the_definitions_headers() {
         .await;
     assert_eq!(r.hooks[0].stdout, "from-headers", "{:?}", r.hooks[0]);
 }
+
+#[test]
+fn a_server_of_claude_json_is_the_users_and_its_project_entry_wins() {
+    let p =
+        Project::new(json!({"hooks": {"PreToolUse": [{"mcp": {"server": "guard", "tool": "t"}}]}}));
+    let claude_json = json!({
+        "mcpServers": {"guard": {"command": "user-wide"}},
+        "projects": {p.path().display().to_string(): {"mcpServers": {"guard": {"command": "this-project"}}}}
+    });
+    std::fs::write(p.home.path().join(".claude.json"), claude_json.to_string()).unwrap();
+    let set = hookhost::config::load(&p.paths()).unwrap();
+    let hook = set.all().next().unwrap();
+    let hookhost::config::Handler::Mcp { server, .. } = &hook.handler else {
+        panic!("not an MCP hook: {:?}", hook.handler)
+    };
+    assert_eq!(server.scope, hookhost::config::Scope::Global);
+    assert_eq!(server.defined_in, p.home.path().join(".claude.json"));
+    assert_eq!(
+        server.command_line().as_deref(),
+        Some("this-project"),
+        "the project's entry of ~/.claude.json wins"
+    );
+}
+
+#[test]
+fn a_claude_mcp_tool_hook_without_a_tool_is_an_error_naming_it() {
+    let p = Project::new(json!({}));
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "mcp_tool", "server": "guard"}
+        ]}]}})
+        .to_string(),
+    );
+    let err = hookhost::config::load(&p.paths()).unwrap_err().to_string();
+    assert!(err.contains(".claude/settings.json"), "{err}");
+    assert!(err.contains("PreToolUse[0].hooks[0]"), "{err}");
+    assert!(err.contains("`mcp` needs a non-empty `tool`"), "{err}");
+}
