@@ -229,7 +229,7 @@ impl Resolver<'_> {
                 allowed_env,
             },
             Runs::Mcp(m) => Handler::Mcp {
-                display: format!("mcp {}/{}", m.server, m.tool),
+                display: format!("{}/{}", m.server, m.tool),
                 // A server that is not defined is a problem `resolve` recorded, so it is
                 // always here.
                 server: mcp_server.ok_or(ModulePathError::McpServerUnresolved(m.server))?,
