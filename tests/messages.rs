@@ -254,6 +254,24 @@ config_errors! {
   {"command": "echo hi", "if": "Ba sh"},
   {"command": "echo hi", "if": ""}
 ], "Stop": [{"command": "echo hi", "if": "Bash(git *)"}]}}"#;
+    mcp_server_not_defined: r#"{"hooks": {"PreToolUse": [{"mcp": {"server": "guard", "tool": "check"}}]}}"#;
+    bad_mcp_hooks: r#"{"hooks": {"PreToolUse": [
+  {"mcp": "guard/check"},
+  {"mcp": {"server": "", "tool": 5, "input": [1], "color": 1}},
+  {"mcp": {"server": "guard", "tool": "check"}, "command": "echo hi"}
+]}}"#;
+    bad_mcp_servers: r#"{"mcpServers": {
+  "old": {"type": "sse", "url": "https://127.0.0.1:9/sse"},
+  "empty": {},
+  "both": {"command": "guard", "url": "https://127.0.0.1:9/mcp"},
+  "args": {"command": "guard", "args": "--strict"}
+}, "hooks": {"PreToolUse": [
+  {"mcp": {"server": "old", "tool": "check"}},
+  {"mcp": {"server": "empty", "tool": "check"}},
+  {"mcp": {"server": "both", "tool": "check"}},
+  {"mcp": {"server": "args", "tool": "check"}}
+]}}"#;
+    mcp_servers_not_an_object: r#"{"mcpServers": ["guard"], "hooks": {}}"#;
     every_problem_at_once: r#"{"hooks": {
   "PreToolUse": [
     {"comand": "x"},
@@ -308,6 +326,28 @@ fn config_relative_wasm_module_in_the_users_file() {
         &p,
         "config_relative_wasm_module_in_the_users_file",
         &format!("==> ~/.coding-agent/hooks.json <==\n{global}"),
+        &["check"],
+        &[],
+    );
+}
+
+/// The user's file: an MCP hook never starts a server the project defines.
+#[test]
+fn config_users_mcp_hook_on_a_projects_server() {
+    let p = Project::new(json!({}));
+    p.write(
+        ".mcp.json",
+        r#"{"mcpServers": {"guard": {"command": "guard-server"}}}"#,
+    );
+    let global = json!({"hooks": {"PreToolUse": [{"mcp": {"server": "guard", "tool": "check"}}]}});
+    p.write_global(global.clone());
+    check_snapshot(
+        &p,
+        "config_users_mcp_hook_on_a_projects_server",
+        &format!(
+            "==> .mcp.json <==\n{}\n==> ~/.coding-agent/hooks.json <==\n{global}",
+            p.read(".mcp.json")
+        ),
         &["check"],
         &[],
     );

@@ -170,7 +170,7 @@ impl EffectKind {
 
 /// A set of [`EffectKind`]s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct EffectSet(u16);
+pub struct EffectSet(u32);
 
 impl EffectSet {
     /// No kind.

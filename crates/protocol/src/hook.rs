@@ -133,16 +133,20 @@ pub enum HookKind {
     /// An in-process Rust function (the engine's `FnHook`).
     #[schemars(description = "An in-process function.")]
     Fn,
+    /// A tool of an MCP server, called with the hook's `input`.
+    #[schemars(description = "A tool of an MCP server.")]
+    Mcp,
 }
 
 impl HookKind {
-    /// `shell`, `wasm`, `http` or `fn`.
+    /// `shell`, `wasm`, `http`, `fn` or `mcp`.
     pub fn as_str(self) -> &'static str {
         match self {
             HookKind::Shell => "shell",
             HookKind::Wasm => "wasm",
             HookKind::Http => "http",
             HookKind::Fn => "fn",
+            HookKind::Mcp => "mcp",
         }
     }
 }

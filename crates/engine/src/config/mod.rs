@@ -36,6 +36,7 @@ pub(crate) mod agents;
 pub mod headers;
 mod load;
 mod matcher;
+pub mod mcp_servers;
 mod parse;
 mod paths;
 mod raw;

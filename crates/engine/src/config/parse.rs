@@ -38,6 +38,7 @@ pub(super) fn parse_foreign(
         scope,
         paths,
         source,
+        own_servers: Default::default(),
     };
     let at = |hook: Option<String>, message: String| ConfigError {
         file: file.to_path_buf(),
@@ -68,7 +69,9 @@ pub(super) fn parse_foreign(
             Entry::Hook(raw) => resolver.resolve(*raw),
             Entry::Problem { message, .. } | Entry::Unreadable(message) => Err(vec![message]),
             // `read_hook` reads one hook object; a file-level setting never comes back.
-            Entry::ManagedOnly(_) | Entry::DisableAll(_) => Err(vec!["not a hook object".into()]),
+            Entry::ManagedOnly(_) | Entry::DisableAll(_) | Entry::McpServers(_) => {
+                Err(vec!["not a hook object".into()])
+            }
         };
         match resolved {
             Ok(mut hook) => {
@@ -122,11 +125,12 @@ pub(super) struct Parsed {
 }
 
 pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &ConfigPaths) -> Parsed {
-    let resolver = Resolver {
+    let mut resolver = Resolver {
         file,
         scope,
         paths,
         source: 0,
+        own_servers: Default::default(),
     };
     let error = |hook: Option<String>, message: String| ConfigError {
         file: file.to_path_buf(),
@@ -156,6 +160,7 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
                 ),
             )),
             Entry::DisableAll(on) => parsed.disable_all = on,
+            Entry::McpServers(servers) => resolver.own_servers = servers,
             Entry::Hook(raw) => {
                 let label = raw.label();
                 let enabled = raw.enabled != Some(false);

@@ -11,7 +11,7 @@
 use super::headers::expand_with;
 use super::matcher::Matcher;
 use super::paths::ConfigPaths;
-use super::raw::{RawHook, RawPackage};
+use super::raw::{RawHook, RawMcp, RawPackage};
 use super::rule::{PermissionRule, RuleBase};
 use super::types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModuleSource, PackageModule,
@@ -33,6 +33,8 @@ pub(super) struct Resolver<'a> {
     pub paths: &'a ConfigPaths,
     /// Which file of its scope (see `HookId::source`).
     pub source: u8,
+    /// The file's own `"mcpServers"` (empty for other agents' files).
+    pub own_servers: serde_json::Map<String, serde_json::Value>,
 }
 
 /// What the hook runs, as far as its `command` or `url` tells.
@@ -45,6 +47,8 @@ enum Runs {
     Http(String),
     /// A hook package pinned by digest: a wasm module from the store.
     Package(super::raw::RawPackage),
+    /// A tool of an MCP server.
+    Mcp(RawMcp),
 }
 
 impl Runs {
@@ -53,6 +57,7 @@ impl Runs {
             Runs::Shell(_) => HookKind::Shell,
             Runs::Wasm { .. } | Runs::Package(_) => HookKind::Wasm,
             Runs::Http(_) => HookKind::Http,
+            Runs::Mcp(_) => HookKind::Mcp,
         }
     }
 }
@@ -83,10 +88,12 @@ impl Resolver<'_> {
             package,
             enabled: _,
             condition: condition_text,
+            mcp,
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
-        let runs = runs(command, url, package, &keys, &mut problems);
+        let (runs, mcp_server) =
+            self.runs_with_server(mcp, (command, url, package), &keys, &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
         if let Some(kind) = kind {
             check_kind_options(kind, &keys, &mut problems);
@@ -111,7 +118,7 @@ impl Resolver<'_> {
             env,
         };
         let handler = self
-            .handler(runs, &cwd, limits, (headers, allowed_env))
+            .handler(runs, mcp_server, &cwd, limits, (headers, allowed_env))
             .map_err(|e| vec![e.to_string()])?;
         Ok(Hook {
             event,
@@ -134,6 +141,39 @@ impl Resolver<'_> {
             condition,
             switch_id: None,
         })
+    }
+
+    /// What the hook runs, and for an MCP hook its server (`None`: a problem says why).
+    fn runs_with_server(
+        &self,
+        mcp: Option<RawMcp>,
+        (command, url, package): (Option<String>, Option<String>, Option<RawPackage>),
+        keys: &BTreeSet<String>,
+        problems: &mut Vec<String>,
+    ) -> (Option<Runs>, Option<super::mcp_servers::McpServer>) {
+        match mcp {
+            Some(m) if command.is_none() && url.is_none() && package.is_none() => {
+                let server = super::mcp_servers::find(
+                    &m.server,
+                    &self.own_servers,
+                    self.file,
+                    self.scope,
+                    self.paths,
+                )
+                .map_err(|e| problems.push(e))
+                .ok();
+                (Some(Runs::Mcp(m)), server)
+            }
+            Some(_) => {
+                problems.push(
+                    "has `mcp` and `command`, `url` or `package`; a hook runs one thing: keep one"
+                        .into(),
+                );
+                (None, None)
+            }
+            None if keys.contains("mcp") => (None, None),
+            None => (runs(command, url, package, keys, problems), None),
+        }
     }
 
     /// `if`, compiled once: on tool events only.
@@ -164,6 +204,7 @@ impl Resolver<'_> {
     fn handler(
         &self,
         runs: Runs,
+        mcp_server: Option<super::mcp_servers::McpServer>,
         cwd: &Path,
         limits: WasmLimits,
         (headers, allowed_env): (Vec<(String, String)>, Vec<String>),
@@ -186,6 +227,14 @@ impl Resolver<'_> {
                 url,
                 headers,
                 allowed_env,
+            },
+            Runs::Mcp(m) => Handler::Mcp {
+                display: format!("{}/{}", m.server, m.tool),
+                // A server that is not defined is a problem `resolve` recorded, so it is
+                // always here.
+                server: mcp_server.ok_or(ModulePathError::McpServerUnresolved(m.server))?,
+                tool: m.tool,
+                input: m.input,
             },
         })
     }
@@ -286,6 +335,9 @@ pub enum ModulePathError {
         /// Why it is outside.
         why: String,
     },
+    /// An MCP hook whose server was not resolved (never returned: `resolve` records why).
+    #[error("MCP server `{0}` is not defined")]
+    McpServerUnresolved(String),
     /// A package hook, with no store to find it in.
     #[error(
         "no user cache directory for the hook store; set {} to a directory of your own",

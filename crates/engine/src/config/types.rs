@@ -146,6 +146,18 @@ pub enum Handler {
         /// reference to any other is a config error.
         allowed_env: Vec<String>,
     },
+    /// Call tool `tool` of the MCP server `server` with `input` (its `${...}` references
+    /// filled from the payload) and read the tool's text result as the hook's answer.
+    Mcp {
+        /// The server, as its definition says.
+        server: super::mcp_servers::McpServer,
+        /// The tool's name.
+        tool: String,
+        /// The tool's arguments as written (an object).
+        input: serde_json::Value,
+        /// `server/tool`: how lists and logs show the hook.
+        display: String,
+    },
 }
 
 impl Handler {
@@ -155,6 +167,7 @@ impl Handler {
             Handler::Shell { .. } => HookKind::Shell,
             Handler::Wasm { .. } => HookKind::Wasm,
             Handler::Http { .. } => HookKind::Http,
+            Handler::Mcp { .. } => HookKind::Mcp,
         }
     }
 
@@ -163,6 +176,7 @@ impl Handler {
         match self {
             Handler::Shell { command } | Handler::Wasm { command, .. } => command,
             Handler::Http { url, .. } => url,
+            Handler::Mcp { display, .. } => display,
         }
     }
 }
@@ -267,6 +281,19 @@ impl Hook {
             && self.condition.as_ref().map(PermissionRule::as_str)
                 == other.condition.as_ref().map(PermissionRule::as_str)
             && self.is_async == other.is_async
+            && match (&self.handler, &other.handler) {
+                // `server/tool` is what `display` shows; the input and the server's
+                // definition tell two calls apart.
+                (
+                    Handler::Mcp { server, input, .. },
+                    Handler::Mcp {
+                        server: s2,
+                        input: i2,
+                        ..
+                    },
+                ) => server == s2 && input == i2,
+                _ => true,
+            }
     }
 }
 

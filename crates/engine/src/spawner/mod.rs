@@ -8,11 +8,14 @@
 
 mod capture;
 pub mod http;
+pub mod mcp;
+mod mcp_http;
 mod shell;
 pub mod wasm;
 
 pub use capture::{Capture, CapturedStream, OUTPUT_CAP};
 pub use http::HttpSpawner;
+pub use mcp::McpSpawner;
 pub use shell::ShellSpawner;
 pub use wasm::{
     BASELINE_MIN_BYTES, OptimisationClaim, TIERING_ENV, Tiering, WasmEngineConfig, WasmSpawner,
@@ -122,7 +125,7 @@ pub trait Spawner: Send + Sync {
     async fn spawn(&self, request: SpawnRequest) -> SpawnOutput;
 }
 
-/// The production spawner: shell commands, wasm modules and HTTP endpoints. The wasm engine
+/// The production spawner: shell commands, wasm modules, HTTP endpoints and MCP tools. The wasm engine
 /// and the HTTP client are created on first use, so a process that only runs shell hooks
 /// never pays for them (a fresh `hookhost run` is start-up bound).
 pub struct HookSpawner {
@@ -130,6 +133,7 @@ pub struct HookSpawner {
     wasm_config: WasmEngineConfig,
     wasm: std::sync::OnceLock<Result<WasmSpawner, wasm::WasmError>>,
     http: std::sync::OnceLock<HttpSpawner>,
+    mcp: McpSpawner,
 }
 
 impl Default for HookSpawner {
@@ -152,6 +156,7 @@ impl HookSpawner {
             wasm_config: config,
             wasm: std::sync::OnceLock::new(),
             http: std::sync::OnceLock::new(),
+            mcp: McpSpawner::default(),
         }
     }
 
@@ -184,6 +189,7 @@ impl Spawner for HookSpawner {
                 Err(e) => SpawnOutput::spawn_failed(e.to_string(), Duration::ZERO),
             },
             Handler::Http { .. } => self.http().spawn(request).await,
+            Handler::Mcp { .. } => self.mcp.spawn(request).await,
         }
     }
 }

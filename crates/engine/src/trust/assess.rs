@@ -133,6 +133,12 @@ impl TrustStore {
                 .collect();
             for h in unapproved {
                 run.note(&h.file, pinned.is_some(), h.id());
+                if let Handler::Mcp { server, .. } = &h.handler
+                    && server.scope == Scope::Project
+                    && server.defined_in != h.file
+                {
+                    run.note(&server.defined_in, pinned.is_some(), h.id());
+                }
             }
         }
         for h in &project_hooks {
@@ -161,6 +167,23 @@ fn config_hash(paths: &ConfigPaths, hooks: &HookSet, project_hooks: &[&Hook]) ->
     for file in foreign {
         let hash = hooks.file_hashes.get(file).cloned().unwrap_or_default();
         config_hash.push_str(&format!(";{}={hash}", file.display()));
+    }
+    // The definitions of the project's MCP servers its hooks call (`.mcp.json`, Codex's
+    // `config.toml`): editing one makes the hooks that call it untrusted again.
+    let servers: BTreeSet<(String, String, String)> = project_hooks
+        .iter()
+        .filter_map(|h| match &h.handler {
+            Handler::Mcp { server, .. } if server.scope == Scope::Project => Some((
+                server.defined_in.display().to_string(),
+                server.name.clone(),
+                server.fingerprint(),
+            )),
+            _ => None,
+        })
+        .collect();
+    for (file, name, definition) in servers {
+        let hash = crate::files::sha256_hex(definition.as_bytes());
+        config_hash.push_str(&format!(";mcp:{file}#{name}={hash}"));
     }
     config_hash
 }
@@ -225,6 +248,13 @@ impl Assessing<'_> {
             } => self.module_file(h, module),
             Handler::Shell { command } => self.scripts(h, command),
             Handler::Http { .. } => {}
+            // A project's stdio server is project code: the scripts its command line names
+            // are pinned like a shell hook's (its definition is in the config hash).
+            Handler::Mcp { server, .. } => {
+                if let (Scope::Project, Some(line)) = (server.scope, server.command_line()) {
+                    self.scripts(h, &line);
+                }
+            }
         }
     }
 

@@ -43,6 +43,9 @@ pub struct NativeHookObject {
     /// Copilot CLI's `cwd`; Cursor's user hooks run in `~/.cursor`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<Value>,
+    /// Claude Code's and Codex's `mcp_tool` hooks: `{"server", "tool", "input"}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcp: Option<Value>,
 }
 
 impl NativeHookObject {
@@ -126,6 +129,15 @@ pub struct NestedEntry {
     /// Claude Code's `if`.
     #[serde(rename = "if", default, deserialize_with = "fields::present")]
     pub condition: Option<Value>,
+    /// An `mcp_tool` hook's server.
+    #[serde(default, deserialize_with = "fields::present")]
+    pub server: Option<Value>,
+    /// An `mcp_tool` hook's tool.
+    #[serde(default, deserialize_with = "fields::present")]
+    pub tool: Option<Value>,
+    /// An `mcp_tool` hook's arguments.
+    #[serde(default, deserialize_with = "fields::present")]
+    pub input: Option<Value>,
     #[serde(flatten)]
     pub other: Map<String, Value>,
 }

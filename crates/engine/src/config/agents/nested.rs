@@ -112,6 +112,20 @@ fn handler(
                 return None;
             }
         },
+        // Claude Code's and Codex's MCP-tool hook: the native `mcp` handler.
+        "mcp_tool" if matches!(fmt.dialect, Dialect::Claude | Dialect::Codex) => {
+            let mut m = serde_json::Map::new();
+            for (key, value) in [
+                ("server", &entry.server),
+                ("tool", &entry.tool),
+                ("input", &entry.input),
+            ] {
+                if let Some(v) = value {
+                    m.insert(key.to_string(), v.clone());
+                }
+            }
+            out.mcp = Some(Value::Object(m));
+        }
         "http" if fmt.url_example.is_some() => {
             let fields = (&entry.url, &entry.headers, &entry.allowed_env_vars);
             if !http(fmt, &mut out, fields, label, f) {

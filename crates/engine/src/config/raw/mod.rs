@@ -18,7 +18,13 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use values::Reader;
 
-const TOP_KEYS: &[&str] = &["hooks", "$schema", MANAGED_ONLY_KEY, DISABLE_ALL_KEY];
+const TOP_KEYS: &[&str] = &[
+    "hooks",
+    "$schema",
+    MANAGED_ONLY_KEY,
+    DISABLE_ALL_KEY,
+    super::mcp_servers::SERVERS_KEY,
+];
 /// The managed file's switch that turns every other config file off.
 pub(super) const MANAGED_ONLY_KEY: &str = "allowManagedHooksOnly";
 /// The switch that turns off the hooks of its file and of every lower rank (never managed
@@ -43,6 +49,7 @@ const HOOK_KEYS: &[&str] = &[
     "package",
     "enabled",
     "if",
+    "mcp",
 ];
 
 /// One item of a file, in document order.
@@ -64,6 +71,9 @@ pub(super) enum Entry {
     ManagedOnly(bool),
     /// `"disableAllHooks": true|false`.
     DisableAll(bool),
+    /// `"mcpServers": {...}`: the MCP servers this file defines (each read when a hook
+    /// names it). Comes before the file's hooks.
+    McpServers(Map<String, Value>),
 }
 
 /// A hook as written: typed, not resolved. A field is `None` (or empty) when the key is
@@ -98,6 +108,8 @@ pub(super) struct RawHook {
     pub enabled: Option<bool>,
     /// `if`: a permission rule on the tool call, as written.
     pub condition: Option<String>,
+    /// `mcp`: an MCP tool to call.
+    pub mcp: Option<RawMcp>,
     /// What is wrong with the values, in reading order; phase 2 adds its own.
     pub problems: Vec<String>,
 }
@@ -111,6 +123,15 @@ pub(super) struct RawPackage {
     pub digest: crate::store::Digest,
     /// Arguments after argv[0].
     pub args: Vec<String>,
+}
+
+/// `"mcp": {"server": "...", "tool": "...", "input": {...}}`, read.
+#[derive(Debug, Clone)]
+pub(super) struct RawMcp {
+    pub server: String,
+    pub tool: String,
+    /// An object (absent: `{}`).
+    pub input: Value,
 }
 
 impl RawHook {
@@ -141,6 +162,18 @@ pub(super) fn read_file(text: &str) -> Vec<Entry> {
         ))];
     };
     let mut entries = top_level(&root);
+    match root.get(super::mcp_servers::SERVERS_KEY) {
+        None => {}
+        Some(Value::Object(servers)) => entries.push(Entry::McpServers(servers.clone())),
+        Some(other) => entries.push(problem(
+            None,
+            format!(
+                "\"{}\" is {}, expected an object mapping server names to definitions like {{\"guard\": {{\"command\": \"guard-server\", \"args\": []}}}}",
+                super::mcp_servers::SERVERS_KEY,
+                json_type_name(other)
+            ),
+        )),
+    }
     match root.get("hooks") {
         None => {}
         Some(Value::Object(events)) => read_events(events, &mut entries),
@@ -167,7 +200,7 @@ fn top_level(root: &Map<String, Value>) -> Vec<Entry> {
             let hint = if key.parse::<Event>().is_ok() {
                 format!("; put events inside \"hooks\": {{\"hooks\": {{\"{key}\": [...]}}}}")
             } else {
-                "; the top-level keys are \"hooks\", \"disableAllHooks\" and, in the machine-wide managed file only, \"allowManagedHooksOnly\"".to_string()
+                "; the top-level keys are \"hooks\", \"mcpServers\", \"disableAllHooks\" and, in the machine-wide managed file only, \"allowManagedHooksOnly\"".to_string()
             };
             entries.push(problem(
                 None,
@@ -297,6 +330,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let package = r.package();
     let enabled = r.bool("enabled");
     let condition = r.string("if");
+    let mcp = r.mcp();
     Entry::Hook(Box::new(RawHook {
         event,
         index,
@@ -319,6 +353,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         package,
         enabled,
         condition,
+        mcp,
         problems: r.problems,
     }))
 }

@@ -1,7 +1,7 @@
 //! Phase 1, one value at a time: each key of a hook object read with its JSON type and
 //! range checked, a wrong value recorded as a problem (and read as absent).
 
-use super::RawPackage;
+use super::{RawMcp, RawPackage};
 use crate::Dialect;
 use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError};
 use crate::payload::json_type_name;
@@ -14,6 +14,63 @@ pub(super) struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    /// `"mcp": {"server": "NAME", "tool": "TOOL", "input": {...}}`.
+    pub(super) fn mcp(&mut self) -> Option<RawMcp> {
+        let v = self.obj.get("mcp")?;
+        const EXAMPLE: &str = "e.g. \"mcp\": {\"server\": \"guard\", \"tool\": \"check\", \"input\": {\"command\": \"${tool_input.command}\"}}";
+        let Value::Object(m) = v else {
+            self.problems.push(format!(
+                "`mcp` must be an object, got {}; {EXAMPLE}",
+                json_type_name(v)
+            ));
+            return None;
+        };
+        let mut ok = true;
+        for key in m.keys() {
+            if !["server", "tool", "input"].contains(&key.as_str()) {
+                self.problems.push(format!(
+                    "unknown key `mcp.{key}`; `mcp` takes `server`, `tool` and `input`"
+                ));
+                ok = false;
+            }
+        }
+        let mut text = |key: &str| match m.get(key) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+            Some(other) if !other.is_string() => {
+                self.problems.push(format!(
+                    "`mcp.{key}` must be a string, got {}; {EXAMPLE}",
+                    json_type_name(other)
+                ));
+                None
+            }
+            _ => {
+                self.problems
+                    .push(format!("`mcp` needs a non-empty `{key}`; {EXAMPLE}"));
+                None
+            }
+        };
+        let server = text("server");
+        let tool = text("tool");
+        let input = match m.get("input") {
+            None => Value::Object(Map::new()),
+            Some(i @ Value::Object(_)) => i.clone(),
+            Some(other) => {
+                self.problems.push(format!(
+                    "`mcp.input` must be an object (the tool's arguments), got {}; {EXAMPLE}",
+                    json_type_name(other)
+                ));
+                ok = false;
+                Value::Null
+            }
+        };
+        Some(RawMcp {
+            server: server?,
+            tool: tool?,
+            input,
+        })
+        .filter(|_| ok)
+    }
+
     pub(super) fn string(&mut self, key: &str) -> Option<String> {
         match self.obj.get(key)? {
             Value::String(s) => Some(s.clone()),
