@@ -88,16 +88,12 @@ pub fn trust(a: TrustArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
     }
     print_missing(&assessment, &paths.project_file);
     if record {
-        println!(
-            "recorded as trusted in {}",
-            paths.home.as_deref().map_or_else(
-                || "~/.coding-agent/trusted.json".into(),
-                |h| {
-                    terminal_safe(&h.join(".coding-agent/trusted.json").display().to_string())
-                        .into_owned()
-                },
-            )
-        );
+        if let Some(file) = store.path() {
+            println!(
+                "recorded as trusted in {}",
+                terminal_safe(&file.display().to_string())
+            );
+        }
     } else {
         println!("(dry run: nothing recorded)");
     }
