@@ -463,7 +463,9 @@ def own_files(agent: Agent, hookhost: Path, work: Path, r: Results) -> None:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
 
     def hh(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(hookhost), *args], cwd=project, env=env, capture_output=True, text=True,
+        # hookhost never takes the home from $HOME (a project's settings can set it): the
+        # scenario's home is named the way a user names one, with --home.
+        return subprocess.run([str(hookhost), "--home", str(home), *args], cwd=project, env=env, capture_output=True, text=True,
                               timeout=60, stdin=subprocess.DEVNULL)
 
     listed = hh("list")

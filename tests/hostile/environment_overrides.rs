@@ -238,11 +238,8 @@ fn every_command_takes_the_home_the_adapter_takes() {
         &payload,
         &[("HOME", elsewhere.path().to_str().unwrap())],
     );
-    let answer = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        answer.contains(r#""permissionDecision":"deny""#) && answer.contains("project-guard"),
-        "{out:?}"
-    );
+    assert!(claude_blocks(&out), "{out:?}");
+    assert!(all_text(&out).contains("project-guard"), "{out:?}");
 }
 
 #[cfg(unix)]

@@ -186,6 +186,7 @@ const NOBODY: u32 = 65534;
     not(feature = "interpreters"),
     ignore = "interpreters tier: python3 and node, then --features hookhost-cli/interpreters"
 )]
+#[allow(clippy::too_many_lines)] // one scenario, told in order
 fn the_server_refuses_a_client_of_another_user() {
     // SAFETY: getuid cannot fail.
     if unsafe { libc::getuid() } != 0 {

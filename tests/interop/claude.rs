@@ -700,3 +700,32 @@ fn an_enabled_plugins_hooks_run_with_its_root_and_the_enabling_files_rank() {
     assert_eq!(r["decision"], "pass", "{r}");
     assert_eq!(r["untrusted"].as_array().map(Vec::len), Some(1), "{r}");
 }
+
+/// A prompt redactor: `updatedPrompt` replaces what the agent sends, through `run` (the
+/// report's `updatedPrompt`) and through the adapter, whose agent cannot replace a prompt:
+/// there the original is blocked and the reason gives the replacement.
+#[test]
+fn a_hook_replaces_the_prompt() {
+    let redactor = r#"sed 's/.*"prompt":"\([^"]*\)".*/\1/; s/hunter2/[redacted]/' | { read -r p; printf '{"updatedPrompt":"%s"}' "$p"; }"#;
+    let p = Project::new(json!({"hooks": {"UserPromptSubmit": [{"command": redactor}]}}));
+    let (code, r) = run_json(
+        &p,
+        &["UserPromptSubmit", "--prompt", "my password is hunter2"],
+    );
+    assert_eq!((code, r["decision"].as_str()), (0, Some("pass")), "{r}");
+    assert_eq!(r["updatedPrompt"], "my password is [redacted]", "{r}");
+    let payload = json!({
+        "session_id": "s",
+        "transcript_path": "/dev/null",
+        "cwd": p.path(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "my password is hunter2",
+    });
+    let (_, answer, _) = adapter(&p, "claude", &payload);
+    assert_eq!(answer["decision"], "block", "{answer}");
+    let reason = reason(&answer);
+    assert!(
+        reason.ends_with("my password is [redacted]") && !reason.contains("hunter2"),
+        "{reason}"
+    );
+}

@@ -54,16 +54,6 @@ impl UserHome {
     pub fn paths(&self, project: &Path) -> ConfigPaths {
         self.setup(project).paths().clone()
     }
-
-    /// `~/.coding-agent/hooks.json` under this home, or an error saying how to name one.
-    pub fn hooks_file(&self) -> anyhow::Result<PathBuf> {
-        match self.dir() {
-            Some(home) => Ok(home.join(".coding-agent/hooks.json")),
-            None => anyhow::bail!(
-                "no home directory for ~/.coding-agent/hooks.json (this account has none in the password database); pass --home DIR"
-            ),
-        }
-    }
 }
 
 /// `setup`, its warnings printed.

@@ -73,18 +73,7 @@ pub fn trust(a: TrustArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
             );
             return Ok(0);
         }
-        if !set.all().any(|h| h.scope == Scope::Project) {
-            println!(
-                "no project hooks in {} (no {} there, and no agent settings file of it names a hook): nothing to trust; `hookhost list` shows which files are read",
-                terminal_safe(&project.display().to_string()),
-                hookhost::config::PROJECT_CONFIG,
-            );
-            return Ok(0);
-        }
-        println!(
-            "all project hooks of {} are trusted",
-            terminal_safe(&project.display().to_string())
-        );
+        println!("{}", nothing_to_trust(&set, &project));
         return Ok(0);
     }
     // A file's name comes from the project (a script a command names): escaped for the
@@ -99,16 +88,12 @@ pub fn trust(a: TrustArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
     }
     print_missing(&assessment, &paths.project_file);
     if record {
-        println!(
-            "recorded as trusted in {}",
-            paths.home.as_deref().map_or_else(
-                || "~/.coding-agent/trusted.json".into(),
-                |h| {
-                    terminal_safe(&h.join(".coding-agent/trusted.json").display().to_string())
-                        .into_owned()
-                },
-            )
-        );
+        if let Some(file) = store.path() {
+            println!(
+                "recorded as trusted in {}",
+                terminal_safe(&file.display().to_string())
+            );
+        }
     } else {
         println!("(dry run: nothing recorded)");
     }
@@ -125,5 +110,19 @@ fn print_missing(assessment: &hookhost::trust::TrustAssessment, config: &std::pa
             hookhost::trust::join_ids(&m.hooks),
             terminal_safe(&config.display().to_string()),
         );
+    }
+}
+
+/// What `trust` says when nothing is new or changed: there are no project hooks at all, or
+/// all of them are trusted.
+fn nothing_to_trust(set: &hookhost::HookSet, project: &std::path::Path) -> String {
+    let project = terminal_safe(&project.display().to_string()).into_owned();
+    if set.all().any(|h| h.scope == Scope::Project) {
+        format!("all project hooks of {project} are trusted")
+    } else {
+        format!(
+            "no project hooks in {project} (no {} there, and no agent settings file of it names a hook): nothing to trust; `hookhost list` shows which files are read",
+            hookhost::config::PROJECT_CONFIG
+        )
     }
 }

@@ -24,10 +24,10 @@ pub async fn fetch(a: FetchArgs, home: &crate::env::UserHome) -> anyhow::Result<
     // (file, whether it is the project's: its references are the project's say, and get
     // credentials only for a registry the user's own settings name.)
     let mut files = vec![(target.file.clone(), true)];
-    if let Ok(global) = home.hooks_file() {
-        if files[0].0 != global {
-            files.push((global, false));
-        }
+    if let Some(global) = home.paths(&target.project).global_file
+        && files[0].0 != global
+    {
+        files.push((global, false));
     }
     let store = Store::open_default()?;
     let (mut fetched, mut failed) = (0, 0);

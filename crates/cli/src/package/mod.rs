@@ -186,11 +186,14 @@ pub fn hooks_file(
     home: &crate::env::UserHome,
 ) -> anyhow::Result<HooksFile> {
     let project = super::project_dir(project, home)?;
-    home.setup(&project);
+    let setup = home.setup(&project);
     if global {
+        let file = setup.paths().global_file.clone().context(
+            "no home directory for ~/.coding-agent/hooks.json (this account has none in the password database); pass --home DIR",
+        )?;
         Ok(HooksFile {
             project,
-            file: home.hooks_file()?,
+            file,
             global: true,
         })
     } else {

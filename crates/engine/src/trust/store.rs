@@ -53,6 +53,11 @@ impl TrustStore {
         Ok(TrustStore { path, file })
     }
 
+    /// The file this store is read from and saved to (`None`: no home directory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
     /// Records the project's current hooks as trusted and saves the file: under an exclusive
     /// lock, re-reading the file inside it (so concurrent `trust` runs of other projects are
     /// all kept), written to a private temporary file and renamed into place (mode 0600; a

@@ -105,17 +105,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
             .iter()
             .rposition(|s| s.dialect == Dialect::Claude)
             .map_or(out.len(), |i| i + 1);
-        let plugins = super::plugins::claude_plugins(home, project).hooks;
-        out.splice(
-            at..at,
-            plugins.into_iter().map(|p| ForeignSource {
-                scope: p.scope,
-                dialect: Dialect::Claude,
-                path: p.file,
-                problem: None,
-                plugin_root: Some(p.root),
-            }),
-        );
+        out.splice(at..at, plugin_sources(home, project));
     }
     out.extend(copilot_files(
         Scope::Project,
@@ -167,6 +157,21 @@ fn copilot_files(scope: Scope, dir: &Path) -> Vec<ForeignSource> {
     }
     files.sort();
     files.into_iter().map(|p| source(p, None)).collect()
+}
+
+/// The hooks files of the Claude Code plugins enabled for `project` ([`super::plugins`]).
+fn plugin_sources(home: &Path, project: &Path) -> Vec<ForeignSource> {
+    super::plugins::claude_plugins(home, project)
+        .hooks
+        .into_iter()
+        .map(|p| ForeignSource {
+            scope: p.scope,
+            dialect: Dialect::Claude,
+            path: p.file,
+            problem: None,
+            plugin_root: Some(p.root),
+        })
+        .collect()
 }
 
 #[cfg(test)]
