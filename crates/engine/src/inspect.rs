@@ -242,7 +242,23 @@ impl Found {
                     self.errors.push(problem(hook, e.clone()));
                 }
             }
-            Handler::Shell { command } => {
+            Handler::Exec { program, .. } => {
+                // What the spawner will say; only a missing program, as written (a
+                // placeholder is filled at run time).
+                let path = std::env::var_os("PATH");
+                if !program.contains('$')
+                    && let Err(e) =
+                        crate::spawner::program::find_program(program, &hook.cwd, path.as_deref())
+                {
+                    let msg = e.to_string();
+                    if hook.event.class() == EventClass::Observing {
+                        self.warnings.push(problem(hook, msg));
+                    } else {
+                        self.errors.push(problem(hook, msg));
+                    }
+                }
+            }
+            Handler::Shell { command, .. } => {
                 if let Some(msg) = shell_program_problem(command, &hook.cwd) {
                     // On an event whose hooks decide, a hook that cannot start blocks every
                     // call (or forces nothing): an error. Elsewhere it only warns.

@@ -15,7 +15,7 @@ use super::raw::{RawHook, RawPackage};
 use super::rule::{PermissionRule, RuleBase};
 use super::types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModuleSource, PackageModule,
-    Scope, WasmLimits,
+    Scope, ShellKind, WasmLimits,
 };
 use crate::confine::{Escape, resolve_inside};
 use crate::event::Event;
@@ -38,6 +38,11 @@ pub(super) struct Resolver<'a> {
 /// What the hook runs, as far as its `command` or `url` tells.
 enum Runs {
     Shell(String),
+    /// The exec form: a program and its arguments, no shell.
+    Exec {
+        program: String,
+        args: Vec<String>,
+    },
     Wasm {
         command: String,
         argv: Vec<String>,
@@ -50,7 +55,7 @@ enum Runs {
 impl Runs {
     fn kind(&self) -> HookKind {
         match self {
-            Runs::Shell(_) => HookKind::Shell,
+            Runs::Shell(_) | Runs::Exec { .. } => HookKind::Shell,
             Runs::Wasm { .. } | Runs::Package(_) => HookKind::Wasm,
             Runs::Http(_) => HookKind::Http,
         }
@@ -83,10 +88,16 @@ impl Resolver<'_> {
             package,
             enabled: _,
             condition: condition_text,
+            args,
+            shell,
+            status_message,
+            once,
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
         let runs = runs(command, url, package, &keys, &mut problems);
+        let runs = runs.and_then(|r| exec_form(r, args, &mut problems));
+        check_shell(runs.as_ref(), shell, &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
         if let Some(kind) = kind {
             check_kind_options(kind, &keys, &mut problems);
@@ -111,7 +122,13 @@ impl Resolver<'_> {
             env,
         };
         let handler = self
-            .handler(runs, &cwd, limits, (headers, allowed_env))
+            .handler(
+                runs,
+                shell.unwrap_or_default(),
+                &cwd,
+                limits,
+                (headers, allowed_env),
+            )
             .map_err(|e| vec![e.to_string()])?;
         Ok(Hook {
             event,
@@ -133,6 +150,8 @@ impl Resolver<'_> {
             source: self.source,
             condition,
             switch_id: None,
+            status_message,
+            once,
         })
     }
 
@@ -164,12 +183,18 @@ impl Resolver<'_> {
     fn handler(
         &self,
         runs: Runs,
+        shell: ShellKind,
         cwd: &Path,
         limits: WasmLimits,
         (headers, allowed_env): (Vec<(String, String)>, Vec<String>),
     ) -> Result<Handler, ModulePathError> {
         Ok(match runs {
-            Runs::Shell(command) => Handler::Shell { command },
+            Runs::Shell(command) => Handler::Shell { command, shell },
+            Runs::Exec { program, args } => Handler::Exec {
+                command: exec_line(&program, &args),
+                program,
+                args,
+            },
             Runs::Wasm { command, argv } => Handler::Wasm {
                 module: ModuleSource::File(self.resolve_module(&argv[0], cwd)?),
                 command,
@@ -343,6 +368,98 @@ fn runs(
     }
 }
 
+/// With `args`, a command is the exec form (Claude Code's: `"command": "node", "args":
+/// ["guard.js"]`): the program runs without a shell, each argument intact. A program that
+/// names a `.wasm` module runs that module with these arguments. `args` beside `url` or
+/// `package` is a problem.
+fn exec_form(runs: Runs, args: Option<Vec<String>>, problems: &mut Vec<String>) -> Option<Runs> {
+    let Some(args) = args else {
+        return Some(runs);
+    };
+    match runs {
+        Runs::Shell(program) => Some(Runs::Exec { program, args }),
+        // The whole command is the program's path (it may hold blanks): no splitting.
+        Runs::Wasm { command, .. } => {
+            let argv: Vec<String> = std::iter::once(command).chain(args).collect();
+            Some(Runs::Wasm {
+                command: exec_line(&argv[0], &argv[1..]),
+                argv,
+            })
+        }
+        Runs::Exec { .. } => Some(runs),
+        Runs::Http(_) => {
+            problems.push(
+                "`args` applies to a command (the exec form: \"command\": \"node\", \"args\": [\"guard.js\"]), not to an HTTP hook; remove it".into(),
+            );
+            None
+        }
+        Runs::Package(_) => {
+            problems.push(
+                "`args` applies to a command; a package hook's arguments go in `package.args`"
+                    .into(),
+            );
+            None
+        }
+    }
+}
+
+/// `shell` names the interpreter of a shell-form command: not of the exec form (no shell
+/// runs), a wasm module or an HTTP hook.
+fn check_shell(runs: Option<&Runs>, shell: Option<ShellKind>, problems: &mut Vec<String>) {
+    let Some(shell) = shell else {
+        return;
+    };
+    let why = match runs {
+        Some(Runs::Exec { .. }) => {
+            "with `args` the program starts directly, without a shell: remove `shell`, or drop `args` and write the whole command line in `command`"
+        }
+        Some(Runs::Wasm { .. } | Runs::Package(_)) => {
+            "a wasm hook runs in the wasm sandbox, not in a shell: remove `shell`"
+        }
+        Some(Runs::Http(_)) => "an HTTP hook runs no command: remove `shell`",
+        Some(Runs::Shell(_)) | None => return,
+    };
+    problems.push(format!("`shell` is \"{}\", but {why}", shell.as_str()));
+}
+
+/// The exec form as one line a shell would split back into the same words, after the same
+/// placeholders are filled (`node "${CLAUDE_PROJECT_DIR}/guard.js"`): what `list` shows,
+/// trust pins the scripts of, and duplicates are compared by. A word of plain characters is
+/// written as is; any other is double-quoted, with every `"`, `\`, `` ` `` and `$` escaped
+/// but the `$` of a placeholder the exec form fills.
+pub(crate) fn exec_line(program: &str, args: &[String]) -> String {
+    std::iter::once(program)
+        .chain(args.iter().map(String::as_str))
+        .map(quote_word)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn quote_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    let mut out = String::from("\"");
+    for (i, c) in word.char_indices() {
+        let placeholder = c == '$' && {
+            let after = &word[i + 1..];
+            super::types::EXEC_PLACEHOLDERS.iter().any(|n| {
+                after.starts_with(&format!("{{{n}}}"))
+                    || after.strip_prefix(n).is_some_and(|t| {
+                        !t.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                    })
+            })
+        };
+        if matches!(c, '"' | '\\' | '`') || (c == '$' && !placeholder) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
 /// Options that belong to one kind only.
 fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Vec<String>) {
     for key in WASM_ONLY {
@@ -439,3 +556,6 @@ pub fn wasm_words(command: &str) -> Result<Option<Vec<String>>, UnsplittableComm
         None => Ok(None),
     }
 }
+
+#[cfg(test)]
+mod command_fields_tests;

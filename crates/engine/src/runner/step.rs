@@ -106,14 +106,15 @@ impl Runner {
             return true;
         }
         match &hook.handler {
-            Handler::Shell { command } => match snapshot.script_pins.still_hold(command, &hook.cwd)
-            {
-                Ok(()) => false,
-                Err(script) => {
-                    tracing::warn!(hook = %hook.label(), script = %script.display(), "a script of a trusted project hook changed since `hookhost trust`; the hook is untrusted until it is reviewed again");
-                    true
+            Handler::Shell { command, .. } | Handler::Exec { command, .. } => {
+                match snapshot.script_pins.still_hold(command, &hook.cwd) {
+                    Ok(()) => false,
+                    Err(script) => {
+                        tracing::warn!(hook = %hook.label(), script = %script.display(), "a script of a trusted project hook changed since `hookhost trust`; the hook is untrusted until it is reviewed again");
+                        true
+                    }
                 }
-            },
+            }
             // A trusted module always has its pin; one without was missing when this runner
             // was built (trust pins no absent file). If it appeared since, it is new: it must
             // not run trusted and unpinned in a long-lived runner.
@@ -281,7 +282,7 @@ fn to_review(snapshot: &Snapshot, hook: &Hook) -> Vec<PathBuf> {
         .map(|c| c.file.clone())
         .collect();
     if files.is_empty()
-        && let Handler::Shell { command } = &hook.handler
+        && let Handler::Shell { command, .. } | Handler::Exec { command, .. } = &hook.handler
         && let Err(script) = snapshot.script_pins.still_hold(command, &hook.cwd)
     {
         files.push(script);
@@ -308,7 +309,7 @@ fn never_ran_missing_module(hook: &Hook, out: &SpawnOutput) -> bool {
 /// `hookhost check` would say.
 fn shell_failure_hint(hook: &Hook, out: &SpawnOutput) -> Option<String> {
     match (&hook.handler, &out.status) {
-        (Handler::Shell { command }, ExitStatus::Exited(126 | 127)) => {
+        (Handler::Shell { command, .. }, ExitStatus::Exited(126 | 127)) => {
             crate::preflight::shell_program_failure(command, &hook.cwd)
         }
         _ => None,

@@ -8,6 +8,7 @@
 
 mod capture;
 pub mod http;
+pub(crate) mod program;
 mod shell;
 pub mod wasm;
 
@@ -178,7 +179,7 @@ impl HookSpawner {
 impl Spawner for HookSpawner {
     async fn spawn(&self, request: SpawnRequest) -> SpawnOutput {
         match request.handler {
-            Handler::Shell { .. } => self.shell.spawn(request).await,
+            Handler::Shell { .. } | Handler::Exec { .. } => self.shell.spawn(request).await,
             Handler::Wasm { .. } => match self.wasm() {
                 Ok(w) => w.spawn(request).await,
                 Err(e) => SpawnOutput::spawn_failed(e.to_string(), Duration::ZERO),

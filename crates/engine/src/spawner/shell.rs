@@ -1,4 +1,7 @@
-//! [`ShellSpawner`]: runs a hook as `sh -c COMMAND` (Windows without `sh`: `cmd /C`).
+//! [`ShellSpawner`]: runs a command hook as a process: the shell form as `sh -c COMMAND`
+//! (Windows without `sh`: `cmd /C`; `"shell": "bash"`: `bash -c`; `"shell": "powershell"`:
+//! `pwsh -NoProfile -Command`), the exec form (`args`) as its program with those arguments,
+//! no shell (`program.rs` finds both).
 //!
 //! The hook gets its own process group so that a timeout kills it and everything it started.
 //! The payload is written to stdin while stdout and stderr are read, so neither side can
@@ -7,6 +10,7 @@
 //! are then abandoned, so a background grandchild holding stdout open cannot hold the engine.
 
 use super::capture::{Capture, drain_pipe};
+use super::program;
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::config::Handler;
 use async_trait::async_trait;
@@ -66,6 +70,52 @@ fn shell_command(command: &str) -> Command {
     c
 }
 
+/// The process a command hook runs, or why it cannot start (a spawn failure that says what
+/// to fix).
+fn process_for(req: &SpawnRequest) -> Result<Command, String> {
+    let path = req
+        .env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| std::ffi::OsString::from(v))
+        .or_else(|| std::env::var_os("PATH"));
+    match &req.handler {
+        Handler::Shell { command, shell } => match program::interpreter(*shell) {
+            None => Ok(shell_command(command)),
+            Some((name, leading)) => {
+                let found =
+                    program::find_program(name, &req.cwd, path.as_deref()).map_err(|_| {
+                        program::ProgramError::NoShell {
+                            shell: shell.as_str(),
+                            program: name,
+                        }
+                        .to_string()
+                    })?;
+                let mut c = Command::new(found);
+                c.args(leading).arg(command);
+                Ok(c)
+            }
+        },
+        Handler::Exec { program, args, .. } => {
+            let value = |name: &str| match name {
+                "HOOK_PROJECT_DIR" => req.project_dir.to_str(),
+                _ => req
+                    .env
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_str()),
+            };
+            let program = program::fill_placeholders(program, value);
+            let found = program::find_program(&program, &req.cwd, path.as_deref())
+                .map_err(|e| e.to_string())?;
+            let mut c = Command::new(found);
+            c.args(args.iter().map(|a| program::fill_placeholders(a, value)));
+            Ok(c)
+        }
+        _ => Err("the process spawner got a hook that is not a command".into()),
+    }
+}
+
 fn describe_status(status: std::process::ExitStatus) -> ExitStatus {
     if let Some(code) = status.code() {
         return ExitStatus::Exited(code);
@@ -85,13 +135,14 @@ impl Spawner for ShellSpawner {
     async fn spawn(&self, req: SpawnRequest) -> SpawnOutput {
         let _slot = self.slots.acquire().await;
         let start = Instant::now();
-        let Handler::Shell { command } = &req.handler else {
-            return SpawnOutput::spawn_failed("ShellSpawner got a non-shell hook", Duration::ZERO);
-        };
         if let Some(failed) = req.missing_cwd(start.into_std()) {
             return failed;
         }
-        let mut cmd = shell_command(command);
+        let mut cmd = match process_for(&req) {
+            Ok(cmd) => cmd,
+            Err(why) => return SpawnOutput::spawn_failed(why, start.elapsed()),
+        };
+        let command = req.handler.display();
         cmd.current_dir(&req.cwd)
             .env("HOOK_EVENT", req.event.as_str())
             .env("HOOK_PROJECT_DIR", &req.project_dir);
@@ -109,7 +160,10 @@ impl Spawner for ShellSpawner {
             Ok(c) => c,
             Err(e) => {
                 return SpawnOutput::spawn_failed(
-                    format!("cannot start the shell for {command:?}: {e}"),
+                    match &req.handler {
+                        Handler::Exec { .. } => format!("cannot start {command:?}: {e}"),
+                        _ => format!("cannot start the shell for {command:?}: {e}"),
+                    },
                     start.elapsed(),
                 );
             }

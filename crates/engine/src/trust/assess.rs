@@ -223,7 +223,9 @@ impl Assessing<'_> {
                 module: ModuleSource::File(module),
                 ..
             } => self.module_file(h, module),
-            Handler::Shell { command } => self.scripts(h, command),
+            Handler::Shell { command, .. } | Handler::Exec { command, .. } => {
+                self.scripts(h, command);
+            }
             Handler::Http { .. } => {}
         }
     }

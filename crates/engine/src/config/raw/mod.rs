@@ -10,7 +10,7 @@
 
 mod values;
 
-use super::types::{FsAccess, OnError};
+use super::types::{FsAccess, OnError, ShellKind};
 use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
@@ -43,6 +43,11 @@ const HOOK_KEYS: &[&str] = &[
     "package",
     "enabled",
     "if",
+    "args",
+    "shell",
+    "onFailure",
+    "statusMessage",
+    "once",
 ];
 
 /// One item of a file, in document order.
@@ -98,6 +103,15 @@ pub(super) struct RawHook {
     pub enabled: Option<bool>,
     /// `if`: a permission rule on the tool call, as written.
     pub condition: Option<String>,
+    /// `args`: the exec form's arguments (`command` is then the program, run without a
+    /// shell).
+    pub args: Option<Vec<String>>,
+    /// `shell`: the shell form's interpreter.
+    pub shell: Option<ShellKind>,
+    /// `statusMessage`: what is shown while the hook runs.
+    pub status_message: Option<String>,
+    /// `once`: the hook runs once per session.
+    pub once: bool,
     /// What is wrong with the values, in reading order; phase 2 adds its own.
     pub problems: Vec<String>,
 }
@@ -287,6 +301,10 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let is_async = r.bool("async").unwrap_or(false);
     let timeout_ms = r.timeout();
     let on_error = r.on_error();
+    let args = r.args();
+    let shell = r.shell();
+    let status_message = r.string("statusMessage");
+    let once = r.bool("once").unwrap_or(false);
     let fuel = r.fuel();
     let memory_mib = r.memory();
     let fs = r.fs();
@@ -319,6 +337,10 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         package,
         enabled,
         condition,
+        args,
+        shell,
+        status_message,
+        once,
         problems: r.problems,
     }))
 }

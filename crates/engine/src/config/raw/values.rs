@@ -3,7 +3,7 @@
 
 use super::RawPackage;
 use crate::Dialect;
-use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError};
+use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError, ShellKind};
 use crate::payload::json_type_name;
 use serde_json::{Map, Value};
 
@@ -51,13 +51,71 @@ impl Reader<'_> {
         }
     }
 
+    /// `onError`, or its alias `onFailure` (Claude Code's name since 2.1.295); both given
+    /// and different is a problem.
     pub(super) fn on_error(&mut self) -> Option<OnError> {
-        match self.obj.get("onError")? {
+        let on_error = self.on_error_key("onError");
+        let on_failure = self.on_error_key("onFailure");
+        match (on_error, on_failure) {
+            (Some(a), Some(b)) if a != b => {
+                self.problems.push(format!(
+                    "`onError` is \"{}\" but `onFailure` is \"{}\"; `onFailure` is another name for `onError`: keep one",
+                    on_error_name(a),
+                    on_error_name(b)
+                ));
+                None
+            }
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_error_key(&mut self, key: &str) -> Option<OnError> {
+        match self.obj.get(key)? {
             Value::String(s) if s == "warn" => Some(OnError::Warn),
             Value::String(s) if s == "block" => Some(OnError::Block),
+            // Claude Code's default, by its name.
+            Value::String(s) if s == "continue" && key == "onFailure" => Some(OnError::Warn),
             v => {
+                let allowed = if key == "onFailure" {
+                    "\"block\" or \"continue\" (or \"warn\")"
+                } else {
+                    "\"warn\" or \"block\""
+                };
                 self.problems
-                    .push(format!("`onError` must be \"warn\" or \"block\", got {v}"));
+                    .push(format!("`{key}` must be {allowed}, got {v}"));
+                None
+            }
+        }
+    }
+
+    /// `args`: a list of strings (the exec form's arguments).
+    pub(super) fn args(&mut self) -> Option<Vec<String>> {
+        match self.obj.get("args")? {
+            Value::Array(items) if items.iter().all(Value::is_string) => Some(
+                items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_string))
+                    .collect(),
+            ),
+            v => {
+                self.problems.push(format!(
+                    "`args` must be a list of strings, the program's arguments (e.g. \"command\": \"node\", \"args\": [\"guard.js\"]), got {v}"
+                ));
+                None
+            }
+        }
+    }
+
+    /// `shell`: `"sh"`, `"bash"` or `"powershell"`.
+    pub(super) fn shell(&mut self) -> Option<ShellKind> {
+        match self.obj.get("shell")? {
+            Value::String(s) if s == "sh" => Some(ShellKind::Sh),
+            Value::String(s) if s == "bash" => Some(ShellKind::Bash),
+            Value::String(s) if s == "powershell" => Some(ShellKind::Powershell),
+            v => {
+                self.problems.push(format!(
+                    "`shell` must be \"sh\" (the default), \"bash\" or \"powershell\", got {v}"
+                ));
                 None
             }
         }
@@ -224,5 +282,12 @@ impl Reader<'_> {
                 Vec::new()
             }
         }
+    }
+}
+
+fn on_error_name(o: OnError) -> &'static str {
+    match o {
+        OnError::Warn => "warn",
+        OnError::Block => "block",
     }
 }

@@ -1,0 +1,231 @@
+//! Claude Code's command fields end to end, with real processes: the exec form (`args`, and
+//! the native `"command"` + `"args"`), `shell`, and `onFailure: "block"` (the native
+//! `onError`) on each way a hook can fail.
+
+mod common;
+
+use common::{Project, pre_tool, summary};
+use hookhost::{Decision, Event, Outcome, Payload};
+use serde_json::{Value, json};
+
+/// A project with no native hooks and this `.claude/settings.json`.
+fn claude_project(settings: Value) -> Project {
+    let p = Project::new(json!({"hooks": {}}));
+    p.write(".claude/settings.json", &settings.to_string());
+    p
+}
+
+fn claude_hooks(event: &str, matcher: &str, hooks: Value) -> Value {
+    json!({"hooks": {event: [{"matcher": matcher, "hooks": hooks}]}})
+}
+
+#[tokio::test]
+async fn claudes_exec_form_runs_the_program_with_each_argument_intact() {
+    let p = claude_project(claude_hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "command", "command": "sh",
+                "args": ["${CLAUDE_PROJECT_DIR}/guard.sh", "a b; touch pwned", "$HOME"]}]),
+    ));
+    // Writes its arguments one per line, then blocks with how many it got.
+    p.write(
+        "guard.sh",
+        "printf '%s\\n' \"$@\" > \"$CLAUDE_PROJECT_DIR/args.txt\"; echo \"guard ran with $# arguments\" >&2; exit 2\n",
+    );
+    let r = p
+        .runner()
+        .fire(pre_tool(&p.path(), "bash", json!({"command": "ls"})))
+        .await;
+    assert_eq!(r.decision, Decision::Block, "{}", summary(&r));
+    assert_eq!(r.reason.as_deref(), Some("guard ran with 2 arguments"));
+    // No shell ran the words: the `;` is text, `$HOME` is not a placeholder hookhost fills.
+    assert_eq!(p.read("args.txt"), "a b; touch pwned\n$HOME\n");
+    assert!(!p.path().join("pwned").exists());
+    assert_eq!(
+        r.hooks[0].command,
+        "sh \"${CLAUDE_PROJECT_DIR}/guard.sh\" \"a b; touch pwned\" \"\\$HOME\""
+    );
+}
+
+#[tokio::test]
+async fn the_native_exec_form_finds_its_program_on_path_or_says_it_is_missing() {
+    let p = Project::new(json!({"hooks": {
+        "PreToolUse": [{"command": "sh", "args": ["-c", "echo \"$0\" > out.txt; exit 0", "x y"]}],
+        "PostToolUse": [{"command": "no-such-program-hookhost-test", "args": ["a"]}]
+    }}));
+    let runner = p.runner();
+    let r = runner
+        .fire(pre_tool(&p.path(), "bash", json!({"command": "ls"})))
+        .await;
+    assert_eq!(r.decision, Decision::Pass, "{}", summary(&r));
+    assert_eq!(p.read("out.txt"), "x y\n");
+    let r = runner
+        .fire(Payload::post_tool_use(
+            &p.path(),
+            "s",
+            "bash",
+            json!({"command": "ls"}),
+            json!("ok"),
+            false,
+        ))
+        .await;
+    let message = r.hooks[0].message.clone().unwrap_or_default();
+    assert_eq!(r.hooks[0].outcome, Outcome::Error, "{}", summary(&r));
+    assert!(
+        message.contains(
+            "cannot start `no-such-program-hookhost-test`: there is no program of that name on PATH"
+        ),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_program_blocks_a_native_guard() {
+    let p = Project::new(json!({"hooks": {
+        "PreToolUse": [{"command": "./guards/missing.sh", "args": []}]
+    }}));
+    let r = p
+        .runner()
+        .fire(pre_tool(&p.path(), "bash", json!({"command": "ls"})))
+        .await;
+    assert_eq!(r.decision, Decision::Block, "{}", summary(&r));
+    let message = r.hooks[0].message.clone().unwrap_or_default();
+    assert!(
+        message.contains("does not exist; fix `command`"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn shell_bash_runs_the_command_with_bash() {
+    // An array is bash's, not sh's (dash rejects it).
+    let p = Project::new(json!({"hooks": {"Stop": [
+        {"command": "a=(x y); echo \"${a[1]}\" > out.txt", "shell": "bash"}
+    ]}}));
+    let r = p
+        .runner()
+        .fire(Payload::stop(Event::Stop, &p.path(), "s", false))
+        .await;
+    assert_eq!(r.hooks[0].outcome, Outcome::Pass, "{}", summary(&r));
+    assert_eq!(p.read("out.txt"), "y\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_missing_interpreter_is_the_hooks_outcome() {
+    // A PATH with `sh` alone: no pwsh, whatever the machine has.
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "Write-Output hi", "shell": "powershell"}
+    ]}}));
+    let bin = p.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", bin.join("sh")).unwrap();
+    let out = p.cli(
+        &["run", "PreToolUse", "--tool", "bash", "--json"],
+        &[("PATH", bin.to_str().unwrap())],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(report["decision"], "block", "{report}");
+    let message = report["hooks"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("the hook's `shell` is \"powershell\", but there is no `pwsh` on PATH"),
+        "{report}"
+    );
+}
+
+/// Each way a hook fails, as a Claude Code PreToolUse hook: the command and its `timeout`.
+fn failures() -> [(&'static str, Value); 4] {
+    [
+        ("crash", json!({"type": "command", "command": "kill -9 $$"})),
+        (
+            "timeout",
+            json!({"type": "command", "command": "sleep 30", "timeout": 1}),
+        ),
+        (
+            "unreadable answer",
+            json!({"type": "command", "command": "echo '{\"decision\": '"}),
+        ),
+        (
+            "cannot start",
+            json!({"type": "command", "command": "no-such-program-hookhost-test", "args": []}),
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn on_failure_block_fails_closed_on_every_kind_of_failure() {
+    for (kind, hook) in failures() {
+        let mut blocking = hook.clone();
+        blocking["onFailure"] = json!("block");
+        let p = claude_project(claude_hooks("PreToolUse", "Bash", json!([blocking])));
+        let r = p
+            .runner()
+            .fire(pre_tool(&p.path(), "bash", json!({"command": "ls"})))
+            .await;
+        assert_eq!(r.decision, Decision::Block, "{kind}: {}", summary(&r));
+        // Claude Code's default: a failure lets the call through, but an unreadable answer
+        // to a guard never counts as a pass in hookhost.
+        let p = claude_project(claude_hooks("PreToolUse", "Bash", json!([hook])));
+        let r = p
+            .runner()
+            .fire(pre_tool(&p.path(), "bash", json!({"command": "ls"})))
+            .await;
+        let expected = if kind == "unreadable answer" {
+            Decision::Block
+        } else {
+            Decision::Pass
+        };
+        assert_eq!(
+            r.decision,
+            expected,
+            "{kind} without onFailure: {}",
+            summary(&r)
+        );
+    }
+}
+
+#[tokio::test]
+async fn on_failure_block_denies_a_permission_request_whatever_the_failure() {
+    for (kind, mut hook) in failures() {
+        hook["onFailure"] = json!("block");
+        let p = claude_project(claude_hooks("PermissionRequest", "Bash", json!([hook])));
+        let r = p
+            .runner()
+            .fire(Payload::permission_request(
+                &p.path(),
+                "s",
+                "bash",
+                json!({"command": "ls"}),
+                "rule",
+            ))
+            .await;
+        assert_eq!(r.decision, Decision::Block, "{kind}: {}", summary(&r));
+    }
+}
+
+#[tokio::test]
+async fn on_failure_block_only_warns_where_nothing_can_be_blocked() {
+    let p = claude_project(claude_hooks(
+        "PostToolUse",
+        "Bash",
+        json!([{"type": "command", "command": "kill -9 $$", "onFailure": "block"}]),
+    ));
+    let r = p
+        .runner()
+        .fire(Payload::post_tool_use(
+            &p.path(),
+            "s",
+            "bash",
+            json!({"command": "ls"}),
+            json!("ok"),
+            false,
+        ))
+        .await;
+    assert_eq!(
+        (r.decision, r.hooks[0].outcome),
+        (Decision::Pass, Outcome::Warn),
+        "{}",
+        summary(&r)
+    );
+}
