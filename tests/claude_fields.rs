@@ -229,3 +229,73 @@ async fn on_failure_block_only_warns_where_nothing_can_be_blocked() {
         summary(&r)
     );
 }
+
+#[test]
+fn once_runs_a_hook_once_per_session_across_processes() {
+    let p = Project::new(json!({"hooks": {"UserPromptSubmit": [
+        {"command": "echo ran >> once.log", "once": true},
+        {"command": "echo ran >> every.log"}
+    ]}}));
+    // One process per event, as an agent's adapter runs: the mark outlives each.
+    for session in ["s-1", "s-1", "s-1", "s-2"] {
+        let out = p.cli(&["run", "UserPromptSubmit", "--session", session], &[]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(p.read("once.log"), "ran\nran\n");
+    assert_eq!(p.read("every.log").lines().count(), 4);
+    // The mark is hookhost's own state, not the project's.
+    let in_project = walk(&p.path());
+    assert!(
+        in_project.iter().all(|f| !f.contains("once-")),
+        "{in_project:?}"
+    );
+    assert!(walk(p.cache.path()).iter().any(|f| f.contains("once-")));
+}
+
+/// Every file under `dir`, as text.
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path.display().to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn status_message_is_shown_by_list_and_run() {
+    let p = claude_project(claude_hooks(
+        "PreToolUse",
+        "Bash",
+        json!([{"type": "command", "command": "true", "statusMessage": "Checking the command"}]),
+    ));
+    for args in [
+        &["list"][..],
+        &[
+            "run",
+            "PreToolUse",
+            "--tool",
+            "Bash",
+            "--args",
+            "{\"command\": \"ls\"}",
+        ][..],
+    ] {
+        let out = p.cli(args, &[]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Checking the command"), "{args:?}: {text}");
+    }
+    let out = p.cli(&["list", "--json"], &[]);
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        listed["hooks"][0]["statusMessage"], "Checking the command",
+        "{listed}"
+    );
+}

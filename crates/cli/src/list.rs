@@ -121,6 +121,15 @@ fn print_hook(h: &config::Hook) {
     if h.is_async {
         extras.push("async".into());
     }
+    if let Some(shell) = h.handler.shell().filter(|s| *s != config::ShellKind::Sh) {
+        extras.push(format!("shell {}", shell.as_str()));
+    }
+    if matches!(h.handler, config::Handler::Exec { .. }) {
+        extras.push("no shell".into());
+    }
+    if h.once {
+        extras.push("once per session".into());
+    }
     extras.push(format!("timeout {} ms", h.timeout.as_millis()));
     println!(
         "  {:<16} {:<5} {}  [{}]",
@@ -131,6 +140,9 @@ fn print_hook(h: &config::Hook) {
     );
     if let Some(d) = &h.description {
         println!("      {}", terminal_safe(d));
+    }
+    if let Some(status) = &h.status_message {
+        println!("      status: {}", terminal_safe(status));
     }
     let scope = scope_name(h.scope);
     let file = terminal_safe(&h.file.display().to_string()).into_owned();

@@ -65,6 +65,21 @@ fn listed(h: &Hook) -> ListedHook {
             .as_ref()
             .map(|rule| config::PermissionRule::as_str(rule).to_string()),
         description: h.description.clone(),
+        status_message: h.status_message.clone(),
+        program: match &h.handler {
+            Handler::Exec { program, .. } => Some(program.clone()),
+            _ => None,
+        },
+        args: match &h.handler {
+            Handler::Exec { args, .. } => Some(args.clone()),
+            _ => None,
+        },
+        shell: h
+            .handler
+            .shell()
+            .filter(|s| *s != config::ShellKind::Sh)
+            .map(|s| s.as_str().to_string()),
+        once: h.once,
         timeout_ms: u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
         cwd: h.cwd.clone(),
         is_async: h.is_async,

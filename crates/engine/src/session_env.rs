@@ -121,6 +121,39 @@ impl SessionEnv {
     }
 }
 
+impl SessionEnv {
+    /// Claims the one run of a `once` hook in `session`: `Ok(true)` the first time (the mark
+    /// `once-<key>` is created, atomically, so two processes of one session cannot both
+    /// claim it), `Ok(false)` ever after; `Err` says why there is no mark to keep (the hook
+    /// then runs).
+    ///
+    /// Where: beside the session's env files, `<root>/<session>/once-<key>` (the root is
+    /// under the settled cache root, hookhost's own state: protected from the agent, never
+    /// in the project).
+    pub fn claim_once(&self, session: &str, key: &str) -> Result<bool, String> {
+        let root = self
+            .root()
+            .ok_or("no cache directory and no temporary directory for the `once` mark")?;
+        let dir = root.join(dir_name(session));
+        private_dir(&root)
+            .and_then(|()| private_dir(&dir))
+            .map_err(|e| e.to_string())?;
+        let path = dir.join(format!("once-{key}"));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+        }
+        match options.open(&path) {
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(format!("cannot create {}: {e}", path.display())),
+        }
+    }
+}
+
 /// The directory of a session: its id when that is a plain name (letters, digits, `-`,
 /// `_`, `.`, at most 64, not starting with a dot), else its SHA-256 (a payload's session id
 /// is not a path).

@@ -24,6 +24,7 @@ mod background;
 mod builder;
 mod fire;
 mod log;
+mod once;
 mod step;
 mod tool_hooks;
 

@@ -20,7 +20,8 @@ use std::time::Duration;
 
 impl Runner {
     /// Gates, runs and judges one hook (`rejudge`: the second pass on a rewritten call).
-    /// `None`: an async hook was started, which takes no part in the decision.
+    /// `None`: an async hook was started, which takes no part in the decision, or a `once`
+    /// hook ran earlier in the session (not run, not recorded).
     pub(super) async fn run_step(
         &self,
         step: &Step<'_>,
@@ -60,6 +61,14 @@ impl Runner {
                 Some((record(hook, &out, &judgement, false), judgement))
             }
             gate => {
+                // A `once` hook that ran earlier in the session is gone for the rest of it.
+                if !rejudge && self.ran_once_already(hook, payload) {
+                    tracing::debug!(hook = %hook.label(), "`once` hook already ran in this session; not run again");
+                    return None;
+                }
+                if let Some(status) = &hook.status_message {
+                    tracing::info!(hook = %hook.label(), status = %crate::terminal_safe(status), "running");
+                }
                 let level = match gate {
                     Gate::RunReduced => TrustLevel::Untrusted,
                     _ => TrustLevel::Trusted,
