@@ -574,7 +574,8 @@ fn outcome_script_not_executable() {
 #[cfg(unix)]
 #[test]
 fn outcome_shell_not_installed() {
-    let text = r#"{"hooks": {"PreToolUse": [{"command": "Write-Output hi", "shell": "powershell"}]}}"#;
+    let text =
+        r#"{"hooks": {"PreToolUse": [{"command": "Write-Output hi", "shell": "powershell"}]}}"#;
     let p = project_with_text(text);
     let bin = p.home.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();

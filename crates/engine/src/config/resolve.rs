@@ -88,16 +88,13 @@ impl Resolver<'_> {
             package,
             enabled: _,
             condition: condition_text,
-            args,
-            shell,
-            status_message,
-            once,
+            command_fields: fields,
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
-        let runs = runs(command, url, package, &keys, &mut problems);
-        let runs = runs.and_then(|r| exec_form(r, args, &mut problems));
-        check_shell(runs.as_ref(), shell, &mut problems);
+        let runs = runs(command, url, package, &keys, &mut problems)
+            .and_then(|r| exec_form(r, fields.args, &mut problems));
+        check_shell(runs.as_ref(), fields.shell, &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
         if let Some(kind) = kind {
             check_kind_options(kind, &keys, &mut problems);
@@ -124,7 +121,7 @@ impl Resolver<'_> {
         let handler = self
             .handler(
                 runs,
-                shell.unwrap_or_default(),
+                fields.shell.unwrap_or_default(),
                 &cwd,
                 limits,
                 (headers, allowed_env),
@@ -139,10 +136,7 @@ impl Resolver<'_> {
             matcher,
             match_source: match_text,
             description,
-            timeout: Duration::from_millis(timeout_ms.unwrap_or(match dialect {
-                crate::Dialect::Native => DEFAULT_TIMEOUT_MS,
-                d => d.default_timeout_ms(),
-            })),
+            timeout: Duration::from_millis(timeout_ms.unwrap_or_else(|| default_timeout(dialect))),
             cwd,
             is_async,
             on_error: on_error.unwrap_or_default(),
@@ -150,8 +144,8 @@ impl Resolver<'_> {
             source: self.source,
             condition,
             switch_id: None,
-            status_message,
-            once,
+            status_message: fields.status_message,
+            once: fields.once,
         })
     }
 
@@ -365,6 +359,14 @@ fn runs(
             None
         }
         (None, Some(u), None) => Some(Runs::Http(u)),
+    }
+}
+
+/// A hook's timeout when it gives none: its agent's default (native: 10 s).
+fn default_timeout(dialect: crate::Dialect) -> u64 {
+    match dialect {
+        crate::Dialect::Native => DEFAULT_TIMEOUT_MS,
+        d => d.default_timeout_ms(),
     }
 }
 

@@ -103,6 +103,15 @@ pub(super) struct RawHook {
     pub enabled: Option<bool>,
     /// `if`: a permission rule on the tool call, as written.
     pub condition: Option<String>,
+    /// `args`, `shell`, `statusMessage`, `once`.
+    pub command_fields: CommandFields,
+    /// What is wrong with the values, in reading order; phase 2 adds its own.
+    pub problems: Vec<String>,
+}
+
+/// The fields of a command hook Claude Code's format brought (read as the native file's).
+#[derive(Debug, Default)]
+pub(super) struct CommandFields {
     /// `args`: the exec form's arguments (`command` is then the program, run without a
     /// shell).
     pub args: Option<Vec<String>>,
@@ -112,8 +121,6 @@ pub(super) struct RawHook {
     pub status_message: Option<String>,
     /// `once`: the hook runs once per session.
     pub once: bool,
-    /// What is wrong with the values, in reading order; phase 2 adds its own.
-    pub problems: Vec<String>,
 }
 
 /// `"package": {"ref": "oci://...", "digest": "sha256:...", "args": [...]}`, read.
@@ -301,10 +308,6 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let is_async = r.bool("async").unwrap_or(false);
     let timeout_ms = r.timeout();
     let on_error = r.on_error();
-    let args = r.args();
-    let shell = r.shell();
-    let status_message = r.string("statusMessage");
-    let once = r.bool("once").unwrap_or(false);
     let fuel = r.fuel();
     let memory_mib = r.memory();
     let fs = r.fs();
@@ -337,10 +340,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         package,
         enabled,
         condition,
-        args,
-        shell,
-        status_message,
-        once,
+        command_fields: r.command_fields(),
         problems: r.problems,
     }))
 }

@@ -1,7 +1,7 @@
 //! Phase 1, one value at a time: each key of a hook object read with its JSON type and
 //! range checked, a wrong value recorded as a problem (and read as absent).
 
-use super::RawPackage;
+use super::{CommandFields, RawPackage};
 use crate::Dialect;
 use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError, ShellKind};
 use crate::payload::json_type_name;
@@ -85,6 +85,16 @@ impl Reader<'_> {
                     .push(format!("`{key}` must be {allowed}, got {v}"));
                 None
             }
+        }
+    }
+
+    /// `args`, `shell`, `statusMessage` and `once`.
+    pub(super) fn command_fields(&mut self) -> CommandFields {
+        CommandFields {
+            args: self.args(),
+            shell: self.shell(),
+            status_message: self.string("statusMessage"),
+            once: self.bool("once").unwrap_or(false),
         }
     }
 
