@@ -299,3 +299,113 @@ fn status_message_is_shown_by_list_and_run() {
         "{listed}"
     );
 }
+
+/// Whether a background hook of the project has finished (its exit code is recorded in
+/// hookhost's per-session state, under the cache directory).
+fn rewake_finished(p: &Project) -> bool {
+    walk(p.cache.path())
+        .iter()
+        .any(|f| f.contains("/rewake/") && f.ends_with("/status"))
+}
+
+#[cfg(unix)]
+#[test]
+fn async_rewake_runs_detached_and_its_exit_2_wakes_the_next_event_of_the_session() {
+    // The hook waits for `go` (at most ~20 s, so a broken test ends): the event that starts
+    // it must not wait for it.
+    let hook = "i=0; while [ ! -f go ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; \
+                echo 'the background tests failed' >&2; exit 2";
+    let p = claude_project(claude_hooks(
+        "PostToolUse",
+        "Bash",
+        json!([{"type": "command", "command": hook, "asyncRewake": true}]),
+    ));
+    let post = [
+        "run",
+        "PostToolUse",
+        "--session",
+        "s-1",
+        "--tool",
+        "Bash",
+        "--json",
+    ];
+    let out = p.cli(&post, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The event returned while the hook still waits: nothing of it in this event.
+    assert!(
+        !rewake_finished(&p),
+        "the event waited for the background hook"
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["hooks"].as_array().map(Vec::len),
+        Some(0),
+        "{report}"
+    );
+    std::fs::write(p.path().join("go"), "").unwrap();
+    while !rewake_finished(&p) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Another session's event does not get it.
+    let other = p.cli(
+        &["run", "UserPromptSubmit", "--session", "s-2", "--json"],
+        &[],
+    );
+    let other: Value = serde_json::from_slice(&other.stdout).unwrap();
+    assert_eq!(other["hooks"].as_array().map(Vec::len), Some(0), "{other}");
+    // The session's next event that can carry it does, once.
+    let prompt = ["run", "UserPromptSubmit", "--session", "s-1", "--json"];
+    let woke: Value = serde_json::from_slice(&p.cli(&prompt, &[]).stdout).unwrap();
+    assert_eq!(
+        woke["additionalContext"],
+        json!(["the background tests failed"]),
+        "{woke}"
+    );
+    assert_eq!(woke["hooks"][0]["hook"], "PostToolUse[0]", "{woke}");
+    let again: Value = serde_json::from_slice(&p.cli(&prompt, &[]).stdout).unwrap();
+    assert_eq!(again["hooks"].as_array().map(Vec::len), Some(0), "{again}");
+}
+
+#[cfg(unix)]
+#[test]
+fn async_rewake_keeps_a_stopping_agent_going_and_ignores_other_exits() {
+    let p = claude_project(claude_hooks(
+        "PostToolUse",
+        "Bash",
+        json!([{"type": "command", "command": "echo 'lint found 3 errors'; exit 2", "asyncRewake": true}]),
+    ));
+    let post = ["run", "PostToolUse", "--session", "s-1", "--tool", "Bash"];
+    assert!(p.cli(&post, &[]).status.success());
+    while !rewake_finished(&p) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // stdout when stderr is empty; the agent about to stop goes on with it.
+    let stop: Value = serde_json::from_slice(
+        &p.cli(&["run", "Stop", "--session", "s-1", "--json"], &[])
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(stop["decision"], "force", "{stop}");
+    assert_eq!(stop["reason"], "lint found 3 errors", "{stop}");
+
+    let quiet = claude_project(claude_hooks(
+        "PostToolUse",
+        "Bash",
+        json!([{"type": "command", "command": "echo fine; exit 1", "asyncRewake": true}]),
+    ));
+    assert!(quiet.cli(&post, &[]).status.success());
+    while !rewake_finished(&quiet) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let stop: Value = serde_json::from_slice(
+        &quiet
+            .cli(&["run", "Stop", "--session", "s-1", "--json"], &[])
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(stop["decision"], "pass", "{stop}");
+}

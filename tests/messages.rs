@@ -249,7 +249,9 @@ config_errors! {
   {"command": "echo hi", "shell": "zsh"},
   {"url": "http://127.0.0.1:9/hook", "args": ["a"], "shell": "bash"},
   {"command": "echo hi", "onFailure": "block", "onError": "warn"},
-  {"command": "echo hi", "onFailure": "deny", "once": "yes", "statusMessage": 1}
+  {"command": "echo hi", "onFailure": "deny", "once": "yes", "statusMessage": 1},
+  {"command": "echo hi", "asyncRewake": true},
+  {"url": "http://127.0.0.1:9/hook", "asyncRewake": "yes"}
 ]}}"#;
     managed_only_key_in_a_project_file: r#"{"allowManagedHooksOnly": true, "hooks": {}}"#;
     disable_all_hooks_not_a_bool: r#"{"disableAllHooks": "yes", "hooks": {}}"#;

@@ -118,7 +118,9 @@ fn print_hook(h: &config::Hook) {
     if let Some(rule) = &h.condition {
         extras.push(format!("if \"{}\"", terminal_safe(rule.as_str())));
     }
-    if h.is_async {
+    if h.async_rewake {
+        extras.push("asyncRewake: exit 2 wakes the session's next event".into());
+    } else if h.is_async {
         extras.push("async".into());
     }
     if let Some(shell) = h.handler.shell().filter(|s| *s != config::ShellKind::Sh) {

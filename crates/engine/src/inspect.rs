@@ -80,6 +80,7 @@ fn listed(h: &Hook) -> ListedHook {
             .filter(|s| *s != config::ShellKind::Sh)
             .map(|s| s.as_str().to_string()),
         once: h.once,
+        async_rewake: h.async_rewake,
         timeout_ms: u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
         cwd: h.cwd.clone(),
         is_async: h.is_async,

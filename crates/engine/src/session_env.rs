@@ -154,6 +154,31 @@ impl SessionEnv {
     }
 }
 
+impl SessionEnv {
+    /// A fresh private directory for one background (`asyncRewake`) run of a hook in
+    /// `session`: `<root>/<session>/rewake/<name>/`.
+    pub fn rewake_job(&self, session: &str, name: &str) -> Result<PathBuf, String> {
+        let jobs = self.rewake_jobs(session)?;
+        let dir = jobs.join(name);
+        private_dir(&dir).map_err(|e| e.to_string())?;
+        Ok(dir)
+    }
+
+    /// The directory of `session`'s background runs (created private when missing).
+    pub fn rewake_jobs(&self, session: &str) -> Result<PathBuf, String> {
+        let root = self
+            .root()
+            .ok_or("no cache directory and no temporary directory for a background hook")?;
+        let session_dir = root.join(dir_name(session));
+        let jobs = session_dir.join("rewake");
+        private_dir(&root)
+            .and_then(|()| private_dir(&session_dir))
+            .and_then(|()| private_dir(&jobs))
+            .map_err(|e| e.to_string())?;
+        Ok(jobs)
+    }
+}
+
 /// The directory of a session: its id when that is a plain name (letters, digits, `-`,
 /// `_`, `.`, at most 64, not starting with a dot), else its SHA-256 (a payload's session id
 /// is not a path).

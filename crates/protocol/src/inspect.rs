@@ -73,6 +73,9 @@ pub struct ListedHook {
     /// `once`: it runs at most once per session.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub once: bool,
+    /// `asyncRewake`: it runs in the background and its exit 2 wakes the agent later.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub async_rewake: bool,
     /// Its timeout in milliseconds.
     pub timeout_ms: u64,
     /// The directory it runs in.

@@ -88,24 +88,19 @@ impl Resolver<'_> {
             package,
             enabled: _,
             condition: condition_text,
-            command_fields: fields,
+            command_fields: mut fields,
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
         let runs = runs(command, url, package, &keys, &mut problems)
-            .and_then(|r| exec_form(r, fields.args, &mut problems));
-        check_shell(runs.as_ref(), fields.shell, &mut problems);
+            .and_then(|r| exec_form(r, fields.args.take(), &mut problems));
+        check_command_fields(event, is_async, runs.as_ref(), &fields, &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
         if let Some(kind) = kind {
             check_kind_options(kind, &keys, &mut problems);
         }
         let matcher = compile_matcher(event, dialect, match_text.as_deref(), &mut problems);
         let condition = self.condition(event, condition_text.as_deref(), &mut problems);
-        if is_async && !event.allows_async() {
-            problems.push(format!(
-                "`async` is not allowed on {event}: its hooks decide (block/force), and a fire-and-forget hook cannot; remove `async` or move the hook to a non-blocking event"
-            ));
-        }
         let cwd = self.cwd(cwd_text.as_deref(), kind, &mut problems);
         check_header_references(&headers, &allowed_env, &mut problems);
         // Phase 1 reported why `runs` is missing when it is.
@@ -138,7 +133,7 @@ impl Resolver<'_> {
             description,
             timeout: Duration::from_millis(timeout_ms.unwrap_or_else(|| default_timeout(dialect))),
             cwd,
-            is_async,
+            is_async: is_async || fields.async_rewake,
             on_error: on_error.unwrap_or_default(),
             dialect,
             source: self.source,
@@ -146,6 +141,7 @@ impl Resolver<'_> {
             switch_id: None,
             status_message: fields.status_message,
             once: fields.once,
+            async_rewake: fields.async_rewake,
         })
     }
 
@@ -422,6 +418,44 @@ fn check_shell(runs: Option<&Runs>, shell: Option<ShellKind>, problems: &mut Vec
         Some(Runs::Shell(_)) | None => return,
     };
     problems.push(format!("`shell` is \"{}\", but {why}", shell.as_str()));
+}
+
+/// `shell`, `async` and `asyncRewake` against what the hook runs and its event.
+fn check_command_fields(
+    event: Event,
+    is_async: bool,
+    runs: Option<&Runs>,
+    fields: &super::raw::CommandFields,
+    problems: &mut Vec<String>,
+) {
+    check_shell(runs, fields.shell, problems);
+    if is_async && !event.allows_async() {
+        problems.push(format!(
+            "`async` is not allowed on {event}: its hooks decide (block/force), and a fire-and-forget hook cannot; remove `async` or move the hook to a non-blocking event"
+        ));
+    }
+    check_rewake(event, runs, fields.async_rewake, problems);
+}
+
+/// `asyncRewake` (a background command whose exit 2 wakes the agent later) is a command's,
+/// and like `async` it cannot be on an event whose hooks decide.
+fn check_rewake(event: Event, runs: Option<&Runs>, rewake: bool, problems: &mut Vec<String>) {
+    if !rewake {
+        return;
+    }
+    if !event.allows_async() {
+        problems.push(format!(
+            "`asyncRewake` is not allowed on {event}: its hooks decide (block/force), and a background hook cannot; remove it, or move the hook to an event such as PostToolUse"
+        ));
+    }
+    if matches!(
+        runs,
+        Some(Runs::Wasm { .. } | Runs::Package(_) | Runs::Http(_))
+    ) {
+        problems.push(
+            "`asyncRewake` applies to commands (a shell command or the exec form), not to wasm or HTTP hooks; remove it".into(),
+        );
+    }
 }
 
 /// The exec form as one line a shell would split back into the same words, after the same

@@ -144,6 +144,7 @@ mod tests {
             switch_id: Some("guard".into()),
             status_message: None,
             once: false,
+            async_rewake: false,
         }
     }
 

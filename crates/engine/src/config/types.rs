@@ -274,6 +274,10 @@ pub struct Hook {
     /// `once`: the hook runs at most once per session (the mark is kept in hookhost's own
     /// per-session state, across processes: `runner/once.rs`).
     pub once: bool,
+    /// `asyncRewake` (implies `is_async`): the command runs detached, outliving the event's
+    /// process; when it exits 2 its output is delivered at the session's next event that can
+    /// carry it (`runner/rewake.rs`).
+    pub async_rewake: bool,
 }
 
 impl Hook {

@@ -231,7 +231,11 @@ fn the_permission_checker_takes_the_guard() {
 #[test]
 fn the_per_session_once_marks_are_protected() {
     let f = fixture();
-    let state = f.home.parent().unwrap().join("cache/hookhost/session-env/s-1");
+    let state = f
+        .home
+        .parent()
+        .unwrap()
+        .join("cache/hookhost/session-env/s-1");
     let mark = state.join("once-0123456789abcdef0123456789abcdef");
     let d = f.bash(&format!("rm -f {}", mark.display()));
     assert!(d.is_some(), "rm of a once mark was let through");

@@ -95,6 +95,9 @@ impl Runner {
                 }
             }
         }
+        if !decided {
+            self.deliver_rewakes(&snapshot, &payload, &mut effects, &mut report);
+        }
         self.final_call(&mut effects, &payload, original_args.as_ref());
         crate::report::settle(&mut report, effects);
         self.fail_closed_on_config_errors(&snapshot, &mut report);

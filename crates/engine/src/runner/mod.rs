@@ -25,6 +25,7 @@ mod builder;
 mod fire;
 mod log;
 mod once;
+mod rewake;
 mod step;
 mod tool_hooks;
 

@@ -34,7 +34,7 @@ impl Runner {
 }
 
 /// The hook's identity for its mark: a digest of its file, scope, event, place and handler.
-fn once_key(hook: &Hook) -> String {
+pub(super) fn once_key(hook: &Hook) -> String {
     let id = hook.id();
     let identity = format!(
         "{}\n{}\n{}\n{}\n{}\n{}\n{:?}",

@@ -79,6 +79,10 @@ impl Runner {
                     let value = file.to_string_lossy().into_owned();
                     request.env.push(("CLAUDE_ENV_FILE".to_string(), value));
                 }
+                if hook.async_rewake {
+                    self.start_rewake(hook.clone(), request, payload, level);
+                    return None;
+                }
                 if hook.is_async {
                     self.start_async(hook.clone(), request, level);
                     return None;

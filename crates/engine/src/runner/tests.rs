@@ -96,6 +96,7 @@ fn hook(event: Event, index: usize, command: &str) -> Hook {
         switch_id: None,
         status_message: None,
         once: false,
+        async_rewake: false,
     }
 }
 

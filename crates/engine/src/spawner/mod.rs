@@ -15,6 +15,8 @@ pub mod wasm;
 pub use capture::{Capture, CapturedStream, OUTPUT_CAP};
 pub use http::HttpSpawner;
 pub use shell::ShellSpawner;
+#[cfg(unix)]
+pub(crate) use shell::start_detached;
 pub use wasm::{
     BASELINE_MIN_BYTES, OptimisationClaim, TIERING_ENV, Tiering, WasmEngineConfig, WasmSpawner,
 };

@@ -116,6 +116,58 @@ fn process_for(req: &SpawnRequest) -> Result<Command, String> {
     }
 }
 
+/// The wrapper that runs a background (`asyncRewake`) hook detached: `$1` is the job's
+/// directory; the rest is the hook's own command line. The payload comes from `in`, stdout
+/// and stderr go to `out` and `err`, and the exit code is written to `status` last (renamed
+/// into place, so a reader never sees half of it).
+#[cfg(unix)]
+const DETACHED: &str = r#"d=$1; shift; "$@" <"$d/in" >"$d/out" 2>"$d/err"; echo $? >"$d/status.tmp"; mv "$d/status.tmp" "$d/status""#;
+
+/// Starts a command hook detached from this process (its own process group, no pipes to
+/// it), to outlive the event: the payload is `dir/in`, and `dir/out`, `dir/err` and
+/// `dir/status` are what it leaves (`runner/rewake.rs` reads them). Nothing waits for it
+/// here, and no timeout applies (as Claude Code does not enforce one on a background hook).
+/// `Err`: it could not start (a missing program or `shell` says so, as when run in the
+/// foreground).
+#[cfg(unix)]
+pub(crate) fn start_detached(req: &SpawnRequest, dir: &std::path::Path) -> Result<(), String> {
+    if let Some(failed) = req.missing_cwd(std::time::Instant::now()) {
+        return Err(match failed.status {
+            ExitStatus::SpawnFailed(why) => why,
+            other => format!("{other:?}"),
+        });
+    }
+    let hook = process_for(req)?;
+    let hook = hook.as_std();
+    std::fs::write(dir.join("in"), &*req.stdin)
+        .map_err(|e| format!("cannot write {}: {e}", dir.join("in").display()))?;
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(DETACHED)
+        .arg("hookhost-rewake")
+        .arg(dir)
+        .arg(hook.get_program())
+        .args(hook.get_args())
+        .current_dir(&req.cwd)
+        .env("HOOK_EVENT", req.event.as_str())
+        .env("HOOK_PROJECT_DIR", &req.project_dir);
+    for name in &req.env_unset {
+        cmd.env_remove(name);
+    }
+    cmd.envs(req.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start the background hook: {e}"))?;
+    // Reaped when it ends (a long-lived runner must not keep zombies); a one-event process
+    // that exits first leaves it to init.
+    std::thread::spawn(move || child.wait());
+    Ok(())
+}
+
 fn describe_status(status: std::process::ExitStatus) -> ExitStatus {
     if let Some(code) = status.code() {
         return ExitStatus::Exited(code);

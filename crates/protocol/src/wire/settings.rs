@@ -35,6 +35,9 @@ pub struct NativeHookObject {
     /// `once`: at most once per session.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub once: Option<Value>,
+    /// Claude Code's `asyncRewake`.
+    #[serde(rename = "asyncRewake", skip_serializing_if = "Option::is_none")]
+    pub async_rewake: Option<Value>,
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     pub matcher: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -11,8 +11,8 @@
 //! `onFailure` is the native `onError`; `statusMessage` is kept (shown while the hook runs).
 //! `once` is honoured by Claude Code only in skill frontmatter, "ignored in settings files
 //! and agent frontmatter": so here too, with a warning. `asyncRewake` (a background hook
-//! whose exit 2 wakes the agent) is not implemented: the hook runs synchronously, where
-//! its exit 2 reaches the model at once (a warning says so).
+//! whose exit 2 wakes the agent) is the native `asyncRewake` (`runner/rewake.rs`); on an
+//! event whose hooks decide it runs synchronously, as `async` does there (a warning).
 
 use super::format::{At, Format, Read};
 use super::reader::{http, ignored_keys, native, skipped_adapter, timeout, unknown_type};
@@ -50,7 +50,7 @@ pub(super) fn hook(
     }
     out.description.clone_from(&entry.description);
     out.status_message = entry.status_message.clone().map(Value::String);
-    claude_command_fields(fmt.dialect, &entry, &mut out, label, f);
+    claude_command_fields(fmt.dialect, event, &entry, &mut out, label, f);
     if entry.is_async == Some(true) {
         if event.allows_async() {
             out.is_async = Some(Value::Bool(true));
@@ -74,6 +74,7 @@ pub(super) fn hook(
 /// have none of them: a warning each, the hook runs without it).
 fn claude_command_fields(
     d: Dialect,
+    event: Event,
     entry: &NestedEntry,
     out: &mut NativeHookObject,
     label: &str,
@@ -110,7 +111,13 @@ fn claude_command_fields(
         warn("`once`: Claude Code honours it only in skill frontmatter and ignores it in a settings file; so does hookhost: the hook runs every time".into());
     }
     if entry.async_rewake == Some(Value::Bool(true)) {
-        warn("`asyncRewake` is not implemented by hookhost: the hook runs synchronously, so its exit 2 reaches the agent at once instead of waking it later".into());
+        if event.allows_async() {
+            out.async_rewake = Some(Value::Bool(true));
+        } else {
+            warn(format!(
+                "`asyncRewake` on {event} is not implemented by hookhost: the hook runs synchronously and can decide"
+            ));
+        }
     }
 }
 

@@ -48,6 +48,7 @@ const HOOK_KEYS: &[&str] = &[
     "onFailure",
     "statusMessage",
     "once",
+    "asyncRewake",
 ];
 
 /// One item of a file, in document order.
@@ -121,6 +122,8 @@ pub(super) struct CommandFields {
     pub status_message: Option<String>,
     /// `once`: the hook runs once per session.
     pub once: bool,
+    /// `asyncRewake`: runs in the background; its exit 2 wakes the agent later.
+    pub async_rewake: bool,
 }
 
 /// `"package": {"ref": "oci://...", "digest": "sha256:...", "args": [...]}`, read.

@@ -95,6 +95,7 @@ impl Reader<'_> {
             shell: self.shell(),
             status_message: self.string("statusMessage"),
             once: self.bool("once").unwrap_or(false),
+            async_rewake: self.bool("asyncRewake").unwrap_or(false),
         }
     }
 
