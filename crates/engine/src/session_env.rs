@@ -164,8 +164,15 @@ impl SessionEnv {
         Ok(dir)
     }
 
+    /// The directory of `session`'s background runs, if any was started (nothing is
+    /// created: most events look and find none).
+    pub fn rewake_jobs_started(&self, session: &str) -> Option<PathBuf> {
+        let jobs = self.root()?.join(dir_name(session)).join("rewake");
+        jobs.is_dir().then_some(jobs)
+    }
+
     /// The directory of `session`'s background runs (created private when missing).
-    pub fn rewake_jobs(&self, session: &str) -> Result<PathBuf, String> {
+    fn rewake_jobs(&self, session: &str) -> Result<PathBuf, String> {
         let root = self
             .root()
             .ok_or("no cache directory and no temporary directory for a background hook")?;

@@ -98,7 +98,7 @@ impl Runner {
         let Some(session) = payload.known().session_id.filter(|s| !s.is_empty()) else {
             return;
         };
-        let Ok(jobs) = self.session_env.rewake_jobs(&session) else {
+        let Some(jobs) = self.session_env.rewake_jobs_started(&session) else {
             return;
         };
         for (key, output) in finished(&jobs) {
