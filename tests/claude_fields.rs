@@ -409,3 +409,83 @@ fn async_rewake_keeps_a_stopping_agent_going_and_ignores_other_exits() {
     .unwrap();
     assert_eq!(stop["decision"], "pass", "{stop}");
 }
+
+/// `hookhost hook --for claude` with `payload` on stdin: its answer on stdout, as JSON.
+fn adapter(p: &Project, payload: &Value) -> Value {
+    use std::io::Write;
+    let mut c = p.command();
+    c.args(["hook", "--for", "claude", "--project"])
+        .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
+}
+
+/// Through Claude Code's adapter, one process per event: the exec form runs, and a
+/// background hook's exit 2 reaches the session's next prompt as Claude Code's
+/// `additionalContext`.
+#[cfg(unix)]
+#[test]
+fn under_claudes_adapter_the_exec_form_runs_and_a_rewake_reaches_the_next_prompt() {
+    // The user's own hooks: the adapter trusts them (a project's would need `hookhost trust`).
+    let p = Project::new(json!({"hooks": {}}));
+    p.write_global(json!({"hooks": {
+        "PreToolUse": [{"command": "sh", "args": ["-c", "echo \"no: $1\" >&2; exit 2", "guard", "rm -rf /"]}],
+        "PostToolUse": [{"command": "echo 'the build broke' >&2; exit 2", "asyncRewake": true}]
+    }}));
+    let event = |name: &str, extra: Value| {
+        let mut v = json!({"session_id": "claude-s", "transcript_path": "/dev/null",
+            "cwd": p.path(), "hook_event_name": name});
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        v
+    };
+    let pre = adapter(
+        &p,
+        &event(
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        ),
+    );
+    assert_eq!(
+        pre["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{pre}"
+    );
+    assert_eq!(
+        pre["hookSpecificOutput"]["permissionDecisionReason"], "no: rm -rf /",
+        "{pre}"
+    );
+    adapter(
+        &p,
+        &event(
+            "PostToolUse",
+            json!({"tool_name": "Bash", "tool_input": {"command": "make"}, "tool_response": {"stdout": ""}}),
+        ),
+    );
+    while !rewake_finished(&p) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let prompt = adapter(&p, &event("UserPromptSubmit", json!({"prompt": "go on"})));
+    assert_eq!(
+        prompt["hookSpecificOutput"]["additionalContext"], "the build broke",
+        "{prompt}"
+    );
+}
