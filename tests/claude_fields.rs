@@ -489,3 +489,32 @@ fn under_claudes_adapter_the_exec_form_runs_and_a_rewake_reaches_the_next_prompt
         "{prompt}"
     );
 }
+
+/// A `once` hook whose `if` holds only on a rewritten call first runs in the event's second
+/// pass: that is its one run of the session too.
+#[test]
+fn once_holds_for_a_hook_first_started_by_a_rewrite() {
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "echo ran >> once.log", "if": "Bash(git *)", "once": true},
+        {"command": "printf '{\"updatedInput\": {\"command\": \"git status\"}}'", "match": "bash"}
+    ]}}));
+    let args = [
+        "run",
+        "PreToolUse",
+        "--tool",
+        "bash",
+        "--args",
+        "{\"command\": \"ls\"}",
+        "--session",
+        "s-1",
+    ];
+    for _ in 0..3 {
+        let out = p.cli(&args, &[]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    assert_eq!(p.read("once.log"), "ran\n");
+}

@@ -82,6 +82,14 @@ impl Runner {
                 })
                 .collect();
             for i in second {
+                // A hook whose `if` first holds now runs for the first time in this event:
+                // a `once` hook that ran earlier in the session does not.
+                if !stale.contains(&i)
+                    && let Step::Configured(hook) = &steps[i]
+                    && self.ran_once_already(hook, &payload)
+                {
+                    continue;
+                }
                 let Some((record, judgement)) = self
                     .run_step(&steps[i], &payload, &snapshot, &mut report, true)
                     .await

@@ -6,7 +6,8 @@
 //!
 //! The mark is claimed when the hook starts (whatever it then does: Claude Code removes such
 //! a hook once it ran). A skipped untrusted hook did not run and claims nothing; a call's
-//! second pass (a rewritten call judged again) is the same run. An event with no session id
+//! second pass (a rewritten call judged again) is the same run for a hook that judged it
+//! before, and a first run (claiming the mark) for one whose `if` holds only now. An event with no session id
 //! has no session to remember it in: the hook runs, as when no mark can be written.
 
 use super::Runner;
