@@ -82,12 +82,7 @@ impl Runner {
                 })
                 .collect();
             for i in second {
-                // A hook whose `if` first holds now runs for the first time in this event:
-                // a `once` hook that ran earlier in the session does not.
-                if !stale.contains(&i)
-                    && let Step::Configured(hook) = &steps[i]
-                    && self.ran_once_already(hook, &payload)
-                {
+                if !stale.contains(&i) && self.once_gone(&steps[i], &payload) {
                     continue;
                 }
                 let Some((record, judgement)) = self
@@ -103,9 +98,7 @@ impl Runner {
                 }
             }
         }
-        if !decided {
-            self.deliver_rewakes(&snapshot, &payload, &mut effects, &mut report);
-        }
+        self.deliver_rewakes(decided, &snapshot, &payload, &mut effects, &mut report);
         self.final_call(&mut effects, &payload, original_args.as_ref());
         crate::report::settle(&mut report, effects);
         self.fail_closed_on_config_errors(&snapshot, &mut report);

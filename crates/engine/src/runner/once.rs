@@ -34,6 +34,15 @@ impl Runner {
     }
 }
 
+impl Runner {
+    /// Whether `step`, about to run for the first time in this event (in the second pass:
+    /// its `if` holds only on the rewritten call), is a `once` hook that ran earlier in the
+    /// session (claiming its run when it has not).
+    pub(super) fn once_gone(&self, step: &super::fire::Step<'_>, payload: &Payload) -> bool {
+        matches!(step, super::fire::Step::Configured(hook) if self.ran_once_already(hook, payload))
+    }
+}
+
 /// The hook's identity for its mark: a digest of its file, scope, event, place and handler.
 pub(super) fn once_key(hook: &Hook) -> String {
     let id = hook.id();

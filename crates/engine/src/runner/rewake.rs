@@ -75,9 +75,11 @@ impl Runner {
     }
 
     /// The background hooks of this session that exited 2 since its last event that could
-    /// carry them: their text folded into `effects`, a record each in `report`.
+    /// carry them: their text folded into `effects`, a record each in `report` (nothing when
+    /// a hook of the event `decided` it already).
     pub(super) fn deliver_rewakes(
         &self,
+        decided: bool,
         snapshot: &Snapshot,
         payload: &Payload,
         effects: &mut Effects,
@@ -92,7 +94,7 @@ impl Runner {
                 | Event::PostToolUseFailure
                 | Event::SessionStart
         );
-        if !(context || forces && effects.verdict == Verdict::Pass) {
+        if decided || !(context || forces && effects.verdict == Verdict::Pass) {
             return;
         }
         let Some(session) = payload.known().session_id.filter(|s| !s.is_empty()) else {
