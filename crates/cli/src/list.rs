@@ -132,7 +132,10 @@ fn print_hook(h: &config::Hook) {
     if h.once {
         extras.push("once per session".into());
     }
-    extras.push(format!("timeout {} ms", h.timeout.as_millis()));
+    // A background (`asyncRewake`) hook runs without a timeout.
+    if !h.async_rewake {
+        extras.push(format!("timeout {} ms", h.timeout.as_millis()));
+    }
     println!(
         "  {:<16} {:<5} {}  [{}]",
         terminal_safe(&h.label()),
