@@ -246,6 +246,16 @@ config_errors! {
   {"package": {"ref": "", "digest": "md5:abc", "args": [1]}},
   {"package": {"ref": "oci://example.com/guard:1", "digest": "sha256:0000000000000000000000000000000000000000000000000000000000000000"}, "command": "echo hi"}
 ]}}"#;
+    command_field_problems: r#"{"hooks": {"PreToolUse": [
+  {"command": "node", "args": "guard.js"},
+  {"command": "node", "args": ["guard.js"], "shell": "bash"},
+  {"command": "echo hi", "shell": "zsh"},
+  {"url": "http://127.0.0.1:9/hook", "args": ["a"], "shell": "bash"},
+  {"command": "echo hi", "onFailure": "block", "onError": "warn"},
+  {"command": "echo hi", "onFailure": "deny", "once": "yes", "statusMessage": 1},
+  {"command": "echo hi", "asyncRewake": true},
+  {"url": "http://127.0.0.1:9/hook", "asyncRewake": "yes"}
+]}}"#;
     managed_only_key_in_a_project_file: r#"{"allowManagedHooksOnly": true, "hooks": {}}"#;
     disable_all_hooks_not_a_bool: r#"{"disableAllHooks": "yes", "hooks": {}}"#;
     bad_if_rules: r#"{"hooks": {"PreToolUse": [
@@ -645,6 +655,10 @@ run_outcomes! {
         ["run", "PreToolUse", "--tool", "bash"];
     outcome_timeout: r#"{"hooks": {"PreToolUse": [{"command": "sleep 5", "timeout": 50}]}}"#,
         ["run", "PreToolUse", "--tool", "bash"];
+    outcome_program_not_found: r#"{"hooks": {"PreToolUse": [{"command": "no-such-guard-program", "args": ["--strict"]}]}}"#,
+        ["run", "PreToolUse", "--tool", "bash"];
+    outcome_on_failure_block: r#"{"hooks": {"PreToolUse": [{"command": "kill -9 $$", "onFailure": "block", "statusMessage": "Checking the command"}]}}"#,
+        ["run", "PreToolUse", "--tool", "bash"];
     outcome_force: r#"{"hooks": {"Stop": [{"command": "echo 'the tests still fail: run them again'; exit 2"}]}}"#,
         ["run", "Stop"];
     outcome_json_answer: r#"{"hooks": {"PreToolUse": [{"command": "echo '{\"decision\": \"block\", \"reason\": \"use the read_file tool\"}'"}]}}"#,
@@ -666,6 +680,29 @@ fn outcome_script_not_executable() {
     let reason = v["reason"].as_str().unwrap();
     assert_eq!(reason.matches("not executable").count(), 1, "{reason}");
     assert!(reason.len() < 200, "{} characters: {reason}", reason.len());
+}
+
+/// A `shell` that is not installed: the hook's outcome says so and how to fix it (a PATH with
+/// `sh` alone, whatever the machine has).
+#[cfg(unix)]
+#[test]
+fn outcome_shell_not_installed() {
+    let text =
+        r#"{"hooks": {"PreToolUse": [{"command": "Write-Output hi", "shell": "powershell"}]}}"#;
+    let p = project_with_text(text);
+    let bin = p.home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", bin.join("sh")).unwrap();
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}\n# PATH holds sh alone");
+    let args = ["run", "PreToolUse", "--tool", "bash"];
+    let path = bin.to_str().unwrap().to_string();
+    check_snapshot(
+        &p,
+        "outcome_shell_not_installed",
+        &input,
+        &args,
+        &[("PATH", &path)],
+    );
 }
 
 // ------------------------------------------------------------------ trust notices

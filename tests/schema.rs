@@ -250,6 +250,18 @@ fn the_schema_and_hookhost_accept_the_same_valid_configs() {
         ),
         hook("PostToolUse", json!({"command": "x", "if": "Edit(*.ts)"})),
         hook("Stop", json!({"command": "x", "enabled": true})),
+        hook(
+            "PreToolUse",
+            json!({"command": "node", "args": ["${CLAUDE_PROJECT_DIR}/g.js", "a b"], "onFailure": "block", "statusMessage": "Checking"}),
+        ),
+        hook(
+            "SessionStart",
+            json!({"command": "echo ${A[0]}", "shell": "bash", "once": true, "onFailure": "continue", "onError": "warn"}),
+        ),
+        hook(
+            "PostToolUse",
+            json!({"command": "npm", "args": ["test"], "asyncRewake": true}),
+        ),
     ];
     for config in &valid {
         assert_eq!(schema_errors(&v, config), [] as [String; 0], "{config}");
@@ -292,6 +304,18 @@ fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
         hook("Stop", json!({"command": "x", "timeout": "5s"})),
         hook("Stop", json!({"command": "x", "timeout": 1.5})),
         hook("Stop", json!({"command": "x", "onError": "explode"})),
+        hook("Stop", json!({"command": "x", "onFailure": "deny"})),
+        hook("Stop", json!({"command": "x", "args": "a"})),
+        hook("Stop", json!({"command": "x", "args": [], "shell": "bash"})),
+        hook("Stop", json!({"command": "x", "shell": "zsh"})),
+        hook("Stop", json!({"url": "http://127.0.0.1/", "args": ["a"]})),
+        hook("Stop", json!({"command": "x", "once": "yes"})),
+        hook("Stop", json!({"command": "x", "asyncRewake": true})),
+        hook("PreToolUse", json!({"command": "x", "asyncRewake": true})),
+        hook(
+            "PostToolUse",
+            json!({"url": "http://127.0.0.1/", "asyncRewake": true}),
+        ),
         hook("Stop", json!({"command": "x", "async": "yes"})),
         hook("Stop", json!({"command": "x", "match": "bash"})),
         hook("SessionStart", json!({"command": "x", "match": "bash"})),

@@ -361,3 +361,40 @@ async fn a_module_that_appears_after_the_runner_was_built_is_untrusted() {
         "a module nobody trusted cannot rewrite a tool call"
     );
 }
+
+/// The exec form is trusted like a shell command: its config and the scripts its arguments
+/// name are pinned, so an edited script makes the hook untrusted again.
+#[tokio::test]
+async fn an_exec_form_hooks_script_is_pinned() {
+    let p = Project::new(json!({"hooks": {"PreToolUse": [
+        {"command": "sh", "args": ["${CLAUDE_PROJECT_DIR}/guards/g.sh", "--strict"], "dialect": "claude"}
+    ]}}));
+    p.write("guards/g.sh", "exit 0\n");
+    let mut store = TrustStore::load(Some(p.home.path())).unwrap();
+    let set = hookhost::config::load(&p.paths()).unwrap();
+    let before = store.assess(&p.paths(), &set);
+    let files: Vec<_> = before.changes.iter().map(|c| c.file.clone()).collect();
+    assert!(
+        files.contains(&p.path().join("guards/g.sh")),
+        "the script was not pinned: {files:?}"
+    );
+    store.trust(&before).unwrap();
+    let r = runner(&p, TrustPolicy::Skip)
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
+    assert_eq!(
+        r.hooks[0].outcome,
+        Outcome::Pass,
+        "{:?}",
+        r.hooks[0].message
+    );
+    p.write("guards/g.sh", "echo edited >&2; exit 2\n");
+    let r = runner(&p, TrustPolicy::Skip)
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
+    assert_eq!(
+        (r.decision, r.hooks[0].outcome),
+        (Decision::Pass, Outcome::Skipped),
+        "an edited script ran trusted"
+    );
+}

@@ -118,10 +118,24 @@ fn print_hook(h: &config::Hook) {
     if let Some(rule) = &h.condition {
         extras.push(format!("if \"{}\"", terminal_safe(rule.as_str())));
     }
-    if h.is_async {
+    if h.async_rewake {
+        extras.push("asyncRewake: exit 2 wakes the session's next event".into());
+    } else if h.is_async {
         extras.push("async".into());
     }
-    extras.push(format!("timeout {} ms", h.timeout.as_millis()));
+    if let Some(shell) = h.handler.shell().filter(|s| *s != config::ShellKind::Sh) {
+        extras.push(format!("shell {}", shell.as_str()));
+    }
+    if matches!(h.handler, config::Handler::Exec { .. }) {
+        extras.push("no shell".into());
+    }
+    if h.once {
+        extras.push("once per session".into());
+    }
+    // A background (`asyncRewake`) hook runs without a timeout.
+    if !h.async_rewake {
+        extras.push(format!("timeout {} ms", h.timeout.as_millis()));
+    }
     println!(
         "  {:<16} {:<5} {}  [{}]",
         terminal_safe(&h.label()),
@@ -131,6 +145,9 @@ fn print_hook(h: &config::Hook) {
     );
     if let Some(d) = &h.description {
         println!("      {}", terminal_safe(d));
+    }
+    if let Some(status) = &h.status_message {
+        println!("      status: {}", terminal_safe(status));
     }
     let scope = scope_name(h.scope);
     let file = terminal_safe(&h.file.display().to_string()).into_owned();

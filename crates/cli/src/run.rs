@@ -426,6 +426,9 @@ fn print_hook(h: &HookRecord) {
         terminal_safe(&h.command),
         if h.is_async { "  (async)" } else { "" }
     );
+    if let Some(status) = &h.status_message {
+        println!("      {}", terminal_safe(status));
+    }
     if let Some(m) = &h.message {
         println!("      {}", terminal_safe_lines(m));
     }

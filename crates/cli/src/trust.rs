@@ -35,7 +35,7 @@ pub fn trust(a: TrustArgs, home: &super::env::UserHome) -> anyhow::Result<u8> {
         .all()
         .filter(|h| h.scope == Scope::Project)
         .filter_map(|h| match &h.handler {
-            Handler::Shell { command } => Some((h, command)),
+            Handler::Shell { command, .. } | Handler::Exec { command, .. } => Some((h, command)),
             _ => None,
         })
         .flat_map(|(h, command)| {

@@ -65,6 +65,22 @@ fn listed(h: &Hook) -> ListedHook {
             .as_ref()
             .map(|rule| config::PermissionRule::as_str(rule).to_string()),
         description: h.description.clone(),
+        status_message: h.status_message.clone(),
+        program: match &h.handler {
+            Handler::Exec { program, .. } => Some(program.clone()),
+            _ => None,
+        },
+        args: match &h.handler {
+            Handler::Exec { args, .. } => Some(args.clone()),
+            _ => None,
+        },
+        shell: h
+            .handler
+            .shell()
+            .filter(|s| *s != config::ShellKind::Sh)
+            .map(|s| s.as_str().to_string()),
+        once: h.once,
+        async_rewake: h.async_rewake,
         timeout_ms: u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX),
         cwd: h.cwd.clone(),
         is_async: h.is_async,
@@ -242,7 +258,23 @@ impl Found {
                     self.errors.push(problem(hook, e.clone()));
                 }
             }
-            Handler::Shell { command } => {
+            Handler::Exec { program, .. } => {
+                // What the spawner will say; only a missing program, as written (a
+                // placeholder is filled at run time).
+                let path = std::env::var_os("PATH");
+                if !program.contains('$')
+                    && let Err(e) =
+                        crate::spawner::program::find_program(program, &hook.cwd, path.as_deref())
+                {
+                    let msg = e.to_string();
+                    if hook.event.class() == EventClass::Observing {
+                        self.warnings.push(problem(hook, msg));
+                    } else {
+                        self.errors.push(problem(hook, msg));
+                    }
+                }
+            }
+            Handler::Shell { command, .. } => {
                 if let Some(msg) = shell_program_problem(command, &hook.cwd) {
                     // On an event whose hooks decide, a hook that cannot start blocks every
                     // call (or forces nothing): an error. Elsewhere it only warns.

@@ -127,6 +127,7 @@ pub(crate) fn record(hook: &Hook, out: &SpawnOutput, j: &Judgement, is_async: bo
     );
     r.dialect = hook.dialect;
     r.file = Some(hook.file.clone());
+    r.status_message.clone_from(&hook.status_message);
     r
 }
 
@@ -161,6 +162,7 @@ fn record_of(
         truncated: out.truncated,
         is_async,
         message: j.message.clone(),
+        status_message: None,
         rejudged: false,
         row: j.row,
     }

@@ -121,6 +121,71 @@ impl SessionEnv {
     }
 }
 
+impl SessionEnv {
+    /// Claims the one run of a `once` hook in `session`: `Ok(true)` the first time (the mark
+    /// `once-<key>` is created, atomically, so two processes of one session cannot both
+    /// claim it), `Ok(false)` ever after; `Err` says why there is no mark to keep (the hook
+    /// then runs).
+    ///
+    /// Where: beside the session's env files, `<root>/<session>/once-<key>` (the root is
+    /// under the settled cache root, hookhost's own state: protected from the agent, never
+    /// in the project).
+    pub fn claim_once(&self, session: &str, key: &str) -> Result<bool, String> {
+        let root = self
+            .root()
+            .ok_or("no cache directory and no temporary directory for the `once` mark")?;
+        let dir = root.join(dir_name(session));
+        private_dir(&root)
+            .and_then(|()| private_dir(&dir))
+            .map_err(|e| e.to_string())?;
+        let path = dir.join(format!("once-{key}"));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+        }
+        match options.open(&path) {
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(format!("cannot create {}: {e}", path.display())),
+        }
+    }
+}
+
+impl SessionEnv {
+    /// A fresh private directory for one background (`asyncRewake`) run of a hook in
+    /// `session`: `<root>/<session>/rewake/<name>/`.
+    pub fn rewake_job(&self, session: &str, name: &str) -> Result<PathBuf, String> {
+        let jobs = self.rewake_jobs(session)?;
+        let dir = jobs.join(name);
+        private_dir(&dir).map_err(|e| e.to_string())?;
+        Ok(dir)
+    }
+
+    /// The directory of `session`'s background runs, if any was started (nothing is
+    /// created: most events look and find none).
+    pub fn rewake_jobs_started(&self, session: &str) -> Option<PathBuf> {
+        let jobs = self.root()?.join(dir_name(session)).join("rewake");
+        jobs.is_dir().then_some(jobs)
+    }
+
+    /// The directory of `session`'s background runs (created private when missing).
+    fn rewake_jobs(&self, session: &str) -> Result<PathBuf, String> {
+        let root = self
+            .root()
+            .ok_or("no cache directory and no temporary directory for a background hook")?;
+        let session_dir = root.join(dir_name(session));
+        let jobs = session_dir.join("rewake");
+        private_dir(&root)
+            .and_then(|()| private_dir(&session_dir))
+            .and_then(|()| private_dir(&jobs))
+            .map_err(|e| e.to_string())?;
+        Ok(jobs)
+    }
+}
+
 /// The directory of a session: its id when that is a plain name (letters, digits, `-`,
 /// `_`, `.`, at most 64, not starting with a dot), else its SHA-256 (a payload's session id
 /// is not a path).

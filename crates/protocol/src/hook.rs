@@ -121,8 +121,11 @@ impl PartialEq<&str> for HookId {
 #[schemars(description = "The kind of handler.")]
 #[non_exhaustive]
 pub enum HookKind {
-    /// A shell command (`sh -c`).
-    #[schemars(description = "`sh -c`.")]
+    /// A command run as a local process: the shell form (`sh -c`, or the `shell` named) or
+    /// the exec form (`args`: the program started without a shell).
+    #[schemars(
+        description = "A command: `sh -c` (or the `shell` named), or the exec form (`args`, no shell)."
+    )]
     Shell,
     /// A WebAssembly module or component, run in the wasm sandbox.
     #[schemars(description = "A WebAssembly module or component.")]

@@ -58,6 +58,24 @@ pub struct ListedHook {
     pub condition: Option<String>,
     /// Its `description`.
     pub description: Option<String>,
+    /// Its `statusMessage`: shown while it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    /// The exec form (`args`): the program, started without a shell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    /// The exec form's arguments, each as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<String>>,
+    /// The shell form's interpreter when it is not `sh`: `bash` or `powershell`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shell: Option<String>,
+    /// `once`: it runs at most once per session.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub once: bool,
+    /// `asyncRewake`: it runs in the background and its exit 2 wakes the agent later.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub async_rewake: bool,
     /// Its timeout in milliseconds.
     pub timeout_ms: u64,
     /// The directory it runs in.

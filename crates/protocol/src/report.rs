@@ -72,6 +72,9 @@ pub struct HookRecord {
     pub is_async: bool,
     /// Why the hook did not simply pass (exit code, timeout, spawn error, malformed JSON).
     pub message: Option<String>,
+    /// Its `statusMessage` (Claude Code's spinner text): what it says it is doing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
     /// A second run on the final arguments of a call another hook rewrote (only its block
     /// counts); printed only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]

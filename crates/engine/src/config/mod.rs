@@ -57,7 +57,8 @@ pub use resolve::{ModulePathError, UnsplittableCommand, wasm_words};
 pub use rule::PermissionRule;
 #[cfg(test)]
 pub(crate) use rule::RuleBase;
+pub(crate) use types::EXEC_PLACEHOLDERS;
 pub use types::{
     DEFAULT_MEMORY_MIB, DisabledHook, Handler, Hook, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
-    ModuleSource, PackageModule, WasmLimits,
+    ModuleSource, PackageModule, ShellKind, WasmLimits,
 };

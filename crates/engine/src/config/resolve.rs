@@ -15,7 +15,7 @@ use super::raw::{RawHook, RawMcp, RawPackage};
 use super::rule::{PermissionRule, RuleBase};
 use super::types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModuleSource, PackageModule,
-    Scope, WasmLimits,
+    Scope, ShellKind, WasmLimits,
 };
 use crate::confine::{Escape, resolve_inside};
 use crate::event::Event;
@@ -40,6 +40,11 @@ pub(super) struct Resolver<'a> {
 /// What the hook runs, as far as its `command` or `url` tells.
 enum Runs {
     Shell(String),
+    /// The exec form: a program and its arguments, no shell.
+    Exec {
+        program: String,
+        args: Vec<String>,
+    },
     Wasm {
         command: String,
         argv: Vec<String>,
@@ -54,7 +59,7 @@ enum Runs {
 impl Runs {
     fn kind(&self) -> HookKind {
         match self {
-            Runs::Shell(_) => HookKind::Shell,
+            Runs::Shell(_) | Runs::Exec { .. } => HookKind::Shell,
             Runs::Wasm { .. } | Runs::Package(_) => HookKind::Wasm,
             Runs::Http(_) => HookKind::Http,
             Runs::Mcp(_) => HookKind::Mcp,
@@ -89,22 +94,20 @@ impl Resolver<'_> {
             enabled: _,
             condition: condition_text,
             mcp,
+            command_fields: mut fields,
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
         let (runs, mcp_server) =
             self.runs_with_server(mcp, (command, url, package), &keys, &mut problems);
+        let runs = runs.and_then(|r| exec_form(r, fields.args.take(), &mut problems));
+        check_command_fields(event, is_async, runs.as_ref(), &fields, &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
         if let Some(kind) = kind {
             check_kind_options(kind, &keys, &mut problems);
         }
         let matcher = compile_matcher(event, dialect, match_text.as_deref(), &mut problems);
         let condition = self.condition(event, condition_text.as_deref(), &mut problems);
-        if is_async && !event.allows_async() {
-            problems.push(format!(
-                "`async` is not allowed on {event}: its hooks decide (block/force), and a fire-and-forget hook cannot; remove `async` or move the hook to a non-blocking event"
-            ));
-        }
         let cwd = self.cwd(cwd_text.as_deref(), kind, &mut problems);
         check_header_references(&headers, &allowed_env, &mut problems);
         // Phase 1 reported why `runs` is missing when it is.
@@ -118,7 +121,13 @@ impl Resolver<'_> {
             env,
         };
         let handler = self
-            .handler(runs, mcp_server, &cwd, limits, (headers, allowed_env))
+            .handler(
+                runs,
+                (mcp_server, fields.shell.unwrap_or_default()),
+                &cwd,
+                limits,
+                (headers, allowed_env),
+            )
             .map_err(|e| vec![e.to_string()])?;
         Ok(Hook {
             event,
@@ -129,17 +138,17 @@ impl Resolver<'_> {
             matcher,
             match_source: match_text,
             description,
-            timeout: Duration::from_millis(timeout_ms.unwrap_or(match dialect {
-                crate::Dialect::Native => DEFAULT_TIMEOUT_MS,
-                d => d.default_timeout_ms(),
-            })),
+            timeout: Duration::from_millis(timeout_ms.unwrap_or_else(|| default_timeout(dialect))),
             cwd,
-            is_async,
+            is_async: is_async || fields.async_rewake,
             on_error: on_error.unwrap_or_default(),
             dialect,
             source: self.source,
             condition,
             switch_id: None,
+            status_message: fields.status_message,
+            once: fields.once,
+            async_rewake: fields.async_rewake,
         })
     }
 
@@ -204,13 +213,18 @@ impl Resolver<'_> {
     fn handler(
         &self,
         runs: Runs,
-        mcp_server: Option<super::mcp_servers::McpServer>,
+        (mcp_server, shell): (Option<super::mcp_servers::McpServer>, ShellKind),
         cwd: &Path,
         limits: WasmLimits,
         (headers, allowed_env): (Vec<(String, String)>, Vec<String>),
     ) -> Result<Handler, ModulePathError> {
         Ok(match runs {
-            Runs::Shell(command) => Handler::Shell { command },
+            Runs::Shell(command) => Handler::Shell { command, shell },
+            Runs::Exec { program, args } => Handler::Exec {
+                command: exec_line(&program, &args),
+                program,
+                args,
+            },
             Runs::Wasm { command, argv } => Handler::Wasm {
                 module: ModuleSource::File(self.resolve_module(&argv[0], cwd)?),
                 command,
@@ -398,6 +412,144 @@ fn runs(
     }
 }
 
+/// A hook's timeout when it gives none: its agent's default (native: 10 s).
+fn default_timeout(dialect: crate::Dialect) -> u64 {
+    match dialect {
+        crate::Dialect::Native => DEFAULT_TIMEOUT_MS,
+        d => d.default_timeout_ms(),
+    }
+}
+
+/// With `args`, a command is the exec form (Claude Code's: `"command": "node", "args":
+/// ["guard.js"]`): the program runs without a shell, each argument intact. A program that
+/// names a `.wasm` module runs that module with these arguments. `args` beside `url` or
+/// `package` is a problem.
+fn exec_form(runs: Runs, args: Option<Vec<String>>, problems: &mut Vec<String>) -> Option<Runs> {
+    let Some(args) = args else {
+        return Some(runs);
+    };
+    match runs {
+        Runs::Shell(program) => Some(Runs::Exec { program, args }),
+        // The whole command is the program's path (it may hold blanks): no splitting.
+        Runs::Wasm { command, .. } => {
+            let argv: Vec<String> = std::iter::once(command).chain(args).collect();
+            Some(Runs::Wasm {
+                command: exec_line(&argv[0], &argv[1..]),
+                argv,
+            })
+        }
+        Runs::Exec { .. } => Some(runs),
+        Runs::Http(_) | Runs::Mcp(_) => {
+            problems.push(
+                "`args` applies to a command (the exec form: \"command\": \"node\", \"args\": [\"guard.js\"]), not to an HTTP or MCP hook; remove it".into(),
+            );
+            None
+        }
+        Runs::Package(_) => {
+            problems.push(
+                "`args` applies to a command; a package hook's arguments go in `package.args`"
+                    .into(),
+            );
+            None
+        }
+    }
+}
+
+/// `shell` names the interpreter of a shell-form command: not of the exec form (no shell
+/// runs), a wasm module or an HTTP hook.
+fn check_shell(runs: Option<&Runs>, shell: Option<ShellKind>, problems: &mut Vec<String>) {
+    let Some(shell) = shell else {
+        return;
+    };
+    let why = match runs {
+        Some(Runs::Exec { .. }) => {
+            "with `args` the program starts directly, without a shell: remove `shell`, or drop `args` and write the whole command line in `command`"
+        }
+        Some(Runs::Wasm { .. } | Runs::Package(_)) => {
+            "a wasm hook runs in the wasm sandbox, not in a shell: remove `shell`"
+        }
+        Some(Runs::Http(_) | Runs::Mcp(_)) => "an HTTP or MCP hook runs no command: remove `shell`",
+        Some(Runs::Shell(_)) | None => return,
+    };
+    problems.push(format!("`shell` is \"{}\", but {why}", shell.as_str()));
+}
+
+/// `shell`, `async` and `asyncRewake` against what the hook runs and its event.
+fn check_command_fields(
+    event: Event,
+    is_async: bool,
+    runs: Option<&Runs>,
+    fields: &super::raw::CommandFields,
+    problems: &mut Vec<String>,
+) {
+    check_shell(runs, fields.shell, problems);
+    if is_async && !event.allows_async() {
+        problems.push(format!(
+            "`async` is not allowed on {event}: its hooks decide (block/force), and a fire-and-forget hook cannot; remove `async` or move the hook to a non-blocking event"
+        ));
+    }
+    check_rewake(event, runs, fields.async_rewake, problems);
+}
+
+/// `asyncRewake` (a background command whose exit 2 wakes the agent later) is a command's,
+/// and like `async` it cannot be on an event whose hooks decide.
+fn check_rewake(event: Event, runs: Option<&Runs>, rewake: bool, problems: &mut Vec<String>) {
+    if !rewake {
+        return;
+    }
+    if !event.allows_async() {
+        problems.push(format!(
+            "`asyncRewake` is not allowed on {event}: its hooks decide (block/force), and a background hook cannot; remove it, or move the hook to an event such as PostToolUse"
+        ));
+    }
+    if matches!(
+        runs,
+        Some(Runs::Wasm { .. } | Runs::Package(_) | Runs::Http(_) | Runs::Mcp(_))
+    ) {
+        problems.push(
+            "`asyncRewake` applies to commands (a shell command or the exec form), not to wasm, HTTP or MCP hooks; remove it".into(),
+        );
+    }
+}
+
+/// The exec form as one line a shell would split back into the same words, after the same
+/// placeholders are filled (`node "${CLAUDE_PROJECT_DIR}/guard.js"`): what `list` shows,
+/// trust pins the scripts of, and duplicates are compared by. A word of plain characters is
+/// written as is; any other is double-quoted, with every `"`, `\`, `` ` `` and `$` escaped
+/// but the `$` of a placeholder the exec form fills.
+pub(crate) fn exec_line(program: &str, args: &[String]) -> String {
+    std::iter::once(program)
+        .chain(args.iter().map(String::as_str))
+        .map(quote_word)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn quote_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    let mut out = String::from("\"");
+    for (i, c) in word.char_indices() {
+        let placeholder = c == '$' && {
+            let after = &word[i + 1..];
+            super::types::EXEC_PLACEHOLDERS.iter().any(|n| {
+                after.starts_with(&format!("{{{n}}}"))
+                    || after.strip_prefix(n).is_some_and(|t| {
+                        !t.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                    })
+            })
+        };
+        if matches!(c, '"' | '\\' | '`') || (c == '$' && !placeholder) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
 /// Options that belong to one kind only.
 fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Vec<String>) {
     for key in WASM_ONLY {
@@ -511,3 +663,6 @@ pub fn wasm_words(command: &str) -> Result<Option<Vec<String>>, UnsplittableComm
         None => Ok(None),
     }
 }
+
+#[cfg(test)]
+mod command_fields_tests;

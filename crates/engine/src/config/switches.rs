@@ -129,6 +129,7 @@ mod tests {
             file: PathBuf::from(file),
             handler: Handler::Shell {
                 command: "guard".into(),
+                shell: Default::default(),
             },
             matcher: None,
             match_source: None,
@@ -141,6 +142,9 @@ mod tests {
             source: 0,
             condition: None,
             switch_id: Some("guard".into()),
+            status_message: None,
+            once: false,
+            async_rewake: false,
         }
     }
 

@@ -114,13 +114,63 @@ impl PackageModule {
     }
 }
 
+/// The interpreter of a shell-form command hook (`"shell"`, Claude Code's field of the same
+/// name): `sh` unless the hook says otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShellKind {
+    /// `sh -c command` (Windows without `sh`: `cmd /C`); the default.
+    #[default]
+    Sh,
+    /// `bash -c command`.
+    Bash,
+    /// `pwsh -NoProfile -Command command` (`powershell.exe` on Windows).
+    Powershell,
+}
+
+impl ShellKind {
+    /// As the config writes it: `sh`, `bash`, `powershell`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ShellKind::Sh => "sh",
+            ShellKind::Bash => "bash",
+            ShellKind::Powershell => "powershell",
+        }
+    }
+}
+
+/// The placeholders the exec form fills in its program and each argument (`$NAME` or
+/// `${NAME}`; Claude Code's, and hookhost's own project root), with the values the hook is
+/// given: no shell runs to expand them.
+pub(crate) const EXEC_PLACEHOLDERS: &[&str] = &[
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_PLUGIN_ROOT",
+    "CLAUDE_PLUGIN_DATA",
+    "HOOK_PROJECT_DIR",
+];
+
 /// What runs when the hook fires.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Handler {
-    /// `sh -c command`.
+    /// `sh -c command` (or the `shell` the hook names).
     Shell {
         /// The command line, run as written.
         command: String,
+        /// The interpreter (`"shell"`; default `sh`).
+        shell: ShellKind,
+    },
+    /// The exec form (`"command": "node", "args": ["guard.js"]`, Claude Code's exec form):
+    /// `program` started directly with `args` as its arguments, each intact, no shell. The
+    /// program is looked up on `PATH` the way `execvp` does (a name with a `/` is a path,
+    /// relative to the hook's `cwd`).
+    Exec {
+        /// The program and its arguments quoted into one line like a shell would
+        /// (`node guard.js`): how `list`, logs and trust show and compare it.
+        command: String,
+        /// The program, as written.
+        program: String,
+        /// Its arguments, as written.
+        args: Vec<String>,
     },
     /// A WebAssembly module or component; `argv[0]` is the module path as written (for a
     /// package, its reference).
@@ -164,17 +214,29 @@ impl Handler {
     /// Which kind of handler this is.
     pub fn kind(&self) -> HookKind {
         match self {
-            Handler::Shell { .. } => HookKind::Shell,
+            // A local process either way: gated, trusted and judged as one.
+            Handler::Shell { .. } | Handler::Exec { .. } => HookKind::Shell,
             Handler::Wasm { .. } => HookKind::Wasm,
             Handler::Http { .. } => HookKind::Http,
             Handler::Mcp { .. } => HookKind::Mcp,
         }
     }
 
-    /// The command or URL as the user wrote it.
+    /// The interpreter of a shell-form command (`None`: not one).
+    pub fn shell(&self) -> Option<ShellKind> {
+        match self {
+            Handler::Shell { shell, .. } => Some(*shell),
+            _ => None,
+        }
+    }
+
+    /// The command or URL as the user wrote it (the exec form: its program and arguments,
+    /// quoted into one line).
     pub fn display(&self) -> &str {
         match self {
-            Handler::Shell { command } | Handler::Wasm { command, .. } => command,
+            Handler::Shell { command, .. }
+            | Handler::Exec { command, .. }
+            | Handler::Wasm { command, .. } => command,
             Handler::Http { url, .. } => url,
             Handler::Mcp { display, .. } => display,
         }
@@ -220,6 +282,16 @@ pub struct Hook {
     /// command, as `hooksConfig.disabled` lists it), Codex's `hooks.state` key; `None` for
     /// hooks of hookhost's own files.
     pub switch_id: Option<String>,
+    /// `statusMessage` (Claude Code's spinner text): shown while the hook runs, by `run`'s
+    /// trace and `list`.
+    pub status_message: Option<String>,
+    /// `once`: the hook runs at most once per session (the mark is kept in hookhost's own
+    /// per-session state, across processes: `runner/once.rs`).
+    pub once: bool,
+    /// `asyncRewake` (implies `is_async`): the command runs detached, outliving the event's
+    /// process; when it exits 2 its output is delivered at the session's next event that can
+    /// carry it (`runner/rewake.rs`).
+    pub async_rewake: bool,
 }
 
 impl Hook {
@@ -275,7 +347,9 @@ impl Hook {
     pub fn same_handler(&self, other: &Hook) -> bool {
         self.event == other.event
             && self.handler.kind() == other.handler.kind()
+            && std::mem::discriminant(&self.handler) == std::mem::discriminant(&other.handler)
             && self.handler.display() == other.handler.display()
+            && self.handler.shell() == other.handler.shell()
             && self.dialect == other.dialect
             && self.cwd == other.cwd
             && self.condition.as_ref().map(PermissionRule::as_str)

@@ -328,7 +328,8 @@ fn stop_blocks_the_call(t: &HookFacts, mut j: Judgement) -> Judgement {
 /// An answer that starts like JSON but cannot be read (cut at the cap, malformed, trailing
 /// text, a duplicate key, a known field of the wrong type) fails closed where the hook can
 /// block: on PreToolUse it blocks (outcome `error`) whatever `onError` says, because a guard
-/// whose answer is unreadable must never count as a pass. Elsewhere it is a warning.
+/// whose answer is unreadable must never count as a pass; on PermissionRequest it denies
+/// when the hook says `onError: "block"`. Elsewhere it is a warning.
 fn refine_exit0(
     rules: &Rules,
     t: &HookFacts,
@@ -557,7 +558,14 @@ fn plain_stdout(rules: &Rules, event: Event, stdout: &[u8], row: Row) -> Judgeme
 fn unreadable_answer(t: &HookFacts, problem: impl std::fmt::Display, row: Row) -> Judgement {
     let msg = format!("its JSON answer cannot be read: {problem}");
     let mut j = Judgement::new(row, Outcome::Warn, None);
-    if t.id.event.class() == EventClass::Blocking {
+    // PreToolUse always fails closed; PermissionRequest when the hook says `onError` (or
+    // `onFailure`) "block", as a crash or a timeout of it would.
+    let fails_closed = match t.id.event.class() {
+        EventClass::Blocking => true,
+        EventClass::Deciding => t.on_error == OnError::Block,
+        _ => false,
+    };
+    if fails_closed {
         j.effects.verdict = Verdict::Block(format!(
             "hook {} {msg}; blocking to fail closed (fix the hook's output)",
             t.id

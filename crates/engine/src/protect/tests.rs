@@ -224,3 +224,20 @@ fn the_permission_checker_takes_the_guard() {
         crate::agent::Permission::Deny(r) if r.contains("protected")
     ));
 }
+
+/// The per-session state a `once` hook's mark is kept in (`<cache>/session-env/<session>/`)
+/// lies under the cache root: the agent can neither delete a mark (to run the hook again)
+/// nor plant one (to keep it from running).
+#[test]
+fn the_per_session_once_marks_are_protected() {
+    let f = fixture();
+    let state = f
+        .home
+        .parent()
+        .unwrap()
+        .join("cache/hookhost/session-env/s-1");
+    let mark = state.join("once-0123456789abcdef0123456789abcdef");
+    let d = f.bash(&format!("rm -f {}", mark.display()));
+    assert!(d.is_some(), "rm of a once mark was let through");
+    assert!(f.write("Write", &state.join("once-x")).is_some());
+}

@@ -82,6 +82,9 @@ impl Runner {
                 })
                 .collect();
             for i in second {
+                if !stale.contains(&i) && self.once_gone(&steps[i], &payload) {
+                    continue;
+                }
                 let Some((record, judgement)) = self
                     .run_step(&steps[i], &payload, &snapshot, &mut report, true)
                     .await
@@ -95,6 +98,7 @@ impl Runner {
                 }
             }
         }
+        self.deliver_rewakes(decided, &snapshot, &payload, &mut effects, &mut report);
         self.final_call(&mut effects, &payload, original_args.as_ref());
         crate::report::settle(&mut report, effects);
         self.fail_closed_on_config_errors(&snapshot, &mut report);

@@ -24,6 +24,8 @@ mod background;
 mod builder;
 mod fire;
 mod log;
+mod once;
+mod rewake;
 mod step;
 mod tool_hooks;
 

@@ -20,7 +20,8 @@ use std::time::Duration;
 
 impl Runner {
     /// Gates, runs and judges one hook (`rejudge`: the second pass on a rewritten call).
-    /// `None`: an async hook was started, which takes no part in the decision.
+    /// `None`: an async hook was started, which takes no part in the decision, or a `once`
+    /// hook ran earlier in the session (not run, not recorded).
     pub(super) async fn run_step(
         &self,
         step: &Step<'_>,
@@ -60,6 +61,14 @@ impl Runner {
                 Some((record(hook, &out, &judgement, false), judgement))
             }
             gate => {
+                // A `once` hook that ran earlier in the session is gone for the rest of it.
+                if !rejudge && self.ran_once_already(hook, payload) {
+                    tracing::debug!(hook = %hook.label(), "`once` hook already ran in this session; not run again");
+                    return None;
+                }
+                if let Some(status) = &hook.status_message {
+                    tracing::info!(hook = %hook.label(), status = %crate::terminal_safe(status), "running");
+                }
                 let level = match gate {
                     Gate::RunReduced => TrustLevel::Untrusted,
                     _ => TrustLevel::Trusted,
@@ -69,6 +78,10 @@ impl Runner {
                 if let Some(file) = &env_file {
                     let value = file.to_string_lossy().into_owned();
                     request.env.push(("CLAUDE_ENV_FILE".to_string(), value));
+                }
+                if hook.async_rewake {
+                    self.start_rewake(hook.clone(), request, payload, level);
+                    return None;
                 }
                 if hook.is_async {
                     self.start_async(hook.clone(), request, level);
@@ -106,14 +119,15 @@ impl Runner {
             return true;
         }
         match &hook.handler {
-            Handler::Shell { command } => match snapshot.script_pins.still_hold(command, &hook.cwd)
-            {
-                Ok(()) => false,
-                Err(script) => {
-                    tracing::warn!(hook = %hook.label(), script = %script.display(), "a script of a trusted project hook changed since `hookhost trust`; the hook is untrusted until it is reviewed again");
-                    true
+            Handler::Shell { command, .. } | Handler::Exec { command, .. } => {
+                match snapshot.script_pins.still_hold(command, &hook.cwd) {
+                    Ok(()) => false,
+                    Err(script) => {
+                        tracing::warn!(hook = %hook.label(), script = %script.display(), "a script of a trusted project hook changed since `hookhost trust`; the hook is untrusted until it is reviewed again");
+                        true
+                    }
                 }
-            },
+            }
             // A trusted module always has its pin; one without was missing when this runner
             // was built (trust pins no absent file). If it appeared since, it is new: it must
             // not run trusted and unpinned in a long-lived runner.
@@ -281,7 +295,7 @@ fn to_review(snapshot: &Snapshot, hook: &Hook) -> Vec<PathBuf> {
         .map(|c| c.file.clone())
         .collect();
     if files.is_empty()
-        && let Handler::Shell { command } = &hook.handler
+        && let Handler::Shell { command, .. } | Handler::Exec { command, .. } = &hook.handler
         && let Err(script) = snapshot.script_pins.still_hold(command, &hook.cwd)
     {
         files.push(script);
@@ -308,7 +322,7 @@ fn never_ran_missing_module(hook: &Hook, out: &SpawnOutput) -> bool {
 /// `hookhost check` would say.
 fn shell_failure_hint(hook: &Hook, out: &SpawnOutput) -> Option<String> {
     match (&hook.handler, &out.status) {
-        (Handler::Shell { command }, ExitStatus::Exited(126 | 127)) => {
+        (Handler::Shell { command, .. }, ExitStatus::Exited(126 | 127)) => {
             crate::preflight::shell_program_failure(command, &hook.cwd)
         }
         _ => None,

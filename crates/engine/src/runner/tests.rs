@@ -81,6 +81,7 @@ fn hook(event: Event, index: usize, command: &str) -> Hook {
         file: PathBuf::from("/p/.coding-agent/hooks.json"),
         handler: Handler::Shell {
             command: command.to_string(),
+            shell: Default::default(),
         },
         matcher: None,
         match_source: None,
@@ -93,6 +94,9 @@ fn hook(event: Event, index: usize, command: &str) -> Hook {
         source: 0,
         condition: None,
         switch_id: None,
+        status_message: None,
+        once: false,
+        async_rewake: false,
     }
 }
 

@@ -10,6 +10,7 @@ mod capture;
 pub mod http;
 pub mod mcp;
 mod mcp_http;
+pub(crate) mod program;
 mod shell;
 pub mod wasm;
 
@@ -17,6 +18,8 @@ pub use capture::{Capture, CapturedStream, OUTPUT_CAP};
 pub use http::HttpSpawner;
 pub use mcp::McpSpawner;
 pub use shell::ShellSpawner;
+#[cfg(unix)]
+pub(crate) use shell::start_detached;
 pub use wasm::{
     BASELINE_MIN_BYTES, OptimisationClaim, TIERING_ENV, Tiering, WasmEngineConfig, WasmSpawner,
 };
@@ -183,7 +186,7 @@ impl HookSpawner {
 impl Spawner for HookSpawner {
     async fn spawn(&self, request: SpawnRequest) -> SpawnOutput {
         match request.handler {
-            Handler::Shell { .. } => self.shell.spawn(request).await,
+            Handler::Shell { .. } | Handler::Exec { .. } => self.shell.spawn(request).await,
             Handler::Wasm { .. } => match self.wasm() {
                 Ok(w) => w.spawn(request).await,
                 Err(e) => SpawnOutput::spawn_failed(e.to_string(), Duration::ZERO),

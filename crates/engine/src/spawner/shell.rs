@@ -1,4 +1,7 @@
-//! [`ShellSpawner`]: runs a hook as `sh -c COMMAND` (Windows without `sh`: `cmd /C`).
+//! [`ShellSpawner`]: runs a command hook as a process: the shell form as `sh -c COMMAND`
+//! (Windows without `sh`: `cmd /C`; `"shell": "bash"`: `bash -c`; `"shell": "powershell"`:
+//! `pwsh -NoProfile -Command`), the exec form (`args`) as its program with those arguments,
+//! no shell (`program.rs` finds both).
 //!
 //! The hook gets its own process group so that a timeout kills it and everything it started.
 //! The payload is written to stdin while stdout and stderr are read, so neither side can
@@ -7,6 +10,7 @@
 //! are then abandoned, so a background grandchild holding stdout open cannot hold the engine.
 
 use super::capture::{Capture, drain_pipe};
+use super::program;
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::config::Handler;
 use async_trait::async_trait;
@@ -66,6 +70,104 @@ fn shell_command(command: &str) -> Command {
     c
 }
 
+/// The process a command hook runs, or why it cannot start (a spawn failure that says what
+/// to fix).
+fn process_for(req: &SpawnRequest) -> Result<Command, String> {
+    let path = req
+        .env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| std::ffi::OsString::from(v))
+        .or_else(|| std::env::var_os("PATH"));
+    match &req.handler {
+        Handler::Shell { command, shell } => match program::interpreter(*shell) {
+            None => Ok(shell_command(command)),
+            Some((name, leading)) => {
+                let found =
+                    program::find_program(name, &req.cwd, path.as_deref()).map_err(|_| {
+                        program::ProgramError::NoShell {
+                            shell: shell.as_str(),
+                            program: name,
+                        }
+                        .to_string()
+                    })?;
+                let mut c = Command::new(found);
+                c.args(leading).arg(command);
+                Ok(c)
+            }
+        },
+        Handler::Exec { program, args, .. } => {
+            let value = |name: &str| match name {
+                "HOOK_PROJECT_DIR" => req.project_dir.to_str(),
+                _ => req
+                    .env
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_str()),
+            };
+            let program = program::fill_placeholders(program, value);
+            let found = program::find_program(&program, &req.cwd, path.as_deref())
+                .map_err(|e| e.to_string())?;
+            let mut c = Command::new(found);
+            c.args(args.iter().map(|a| program::fill_placeholders(a, value)));
+            Ok(c)
+        }
+        _ => Err("the process spawner got a hook that is not a command".into()),
+    }
+}
+
+/// The wrapper that runs a background (`asyncRewake`) hook detached: `$1` is the job's
+/// directory; the rest is the hook's own command line. The payload comes from `in`, stdout
+/// and stderr go to `out` and `err`, and the exit code is written to `status` last (renamed
+/// into place, so a reader never sees half of it).
+#[cfg(unix)]
+const DETACHED: &str = r#"d=$1; shift; "$@" <"$d/in" >"$d/out" 2>"$d/err"; echo $? >"$d/status.tmp"; mv "$d/status.tmp" "$d/status""#;
+
+/// Starts a command hook detached from this process (its own process group, no pipes to
+/// it), to outlive the event: the payload is `dir/in`, and `dir/out`, `dir/err` and
+/// `dir/status` are what it leaves (`runner/rewake.rs` reads them). Nothing waits for it
+/// here, and no timeout applies (as Claude Code does not enforce one on a background hook).
+/// `Err`: it could not start (a missing program or `shell` says so, as when run in the
+/// foreground).
+#[cfg(unix)]
+pub(crate) fn start_detached(req: &SpawnRequest, dir: &std::path::Path) -> Result<(), String> {
+    if let Some(failed) = req.missing_cwd(std::time::Instant::now()) {
+        return Err(match failed.status {
+            ExitStatus::SpawnFailed(why) => why,
+            other => format!("{other:?}"),
+        });
+    }
+    let hook = process_for(req)?;
+    let hook = hook.as_std();
+    std::fs::write(dir.join("in"), &*req.stdin)
+        .map_err(|e| format!("cannot write {}: {e}", dir.join("in").display()))?;
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(DETACHED)
+        .arg("hookhost-rewake")
+        .arg(dir)
+        .arg(hook.get_program())
+        .args(hook.get_args())
+        .current_dir(&req.cwd)
+        .env("HOOK_EVENT", req.event.as_str())
+        .env("HOOK_PROJECT_DIR", &req.project_dir);
+    for name in &req.env_unset {
+        cmd.env_remove(name);
+    }
+    cmd.envs(req.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start the background hook: {e}"))?;
+    // Reaped when it ends (a long-lived runner must not keep zombies); a one-event process
+    // that exits first leaves it to init.
+    std::thread::spawn(move || child.wait());
+    Ok(())
+}
+
 fn describe_status(status: std::process::ExitStatus) -> ExitStatus {
     if let Some(code) = status.code() {
         return ExitStatus::Exited(code);
@@ -85,13 +187,14 @@ impl Spawner for ShellSpawner {
     async fn spawn(&self, req: SpawnRequest) -> SpawnOutput {
         let _slot = self.slots.acquire().await;
         let start = Instant::now();
-        let Handler::Shell { command } = &req.handler else {
-            return SpawnOutput::spawn_failed("ShellSpawner got a non-shell hook", Duration::ZERO);
-        };
         if let Some(failed) = req.missing_cwd(start.into_std()) {
             return failed;
         }
-        let mut cmd = shell_command(command);
+        let mut cmd = match process_for(&req) {
+            Ok(cmd) => cmd,
+            Err(why) => return SpawnOutput::spawn_failed(why, start.elapsed()),
+        };
+        let command = req.handler.display();
         cmd.current_dir(&req.cwd)
             .env("HOOK_EVENT", req.event.as_str())
             .env("HOOK_PROJECT_DIR", &req.project_dir);
@@ -109,7 +212,10 @@ impl Spawner for ShellSpawner {
             Ok(c) => c,
             Err(e) => {
                 return SpawnOutput::spawn_failed(
-                    format!("cannot start the shell for {command:?}: {e}"),
+                    match &req.handler {
+                        Handler::Exec { .. } => format!("cannot start {command:?}: {e}"),
+                        _ => format!("cannot start the shell for {command:?}: {e}"),
+                    },
                     start.elapsed(),
                 );
             }

@@ -246,7 +246,9 @@ impl Assessing<'_> {
                 module: ModuleSource::File(module),
                 ..
             } => self.module_file(h, module),
-            Handler::Shell { command } => self.scripts(h, command),
+            Handler::Shell { command, .. } | Handler::Exec { command, .. } => {
+                self.scripts(h, command);
+            }
             Handler::Http { .. } => {}
             // A project's stdio server is project code: the scripts its command line names
             // are pinned like a shell hook's (its definition is in the config hash).

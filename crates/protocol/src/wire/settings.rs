@@ -17,12 +17,27 @@ pub struct NativeHookObject {
     pub dialect: Dialect,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<Value>,
+    /// The exec form's arguments (Claude Code's `args`, Copilot CLI's `args` beside `exec`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<Value>,
+    /// Claude Code's `shell` (`"bash"`, `"powershell"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shell: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub headers: Option<Value>,
     #[serde(rename = "allowedEnv", skip_serializing_if = "Option::is_none")]
     pub allowed_env: Option<Value>,
+    /// Claude Code's `statusMessage`.
+    #[serde(rename = "statusMessage", skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<Value>,
+    /// `once`: at most once per session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub once: Option<Value>,
+    /// Claude Code's `asyncRewake`.
+    #[serde(rename = "asyncRewake", skip_serializing_if = "Option::is_none")]
+    pub async_rewake: Option<Value>,
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     pub matcher: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -37,7 +52,8 @@ pub struct NativeHookObject {
     /// `false` when a switch of its own file turns it off.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
-    /// Cursor's `failClosed`, Copilot CLI's fail-closed PreToolUse: `"block"`.
+    /// Cursor's `failClosed`, Copilot CLI's fail-closed PreToolUse, Claude Code's
+    /// `onFailure`: `"block"`.
     #[serde(rename = "onError", skip_serializing_if = "Option::is_none")]
     pub on_error: Option<Value>,
     /// Copilot CLI's `cwd`; Cursor's user hooks run in `~/.cursor`.
@@ -110,6 +126,21 @@ pub struct NestedEntry {
     pub kind: Option<String>,
     #[serde(default, deserialize_with = "fields::present")]
     pub command: Option<Value>,
+    /// The exec form's arguments (Claude Code 2.1.139).
+    #[serde(default, deserialize_with = "fields::present")]
+    pub args: Option<Value>,
+    /// `"bash"` or `"powershell"`.
+    #[serde(default, deserialize_with = "fields::present")]
+    pub shell: Option<Value>,
+    /// `"block"` or `"continue"` (Claude Code 2.1.295).
+    #[serde(default, deserialize_with = "fields::present")]
+    pub on_failure: Option<Value>,
+    /// Once per session (Claude Code honours it in skill frontmatter only).
+    #[serde(default, deserialize_with = "fields::present")]
+    pub once: Option<Value>,
+    /// Run in the background; exit 2 wakes the agent with the hook's output.
+    #[serde(default, deserialize_with = "fields::present")]
+    pub async_rewake: Option<Value>,
     #[serde(default, deserialize_with = "fields::present")]
     pub url: Option<Value>,
     #[serde(default, deserialize_with = "fields::present")]

@@ -19,7 +19,7 @@
 //! | `preCompact` | PreCompact (`matcher` on the trigger) |
 //!
 //! A command hook runs its `bash` command (else the cross-platform `command`, else `exec`
-//! with `args`, quoted); `timeoutSec` (alias `timeout`) is in seconds, 30 by default; `cwd`
+//! with `args` in the exec form: the program started without a shell, each argument intact); `timeoutSec` (alias `timeout`) is in seconds, 30 by default; `cwd`
 //! is relative to the repository root. Copilot CLI's other events (`errorOccurred`,
 //! `permissionRequest`, `notification`, `userPromptTransformed`) have no native counterpart:
 //! a warning, their hooks do not run. `env`, prompt hooks and a hook with only a `powershell`
@@ -120,17 +120,30 @@ fn handler(
             return None;
         }
     }
-    let command = command(e, label, f)?;
-    if skipped_adapter(&command, label, f) {
+    let (command, args) = command(e, label, f)?;
+    // The adapter is recognised by its words, however they are given.
+    let line = match &args {
+        Some(args) => shlex::try_join(
+            std::iter::once(command.as_str()).chain(args.iter().map(String::as_str)),
+        )
+        .unwrap_or_default(),
+        None => command.clone(),
+    };
+    if skipped_adapter(&line, label, f) {
         return None;
     }
     out.command = Some(Value::String(command));
+    out.args = args.map(|a| a.into_iter().map(Value::String).collect());
     Some(out)
 }
 
-/// The shell command of a command hook; `None` when there is none hookhost can run
-/// (recorded).
-fn command(e: &CopilotEntry, label: &str, f: &mut ForeignFile) -> Option<String> {
+/// The shell command of a command hook, or the exec form's program and its arguments;
+/// `None` when there is none hookhost can run (recorded).
+fn command(
+    e: &CopilotEntry,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<(String, Option<Vec<String>>)> {
     let at = Some(label.to_string());
     let text = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
     if let Some(exec) = &e.exec {
@@ -153,19 +166,23 @@ fn command(e: &CopilotEntry, label: &str, f: &mut ForeignFile) -> Option<String>
             ));
             return None;
         };
-        return match shlex::try_join(std::iter::once(exec).chain(args)) {
-            Ok(c) => Some(c),
-            Err(_) => {
-                f.problems.push((
-                    at,
-                    "`exec` or `args` holds a NUL byte, which no command can take".into(),
-                ));
-                None
-            }
-        };
+        if std::iter::once(exec)
+            .chain(args.iter().copied())
+            .any(|w| w.contains('\0'))
+        {
+            f.problems.push((
+                at,
+                "`exec` or `args` holds a NUL byte, which no command can take".into(),
+            ));
+            return None;
+        }
+        return Some((
+            exec.to_string(),
+            Some(args.into_iter().map(str::to_string).collect()),
+        ));
     }
     match text(&e.bash).or_else(|| text(&e.command)) {
-        Some(c) if !c.trim().is_empty() => Some(c),
+        Some(c) if !c.trim().is_empty() => Some((c, None)),
         _ if e.powershell.is_some() => {
             f.warnings.push((
                 at,
@@ -250,8 +267,8 @@ mod tests {
                 ),
                 (
                     Event::PreToolUse,
-                    json!({"dialect": "copilot", "command": "'./scripts/audit log' --tool 'a b'",
-                           "match": "bash|edit"})
+                    json!({"dialect": "copilot", "command": "./scripts/audit log",
+                           "args": ["--tool", "a b"], "match": "bash|edit"})
                 ),
                 (
                     Event::SessionStart,

@@ -1,7 +1,18 @@
 //! The fields of a hook in Claude Code's, Gemini CLI's and Codex's files (the `Groups` layout
 //! of `format.rs`: `{"hooks": {Event: [{"matcher": ..., "hooks": [HOOK]}]}}`) that the other
-//! agents' hooks do not have: `description`/`statusMessage`, `async`, Claude Code's `if`,
-//! Gemini CLI's `name`. The file, its groups and the shared fields are `reader.rs`'s.
+//! agents' hooks do not have: `description`, `async`, Claude Code's `if`, `args` (the exec
+//! form), `shell`, `onFailure`, `statusMessage`, `once` and `asyncRewake`, Gemini CLI's
+//! `name`. The file, its groups and the shared fields are `reader.rs`'s.
+//!
+//! Claude Code's command fields follow its hooks reference ("Hook handler fields", "Exec
+//! form and shell form"): `args` makes `command` the program, started without a shell with
+//! `args` as its arguments (`${CLAUDE_PROJECT_DIR}` and `${CLAUDE_PLUGIN_ROOT}` filled in
+//! each, `spawner/program.rs`); `shell` picks `bash` or PowerShell for the shell form;
+//! `onFailure` is the native `onError`; `statusMessage` is kept (shown while the hook runs).
+//! `once` is honoured by Claude Code only in skill frontmatter, "ignored in settings files
+//! and agent frontmatter": so here too, with a warning. `asyncRewake` (a background hook
+//! whose exit 2 wakes the agent) is the native `asyncRewake` (`runner/rewake.rs`); on an
+//! event whose hooks decide it runs synchronously, as `async` does there (a warning).
 
 use super::format::{At, Format, Read};
 use super::reader::{http, ignored_keys, native, skipped_adapter, timeout, unknown_type};
@@ -37,7 +48,9 @@ pub(super) fn hook(
     if let Some(t) = &entry.timeout {
         out.timeout = timeout(fmt, t, label, f);
     }
-    out.description = entry.description.clone().or(entry.status_message.clone());
+    out.description.clone_from(&entry.description);
+    out.status_message = entry.status_message.clone().map(Value::String);
+    claude_command_fields(fmt.dialect, event, &entry, &mut out, label, f);
     if entry.is_async == Some(true) {
         if event.allows_async() {
             out.is_async = Some(Value::Bool(true));
@@ -55,6 +68,57 @@ pub(super) fn hook(
         switch_id,
         off,
     })
+}
+
+/// Claude Code's `args`, `shell`, `onFailure`, `once` and `asyncRewake` (Gemini CLI and Codex
+/// have none of them: a warning each, the hook runs without it).
+fn claude_command_fields(
+    d: Dialect,
+    event: Event,
+    entry: &NestedEntry,
+    out: &mut NativeHookObject,
+    label: &str,
+    f: &mut ForeignFile,
+) {
+    let fields = [
+        ("args", &entry.args),
+        ("shell", &entry.shell),
+        ("onFailure", &entry.on_failure),
+        ("once", &entry.once),
+        ("asyncRewake", &entry.async_rewake),
+    ];
+    let mut warn = |message: String| f.warnings.push((Some(label.to_string()), message));
+    if d != Dialect::Claude {
+        for (key, value) in fields {
+            if value.is_some() {
+                warn(format!(
+                    "`{key}` is not implemented by hookhost and is ignored"
+                ));
+            }
+        }
+        return;
+    }
+    out.args.clone_from(&entry.args);
+    out.shell.clone_from(&entry.shell);
+    // The native reader checks the value and says what is wrong with it.
+    if let Some(v) = &entry.on_failure {
+        out.on_error = Some(match v.as_str() {
+            Some("continue") => Value::String("warn".into()),
+            _ => v.clone(),
+        });
+    }
+    if entry.once == Some(Value::Bool(true)) {
+        warn("`once`: Claude Code honours it only in skill frontmatter and ignores it in a settings file; so does hookhost: the hook runs every time".into());
+    }
+    if entry.async_rewake == Some(Value::Bool(true)) {
+        if event.allows_async() {
+            out.async_rewake = Some(Value::Bool(true));
+        } else {
+            warn(format!(
+                "`asyncRewake` on {event} is not implemented by hookhost: the hook runs synchronously and can decide"
+            ));
+        }
+    }
 }
 
 /// Claude Code's `if`: passed on as the native `if` on tool events; elsewhere Claude Code

@@ -10,7 +10,7 @@
 
 mod values;
 
-use super::types::{FsAccess, OnError};
+use super::types::{FsAccess, OnError, ShellKind};
 use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
@@ -50,6 +50,12 @@ const HOOK_KEYS: &[&str] = &[
     "enabled",
     "if",
     "mcp",
+    "args",
+    "shell",
+    "onFailure",
+    "statusMessage",
+    "once",
+    "asyncRewake",
 ];
 
 /// One item of a file, in document order.
@@ -110,8 +116,26 @@ pub(super) struct RawHook {
     pub condition: Option<String>,
     /// `mcp`: an MCP tool to call.
     pub mcp: Option<RawMcp>,
+    /// `args`, `shell`, `statusMessage`, `once`.
+    pub command_fields: CommandFields,
     /// What is wrong with the values, in reading order; phase 2 adds its own.
     pub problems: Vec<String>,
+}
+
+/// The fields of a command hook Claude Code's format brought (read as the native file's).
+#[derive(Debug, Default)]
+pub(super) struct CommandFields {
+    /// `args`: the exec form's arguments (`command` is then the program, run without a
+    /// shell).
+    pub args: Option<Vec<String>>,
+    /// `shell`: the shell form's interpreter.
+    pub shell: Option<ShellKind>,
+    /// `statusMessage`: what is shown while the hook runs.
+    pub status_message: Option<String>,
+    /// `once`: the hook runs once per session.
+    pub once: bool,
+    /// `asyncRewake`: runs in the background; its exit 2 wakes the agent later.
+    pub async_rewake: bool,
 }
 
 /// `"package": {"ref": "oci://...", "digest": "sha256:...", "args": [...]}`, read.
@@ -354,6 +378,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         enabled,
         condition,
         mcp,
+        command_fields: r.command_fields(),
         problems: r.problems,
     }))
 }

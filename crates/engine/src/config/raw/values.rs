@@ -1,9 +1,10 @@
 //! Phase 1, one value at a time: each key of a hook object read with its JSON type and
 //! range checked, a wrong value recorded as a problem (and read as absent).
 
-use super::{RawMcp, RawPackage};
+
+use super::{CommandFields, RawMcp, RawPackage};
 use crate::Dialect;
-use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError};
+use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError, ShellKind};
 use crate::payload::json_type_name;
 use serde_json::{Map, Value};
 
@@ -108,13 +109,82 @@ impl Reader<'_> {
         }
     }
 
+    /// `onError`, or its alias `onFailure` (Claude Code's name since 2.1.295); both given
+    /// and different is a problem.
     pub(super) fn on_error(&mut self) -> Option<OnError> {
-        match self.obj.get("onError")? {
+        let on_error = self.on_error_key("onError");
+        let on_failure = self.on_error_key("onFailure");
+        match (on_error, on_failure) {
+            (Some(a), Some(b)) if a != b => {
+                self.problems.push(format!(
+                    "`onError` is \"{}\" but `onFailure` is \"{}\"; `onFailure` is another name for `onError`: keep one",
+                    on_error_name(a),
+                    on_error_name(b)
+                ));
+                None
+            }
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_error_key(&mut self, key: &str) -> Option<OnError> {
+        match self.obj.get(key)? {
             Value::String(s) if s == "warn" => Some(OnError::Warn),
             Value::String(s) if s == "block" => Some(OnError::Block),
+            // Claude Code's default, by its name.
+            Value::String(s) if s == "continue" && key == "onFailure" => Some(OnError::Warn),
             v => {
+                let allowed = if key == "onFailure" {
+                    "\"block\" or \"continue\" (or \"warn\")"
+                } else {
+                    "\"warn\" or \"block\""
+                };
                 self.problems
-                    .push(format!("`onError` must be \"warn\" or \"block\", got {v}"));
+                    .push(format!("`{key}` must be {allowed}, got {v}"));
+                None
+            }
+        }
+    }
+
+    /// `args`, `shell`, `statusMessage` and `once`.
+    pub(super) fn command_fields(&mut self) -> CommandFields {
+        CommandFields {
+            args: self.args(),
+            shell: self.shell(),
+            status_message: self.string("statusMessage"),
+            once: self.bool("once").unwrap_or(false),
+            async_rewake: self.bool("asyncRewake").unwrap_or(false),
+        }
+    }
+
+    /// `args`: a list of strings (the exec form's arguments).
+    pub(super) fn args(&mut self) -> Option<Vec<String>> {
+        match self.obj.get("args")? {
+            Value::Array(items) if items.iter().all(Value::is_string) => Some(
+                items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_string))
+                    .collect(),
+            ),
+            v => {
+                self.problems.push(format!(
+                    "`args` must be a list of strings, the program's arguments (e.g. \"command\": \"node\", \"args\": [\"guard.js\"]), got {v}"
+                ));
+                None
+            }
+        }
+    }
+
+    /// `shell`: `"sh"`, `"bash"` or `"powershell"`.
+    pub(super) fn shell(&mut self) -> Option<ShellKind> {
+        match self.obj.get("shell")? {
+            Value::String(s) if s == "sh" => Some(ShellKind::Sh),
+            Value::String(s) if s == "bash" => Some(ShellKind::Bash),
+            Value::String(s) if s == "powershell" => Some(ShellKind::Powershell),
+            v => {
+                self.problems.push(format!(
+                    "`shell` must be \"sh\" (the default), \"bash\" or \"powershell\", got {v}"
+                ));
                 None
             }
         }
@@ -281,5 +351,12 @@ impl Reader<'_> {
                 Vec::new()
             }
         }
+    }
+}
+
+fn on_error_name(o: OnError) -> &'static str {
+    match o {
+        OnError::Warn => "warn",
+        OnError::Block => "block",
     }
 }
