@@ -253,7 +253,7 @@ impl Found {
                     }
                 }
             }
-            Handler::Http { .. } => {}
+            Handler::Http { .. } | Handler::Model { .. } => {}
         }
         Ok(())
     }

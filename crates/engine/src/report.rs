@@ -132,6 +132,7 @@ fn record_of(
         is_async,
         message: j.message.clone(),
         rejudged: false,
+        model: out.model.as_deref().cloned(),
         row: j.row,
     }
 }

@@ -133,17 +133,30 @@ pub enum HookKind {
     /// An in-process Rust function (the engine's `FnHook`).
     #[schemars(description = "An in-process function.")]
     Fn,
+    /// A prompt asked of the user's model, whose `{"ok", "reason"}` answer is the decision.
+    #[schemars(description = "A prompt asked of the user's model.")]
+    Prompt,
+    /// A prompt asked of the user's model, which may read files of the project first.
+    #[schemars(description = "A model with read-only tools inside the project.")]
+    Agent,
 }
 
 impl HookKind {
-    /// `shell`, `wasm`, `http` or `fn`.
+    /// `shell`, `wasm`, `http`, `fn`, `prompt` or `agent`.
     pub fn as_str(self) -> &'static str {
         match self {
             HookKind::Shell => "shell",
             HookKind::Wasm => "wasm",
             HookKind::Http => "http",
             HookKind::Fn => "fn",
+            HookKind::Prompt => "prompt",
+            HookKind::Agent => "agent",
         }
+    }
+
+    /// Whether a hook of this kind asks a model (`prompt`, `agent`).
+    pub fn asks_model(self) -> bool {
+        matches!(self, HookKind::Prompt | HookKind::Agent)
     }
 }
 

@@ -13,6 +13,7 @@
 //! what trust compares is what runs.
 
 use super::agents;
+use super::model_hooks;
 use super::parse::{parse_foreign, parse_source};
 use super::paths::{
     CLAUDE_MANAGED_SETTINGS, CLAUDE_MANAGED_SETTINGS_ENV, ConfigPaths, MANAGED_CONFIG,
@@ -66,7 +67,7 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
         }
     }
     let Loaded {
-        hooks,
+        mut hooks,
         mut disabled,
         errors,
         mut warnings,
@@ -74,7 +75,9 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
         files,
         switches,
         agent_files,
+        model,
     } = loaded;
+    warnings.extend(model_hooks::give_model(&mut hooks, model.as_ref(), paths));
     // The switches, each over its rank and below (never managed hooks of another file).
     let (mut hooks, off) = switches::apply(hooks, &switches, &agent_files);
     disabled.extend(off);
@@ -169,6 +172,8 @@ struct Loaded {
     switches: Vec<Switch>,
     /// Which agent each other agent's file read belongs to.
     agent_files: BTreeMap<PathBuf, Dialect>,
+    /// The model of `prompt` and `agent` hooks: the managed file's, else the user's.
+    model: Option<std::sync::Arc<super::types::ModelConfig>>,
 }
 
 impl Loaded {
@@ -252,6 +257,10 @@ impl Loaded {
             });
         }
         self.errors.extend(parsed.errors);
+        if let Some(m) = parsed.model {
+            // Managed files are read first: the administrator's model wins.
+            self.model.get_or_insert_with(|| std::sync::Arc::new(m));
+        }
         if parsed.unreadable {
             Read::Broken
         } else {

@@ -36,6 +36,7 @@ pub(crate) mod agents;
 pub mod headers;
 mod load;
 mod matcher;
+mod model_hooks;
 mod parse;
 mod paths;
 mod raw;
@@ -50,6 +51,7 @@ pub use hookhost_protocol::{
 };
 pub use load::{load, load_lenient};
 pub use matcher::{Matcher, alias_notes};
+pub(crate) use model_hooks::no_model_in;
 pub use parse::parse_file;
 pub use paths::{CLAUDE_MANAGED_SETTINGS, ConfigPaths, MANAGED_CONFIG, PROJECT_CONFIG};
 pub use resolve::{ModulePathError, UnsplittableCommand, wasm_words};
@@ -58,5 +60,5 @@ pub use rule::PermissionRule;
 pub(crate) use rule::RuleBase;
 pub use types::{
     DEFAULT_MEMORY_MIB, DisabledHook, Handler, Hook, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
-    ModuleSource, PackageModule, WasmLimits,
+    ModelApi, ModelConfig, ModelMode, ModuleSource, PackageModule, WasmLimits,
 };

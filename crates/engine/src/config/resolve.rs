@@ -14,8 +14,8 @@ use super::paths::ConfigPaths;
 use super::raw::{RawHook, RawPackage};
 use super::rule::{PermissionRule, RuleBase};
 use super::types::{
-    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModuleSource, PackageModule,
-    Scope, WasmLimits,
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModelMode, ModuleSource,
+    PackageModule, Scope, WasmLimits,
 };
 use crate::confine::{Escape, resolve_inside};
 use crate::event::Event;
@@ -45,6 +45,8 @@ enum Runs {
     Http(String),
     /// A hook package pinned by digest: a wasm module from the store.
     Package(super::raw::RawPackage),
+    /// A question for the user's model (`prompt` or `agent`).
+    Model(ModelMode, String),
 }
 
 impl Runs {
@@ -53,6 +55,8 @@ impl Runs {
             Runs::Shell(_) => HookKind::Shell,
             Runs::Wasm { .. } | Runs::Package(_) => HookKind::Wasm,
             Runs::Http(_) => HookKind::Http,
+            Runs::Model(ModelMode::Prompt, _) => HookKind::Prompt,
+            Runs::Model(ModelMode::Agent, _) => HookKind::Agent,
         }
     }
 }
@@ -67,6 +71,8 @@ impl Resolver<'_> {
             keys,
             command,
             url,
+            prompt,
+            agent,
             headers,
             allowed_env,
             matcher: match_text,
@@ -86,7 +92,7 @@ impl Resolver<'_> {
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
-        let runs = runs(command, url, package, &keys, &mut problems);
+        let runs = what_runs(command, url, package, (prompt, agent), &keys, &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
         if let Some(kind) = kind {
             check_kind_options(kind, &keys, &mut problems);
@@ -122,9 +128,11 @@ impl Resolver<'_> {
             matcher,
             match_source: match_text,
             description,
-            timeout: Duration::from_millis(timeout_ms.unwrap_or(match dialect {
-                crate::Dialect::Native => DEFAULT_TIMEOUT_MS,
-                d => d.default_timeout_ms(),
+            timeout: Duration::from_millis(timeout_ms.unwrap_or(match (kind, dialect) {
+                (Some(HookKind::Prompt), _) => DEFAULT_PROMPT_TIMEOUT_MS,
+                (Some(HookKind::Agent), _) => DEFAULT_AGENT_TIMEOUT_MS,
+                (_, crate::Dialect::Native) => DEFAULT_TIMEOUT_MS,
+                (_, d) => d.default_timeout_ms(),
             })),
             cwd,
             is_async,
@@ -186,6 +194,13 @@ impl Resolver<'_> {
                 url,
                 headers,
                 allowed_env,
+            },
+            // The model is the user's or the managed file's: the loader sets it once every
+            // file is read.
+            Runs::Model(mode, prompt) => Handler::Model {
+                mode,
+                prompt,
+                model: None,
             },
         })
     }
@@ -317,7 +332,10 @@ fn runs(
             "has both `command` and `url`; a hook is either a command or an HTTP endpoint: keep one",
         ),
         (None, None, None) => {
-            if !keys.contains("command") && !keys.contains("url") {
+            if !["command", "url", "prompt", "agent"]
+                .iter()
+                .any(|k| keys.contains(*k))
+            {
                 problems.push(
                     "has neither `command` nor `url`; add \"command\": \"path/to/script.sh\" (or a .wasm file), or \"url\": \"http://...\"".into(),
                 );
@@ -341,6 +359,67 @@ fn runs(
         }
         (None, Some(u), None) => Some(Runs::Http(u)),
     }
+}
+
+/// What the hook runs: a question for the model (`prompt`, `agent`), else what `runs` says.
+fn what_runs(
+    command: Option<String>,
+    url: Option<String>,
+    package: Option<RawPackage>,
+    (prompt, agent): (Option<String>, Option<String>),
+    keys: &BTreeSet<String>,
+    problems: &mut Vec<String>,
+) -> Option<Runs> {
+    match model_question(prompt, agent, problems) {
+        Some((mode, text)) if command.is_none() && url.is_none() && package.is_none() => {
+            Some(Runs::Model(mode, text))
+        }
+        Some(_) => {
+            problems.push(
+                "has `prompt` or `agent` and `command`, `url` or `package`; a hook runs one thing: keep one".into(),
+            );
+            None
+        }
+        None => runs(command, url, package, keys, problems),
+    }
+}
+
+/// The default `timeout` of a `prompt` hook (Claude Code's: 30 s).
+pub const DEFAULT_PROMPT_TIMEOUT_MS: u64 = 30_000;
+/// The default `timeout` of an `agent` hook (Claude Code's: 60 s).
+pub const DEFAULT_AGENT_TIMEOUT_MS: u64 = 60_000;
+
+/// A model hook's question, from `prompt` or `agent` (`None`: neither, or a problem says
+/// why).
+fn model_question(
+    prompt: Option<String>,
+    agent: Option<String>,
+    problems: &mut Vec<String>,
+) -> Option<(ModelMode, String)> {
+    let (mode, text) = match (prompt, agent) {
+        (Some(_), Some(_)) => {
+            problems.push(
+                "has both `prompt` and `agent`; an agent hook is a prompt hook that may read the project first: keep one".into(),
+            );
+            return None;
+        }
+        (Some(p), None) => (ModelMode::Prompt, p),
+        (None, Some(a)) => (ModelMode::Agent, a),
+        // Neither, or present with a wrong type (phase 1 said so).
+        (None, None) => return None,
+    };
+    if text.trim().is_empty() {
+        let key = if mode == ModelMode::Prompt {
+            "prompt"
+        } else {
+            "agent"
+        };
+        problems.push(format!(
+            "`{key}` is empty; write the question for the model, e.g. \"{key}\": \"Is this command safe? $ARGUMENTS\" ($ARGUMENTS is replaced by the event's payload)"
+        ));
+        return None;
+    }
+    Some((mode, text))
 }
 
 /// Options that belong to one kind only.

@@ -24,6 +24,7 @@ fn output(code: i32, stdout: &str, stderr: &str) -> SpawnOutput {
         stderr: stderr.as_bytes().to_vec(),
         truncated: false,
         duration: Duration::ZERO,
+        model: None,
     }
 }
 
@@ -216,6 +217,7 @@ fn ending(condition: Condition) -> SpawnOutput {
         stderr: b"a reason".to_vec(),
         truncated: false,
         duration: Duration::ZERO,
+        model: None,
     }
 }
 

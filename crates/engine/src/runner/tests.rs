@@ -35,6 +35,7 @@ impl FakeSpawner {
                 stderr: stderr.as_bytes().to_vec(),
                 truncated: false,
                 duration: Duration::from_millis(1),
+                model: None,
             },
         );
         self
@@ -1095,6 +1096,7 @@ impl Spawner for DynSpawner {
             },
             truncated: false,
             duration: Duration::from_millis(1),
+            model: None,
         }
     }
 }

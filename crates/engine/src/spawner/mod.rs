@@ -8,11 +8,13 @@
 
 mod capture;
 pub mod http;
+mod model;
 mod shell;
 pub mod wasm;
 
 pub use capture::{Capture, CapturedStream, OUTPUT_CAP};
 pub use http::HttpSpawner;
+pub use model::{MAX_AGENT_TURNS, MAX_CONCURRENT_MODEL_CALLS, ModelSpawner};
 pub use shell::ShellSpawner;
 pub use wasm::{
     BASELINE_MIN_BYTES, OptimisationClaim, TIERING_ENV, Tiering, WasmEngineConfig, WasmSpawner,
@@ -80,6 +82,8 @@ impl SpawnRequest {
 
 #[doc(no_inline)]
 pub use hookhost_protocol::ExitStatus;
+#[doc(no_inline)]
+pub use hookhost_protocol::decision_log::ModelJudgement;
 
 /// What one run of a hook produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,6 +98,9 @@ pub struct SpawnOutput {
     pub truncated: bool,
     /// How long the run took.
     pub duration: Duration,
+    /// A `prompt` or `agent` hook: what the model answered (kept with the record and in the
+    /// decision log); `None` for every other kind, and when the model gave no answer.
+    pub model: Option<Box<ModelJudgement>>,
 }
 
 impl SpawnOutput {
@@ -105,6 +112,7 @@ impl SpawnOutput {
             stderr: Vec::new(),
             truncated: false,
             duration,
+            model: None,
         }
     }
 
@@ -130,6 +138,7 @@ pub struct HookSpawner {
     wasm_config: WasmEngineConfig,
     wasm: std::sync::OnceLock<Result<WasmSpawner, wasm::WasmError>>,
     http: std::sync::OnceLock<HttpSpawner>,
+    model: std::sync::OnceLock<ModelSpawner>,
 }
 
 impl Default for HookSpawner {
@@ -152,6 +161,7 @@ impl HookSpawner {
             wasm_config: config,
             wasm: std::sync::OnceLock::new(),
             http: std::sync::OnceLock::new(),
+            model: std::sync::OnceLock::new(),
         }
     }
 
@@ -172,6 +182,12 @@ impl HookSpawner {
     fn http(&self) -> &HttpSpawner {
         self.http.get_or_init(HttpSpawner::default)
     }
+
+    /// The spawner of `prompt` and `agent` hooks (created on first use), e.g. to give it
+    /// recorded judgements to reuse ([`ModelSpawner::reuse`]).
+    pub fn model(&self) -> &ModelSpawner {
+        self.model.get_or_init(ModelSpawner::default)
+    }
 }
 
 #[async_trait]
@@ -184,6 +200,7 @@ impl Spawner for HookSpawner {
                 Err(e) => SpawnOutput::spawn_failed(e.to_string(), Duration::ZERO),
             },
             Handler::Http { .. } => self.http().spawn(request).await,
+            Handler::Model { .. } => self.model().spawn(request).await,
         }
     }
 }

@@ -224,7 +224,7 @@ impl Assessing<'_> {
                 ..
             } => self.module_file(h, module),
             Handler::Shell { command } => self.scripts(h, command),
-            Handler::Http { .. } => {}
+            Handler::Http { .. } | Handler::Model { .. } => {}
         }
     }
 

@@ -226,15 +226,19 @@ mod tests {
               "Notification": [{"hooks": [{"type": "command", "command": "n"}]}]}}"#,
         );
         assert!(f.problems.is_empty(), "{:?}", f.problems);
-        // Notification is an event hookhost fires too.
-        assert_eq!(f.hooks.len(), 3);
+        // Notification is an event hookhost fires too; the prompt hook asks the user's model.
+        assert_eq!(f.hooks.len(), 4);
         assert_eq!(f.hooks[0].event, Event::Notification);
         assert_eq!(
             f.hooks[1].hook,
             json!({"dialect": "claude", "command": "x.sh", "match": "Bash", "timeout": 30000})
         );
         assert_eq!(f.hooks[2].index, 1);
-        assert_eq!(f.warnings.len(), 2, "{:?}", f.warnings);
+        assert_eq!(
+            (f.hooks[3].event, &f.hooks[3].hook),
+            (Event::Stop, &json!({"dialect": "claude", "prompt": "p"}))
+        );
+        assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
     }
 
     #[test]
