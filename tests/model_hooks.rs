@@ -26,6 +26,20 @@ type Script = Vec<(u16, Value, Duration)>;
 
 /// Serves every request with the next answer of `script`; records each request.
 async fn model_server(script: Script) -> (SocketAddr, Arc<Mutex<Vec<Received>>>) {
+    let (addr, seen, _) = counting_model_server(script).await;
+    (addr, seen)
+}
+
+/// [`model_server`], also counting the most requests it held unanswered at once.
+async fn counting_model_server(
+    script: Script,
+) -> (
+    SocketAddr,
+    Arc<Mutex<Vec<Received>>>,
+    Arc<Mutex<(usize, usize)>>,
+) {
+    let waiting = Arc::new(Mutex::new((0usize, 0usize)));
+    let count = waiting.clone();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -34,6 +48,7 @@ async fn model_server(script: Script) -> (SocketAddr, Arc<Mutex<Vec<Received>>>)
         while let Ok((mut sock, _)) = listener.accept().await {
             let log = log.clone();
             let script = script.clone();
+            let count = count.clone();
             tokio::spawn(async move {
                 // Keep-alive: serve requests on this connection until it closes.
                 let mut buf = Vec::new();
@@ -72,7 +87,13 @@ async fn model_server(script: Script) -> (SocketAddr, Arc<Mutex<Vec<Received>>>)
                         log.len()
                     };
                     let (status, answer, delay) = script[(n - 1).min(script.len() - 1)].clone();
+                    {
+                        let mut c = count.lock().unwrap();
+                        c.0 += 1;
+                        c.1 = c.1.max(c.0);
+                    }
                     tokio::time::sleep(delay).await;
+                    count.lock().unwrap().0 -= 1;
                     let answer = answer.to_string();
                     let head = format!(
                         "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
@@ -87,7 +108,7 @@ async fn model_server(script: Script) -> (SocketAddr, Arc<Mutex<Vec<Received>>>)
             });
         }
     });
-    (addr, seen)
+    (addr, seen, waiting)
 }
 
 /// An Anthropic Messages API answer whose text is `text`.
@@ -585,4 +606,43 @@ async fn the_log_keeps_the_judgement_and_replay_reuses_it() {
     // Blocked then, blocked now: nothing differs.
     assert_eq!(out.status.code(), Some(0), "{j}");
     assert_eq!(j["steps"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn at_most_four_model_calls_wait_at_once() {
+    // Each answer waits, so calls that were let through together overlap at the server.
+    let (addr, seen, waiting) = counting_model_server(vec![(
+        200,
+        openai_text(r#"{"ok": true}"#),
+        Duration::from_millis(300),
+    )])
+    .await;
+    let p = Project::new(json!({"hooks": {"PreToolUse": [{"prompt": "$ARGUMENTS"}]}}));
+    // A local server: no key.
+    p.write_global(json!({"model": {"api": "openai", "url": format!("http://{addr}/v1/chat/completions"), "name": "judge"}}));
+    let runner = Arc::new(p.runner());
+    let calls: Vec<_> = (0..10)
+        .map(|i| {
+            let runner = runner.clone();
+            let payload =
+                common::pre_tool(&p.path(), "bash", json!({"command": format!("echo {i}")}));
+            tokio::spawn(async move { runner.fire(payload).await })
+        })
+        .collect();
+    for call in calls {
+        let r = call.await.unwrap();
+        assert_eq!(
+            r.hooks[0].outcome,
+            hookhost::Outcome::Pass,
+            "{:?}",
+            r.hooks[0]
+        );
+    }
+    assert_eq!(seen.lock().unwrap().len(), 10);
+    let most = waiting.lock().unwrap().1;
+    assert!(
+        (1..=hookhost::spawner::MAX_CONCURRENT_MODEL_CALLS).contains(&most),
+        "{most} calls waited at once"
+    );
+    assert_eq!(hookhost::spawner::MAX_CONCURRENT_MODEL_CALLS, 4);
 }

@@ -391,4 +391,71 @@ mod tests {
         assert_eq!(set.len(), 1, "{errors:?}");
         assert!(set.managed_only.is_none());
     }
+
+    #[test]
+    fn the_model_comes_from_the_managed_file_else_the_users_never_the_projects() {
+        use crate::config::Handler;
+        let dir = tempfile::TempDir::new().unwrap();
+        let project = dir.path().join("p");
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".coding-agent")).unwrap();
+        std::fs::create_dir_all(project.join(".coding-agent")).unwrap();
+        let block = |name: &str| {
+            format!(
+                r#""model": {{"api": "openai", "url": "http://127.0.0.1:9/v1", "name": "{name}"}}"#
+            )
+        };
+        std::fs::write(
+            project.join(".coding-agent/hooks.json"),
+            r#"{"hooks": {"Stop": [{"prompt": "done? $ARGUMENTS"}]}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            home.join(".coding-agent/hooks.json"),
+            format!("{{{}}}", block("users")),
+        )
+        .unwrap();
+        let paths = ConfigPaths::with_home(&project, Some(home.clone()));
+        let model_of = |set: &HookSet| match &set.all().next().unwrap().handler {
+            Handler::Model { model, .. } => model.as_ref().map(|m| m.name.clone()),
+            other => panic!("{other:?}"),
+        };
+        let (set, errors) = load_lenient(&paths);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(model_of(&set).as_deref(), Some("users"));
+
+        // The managed file's wins.
+        let managed = dir.path().join("managed.json");
+        std::fs::write(&managed, format!("{{{}}}", block("managed"))).unwrap();
+        let (set, errors) = load_lenient(&paths.clone().with_managed(Some(managed)));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(model_of(&set).as_deref(), Some("managed"));
+
+        // A project's block is an error and is not used; with no other, the hook has none
+        // and `check` is warned.
+        std::fs::remove_file(home.join(".coding-agent/hooks.json")).unwrap();
+        std::fs::write(
+            project.join(".coding-agent/hooks.json"),
+            format!(
+                r#"{{{}, "hooks": {{"Stop": [{{"prompt": "done?"}}]}}}}"#,
+                block("project")
+            ),
+        )
+        .unwrap();
+        let (set, errors) = load_lenient(&paths);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0]
+                .message
+                .contains("may only be set in your own file")
+        );
+        assert_eq!(model_of(&set), None);
+        assert!(
+            set.warnings
+                .iter()
+                .any(|w| w.message.contains("no model is configured")),
+            "{:?}",
+            set.warnings
+        );
+    }
 }

@@ -242,6 +242,36 @@ mod tests {
     }
 
     #[test]
+    fn codex_prompt_and_agent_hooks_ask_the_users_model_and_gemini_has_none() {
+        let f = read_settings(
+            Dialect::Codex,
+            r#"{"hooks": {"Stop": [{"hooks": [
+                {"type": "agent", "prompt": "done? $ARGUMENTS", "model": "gpt-x"},
+                {"type": "prompt"}]}]}}"#,
+        );
+        assert_eq!(f.hooks.len(), 1);
+        assert_eq!(
+            f.hooks[0].hook,
+            json!({"dialect": "codex", "agent": "done? $ARGUMENTS"})
+        );
+        assert!(
+            f.warnings[0].1.contains("`model` is not used"),
+            "{:?}",
+            f.warnings
+        );
+        assert!(
+            f.problems[0].1.contains("needs `prompt`"),
+            "{:?}",
+            f.problems
+        );
+        let f = read_settings(
+            Dialect::Gemini,
+            r#"{"hooks": {"AfterAgent": [{"hooks": [{"type": "prompt", "prompt": "p"}]}]}}"#,
+        );
+        assert!(f.hooks.is_empty() && f.warnings[0].1.contains("not implemented"));
+    }
+
+    #[test]
     fn malformed_groups_are_errors_with_their_place() {
         let f = read_settings(
             Dialect::Claude,
