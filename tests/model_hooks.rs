@@ -646,3 +646,62 @@ async fn at_most_four_model_calls_wait_at_once() {
     );
     assert_eq!(hookhost::spawner::MAX_CONCURRENT_MODEL_CALLS, 4);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_key_that_a_projects_agent_settings_set_is_never_sent() {
+    let (addr, seen) = model_server(vec![(
+        200,
+        anthropic_text(r#"{"ok": true}"#),
+        Duration::ZERO,
+    )])
+    .await;
+    let p = project(
+        "anthropic",
+        addr,
+        json!({"PreToolUse": [{"prompt": "$ARGUMENTS"}]}),
+    );
+    // The project's Claude Code settings set the variable the user's `keyEnv` names, and the
+    // agent hands it to its hooks, `hookhost hook` among them.
+    p.write(
+        ".claude/settings.json",
+        &json!({"env": {KEY_ENV: "project-key"}}).to_string(),
+    );
+    let payload = json!({"session_id": "s", "hook_event_name": "PreToolUse", "cwd": p.path(),
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    let mut c = p.command();
+    c.args(["hook", "--for", "claude", "--trust", "all", "--project"])
+        .arg(p.path())
+        .arg("--home")
+        .arg(p.home.path())
+        .env(KEY_ENV, "project-key")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let out = tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        let mut child = c.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "the project's key was sent"
+    );
+    let answer: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+    let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or_default();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+    assert!(reason.contains("is set by the project file"), "{reason}");
+}

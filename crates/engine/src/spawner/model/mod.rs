@@ -225,14 +225,23 @@ fn verdict_output(judgement: ModelJudgement, duration: Duration) -> SpawnOutput 
     }
 }
 
-/// The API key: read from the variable the user's own file names (`keyEnv`).
+/// The API key: read from the variable the user's own file names (`keyEnv`), unless a
+/// project's settings set that variable for the agent (`host_env`): a project must not choose
+/// the key (and so the account) the user's questions go out under.
 fn api_key(model: &ModelConfig) -> Result<Option<String>, String> {
     let Some(var) = &model.key_env else {
         return Ok(None);
     };
-    match std::env::var(var) {
-        Ok(k) if !k.is_empty() => Ok(Some(k)),
-        _ => Err(format!(
+    if let Some(file) = crate::host_env::set_by_project(var) {
+        return Err(format!(
+            "the model's API key variable {var} (`model.keyEnv` in {}) is set by the project file {}, and a project must not choose the key your model hooks send; set it in your own shell or agent settings, not the project's",
+            model.file.display(),
+            file.display()
+        ));
+    }
+    match crate::host_env::var(var, "no key") {
+        Some(k) => Ok(Some(k)),
+        None => Err(format!(
             "the model's API key variable {var} (`model.keyEnv` in {}) is not set; export it where the agent starts, or change `keyEnv`",
             model.file.display()
         )),
