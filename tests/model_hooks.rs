@@ -705,3 +705,52 @@ async fn a_key_that_a_projects_agent_settings_set_is_never_sent() {
     );
     assert!(reason.contains("is set by the project file"), "{reason}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_that_never_answers_stops_at_the_turn_cap() {
+    let (addr, seen) = model_server(vec![(
+        200,
+        json!({"content": [{"type": "tool_use", "id": "t", "name": "list_dir", "input": {"path": "."}}]}),
+        Duration::ZERO,
+    )])
+    .await;
+    let p = project(
+        "anthropic",
+        addr,
+        json!({"PostToolUse": [{"agent": "look around: $ARGUMENTS"}]}),
+    );
+    let out = hookhost(
+        &p,
+        &[
+            "run",
+            "PostToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            "{}",
+            "--json",
+        ],
+        &[],
+    )
+    .await;
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let got = seen.lock().unwrap().clone();
+    assert_eq!(got.len(), hookhost::spawner::MAX_AGENT_TURNS, "{r}");
+    assert!(
+        got[..got.len() - 1]
+            .iter()
+            .all(|g| g.body.get("tool_choice").is_none())
+    );
+    assert_eq!(
+        got.last().unwrap().body["tool_choice"],
+        json!({"type": "none"})
+    );
+    assert_eq!(r["hooks"][0]["outcome"], "warn", "{r}");
+    assert!(
+        r["hooks"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no JSON object"),
+        "{r}"
+    );
+}

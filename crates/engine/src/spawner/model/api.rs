@@ -55,6 +55,9 @@ pub struct Conversation {
     model: String,
     messages: Vec<Value>,
     tools: Vec<ToolSpec>,
+    /// The turn cap is reached: tools stay declared (the history holds calls of them) but
+    /// may not be called.
+    last: bool,
 }
 
 impl Conversation {
@@ -71,6 +74,7 @@ impl Conversation {
             model: model.to_string(),
             messages,
             tools,
+            last: false,
         }
     }
 
@@ -92,6 +96,9 @@ impl Conversation {
                             json!({"name": name, "description": description, "input_schema": schema})
                         })
                         .collect();
+                    if self.last {
+                        body["tool_choice"] = json!({"type": "none"});
+                    }
                 }
             }
             ModelApi::OpenAi => {
@@ -103,6 +110,9 @@ impl Conversation {
                             json!({"type": "function", "function": {"name": name, "description": description, "parameters": schema}})
                         })
                         .collect();
+                    if self.last {
+                        body["tool_choice"] = json!("none");
+                    }
                 }
             }
         }
@@ -136,7 +146,7 @@ impl Conversation {
                         _ => {}
                     }
                 }
-                if calls.is_empty() || self.tools.is_empty() {
+                if calls.is_empty() || self.tools.is_empty() || self.last {
                     return Ok(Turn::Answer(text));
                 }
                 self.messages
@@ -170,7 +180,7 @@ impl Conversation {
                             .collect()
                     })
                     .unwrap_or_default();
-                if calls.is_empty() || self.tools.is_empty() {
+                if calls.is_empty() || self.tools.is_empty() || self.last {
                     let text = message
                         .get("content")
                         .and_then(Value::as_str)
@@ -203,9 +213,9 @@ impl Conversation {
         }
     }
 
-    /// Asks for the final answer without tools (the turn cap is reached).
+    /// Asks for the final answer without tool calls (the turn cap is reached).
     pub fn last_call(&mut self, note: &str) {
-        self.tools.clear();
+        self.last = true;
         match self.api {
             // A tool_result turn must answer every call: the note joins the last user turn.
             ModelApi::Anthropic => {
@@ -256,6 +266,29 @@ mod tests {
             .read(&json!({"content": [{"type": "text", "text": "{\"ok\": true}"}]}))
             .unwrap();
         assert_eq!(turn, Turn::Answer("{\"ok\": true}".into()));
+    }
+
+    #[test]
+    fn the_last_call_forbids_tools_and_reads_any_calls_as_the_answer() {
+        let tools = vec![("grep", "greps", json!({"type": "object"}))];
+        let mut c = Conversation::new(ModelApi::Anthropic, "m", "q", tools.clone());
+        c.read(
+            &json!({"content": [{"type": "tool_use", "id": "t1", "name": "grep", "input": {}}]}),
+        )
+        .unwrap();
+        c.tool_results(vec![("t1".into(), "x".into())]);
+        c.last_call("answer now");
+        let body = c.body();
+        assert_eq!(body["tool_choice"], json!({"type": "none"}));
+        assert_eq!(body["tools"][0]["name"], "grep");
+        assert_eq!(body["messages"][2]["content"][1]["text"], "answer now");
+        let turn = c
+            .read(&json!({"content": [{"type": "text", "text": "{}"}, {"type": "tool_use", "id": "t2", "name": "grep", "input": {}}]}))
+            .unwrap();
+        assert_eq!(turn, Turn::Answer("{}".into()));
+        let mut c = Conversation::new(ModelApi::OpenAi, "m", "q", tools);
+        c.last_call("answer now");
+        assert_eq!(c.body()["tool_choice"], "none");
     }
 
     #[test]

@@ -18,6 +18,10 @@ const GREP_CAP: usize = 200;
 const GREP_FILES: usize = 5_000;
 /// Files larger than this are not searched.
 const GREP_FILE_LIMIT: u64 = 1 << 20;
+/// The most bytes one `grep` reads in all (a tool call cannot be stopped once it runs).
+const GREP_BUDGET: u64 = 64 << 20;
+/// The most directory entries `list_dir` reads before sorting.
+const LIST_READ: usize = 20_000;
 
 /// The tools, as the model is told about them.
 pub fn specs() -> Vec<super::api::ToolSpec> {
@@ -102,6 +106,7 @@ fn list_dir(dir: &Path, shown: &str) -> String {
     };
     let mut names: Vec<String> = entries
         .filter_map(Result::ok)
+        .take(LIST_READ)
         .map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             if e.file_type().is_ok_and(|t| t.is_dir()) {
@@ -128,6 +133,7 @@ fn list_dir(dir: &Path, shown: &str) -> String {
 fn grep(project: &Path, at: &Path, re: &regex::Regex) -> String {
     let root = crate::confine::canonical_or_same(project);
     let mut files = Vec::new();
+    let mut budget = GREP_BUDGET;
     let mut stack = vec![at.to_path_buf()];
     while let Some(p) = stack.pop() {
         if files.len() >= GREP_FILES {
@@ -147,6 +153,10 @@ fn grep(project: &Path, at: &Path, re: &regex::Regex) -> String {
                 stack.extend(children.into_iter().rev());
             }
         } else if meta.is_file() && meta.len() <= GREP_FILE_LIMIT {
+            if budget < meta.len() {
+                break;
+            }
+            budget -= meta.len();
             files.push(p);
         }
     }
