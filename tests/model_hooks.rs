@@ -593,6 +593,18 @@ async fn the_log_keeps_the_judgement_and_replay_reuses_it() {
         "{line}"
     );
     assert_eq!(judged["asked_sha256"].as_str().unwrap().len(), 12);
+    // `explain` shows it.
+    let log_arg = log.to_str().unwrap().to_string();
+    let mut c = p.command();
+    c.args(["explain", "--file", &log_arg]);
+    let out = tokio::task::spawn_blocking(move || c.output().unwrap())
+        .await
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(r#"the model anthropic-judge answered {"ok": false}: recorded no"#),
+        "{text}"
+    );
 
     // Replayed: the same call is judged by the recorded answer; the model is not asked.
     let log = log.to_str().unwrap().to_string();
