@@ -214,7 +214,7 @@ fn describe(step: &Step) -> String {
 
 fn print_human(s: &Session, shown: &str, diffs: &[Difference]) {
     println!(
-        "replaying {} ({} transcript, {} steps) through the current hooks: shell hooks run as they would for the agent, wasm hooks sandboxed; no tool runs",
+        "replaying {} ({} transcript, {} steps) through the current hooks: shell hooks run as they would for the agent, wasm hooks sandboxed, model hooks answered by the judgements the decision log recorded where it has them; no tool runs",
         terminal_safe_lines(shown),
         s.format.as_str(),
         s.steps.len()

@@ -314,14 +314,20 @@ impl Spawner for ModelSpawner {
                 },
                 start.elapsed(),
             ),
-            Err(e) => SpawnOutput {
-                status: ExitStatus::Crashed(e.to_string()),
-                stdout: text.into_bytes(),
-                stderr: Vec::new(),
-                truncated: false,
-                duration: start.elapsed(),
-                model: None,
-            },
+            // The answer kept as the hook's stdout, for the record, within the output cap.
+            Err(e) => {
+                let mut stdout = text.into_bytes();
+                let truncated = stdout.len() > super::OUTPUT_CAP;
+                stdout.truncate(super::OUTPUT_CAP);
+                SpawnOutput {
+                    status: ExitStatus::Crashed(e.to_string()),
+                    stdout,
+                    stderr: Vec::new(),
+                    truncated,
+                    duration: start.elapsed(),
+                    model: None,
+                }
+            }
         }
     }
 }
