@@ -619,6 +619,13 @@ fn model_key_not_set() {
         &["run", "Stop"],
         &[("HOOKHOST_TEST_UNSET_KEY", "")],
     );
+    check_snapshot(
+        &p,
+        "model_key_not_set_check",
+        &input,
+        &["check"],
+        &[("HOOKHOST_TEST_UNSET_KEY", "")],
+    );
 }
 
 // ------------------------------------------------------------------ trust notices
