@@ -705,6 +705,77 @@ fn outcome_shell_not_installed() {
     );
 }
 
+// ------------------------------------------------------------------ model hooks
+
+config_errors! {
+    model_in_a_project_file: r#"{"model": {"api": "anthropic", "url": "https://api.anthropic.com/v1/messages", "name": "claude-haiku-4-5", "keyEnv": "ANTHROPIC_API_KEY"}, "hooks": {}}"#;
+    model_hook_with_two_questions: r#"{"hooks": {"Stop": [{"prompt": "done?", "agent": "done?"}, {"prompt": "x", "command": "true"}, {"prompt": " "}]}}"#;
+}
+
+/// A wrong `model` block in the user's own file: every problem of it, with an example.
+#[test]
+fn model_block_with_wrong_values() {
+    let p = Project::new(json!({}));
+    let text =
+        r#"{"model": {"api": "gemini", "url": "api.example.com", "nmae": "x", "keyEnv": "1KEY"}}"#;
+    std::fs::create_dir_all(p.home.path().join(".coding-agent")).unwrap();
+    std::fs::write(p.home.path().join(".coding-agent/hooks.json"), text).unwrap();
+    check_snapshot(
+        &p,
+        "model_block_with_wrong_values",
+        &format!("==> ~/.coding-agent/hooks.json <==\n{text}"),
+        &["check"],
+        &[],
+    );
+}
+
+/// A prompt hook with no model configured: `check` warns, `run` fails the hook saying where
+/// the model goes.
+#[test]
+fn model_not_configured() {
+    let text = r#"{"hooks": {"PreToolUse": [{"prompt": "Is this safe? $ARGUMENTS"}]}}"#;
+    let p = project_with_text(text);
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}");
+    check_snapshot(&p, "model_not_configured_check", &input, &["check"], &[]);
+    check_snapshot(
+        &p,
+        "model_not_configured_run",
+        &input,
+        &[
+            "run",
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+        ],
+        &[],
+    );
+}
+
+/// The key variable the user's file names is not set.
+#[test]
+fn model_key_not_set() {
+    let text = r#"{"hooks": {"Stop": [{"prompt": "Done? $ARGUMENTS"}]}}"#;
+    let p = project_with_text(text);
+    p.write_global(json!({"model": {"api": "openai", "url": "http://127.0.0.1:9/v1/chat/completions", "name": "judge", "keyEnv": "HOOKHOST_TEST_UNSET_KEY"}}));
+    let input = format!("==> .coding-agent/hooks.json <==\n{text}");
+    check_snapshot(
+        &p,
+        "model_key_not_set",
+        &input,
+        &["run", "Stop"],
+        &[("HOOKHOST_TEST_UNSET_KEY", "")],
+    );
+    check_snapshot(
+        &p,
+        "model_key_not_set_check",
+        &input,
+        &["check"],
+        &[("HOOKHOST_TEST_UNSET_KEY", "")],
+    );
+}
+
 // ------------------------------------------------------------------ trust notices
 
 /// A project with one shell hook and one wasm hook that nobody trusted yet.

@@ -139,7 +139,7 @@ proptest! {
             _ => ExitStatus::Exited(0),
         };
         let out_text = if kind == 4 { v.to_string() } else { stdout };
-        let out = SpawnOutput { status, stdout: out_text.into_bytes(), stderr: stderr.into_bytes(), truncated: false, duration: Duration::ZERO };
+        let out = SpawnOutput { status, stdout: out_text.into_bytes(), stderr: stderr.into_bytes(), truncated: false, duration: Duration::ZERO, model: None };
         let id = HookId { scope: Scope::Project, event, index: 0, source: 0 };
         let on_error = if block { OnError::Block } else { OnError::Warn };
         for dialect in hookhost::dialect::Dialect::ALL {

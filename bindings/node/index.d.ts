@@ -42,7 +42,7 @@ export interface HookRecord {
   hook: string;
   source: string;
   command: string;
-  kind: "shell" | "wasm" | "http" | "fn";
+  kind: "shell" | "wasm" | "http" | "fn" | "prompt" | "agent";
   outcome: "pass" | "block" | "force" | "allow" | "warn" | "timeout" | "error" | "skipped";
   exitCode: number | null;
   durationMs: number;
@@ -51,6 +51,8 @@ export interface HookRecord {
   truncated: boolean;
   async: boolean;
   message: string | null;
+  /** A prompt or agent hook: what the model answered. */
+  model?: { model: string; asked_sha256: string; ok: boolean; reason?: string; replayed?: boolean };
 }
 
 /** What firing one event decided. `raw` is the whole `run --json` object. */

@@ -99,6 +99,22 @@ pub fn render(r: &EventRecord) -> String {
         if let Some(m) = &h.message {
             s += &format!("      {}\n", safe(m));
         }
+        if let Some(j) = &h.model {
+            s += &format!(
+                "      the model {} answered {{\"ok\": {}}}{}{}\n",
+                safe(&j.model),
+                j.ok,
+                j.reason
+                    .as_deref()
+                    .map(|r| format!(": {}", safe(r)))
+                    .unwrap_or_default(),
+                if j.replayed {
+                    " (recorded, reused by replay)"
+                } else {
+                    ""
+                }
+            );
+        }
     }
     s += &not_run_text(r);
     s += &trust_text(r);
@@ -117,6 +133,9 @@ fn trust_text(r: &EventRecord) -> String {
             ("skipped", _) => "not run (`hookhost trust` reviews and trusts it)",
             (_, "wasm") => {
                 "ran sandboxed (under skip it can only pass or block; under all, with full effect)"
+            }
+            (_, "prompt" | "agent") => {
+                "asked your model (under skip it can only pass or block; under all, with full effect)"
             }
             _ => {
                 "ran with full effect (only the `all` policy runs an untrusted shell or HTTP hook)"

@@ -6,7 +6,9 @@
 //! through (`unblocked`: the regression a policy change must show first), then what would
 //! now be blocked, then every other change. No tool runs and nothing goes to the network
 //! from here; shell hooks run as they would for the agent, wasm hooks sandboxed, untrusted
-//! hooks as under `run`.
+//! hooks as under `run`. A `prompt` or `agent` hook's judgement recorded in the decision log
+//! (the log replayed, else hookhost's own) is reused for the same model, prompt and payload
+//! instead of asking the model again.
 //! Exit 0: nothing would differ; 3: something would; 1: error.
 
 use crate::transcript::{Format, Happened, Session, Step, StepKind};
@@ -77,6 +79,10 @@ pub async fn replay(a: ReplayArgs, home: &super::env::UserHome) -> anyhow::Resul
         .wasm(WasmOptions::one_event())
         .runner()?;
     super::env::warn_trust(ready.trust_warning.as_ref());
+    ready
+        .spawner
+        .model()
+        .reuse(recorded_judgements(&text, session.format, home));
     let runner = ready.runner;
     let id = session
         .session_id
@@ -109,6 +115,34 @@ pub async fn replay(a: ReplayArgs, home: &super::env::UserHome) -> anyhow::Resul
         print_human(&session, &shown, &differences);
     }
     Ok(if differences.is_empty() { 0 } else { DIFFERS })
+}
+
+/// The model judgements recorded in the decision log: the one replayed (`--format
+/// hookhost`), else this user's own; lines that do not parse are skipped.
+fn recorded_judgements(
+    text: &str,
+    format: Format,
+    home: &super::env::UserHome,
+) -> Vec<hookhost::spawner::ModelJudgement> {
+    let own;
+    let log = if format == Format::Hookhost {
+        text
+    } else {
+        own = crate::log::log_path(None, home)
+            .ok()
+            .and_then(|p| read_bounded(&p, TRANSCRIPT_LIMIT).ok())
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        &own
+    };
+    log.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .flat_map(|v| match v.get("hooks") {
+            Some(Value::Array(hooks)) => hooks.clone(),
+            _ => Vec::new(),
+        })
+        .filter_map(|h| serde_json::from_value(h.get("model")?.clone()).ok())
+        .collect()
 }
 
 /// The event a step fires, with the transcript's values.
@@ -184,7 +218,7 @@ fn describe(step: &Step) -> String {
 
 fn print_human(s: &Session, shown: &str, diffs: &[Difference]) {
     println!(
-        "replaying {} ({} transcript, {} steps) through the current hooks: shell hooks run as they would for the agent, wasm hooks sandboxed; no tool runs",
+        "replaying {} ({} transcript, {} steps) through the current hooks: shell hooks run as they would for the agent, wasm hooks sandboxed, model hooks answered by the judgements the decision log recorded where it has them; no tool runs",
         terminal_safe_lines(shown),
         s.format.as_str(),
         s.steps.len()

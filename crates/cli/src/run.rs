@@ -299,10 +299,16 @@ fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
                 "ran untrusted: sandboxed, but its answer (rewrites, context) is used in full"
             }
             (TrustPolicy::All, HookKind::Http, _) => "ran untrusted: it receives the payload",
+            (TrustPolicy::All, HookKind::Prompt | HookKind::Agent, _) => {
+                "ran untrusted: it asks your model its own question, and the answer is used in full"
+            }
             (TrustPolicy::All, _, _) => "ran untrusted: it runs as you, unsandboxed",
             (_, _, Outcome::Skipped) => "did not run: it is not trusted",
             (_, HookKind::Wasm, _) => {
                 "ran sandboxed and reduced (it can only pass or block): it is not trusted"
+            }
+            (_, HookKind::Prompt | HookKind::Agent, _) => {
+                "asked your model, reduced (it can only pass or block): it is not trusted"
             }
             (_, _, _) => "did not run and blocks this call: it is not trusted (--trust block)",
         };

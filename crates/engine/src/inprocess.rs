@@ -251,6 +251,7 @@ impl FnHookEntry {
                     stderr,
                     truncated: false,
                     duration: start.elapsed(),
+                    model: None,
                 };
             }
             Ok(Ok(Err(failed))) => ExitStatus::Crashed(format!("in-process hook failed: {failed}")),

@@ -285,7 +285,22 @@ impl Found {
                     }
                 }
             }
-            Handler::Http { .. } | Handler::Mcp { .. } => {}
+            // The key the model hook sends, when the user's file names one: not set here, the
+            // hook would fail here (the agent's environment may differ: a warning).
+            Handler::Model { model: Some(m), .. } => {
+                if let Some(var) = &m.key_env
+                    && crate::host_env::var(var, "no key").is_none()
+                {
+                    self.warnings.push(problem(
+                        hook,
+                        format!(
+                            "the model's API key variable {var} (`model.keyEnv` in {}) is not set here; where it is not set when the agent runs, this hook fails: export it in the shell the agent starts from",
+                            m.file.display()
+                        ),
+                    ));
+                }
+            }
+            Handler::Http { .. } | Handler::Mcp { .. } | Handler::Model { .. } => {}
         }
         Ok(())
     }

@@ -164,6 +164,7 @@ fn record_of(
         message: j.message.clone(),
         status_message: None,
         rejudged: false,
+        model: out.model.as_deref().cloned(),
         row: j.row,
     }
 }

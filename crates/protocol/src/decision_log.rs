@@ -91,6 +91,29 @@ pub struct HookEntry {
     /// Its stderr: only under full capture.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
+    /// A `prompt` or `agent` hook: the model's judgement, kept so that `hookhost replay`
+    /// reuses it instead of asking again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelJudgement>,
+}
+
+/// What a model answered a `prompt` or `agent` hook.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+pub struct ModelJudgement {
+    /// The model asked (the `name` of the user's `model` block).
+    pub model: String,
+    /// First 12 hex digits of the SHA-256 of what was asked: the model, the hook's prompt and
+    /// the payload without its per-run fields (session, time, ids). What `replay` looks a
+    /// recorded judgement up by.
+    pub asked_sha256: String,
+    /// Its `ok`: `true` lets the event go on, `false` blocks it (forces the agent on at Stop).
+    pub ok: bool,
+    /// Its `reason`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Reused from the decision log by `hookhost replay`, not asked again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replayed: bool,
 }
 
 /// Why a configured hook of the event did not run.

@@ -139,10 +139,16 @@ pub enum HookKind {
     /// A tool of an MCP server, called with the hook's `input`.
     #[schemars(description = "A tool of an MCP server.")]
     Mcp,
+    /// A prompt asked of the user's model, whose `{"ok", "reason"}` answer is the decision.
+    #[schemars(description = "A prompt asked of the user's model.")]
+    Prompt,
+    /// A prompt asked of the user's model, which may read files of the project first.
+    #[schemars(description = "A model with read-only tools inside the project.")]
+    Agent,
 }
 
 impl HookKind {
-    /// `shell`, `wasm`, `http`, `fn` or `mcp`.
+    /// `shell`, `wasm`, `http`, `fn`, `mcp`, `prompt` or `agent`.
     pub fn as_str(self) -> &'static str {
         match self {
             HookKind::Shell => "shell",
@@ -150,7 +156,14 @@ impl HookKind {
             HookKind::Http => "http",
             HookKind::Fn => "fn",
             HookKind::Mcp => "mcp",
+            HookKind::Prompt => "prompt",
+            HookKind::Agent => "agent",
         }
+    }
+
+    /// Whether a hook of this kind asks a model (`prompt`, `agent`).
+    pub fn asks_model(self) -> bool {
+        matches!(self, HookKind::Prompt | HookKind::Agent)
     }
 }
 

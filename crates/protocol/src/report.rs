@@ -79,6 +79,9 @@ pub struct HookRecord {
     /// counts); printed only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub rejudged: bool,
+    /// A `prompt` or `agent` hook: what the model answered (`None` when it did not answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<crate::decision_log::ModelJudgement>,
     /// The row of the decision table its outcome came from, as `decision::judge` decided
     /// it (the decision log's `row`; not part of `run --json`).
     #[serde(skip)]

@@ -31,7 +31,9 @@
 //!   home: [`crate::locations`]), `HOOKHOST_MANAGED_CONFIG`,
 //!   `HOOKHOST_CLAUDE_MANAGED_SETTINGS` (the machine's standard managed files);
 //! - `HOOKHOST_TRUST` (the default policy, `skip`), `HOOKHOST_COMPILE_TIMEOUT_MS` (the
-//!   default timeout).
+//!   default timeout);
+//! - the variable a user's `"model"` block names in `keyEnv` (no key: the model hook fails
+//!   saying which project file sets it).
 //!
 //! What does not, and why that is safe (every `std::env::var` in `crates/` was looked at):
 //! `HOME` (the adapter and runners take the account's home: [`crate::locations`]);

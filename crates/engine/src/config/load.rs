@@ -13,6 +13,7 @@
 //! what trust compares is what runs.
 
 use super::agents;
+use super::model_hooks;
 use super::parse::{parse_foreign, parse_source};
 use super::paths::{
     CLAUDE_MANAGED_SETTINGS, CLAUDE_MANAGED_SETTINGS_ENV, ConfigPaths, MANAGED_CONFIG,
@@ -72,7 +73,7 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
         }
     }
     let Loaded {
-        hooks,
+        mut hooks,
         mut disabled,
         errors,
         mut warnings,
@@ -80,7 +81,9 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
         files,
         switches,
         agent_files,
+        model,
     } = loaded;
+    warnings.extend(model_hooks::give_model(&mut hooks, model.as_ref(), paths));
     // The switches, each over its rank and below (never managed hooks of another file).
     let (mut hooks, off) = switches::apply(hooks, &switches, &agent_files);
     disabled.extend(off);
@@ -175,6 +178,8 @@ struct Loaded {
     switches: Vec<Switch>,
     /// Which agent each other agent's file read belongs to.
     agent_files: BTreeMap<PathBuf, Dialect>,
+    /// The model of `prompt` and `agent` hooks: the managed file's, else the user's.
+    model: Option<std::sync::Arc<super::types::ModelConfig>>,
 }
 
 impl Loaded {
@@ -258,6 +263,10 @@ impl Loaded {
             });
         }
         self.errors.extend(parsed.errors);
+        if let Some(m) = parsed.model {
+            // Managed files are read first: the administrator's model wins.
+            self.model.get_or_insert_with(|| std::sync::Arc::new(m));
+        }
         if parsed.unreadable {
             Read::Broken
         } else {
@@ -388,5 +397,72 @@ mod tests {
         // Either way the user's hook still loads.
         assert_eq!(set.len(), 1, "{errors:?}");
         assert!(set.managed_only.is_none());
+    }
+
+    #[test]
+    fn the_model_comes_from_the_managed_file_else_the_users_never_the_projects() {
+        use crate::config::Handler;
+        let dir = tempfile::TempDir::new().unwrap();
+        let project = dir.path().join("p");
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join(".coding-agent")).unwrap();
+        std::fs::create_dir_all(project.join(".coding-agent")).unwrap();
+        let block = |name: &str| {
+            format!(
+                r#""model": {{"api": "openai", "url": "http://127.0.0.1:9/v1", "name": "{name}"}}"#
+            )
+        };
+        std::fs::write(
+            project.join(".coding-agent/hooks.json"),
+            r#"{"hooks": {"Stop": [{"prompt": "done? $ARGUMENTS"}]}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            home.join(".coding-agent/hooks.json"),
+            format!("{{{}}}", block("users")),
+        )
+        .unwrap();
+        let paths = ConfigPaths::with_home(&project, Some(home.clone()));
+        let model_of = |set: &HookSet| match &set.all().next().unwrap().handler {
+            Handler::Model { model, .. } => model.as_ref().map(|m| m.name.clone()),
+            other => panic!("{other:?}"),
+        };
+        let (set, errors) = load_lenient(&paths);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(model_of(&set).as_deref(), Some("users"));
+
+        // The managed file's wins.
+        let managed = dir.path().join("managed.json");
+        std::fs::write(&managed, format!("{{{}}}", block("managed"))).unwrap();
+        let (set, errors) = load_lenient(&paths.clone().with_managed(Some(managed)));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(model_of(&set).as_deref(), Some("managed"));
+
+        // A project's block is an error and is not used; with no other, the hook has none
+        // and `check` is warned.
+        std::fs::remove_file(home.join(".coding-agent/hooks.json")).unwrap();
+        std::fs::write(
+            project.join(".coding-agent/hooks.json"),
+            format!(
+                r#"{{{}, "hooks": {{"Stop": [{{"prompt": "done?"}}]}}}}"#,
+                block("project")
+            ),
+        )
+        .unwrap();
+        let (set, errors) = load_lenient(&paths);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0]
+                .message
+                .contains("may only be set in your own file")
+        );
+        assert_eq!(model_of(&set), None);
+        assert!(
+            set.warnings
+                .iter()
+                .any(|w| w.message.contains("no model is configured")),
+            "{:?}",
+            set.warnings
+        );
     }
 }

@@ -37,6 +37,7 @@ pub mod headers;
 mod load;
 mod matcher;
 pub mod mcp_servers;
+mod model_hooks;
 mod parse;
 mod paths;
 mod raw;
@@ -51,6 +52,7 @@ pub use hookhost_protocol::{
 };
 pub use load::{load, load_lenient};
 pub use matcher::{Matcher, alias_notes};
+pub(crate) use model_hooks::no_model_in;
 pub use parse::parse_file;
 pub use paths::{CLAUDE_MANAGED_SETTINGS, ConfigPaths, MANAGED_CONFIG, PROJECT_CONFIG};
 pub use resolve::{ModulePathError, UnsplittableCommand, wasm_words};
@@ -60,5 +62,5 @@ pub(crate) use rule::RuleBase;
 pub(crate) use types::EXEC_PLACEHOLDERS;
 pub use types::{
     DEFAULT_MEMORY_MIB, DisabledHook, Handler, Hook, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
-    ModuleSource, PackageModule, ShellKind, WasmLimits,
+    ModelApi, ModelConfig, ModelMode, ModuleSource, PackageModule, ShellKind, WasmLimits,
 };

@@ -4,9 +4,9 @@
 
 use super::agents;
 use super::paths::{ConfigPaths, MANAGED_CONFIG};
-use super::raw::{self, Entry, MANAGED_ONLY_KEY};
+use super::raw::{self, Entry, MANAGED_ONLY_KEY, MODEL_EXAMPLE, MODEL_KEY};
 use super::resolve::Resolver;
-use super::types::{Hook, Scope};
+use super::types::{Hook, ModelConfig, Scope};
 use crate::Dialect;
 use hookhost_protocol::ConfigError;
 use std::path::Path;
@@ -69,9 +69,10 @@ pub(super) fn parse_foreign(
             Entry::Hook(raw) => resolver.resolve(*raw),
             Entry::Problem { message, .. } | Entry::Unreadable(message) => Err(vec![message]),
             // `read_hook` reads one hook object; a file-level setting never comes back.
-            Entry::ManagedOnly(_) | Entry::DisableAll(_) | Entry::McpServers(_) => {
-                Err(vec!["not a hook object".into()])
-            }
+            Entry::ManagedOnly(_)
+            | Entry::DisableAll(_)
+            | Entry::McpServers(_)
+            | Entry::Model(_) => Err(vec!["not a hook object".into()]),
         };
         match resolved {
             Ok(mut hook) => {
@@ -122,6 +123,8 @@ pub(super) struct Parsed {
     pub(super) disable_all: bool,
     /// Not a JSON object at all (nothing in it could be read).
     pub(super) unreadable: bool,
+    /// Its `"model"` block (the user's or the managed file only).
+    pub(super) model: Option<ModelConfig>,
 }
 
 pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &ConfigPaths) -> Parsed {
@@ -144,6 +147,7 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
         managed_only: false,
         disable_all: false,
         unreadable: false,
+        model: None,
     };
     for entry in raw::read_file(text) {
         match entry {
@@ -161,6 +165,25 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
             )),
             Entry::DisableAll(on) => parsed.disable_all = on,
             Entry::McpServers(servers) => resolver.own_servers = servers,
+            Entry::Model(m) if scope != Scope::Project => {
+                parsed.model = Some(ModelConfig {
+                    api: m.api,
+                    url: m.url,
+                    name: m.name,
+                    key_env: m.key_env,
+                    file: file.to_path_buf(),
+                });
+            }
+            Entry::Model(_) => parsed.errors.push(error(
+                None,
+                format!(
+                    "\"{MODEL_KEY}\" may only be set in your own file ({}) or the machine-wide managed file: a project must not choose where its hooks' questions go or whose API key pays; remove it here and put it in your own file, e.g. {MODEL_EXAMPLE}",
+                    paths
+                        .global_file
+                        .as_ref()
+                        .map_or_else(|| "~/.coding-agent/hooks.json".into(), |f| f.display().to_string())
+                ),
+            )),
             Entry::Hook(raw) => {
                 let label = raw.label();
                 let enabled = raw.enabled != Some(false);

@@ -14,8 +14,8 @@ use super::paths::ConfigPaths;
 use super::raw::{RawHook, RawMcp, RawPackage};
 use super::rule::{PermissionRule, RuleBase};
 use super::types::{
-    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModuleSource, PackageModule,
-    Scope, ShellKind, WasmLimits,
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModelMode, ModuleSource,
+    PackageModule, Scope, ShellKind, WasmLimits,
 };
 use crate::confine::{Escape, resolve_inside};
 use crate::event::Event;
@@ -54,6 +54,8 @@ enum Runs {
     Package(super::raw::RawPackage),
     /// A tool of an MCP server.
     Mcp(RawMcp),
+    /// A question for the user's model (`prompt` or `agent`).
+    Model(ModelMode, String),
 }
 
 impl Runs {
@@ -63,6 +65,8 @@ impl Runs {
             Runs::Wasm { .. } | Runs::Package(_) => HookKind::Wasm,
             Runs::Http(_) => HookKind::Http,
             Runs::Mcp(_) => HookKind::Mcp,
+            Runs::Model(ModelMode::Prompt, _) => HookKind::Prompt,
+            Runs::Model(ModelMode::Agent, _) => HookKind::Agent,
         }
     }
 }
@@ -77,6 +81,8 @@ impl Resolver<'_> {
             keys,
             command,
             url,
+            prompt,
+            agent,
             headers,
             allowed_env,
             matcher: match_text,
@@ -98,8 +104,13 @@ impl Resolver<'_> {
             mut problems,
         } = raw;
         let dialect = dialect.unwrap_or_default();
-        let (runs, mcp_server) =
-            self.runs_with_server(mcp, (command, url, package), &keys, &mut problems);
+        let (runs, mcp_server) = self.runs_with_server(
+            mcp,
+            (command, url, package),
+            (prompt, agent),
+            &keys,
+            &mut problems,
+        );
         let runs = runs.and_then(|r| exec_form(r, fields.args.take(), &mut problems));
         check_command_fields(event, is_async, runs.as_ref(), &fields, &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
@@ -138,7 +149,11 @@ impl Resolver<'_> {
             matcher,
             match_source: match_text,
             description,
-            timeout: Duration::from_millis(timeout_ms.unwrap_or_else(|| default_timeout(dialect))),
+            timeout: Duration::from_millis(timeout_ms.unwrap_or(match kind {
+                Some(HookKind::Prompt) => DEFAULT_PROMPT_TIMEOUT_MS,
+                Some(HookKind::Agent) => DEFAULT_AGENT_TIMEOUT_MS,
+                _ => default_timeout(dialect),
+            })),
             cwd,
             is_async: is_async || fields.async_rewake,
             on_error: on_error.unwrap_or_default(),
@@ -157,11 +172,17 @@ impl Resolver<'_> {
         &self,
         mcp: Option<RawMcp>,
         (command, url, package): (Option<String>, Option<String>, Option<RawPackage>),
+        (prompt, agent): (Option<String>, Option<String>),
         keys: &BTreeSet<String>,
         problems: &mut Vec<String>,
     ) -> (Option<Runs>, Option<super::mcp_servers::McpServer>) {
+        let alone = command.is_none()
+            && url.is_none()
+            && package.is_none()
+            && prompt.is_none()
+            && agent.is_none();
         match mcp {
-            Some(m) if command.is_none() && url.is_none() && package.is_none() => {
+            Some(m) if alone => {
                 let server = super::mcp_servers::find(
                     &m.server,
                     &self.own_servers,
@@ -175,13 +196,16 @@ impl Resolver<'_> {
             }
             Some(_) => {
                 problems.push(
-                    "has `mcp` and `command`, `url` or `package`; a hook runs one thing: keep one"
+                    "has `mcp` and `command`, `url`, `package`, `prompt` or `agent`; a hook runs one thing: keep one"
                         .into(),
                 );
                 (None, None)
             }
             None if keys.contains("mcp") => (None, None),
-            None => (runs(command, url, package, keys, problems), None),
+            None => (
+                what_runs(command, url, package, (prompt, agent), keys, problems),
+                None,
+            ),
         }
     }
 
@@ -249,6 +273,13 @@ impl Resolver<'_> {
                 server: mcp_server.ok_or(ModulePathError::McpServerUnresolved(m.server))?,
                 tool: m.tool,
                 input: m.input,
+            },
+            // The model is the user's or the managed file's: the loader sets it once every
+            // file is read.
+            Runs::Model(mode, prompt) => Handler::Model {
+                mode,
+                prompt,
+                model: None,
             },
         })
     }
@@ -383,7 +414,10 @@ fn runs(
             "has both `command` and `url`; a hook is either a command or an HTTP endpoint: keep one",
         ),
         (None, None, None) => {
-            if !keys.contains("command") && !keys.contains("url") {
+            if !["command", "url", "prompt", "agent"]
+                .iter()
+                .any(|k| keys.contains(*k))
+            {
                 problems.push(
                     "has neither `command` nor `url`; add \"command\": \"path/to/script.sh\" (or a .wasm file), or \"url\": \"http://...\"".into(),
                 );
@@ -439,9 +473,9 @@ fn exec_form(runs: Runs, args: Option<Vec<String>>, problems: &mut Vec<String>) 
             })
         }
         Runs::Exec { .. } => Some(runs),
-        Runs::Http(_) | Runs::Mcp(_) => {
+        Runs::Http(_) | Runs::Mcp(_) | Runs::Model(..) => {
             problems.push(
-                "`args` applies to a command (the exec form: \"command\": \"node\", \"args\": [\"guard.js\"]), not to an HTTP or MCP hook; remove it".into(),
+                "`args` applies to a command (the exec form: \"command\": \"node\", \"args\": [\"guard.js\"]), not to an HTTP, MCP, prompt or agent hook; remove it".into(),
             );
             None
         }
@@ -468,7 +502,9 @@ fn check_shell(runs: Option<&Runs>, shell: Option<ShellKind>, problems: &mut Vec
         Some(Runs::Wasm { .. } | Runs::Package(_)) => {
             "a wasm hook runs in the wasm sandbox, not in a shell: remove `shell`"
         }
-        Some(Runs::Http(_) | Runs::Mcp(_)) => "an HTTP or MCP hook runs no command: remove `shell`",
+        Some(Runs::Http(_) | Runs::Mcp(_) | Runs::Model(..)) => {
+            "an HTTP, MCP, prompt or agent hook runs no command: remove `shell`"
+        }
         Some(Runs::Shell(_)) | None => return,
     };
     problems.push(format!("`shell` is \"{}\", but {why}", shell.as_str()));
@@ -504,10 +540,10 @@ fn check_rewake(event: Event, runs: Option<&Runs>, rewake: bool, problems: &mut 
     }
     if matches!(
         runs,
-        Some(Runs::Wasm { .. } | Runs::Package(_) | Runs::Http(_) | Runs::Mcp(_))
+        Some(Runs::Wasm { .. } | Runs::Package(_) | Runs::Http(_) | Runs::Mcp(_) | Runs::Model(..))
     ) {
         problems.push(
-            "`asyncRewake` applies to commands (a shell command or the exec form), not to wasm, HTTP or MCP hooks; remove it".into(),
+            "`asyncRewake` applies to commands (a shell command or the exec form), not to wasm, HTTP, MCP, prompt or agent hooks; remove it".into(),
         );
     }
 }
@@ -548,6 +584,67 @@ fn quote_word(word: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// What the hook runs: a question for the model (`prompt`, `agent`), else what `runs` says.
+fn what_runs(
+    command: Option<String>,
+    url: Option<String>,
+    package: Option<RawPackage>,
+    (prompt, agent): (Option<String>, Option<String>),
+    keys: &BTreeSet<String>,
+    problems: &mut Vec<String>,
+) -> Option<Runs> {
+    match model_question(prompt, agent, problems) {
+        Some((mode, text)) if command.is_none() && url.is_none() && package.is_none() => {
+            Some(Runs::Model(mode, text))
+        }
+        Some(_) => {
+            problems.push(
+                "has `prompt` or `agent` and `command`, `url` or `package`; a hook runs one thing: keep one".into(),
+            );
+            None
+        }
+        None => runs(command, url, package, keys, problems),
+    }
+}
+
+/// The default `timeout` of a `prompt` hook (Claude Code's: 30 s).
+pub const DEFAULT_PROMPT_TIMEOUT_MS: u64 = 30_000;
+/// The default `timeout` of an `agent` hook (Claude Code's: 60 s).
+pub const DEFAULT_AGENT_TIMEOUT_MS: u64 = 60_000;
+
+/// A model hook's question, from `prompt` or `agent` (`None`: neither, or a problem says
+/// why).
+fn model_question(
+    prompt: Option<String>,
+    agent: Option<String>,
+    problems: &mut Vec<String>,
+) -> Option<(ModelMode, String)> {
+    let (mode, text) = match (prompt, agent) {
+        (Some(_), Some(_)) => {
+            problems.push(
+                "has both `prompt` and `agent`; an agent hook is a prompt hook that may read the project first: keep one".into(),
+            );
+            return None;
+        }
+        (Some(p), None) => (ModelMode::Prompt, p),
+        (None, Some(a)) => (ModelMode::Agent, a),
+        // Neither, or present with a wrong type (phase 1 said so).
+        (None, None) => return None,
+    };
+    if text.trim().is_empty() {
+        let key = if mode == ModelMode::Prompt {
+            "prompt"
+        } else {
+            "agent"
+        };
+        problems.push(format!(
+            "`{key}` is empty; write the question for the model, e.g. \"{key}\": \"Is this command safe? $ARGUMENTS\" ($ARGUMENTS is replaced by the event's payload)"
+        ));
+        return None;
+    }
+    Some((mode, text))
 }
 
 /// Options that belong to one kind only.

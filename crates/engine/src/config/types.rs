@@ -139,6 +139,27 @@ impl ShellKind {
     }
 }
 
+/// Which API a model endpoint speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelApi {
+    /// Anthropic's Messages API (`POST {url}` with `x-api-key`).
+    Anthropic,
+    /// An OpenAI-compatible chat completions endpoint (`POST {url}` with a bearer token).
+    #[serde(rename = "openai")]
+    OpenAi,
+}
+
+impl ModelApi {
+    /// `anthropic` or `openai`, as the config writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelApi::Anthropic => "anthropic",
+            ModelApi::OpenAi => "openai",
+        }
+    }
+}
+
 /// The placeholders the exec form fills in its program and each argument (`$NAME` or
 /// `${NAME}`; Claude Code's, and hookhost's own project root), with the values the hook is
 /// given: no shell runs to expand them.
@@ -148,6 +169,35 @@ pub(crate) const EXEC_PLACEHOLDERS: &[&str] = &[
     "CLAUDE_PLUGIN_DATA",
     "HOOK_PROJECT_DIR",
 ];
+
+/// The model `prompt` and `agent` hooks ask: the top-level `"model"` block of the user's or
+/// the managed file (never a project's: a project must not choose where its payloads go or
+/// whose key pays).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModelConfig {
+    /// The API the endpoint speaks.
+    pub api: ModelApi,
+    /// The endpoint: the full URL of the messages or chat completions resource.
+    pub url: String,
+    /// The model's name, sent with every request.
+    pub name: String,
+    /// The environment variable the API key is read from (`keyEnv`); `None`: no key is sent
+    /// (a local server).
+    pub key_env: Option<String>,
+    /// The file the block was read from.
+    pub file: PathBuf,
+}
+
+/// Whether a model hook may use tools before it answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelMode {
+    /// `"prompt"`: one question, one answer.
+    Prompt,
+    /// `"agent"`: the model may read files, list directories and grep inside the project,
+    /// a few turns, then answers.
+    Agent,
+}
 
 /// What runs when the hook fires.
 #[derive(Debug, Clone, PartialEq)]
@@ -208,6 +258,18 @@ pub enum Handler {
         /// `server/tool`: how lists and logs show the hook.
         display: String,
     },
+    /// Ask the user's model (`"prompt": "..."` or `"agent": "..."`); its `{"ok", "reason"}`
+    /// answer is the hook's decision.
+    Model {
+        /// `prompt` or `agent`.
+        mode: ModelMode,
+        /// The prompt as written; `$ARGUMENTS` is replaced by the payload's JSON (absent: the
+        /// payload is appended).
+        prompt: String,
+        /// The model of the user's or the managed file; `None` when neither configures one
+        /// (the hook then fails saying where to configure it).
+        model: Option<Arc<ModelConfig>>,
+    },
 }
 
 impl Handler {
@@ -219,6 +281,14 @@ impl Handler {
             Handler::Wasm { .. } => HookKind::Wasm,
             Handler::Http { .. } => HookKind::Http,
             Handler::Mcp { .. } => HookKind::Mcp,
+            Handler::Model {
+                mode: ModelMode::Prompt,
+                ..
+            } => HookKind::Prompt,
+            Handler::Model {
+                mode: ModelMode::Agent,
+                ..
+            } => HookKind::Agent,
         }
     }
 
@@ -239,6 +309,7 @@ impl Handler {
             | Handler::Wasm { command, .. } => command,
             Handler::Http { url, .. } => url,
             Handler::Mcp { display, .. } => display,
+            Handler::Model { prompt, .. } => prompt,
         }
     }
 }

@@ -5,7 +5,7 @@
 //!
 //! [`EventRecord`]: super::EventRecord
 
-use super::record::{Draft, HookFacts, RECORD_VERSION};
+use super::record::{Draft, HookFacts, JudgementFacts, RECORD_VERSION};
 use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -96,7 +96,7 @@ impl Serialize for Hook<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (d, h) = (self.0, self.1);
         let (stdout, stderr) = (d.get(h.stdout), d.get(h.stderr));
-        let mut s = serializer.serialize_struct("HookEntry", 16)?;
+        let mut s = serializer.serialize_struct("HookEntry", 17)?;
         s.serialize_field("hook", &format_args!("{}", h.hook))?;
         s.serialize_field("file", &d.text_of(h.file))?;
         s.serialize_field("index", &h.hook.index)?;
@@ -117,6 +117,29 @@ impl Serialize for Hook<'_> {
         if d.full_payload.is_some() {
             s.serialize_field("stdout", stdout)?;
             s.serialize_field("stderr", stderr)?;
+        }
+        if let Some(m) = &h.model {
+            s.serialize_field("model", &Judgement(d, m))?;
+        }
+        s.end()
+    }
+}
+
+/// A model hook's judgement (`ModelJudgement`).
+struct Judgement<'a>(&'a Draft, &'a JudgementFacts);
+
+impl Serialize for Judgement<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (d, m) = (self.0, self.1);
+        let mut s = serializer.serialize_struct("ModelJudgement", 5)?;
+        s.serialize_field("model", d.get(m.model))?;
+        s.serialize_field("asked_sha256", d.get(m.asked_sha256))?;
+        s.serialize_field("ok", &m.ok)?;
+        if let Some(reason) = d.text_of(m.reason) {
+            s.serialize_field("reason", reason)?;
+        }
+        if m.replayed {
+            s.serialize_field("replayed", &true)?;
         }
         s.end()
     }

@@ -83,6 +83,18 @@ pub(crate) struct HookFacts {
     pub stdout: Piece,
     pub stderr: Piece,
     pub rejudged: bool,
+    /// A model hook's judgement, its text in the draft's.
+    pub model: Option<JudgementFacts>,
+}
+
+/// A model's judgement of one hook, its text in the draft's.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct JudgementFacts {
+    pub model: Piece,
+    pub asked_sha256: Piece,
+    pub ok: bool,
+    pub reason: Option<Piece>,
+    pub replayed: bool,
 }
 
 impl Draft {
@@ -119,6 +131,13 @@ impl Draft {
             stdout: self.put(&r.stdout),
             stderr: self.put(&r.stderr),
             rejudged: r.rejudged,
+            model: r.model.as_ref().map(|m| JudgementFacts {
+                model: self.put(&m.model),
+                asked_sha256: self.put(&m.asked_sha256),
+                ok: m.ok,
+                reason: m.reason.as_deref().map(|t| self.put(t)),
+                replayed: m.replayed,
+            }),
         };
         self.hooks.push(facts);
     }

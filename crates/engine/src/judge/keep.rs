@@ -32,7 +32,8 @@ pub(crate) fn keep(t: &HookFacts, mut j: Judgement) -> Judgement {
         && let Verdict::Block(_) = effects.verdict
     {
         effects.verdict = Verdict::Block(format!(
-            "blocked by the untrusted project wasm hook {}; its own reason is withheld until you review it and run `hookhost trust`",
+            "blocked by the untrusted project {} hook {}; its own reason is withheld until you review it and run `hookhost trust`",
+            t.kind.as_str(),
             t.id
         ));
     }

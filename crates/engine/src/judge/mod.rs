@@ -171,6 +171,11 @@ fn non_empty(s: String) -> Option<String> {
 fn condition(t: &HookFacts, out: &SpawnOutput) -> (Condition, Option<String>) {
     match &out.status {
         ExitStatus::Exited(0) => (Condition::Exit0, None),
+        // A model hook's "no" (`spawner::model`): say it as the model did.
+        ExitStatus::Exited(2) if t.kind.asks_model() => (
+            Condition::Exit2,
+            Some("the model answered {\"ok\": false}".to_string()),
+        ),
         ExitStatus::Exited(2) => (Condition::Exit2, Some("exited with code 2".to_string())),
         // The shell's "cannot execute" / "command not found": the hook never ran.
         ExitStatus::Exited(c @ (126 | 127)) if t.kind == HookKind::Shell => {
@@ -190,6 +195,10 @@ fn condition(t: &HookFacts, out: &SpawnOutput) -> (Condition, Option<String>) {
             (Condition::SpawnFailure, Some(m))
         }
         ExitStatus::Exited(c) => (Condition::OtherExit, Some(format!("exited with code {c}"))),
+        // A model hook's unreadable answer: the reason says what the model answered.
+        ExitStatus::Crashed(why) if t.kind.asks_model() => {
+            (Condition::OtherExit, Some(why.clone()))
+        }
         ExitStatus::Crashed(why) => (Condition::OtherExit, Some(format!("crashed: {why}"))),
         ExitStatus::TimedOut => (
             Condition::Timeout,

@@ -24,6 +24,7 @@ fn output(code: i32, stdout: &str, stderr: &str) -> SpawnOutput {
         stderr: stderr.as_bytes().to_vec(),
         truncated: false,
         duration: Duration::ZERO,
+        model: None,
     }
 }
 
@@ -216,6 +217,7 @@ fn ending(condition: Condition) -> SpawnOutput {
         stderr: b"a reason".to_vec(),
         truncated: false,
         duration: Duration::ZERO,
+        model: None,
     }
 }
 
@@ -495,4 +497,50 @@ fn the_observing_events_claude_added_only_warn_on_exit_2() {
             );
         }
     }
+}
+
+/// A model hook's "no" (`spawner::model`: exit 2, the reason on stderr and stdout) under the
+/// native and Claude Code rules, event by event, as docs/configuration.md's table says.
+#[test]
+fn a_model_hooks_no_is_judged_by_its_dialects_table() {
+    let no = |d: Dialect, event: Event| {
+        let t = HookFacts {
+            kind: HookKind::Prompt,
+            ..facts(event)
+        };
+        judge(rules(d), &t, &output(2, "R", "R"))
+    };
+    for d in [Dialect::Native, Dialect::Claude] {
+        for event in [Event::PreToolUse, Event::PermissionRequest] {
+            let j = no(d, event);
+            assert_eq!(j.effects.verdict, Verdict::Block("R".into()), "{d} {event}");
+            assert_eq!(
+                j.message.as_deref(),
+                Some("the model answered {\"ok\": false}")
+            );
+        }
+        let j = no(d, Event::Stop);
+        assert_eq!(j.effects.verdict, Verdict::Force("R".into()), "{d}");
+        let j = no(d, Event::PostToolUse);
+        assert_eq!(j.effects.feedback, vec!["R".to_string()], "{d}");
+    }
+    assert_eq!(
+        no(Dialect::Claude, Event::UserPromptSubmit).effects.verdict,
+        Verdict::Block("R".into())
+    );
+    assert_eq!(
+        no(Dialect::Native, Event::UserPromptSubmit).outcome,
+        Outcome::Warn
+    );
+    // An unreadable answer is said as it is, not as a crash.
+    let t = HookFacts {
+        kind: HookKind::Agent,
+        ..facts(Event::PreToolUse)
+    };
+    let out = SpawnOutput::bare(
+        ExitStatus::Crashed("the model's answer is not ...".into()),
+        Duration::ZERO,
+    );
+    let j = judge(rules(Dialect::Native), &t, &out);
+    assert_eq!(j.message.as_deref(), Some("the model's answer is not ..."));
 }

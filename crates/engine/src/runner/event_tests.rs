@@ -187,6 +187,7 @@ fn an_untrusted_hook_cannot_allow() {
         stderr: Vec::new(),
         truncated: false,
         duration: Duration::from_millis(1),
+        model: None,
     };
     let rules = crate::judge::rules(Dialect::Native);
     let j = judge::judge(rules, &facts, &out);

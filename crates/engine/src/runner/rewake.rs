@@ -191,6 +191,7 @@ fn finished(jobs: &Path) -> Vec<(String, SpawnOutput)> {
             stderr: read("err"),
             truncated: false,
             duration: Duration::ZERO,
+            model: None,
         };
         let _ = std::fs::remove_dir_all(&taken);
         let key = name.split('-').next().unwrap_or_default().to_string();

@@ -35,6 +35,7 @@ impl FakeSpawner {
                 stderr: stderr.as_bytes().to_vec(),
                 truncated: false,
                 duration: Duration::from_millis(1),
+                model: None,
             },
         );
         self
@@ -1210,6 +1211,7 @@ impl Spawner for DynSpawner {
             },
             truncated: false,
             duration: Duration::from_millis(1),
+            model: None,
         }
     }
 }

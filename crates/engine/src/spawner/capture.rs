@@ -87,6 +87,7 @@ impl Capture {
             stderr,
             truncated: t1 || t2,
             duration,
+            model: None,
         }
     }
 }
@@ -154,6 +155,7 @@ mod tests {
                 stderr: b"e".to_vec(),
                 truncated: true,
                 duration: Duration::from_millis(5),
+                model: None,
             }
         );
     }

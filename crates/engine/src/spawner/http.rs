@@ -110,6 +110,10 @@ impl Spawner for HttpSpawner {
 }
 
 /// reqwest's error text without the URL (already in our message) and with its cause chain.
+pub(super) fn error_chain(e: &reqwest::Error) -> String {
+    without_url(e)
+}
+
 fn without_url(e: &reqwest::Error) -> String {
     let mut text = e.to_string();
     let mut source = std::error::Error::source(e);

@@ -10,6 +10,7 @@ mod capture;
 pub mod http;
 pub mod mcp;
 mod mcp_http;
+mod model;
 pub(crate) mod program;
 mod shell;
 pub mod wasm;
@@ -17,6 +18,7 @@ pub mod wasm;
 pub use capture::{Capture, CapturedStream, OUTPUT_CAP};
 pub use http::HttpSpawner;
 pub use mcp::McpSpawner;
+pub use model::{MAX_AGENT_TURNS, MAX_CONCURRENT_MODEL_CALLS, ModelSpawner};
 pub use shell::ShellSpawner;
 #[cfg(unix)]
 pub(crate) use shell::start_detached;
@@ -86,6 +88,8 @@ impl SpawnRequest {
 
 #[doc(no_inline)]
 pub use hookhost_protocol::ExitStatus;
+#[doc(no_inline)]
+pub use hookhost_protocol::decision_log::ModelJudgement;
 
 /// What one run of a hook produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +104,9 @@ pub struct SpawnOutput {
     pub truncated: bool,
     /// How long the run took.
     pub duration: Duration,
+    /// A `prompt` or `agent` hook: what the model answered (kept with the record and in the
+    /// decision log); `None` for every other kind, and when the model gave no answer.
+    pub model: Option<Box<ModelJudgement>>,
 }
 
 impl SpawnOutput {
@@ -111,6 +118,7 @@ impl SpawnOutput {
             stderr: Vec::new(),
             truncated: false,
             duration,
+            model: None,
         }
     }
 
@@ -137,6 +145,7 @@ pub struct HookSpawner {
     wasm: std::sync::OnceLock<Result<WasmSpawner, wasm::WasmError>>,
     http: std::sync::OnceLock<HttpSpawner>,
     mcp: McpSpawner,
+    model: std::sync::OnceLock<ModelSpawner>,
 }
 
 impl Default for HookSpawner {
@@ -160,6 +169,7 @@ impl HookSpawner {
             wasm: std::sync::OnceLock::new(),
             http: std::sync::OnceLock::new(),
             mcp: McpSpawner::default(),
+            model: std::sync::OnceLock::new(),
         }
     }
 
@@ -180,6 +190,12 @@ impl HookSpawner {
     fn http(&self) -> &HttpSpawner {
         self.http.get_or_init(HttpSpawner::default)
     }
+
+    /// The spawner of `prompt` and `agent` hooks (created on first use), e.g. to give it
+    /// recorded judgements to reuse ([`ModelSpawner::reuse`]).
+    pub fn model(&self) -> &ModelSpawner {
+        self.model.get_or_init(ModelSpawner::default)
+    }
 }
 
 #[async_trait]
@@ -193,6 +209,7 @@ impl Spawner for HookSpawner {
             },
             Handler::Http { .. } => self.http().spawn(request).await,
             Handler::Mcp { .. } => self.mcp.spawn(request).await,
+            Handler::Model { .. } => self.model().spawn(request).await,
         }
     }
 }

@@ -148,6 +148,7 @@ mod tests {
             rejudged: false,
             stdout: Some("SECRET-STDOUT".into()),
             stderr: Some("SECRET-STDERR".into()),
+            model: None,
         }
     }
 

@@ -249,7 +249,7 @@ impl Assessing<'_> {
             Handler::Shell { command, .. } | Handler::Exec { command, .. } => {
                 self.scripts(h, command);
             }
-            Handler::Http { .. } => {}
+            Handler::Http { .. } | Handler::Model { .. } => {}
             // A project's stdio server is project code: the scripts its command line names
             // are pinned like a shell hook's (its definition is in the config hash).
             Handler::Mcp { server, .. } => {

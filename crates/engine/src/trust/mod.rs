@@ -7,9 +7,9 @@
 //! user wrote, are always trusted. `hookhost trust` shows what is new or changed and records
 //! it. What an untrusted hook may do is the embedder's [`TrustPolicy`]:
 //!
-//! | policy | untrusted shell / http hook | untrusted wasm hook |
+//! | policy | untrusted shell / http hook | untrusted wasm, prompt or agent hook |
 //! |---|---|---|
-//! | `skip` (the default) | not run (`skipped`), named with the command that reviews it | runs sandboxed; only a block counts |
+//! | `skip` (the default) | not run (`skipped`), named with the command that reviews it | runs sandboxed (a model hook: asks the user's model); only a block counts |
 //! | `all` (explicit) | runs (the CLI warns once per hook) | runs, its answer used in full |
 //! | `block` | PreToolUse: blocks the call; elsewhere skipped | runs sandboxed; only a block counts |
 //!
@@ -47,7 +47,9 @@ pub use grant::PackageGrant;
 #[doc(no_inline)]
 pub use hookhost_protocol::TrustLevel;
 pub(crate) use policy::{Gate, gate, not_run, reduce_request};
-pub use policy::{TRUST_ENV, TrustPolicy, UNTRUSTED_TIMEOUT, UnknownPolicy};
+pub use policy::{
+    TRUST_ENV, TrustPolicy, UNTRUSTED_MODEL_TIMEOUT, UNTRUSTED_TIMEOUT, UnknownPolicy,
+};
 pub use scripts::ScriptPins;
 pub use store::{TrustError, TrustStore};
 pub use unpinned::unpinned_programs;

@@ -13,7 +13,8 @@ pub enum TrustPolicy {
     /// Run them, answers in full (an explicit choice: a cloned repository's hooks then run
     /// as you).
     All,
-    /// Do not run untrusted shell/http hooks; run untrusted wasm hooks reduced (the default).
+    /// Do not run untrusted shell/http hooks; run untrusted wasm, prompt and agent hooks
+    /// reduced (the default).
     #[default]
     Skip,
     /// Fail closed: an untrusted shell/http PreToolUse hook blocks the call.
@@ -64,6 +65,10 @@ pub(crate) enum Gate {
 /// whatever its config asks for (its fuel is derived from this too).
 pub const UNTRUSTED_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// The longest an untrusted `prompt` or `agent` hook may wait on the model under the `skip`
+/// and `block` policies (a model rarely answers in [`UNTRUSTED_TIMEOUT`]).
+pub const UNTRUSTED_MODEL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// The gate for a hook of `kind` on `event`, untrusted or not, under `policy`.
 pub(crate) fn gate(
     policy: TrustPolicy,
@@ -77,7 +82,9 @@ pub(crate) fn gate(
     }
     match (policy, kind) {
         (TrustPolicy::All, _) => Gate::Run,
-        (_, HookKind::Wasm) => Gate::RunReduced,
+        // A model hook runs no code of the project's: only its answer is the project's to
+        // steer, so it is kept like an untrusted module's (a pass, or a block).
+        (_, HookKind::Wasm | HookKind::Prompt | HookKind::Agent) => Gate::RunReduced,
         (TrustPolicy::Block, _) if event.class() == crate::event::EventClass::Blocking => {
             Gate::Block
         }
@@ -98,7 +105,12 @@ pub(crate) fn reduce_request(request: &mut crate::spawner::SpawnRequest) {
         limits.fuel = None;
         limits.memory_mib = limits.memory_mib.min(crate::config::DEFAULT_MEMORY_MIB);
     }
-    request.timeout = request.timeout.min(UNTRUSTED_TIMEOUT);
+    let cap = if request.kind().asks_model() {
+        UNTRUSTED_MODEL_TIMEOUT
+    } else {
+        UNTRUSTED_TIMEOUT
+    };
+    request.timeout = request.timeout.min(cap);
     request.module_sha256 = None;
     request.untrusted = true;
 }

@@ -25,6 +25,12 @@ pub struct NativeHookObject {
     pub shell: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<Value>,
+    /// A prompt hook's question (Claude Code's and Codex's `type: "prompt"`, Cursor's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<Value>,
+    /// An agent hook's question (Claude Code's and Codex's `type: "agent"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub headers: Option<Value>,
     #[serde(rename = "allowedEnv", skip_serializing_if = "Option::is_none")]

@@ -28,12 +28,15 @@
 //! no native counterpart: a warning, their hooks do not run. `failClosed: true` is
 //! `onError: "block"`; a `matcher` on a per-tool-kind event (Cursor matches it against the
 //! command or path) is not implemented: a warning, and the hook runs for every call of its
-//! kind (a guard runs too often rather than never); `loop_limit` and prompt hooks are
-//! warnings.
+//! kind (a guard runs too often rather than never); `loop_limit` is a warning. A prompt hook
+//! (`{"type": "prompt", "prompt": "..."}`) asks the model of the user's own file, as a native
+//! `prompt` hook.
 
 use super::ForeignFile;
 use super::format::{At, Format, Read};
-use super::reader::{self, ignored_keys, native, skipped_adapter, timeout, unknown_type};
+use super::reader::{
+    self, ignored_keys, model_hook, native, skipped_adapter, timeout, unknown_type,
+};
 use crate::Dialect;
 use crate::payload::json_type_name;
 use hookhost_protocol::wire::settings::{CursorEntry, NativeHookObject, read};
@@ -48,13 +51,19 @@ pub(super) fn hook(
     f: &mut ForeignFile,
 ) -> Option<Read> {
     let (name, label) = (at.name, at.label);
-    let e: CursorEntry = read(obj);
-    let command = command(&e, label, f)?;
+    let mut e: CursorEntry = read(obj);
     let mut out = NativeHookObject {
-        command: Some(Value::String(command)),
         description: Some(format!("Cursor {name}")),
         ..native(Dialect::Cursor)
     };
+    // A prompt hook asks the user's own model (`model_hook`).
+    if e.kind.as_ref().and_then(Value::as_str) == Some("prompt") {
+        if !model_hook("prompt", &mut out, &mut e.other, label, f) {
+            return None;
+        }
+    } else {
+        out.command = Some(Value::String(command(&e, label, f)?));
+    }
     out.timeout = e
         .timeout
         .as_ref()
@@ -258,9 +267,21 @@ mod tests {
                 "sessionStart": [{"type": "prompt", "prompt": "p"}],
                 "beforeMCPExecution": [{"command": "hookhost hook --for cursor"}]}}"#,
         );
-        assert_eq!(f.hooks.len(), 1);
-        assert_eq!(f.hooks[0].hook["match"], "Shell");
-        assert_eq!(f.warnings.len(), 3, "{:?}", f.warnings);
+        assert_eq!(f.hooks.len(), 2);
+        let shell = f
+            .hooks
+            .iter()
+            .find(|h| h.hook.get("command").is_some())
+            .unwrap();
+        assert_eq!(shell.hook["match"], "Shell");
+        // The prompt hook asks the user's model.
+        let prompt = f
+            .hooks
+            .iter()
+            .find(|h| h.hook.get("prompt").is_some())
+            .unwrap();
+        assert_eq!(prompt.hook["prompt"], "p");
+        assert_eq!(f.warnings.len(), 2, "{:?}", f.warnings);
     }
 
     #[test]

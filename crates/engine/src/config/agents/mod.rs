@@ -230,15 +230,49 @@ mod tests {
               "Notification": [{"hooks": [{"type": "command", "command": "n"}]}]}}"#,
         );
         assert!(f.problems.is_empty(), "{:?}", f.problems);
-        // Notification is an event hookhost fires too.
-        assert_eq!(f.hooks.len(), 3);
+        // Notification is an event hookhost fires too; the prompt hook asks the user's model.
+        assert_eq!(f.hooks.len(), 4);
         assert_eq!(f.hooks[0].event, Event::Notification);
         assert_eq!(
             f.hooks[1].hook,
             json!({"dialect": "claude", "command": "x.sh", "match": "Bash", "timeout": 30000})
         );
         assert_eq!(f.hooks[2].index, 1);
-        assert_eq!(f.warnings.len(), 2, "{:?}", f.warnings);
+        assert_eq!(
+            (f.hooks[3].event, &f.hooks[3].hook),
+            (Event::Stop, &json!({"dialect": "claude", "prompt": "p"}))
+        );
+        assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+    }
+
+    #[test]
+    fn codex_prompt_and_agent_hooks_ask_the_users_model_and_gemini_has_none() {
+        let f = read_settings(
+            Dialect::Codex,
+            r#"{"hooks": {"Stop": [{"hooks": [
+                {"type": "agent", "prompt": "done? $ARGUMENTS", "model": "gpt-x"},
+                {"type": "prompt"}]}]}}"#,
+        );
+        assert_eq!(f.hooks.len(), 1);
+        assert_eq!(
+            f.hooks[0].hook,
+            json!({"dialect": "codex", "agent": "done? $ARGUMENTS"})
+        );
+        assert!(
+            f.warnings[0].1.contains("`model` is not used"),
+            "{:?}",
+            f.warnings
+        );
+        assert!(
+            f.problems[0].1.contains("needs `prompt`"),
+            "{:?}",
+            f.problems
+        );
+        let f = read_settings(
+            Dialect::Gemini,
+            r#"{"hooks": {"AfterAgent": [{"hooks": [{"type": "prompt", "prompt": "p"}]}]}}"#,
+        );
+        assert!(f.hooks.is_empty() && f.warnings[0].1.contains("not implemented"));
     }
 
     #[test]

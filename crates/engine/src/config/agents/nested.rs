@@ -15,7 +15,9 @@
 //! event whose hooks decide it runs synchronously, as `async` does there (a warning).
 
 use super::format::{At, Format, Read};
-use super::reader::{http, ignored_keys, native, skipped_adapter, timeout, unknown_type};
+use super::reader::{
+    http, ignored_keys, model_hook, native, skipped_adapter, timeout, unknown_type,
+};
 use super::{ForeignFile, agent_name};
 use crate::Dialect;
 use crate::event::Event;
@@ -31,8 +33,8 @@ pub(super) fn hook(
     f: &mut ForeignFile,
 ) -> Option<Read> {
     let (event, label) = (at.meaning.event, at.label);
-    let entry: NestedEntry = read(h);
-    let mut out = handler(fmt, &entry, label, f)?;
+    let mut entry: NestedEntry = read(h);
+    let mut out = handler(fmt, &mut entry, label, f)?;
     // Gemini CLI names a hook by its `name`, else by its command (`hooksConfig.disabled`).
     let switch_id = match fmt.dialect {
         Dialect::Gemini => entry.name.clone().or_else(|| {
@@ -154,11 +156,11 @@ fn condition(
     Some(why)
 }
 
-/// What runs: a command or (not in Gemini CLI) an HTTP endpoint; `None` when the hook is
-/// skipped (recorded).
+/// What runs: a command, (not in Gemini CLI) an HTTP endpoint, or (Claude Code, Codex) a
+/// question for the user's model; `None` when the hook is skipped (recorded).
 fn handler(
     fmt: &Format,
-    entry: &NestedEntry,
+    entry: &mut NestedEntry,
     label: &str,
     f: &mut ForeignFile,
 ) -> Option<NativeHookObject> {
@@ -193,6 +195,11 @@ fn handler(
         "http" if fmt.url_example.is_some() => {
             let fields = (&entry.url, &entry.headers, &entry.allowed_env_vars);
             if !http(fmt, &mut out, fields, label, f) {
+                return None;
+            }
+        }
+        kind @ ("prompt" | "agent") if fmt.dialect != Dialect::Gemini => {
+            if !model_hook(kind, &mut out, &mut entry.other, label, f) {
                 return None;
             }
         }

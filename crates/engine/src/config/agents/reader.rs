@@ -397,6 +397,38 @@ pub(super) fn timeout(fmt: &Format, t: &Value, label: &str, f: &mut ForeignFile)
     ms.map(Value::from)
 }
 
+/// A `prompt` or `agent` hook (`kind`): its question from `prompt` (taken out of `other`, so
+/// it is not warned about as unknown), asked of the user's own model; a per-hook `model` is
+/// not used (a warning: the model is the one the user's file configures). `false` when it has
+/// no `prompt` (recorded).
+pub(super) fn model_hook(
+    kind: &str,
+    out: &mut NativeHookObject,
+    other: &mut Map<String, Value>,
+    label: &str,
+    f: &mut ForeignFile,
+) -> bool {
+    if other.remove("model").is_some() {
+        f.warnings.push((
+            Some(label.to_string()),
+            "the hook's `model` is not used: hookhost asks the model of the top-level \"model\" block of your own hooks file (~/.coding-agent/hooks.json)".into(),
+        ));
+    }
+    let Some(prompt) = other.remove("prompt") else {
+        f.problems.push((
+            Some(label.to_string()),
+            format!("a {kind:?} hook needs `prompt`: add \"prompt\": \"Is this safe? $ARGUMENTS\""),
+        ));
+        return false;
+    };
+    if kind == "agent" {
+        out.agent = Some(prompt);
+    } else {
+        out.prompt = Some(prompt);
+    }
+    true
+}
+
 /// A hook of a `type` hookhost does not run (a warning: the agent runs it, hookhost cannot).
 pub(super) fn unknown_type(kind: &str, label: &str, f: &mut ForeignFile) {
     f.warnings.push((

@@ -8,12 +8,14 @@
 //! type and range. A hook with a wrongly typed value is still read as far as it goes, so that
 //! phase 2 can report its other problems too.
 
+mod model;
 mod values;
 
 use super::types::{FsAccess, OnError, ShellKind};
 use crate::Dialect;
 use crate::event::Event;
 use crate::payload::json_type_name;
+pub(super) use model::{MODEL_EXAMPLE, RawModel};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use values::Reader;
@@ -24,7 +26,11 @@ const TOP_KEYS: &[&str] = &[
     MANAGED_ONLY_KEY,
     DISABLE_ALL_KEY,
     super::mcp_servers::SERVERS_KEY,
+    MODEL_KEY,
 ];
+/// The block that configures the model of `prompt` and `agent` hooks (the user's or the
+/// managed file only).
+pub(super) const MODEL_KEY: &str = "model";
 /// The managed file's switch that turns every other config file off.
 pub(super) const MANAGED_ONLY_KEY: &str = "allowManagedHooksOnly";
 /// The switch that turns off the hooks of its file and of every lower rank (never managed
@@ -33,6 +39,8 @@ pub(super) const DISABLE_ALL_KEY: &str = "disableAllHooks";
 const HOOK_KEYS: &[&str] = &[
     "command",
     "url",
+    "prompt",
+    "agent",
     "headers",
     "allowedEnv",
     "match",
@@ -80,6 +88,8 @@ pub(super) enum Entry {
     /// `"mcpServers": {...}`: the MCP servers this file defines (each read when a hook
     /// names it). Comes before the file's hooks.
     McpServers(Map<String, Value>),
+    /// `"model": {...}`, read (whether this file may say it is the loader's question).
+    Model(RawModel),
 }
 
 /// A hook as written: typed, not resolved. A field is `None` (or empty) when the key is
@@ -93,6 +103,10 @@ pub(super) struct RawHook {
     pub keys: BTreeSet<String>,
     pub command: Option<String>,
     pub url: Option<String>,
+    /// `prompt`: a question for the user's model.
+    pub prompt: Option<String>,
+    /// `agent`: a question for the user's model, which may read the project first.
+    pub agent: Option<String>,
     pub headers: Vec<(String, String)>,
     pub allowed_env: Vec<String>,
     /// The `match` text.
@@ -224,7 +238,7 @@ fn top_level(root: &Map<String, Value>) -> Vec<Entry> {
             let hint = if key.parse::<Event>().is_ok() {
                 format!("; put events inside \"hooks\": {{\"hooks\": {{\"{key}\": [...]}}}}")
             } else {
-                "; the top-level keys are \"hooks\", \"mcpServers\", \"disableAllHooks\" and, in the machine-wide managed file only, \"allowManagedHooksOnly\"".to_string()
+                "; the top-level keys are \"hooks\", \"mcpServers\", \"disableAllHooks\", \"model\" (the user's or the managed file only) and, in the machine-wide managed file only, \"allowManagedHooksOnly\"".to_string()
             };
             entries.push(problem(
                 None,
@@ -246,6 +260,12 @@ fn top_level(root: &Map<String, Value>) -> Vec<Entry> {
                     json_type_name(other)
                 ),
             )),
+        }
+    }
+    if let Some(v) = root.get(MODEL_KEY) {
+        match model::read_model(v) {
+            Ok(m) => entries.push(Entry::Model(m)),
+            Err(problems) => entries.extend(problems.into_iter().map(|m| problem(None, m))),
         }
     }
     entries
@@ -338,6 +358,8 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     }
     let command = r.string("command");
     let url = r.string("url");
+    let prompt = r.string("prompt");
+    let agent = r.string("agent");
     let description = r.string("description");
     let cwd = r.string("cwd");
     let matcher = r.string("match");
@@ -361,6 +383,8 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         keys: obj.keys().cloned().collect(),
         command,
         url,
+        prompt,
+        agent,
         headers,
         allowed_env,
         matcher,

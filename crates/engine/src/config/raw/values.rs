@@ -1,7 +1,6 @@
 //! Phase 1, one value at a time: each key of a hook object read with its JSON type and
 //! range checked, a wrong value recorded as a problem (and read as absent).
 
-
 use super::{CommandFields, RawMcp, RawPackage};
 use crate::Dialect;
 use crate::config::types::{FsAccess, MAX_MEMORY_MIB, MAX_TIMEOUT_MS, OnError, ShellKind};
