@@ -67,7 +67,7 @@ fn shell_picks_the_interpreter_of_the_shell_form_only() {
     assert_eq!(errors.len(), 3, "{errors:?}");
     assert!(errors[0].contains("without a shell"), "{errors:?}");
     assert!(errors[1].contains("\"sh\" (the default), \"bash\" or \"powershell\""));
-    assert!(errors[2].contains("not to an HTTP hook"));
+    assert!(errors[2].contains("not to an HTTP, MCP, prompt or agent hook"));
 }
 
 #[test]
