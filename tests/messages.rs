@@ -1200,6 +1200,20 @@ fn check_and_list_switches() {
     check_snapshot(&p, "list_switches", &input, &["list"], &[]);
 }
 
+/// A skill's frontmatter hooks: Claude Code runs them while the skill is active; `check`
+/// names the file rather than dropping them silently.
+#[test]
+fn check_names_skill_frontmatter_hooks() {
+    let text = r#"{"hooks": {"Stop": [{"command": "exit 0"}]}}"#;
+    let p = project_with_text(text);
+    let skill = "---\nname: fmt\nhooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n          command: ./fmt.sh\n---\nFormat the code.\n";
+    p.write(".claude/skills/fmt/SKILL.md", skill);
+    let input = format!(
+        "==> .coding-agent/hooks.json <==\n{text}\n==> .claude/skills/fmt/SKILL.md <==\n{skill}"
+    );
+    check_snapshot(&p, "check_frontmatter_hooks", &input, &["check"], &[]);
+}
+
 #[test]
 fn check_a_clean_project() {
     let p =

@@ -71,6 +71,9 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
                 source.plugin_root.as_deref(),
             );
         }
+        // Skill and subagent frontmatter hooks: Claude Code's to run, named so none is
+        // dropped silently.
+        loaded.warnings.extend(agents::frontmatter_notes(paths));
     }
     let Loaded {
         mut hooks,

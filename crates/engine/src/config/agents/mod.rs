@@ -39,6 +39,7 @@ mod codex_toml;
 mod copilot;
 mod cursor;
 mod format;
+mod frontmatter;
 mod ling;
 mod nested;
 mod plugins;
@@ -47,6 +48,7 @@ mod sources;
 mod switches;
 
 pub use codex_toml::codex_state_key;
+pub use frontmatter::frontmatter_notes;
 pub use plugins::{PluginHooks, Plugins, claude_plugins, expand_plugin_root};
 pub use sources::{ForeignSource, foreign_sources};
 
