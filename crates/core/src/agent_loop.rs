@@ -301,9 +301,10 @@ impl Agent {
         self.stopped(&v)
     }
 
-    /// One user input: runs until the model gives a final answer the hooks accept, or
-    /// `max_turns`. Returns the final answer.
-    pub async fn run(&mut self, input: &str) -> anyhow::Result<String> {
+    /// The session's start (once) and the prompt's hooks: the prompt the model gets (a
+    /// hook's replacement, judged like a rewrite: only trusted hooks can replace one), or
+    /// `Err` with the run's end when a hook stopped the session or blocked the prompt.
+    async fn submit_prompt(&mut self, input: &str) -> Result<String, String> {
         if !self.started {
             self.started = true;
             if self.parent_hooks.is_none() {
@@ -312,30 +313,38 @@ impl Agent {
                 // What SessionStart hooks wrote to their env file: every later shell call.
                 self.shell_env.extend(v.env.iter().cloned());
                 if let Some(end) = self.stopped(&v) {
-                    return Ok(end);
+                    return Err(end);
                 }
             }
         }
         let v = self.hooks.user_prompt_submit(&self.cx, input).await;
         self.absorb(&v);
         if let Some(end) = self.stopped(&v) {
-            return Ok(end);
+            return Err(end);
         }
         if let Verdict::Block(reason) = &v.verdict {
             self.emit(AgentEvent::PromptBlocked(reason.clone()));
-            return Ok(format!("(prompt blocked by a hook: {reason})"));
+            return Err(format!("(prompt blocked by a hook: {reason})"));
         }
-        // A hook's replacement is what the model gets (judged like a rewrite: only trusted
-        // hooks can replace a prompt).
-        let input = match &v.updated_prompt {
+        Ok(match v.updated_prompt {
             Some(replaced) if replaced != input => {
                 self.emit(AgentEvent::PromptReplaced {
                     original: input.to_string(),
                 });
-                replaced.as_str()
+                replaced
             }
-            _ => input,
+            _ => input.to_string(),
+        })
+    }
+
+    /// One user input: runs until the model gives a final answer the hooks accept, or
+    /// `max_turns`. Returns the final answer.
+    pub async fn run(&mut self, input: &str) -> anyhow::Result<String> {
+        let input = match self.submit_prompt(input).await {
+            Ok(input) => input,
+            Err(end) => return Ok(end),
         };
+        let input = input.as_str();
         self.emit(AgentEvent::UserPrompt(input.to_string()));
         self.messages.push(Message::new(Role::User, input));
 

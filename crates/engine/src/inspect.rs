@@ -204,6 +204,16 @@ struct Found {
 }
 
 impl Found {
+    /// A hook whose program cannot start: on an event whose hooks decide it blocks every
+    /// call (or forces nothing), an error; elsewhere it only warns.
+    fn cannot_start(&mut self, hook: &Hook, msg: String) {
+        if hook.event.class() == EventClass::Observing {
+            self.warnings.push(problem(hook, msg));
+        } else {
+            self.errors.push(problem(hook, msg));
+        }
+    }
+
     /// One hook: its working directory, its wasm module (compiled; a package's store copy
     /// intact) or its shell program.
     async fn hook(
@@ -266,23 +276,12 @@ impl Found {
                     && let Err(e) =
                         crate::spawner::program::find_program(program, &hook.cwd, path.as_deref())
                 {
-                    let msg = e.to_string();
-                    if hook.event.class() == EventClass::Observing {
-                        self.warnings.push(problem(hook, msg));
-                    } else {
-                        self.errors.push(problem(hook, msg));
-                    }
+                    self.cannot_start(hook, e.to_string());
                 }
             }
             Handler::Shell { command, .. } => {
                 if let Some(msg) = shell_program_problem(command, &hook.cwd) {
-                    // On an event whose hooks decide, a hook that cannot start blocks every
-                    // call (or forces nothing): an error. Elsewhere it only warns.
-                    if hook.event.class() == EventClass::Observing {
-                        self.warnings.push(problem(hook, msg));
-                    } else {
-                        self.errors.push(problem(hook, msg));
-                    }
+                    self.cannot_start(hook, msg);
                 }
             }
             // The key the model hook sends, when the user's file names one: not set here, the

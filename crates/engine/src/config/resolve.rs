@@ -106,17 +106,14 @@ impl Resolver<'_> {
         let dialect = dialect.unwrap_or_default();
         let (runs, mcp_server) = self.runs_with_server(
             mcp,
-            (command, url, package),
+            (command, url, package, fields.args.take()),
             (prompt, agent),
             &keys,
             &mut problems,
         );
-        let runs = runs.and_then(|r| exec_form(r, fields.args.take(), &mut problems));
-        check_command_fields(event, is_async, runs.as_ref(), &fields, &mut problems);
+        let runs_ref = runs.as_ref();
+        check_command_fields(event, is_async, runs_ref, (&fields, &keys), &mut problems);
         let kind = runs.as_ref().map(Runs::kind);
-        if let Some(kind) = kind {
-            check_kind_options(kind, &keys, &mut problems);
-        }
         let matcher = compile_matcher(event, dialect, match_text.as_deref(), &mut problems);
         let condition = self.condition(event, condition_text.as_deref(), &mut problems);
         let cwd = self.cwd(cwd_text.as_deref(), kind, &mut problems);
@@ -131,14 +128,10 @@ impl Resolver<'_> {
             fs: fs.unwrap_or_default(),
             env,
         };
+        let how = (mcp_server, fields.shell.unwrap_or_default());
+        let http = (headers, allowed_env);
         let handler = self
-            .handler(
-                runs,
-                (mcp_server, fields.shell.unwrap_or_default()),
-                &cwd,
-                limits,
-                (headers, allowed_env),
-            )
+            .handler(runs, how, &cwd, limits, http)
             .map_err(|e| vec![e.to_string()])?;
         Ok(Hook {
             event,
@@ -149,11 +142,9 @@ impl Resolver<'_> {
             matcher,
             match_source: match_text,
             description,
-            timeout: Duration::from_millis(timeout_ms.unwrap_or(match kind {
-                Some(HookKind::Prompt) => DEFAULT_PROMPT_TIMEOUT_MS,
-                Some(HookKind::Agent) => DEFAULT_AGENT_TIMEOUT_MS,
-                _ => default_timeout(dialect),
-            })),
+            timeout: Duration::from_millis(
+                timeout_ms.unwrap_or_else(|| default_timeout(kind, dialect)),
+            ),
             cwd,
             is_async: is_async || fields.async_rewake,
             on_error: on_error.unwrap_or_default(),
@@ -167,11 +158,17 @@ impl Resolver<'_> {
         })
     }
 
-    /// What the hook runs, and for an MCP hook its server (`None`: a problem says why).
+    /// What the hook runs (`args`: the exec form), and for an MCP hook its server (`None`:
+    /// a problem says why).
     fn runs_with_server(
         &self,
         mcp: Option<RawMcp>,
-        (command, url, package): (Option<String>, Option<String>, Option<RawPackage>),
+        (command, url, package, args): (
+            Option<String>,
+            Option<String>,
+            Option<RawPackage>,
+            Option<Vec<String>>,
+        ),
         (prompt, agent): (Option<String>, Option<String>),
         keys: &BTreeSet<String>,
         problems: &mut Vec<String>,
@@ -181,7 +178,7 @@ impl Resolver<'_> {
             && package.is_none()
             && prompt.is_none()
             && agent.is_none();
-        match mcp {
+        let (runs, server) = match mcp {
             Some(m) if alone => {
                 let server = super::mcp_servers::find(
                     &m.server,
@@ -206,7 +203,9 @@ impl Resolver<'_> {
                 what_runs(command, url, package, (prompt, agent), keys, problems),
                 None,
             ),
-        }
+        };
+        let runs = runs.and_then(|r| exec_form(r, args, problems));
+        (runs, server)
     }
 
     /// `if`, compiled once: on tool events only.
@@ -446,11 +445,14 @@ fn runs(
     }
 }
 
-/// A hook's timeout when it gives none: its agent's default (native: 10 s).
-fn default_timeout(dialect: crate::Dialect) -> u64 {
-    match dialect {
-        crate::Dialect::Native => DEFAULT_TIMEOUT_MS,
-        d => d.default_timeout_ms(),
+/// A hook's timeout when it gives none: a model hook's (Claude Code's: prompt 30 s, agent
+/// 60 s), else its agent's default (native: 10 s).
+fn default_timeout(kind: Option<HookKind>, dialect: crate::Dialect) -> u64 {
+    match (kind, dialect) {
+        (Some(HookKind::Prompt), _) => DEFAULT_PROMPT_TIMEOUT_MS,
+        (Some(HookKind::Agent), _) => DEFAULT_AGENT_TIMEOUT_MS,
+        (_, crate::Dialect::Native) => DEFAULT_TIMEOUT_MS,
+        (_, d) => d.default_timeout_ms(),
     }
 }
 
@@ -510,12 +512,13 @@ fn check_shell(runs: Option<&Runs>, shell: Option<ShellKind>, problems: &mut Vec
     problems.push(format!("`shell` is \"{}\", but {why}", shell.as_str()));
 }
 
-/// `shell`, `async` and `asyncRewake` against what the hook runs and its event.
+/// `shell`, `async`, `asyncRewake` and the other kinds' options against what the hook runs
+/// and its event.
 fn check_command_fields(
     event: Event,
     is_async: bool,
     runs: Option<&Runs>,
-    fields: &super::raw::CommandFields,
+    (fields, keys): (&super::raw::CommandFields, &BTreeSet<String>),
     problems: &mut Vec<String>,
 ) {
     check_shell(runs, fields.shell, problems);
@@ -525,6 +528,9 @@ fn check_command_fields(
         ));
     }
     check_rewake(event, runs, fields.async_rewake, problems);
+    if let Some(runs) = runs {
+        check_kind_options(runs.kind(), keys, problems);
+    }
 }
 
 /// `asyncRewake` (a background command whose exit 2 wakes the agent later) is a command's,

@@ -320,6 +320,31 @@ fn unknown_event_hint(name: &str) -> String {
     }
 }
 
+/// Why `obj` is Claude Code's nested format rather than a hook, if it is.
+fn nested_format(obj: &Map<String, Value>) -> Option<&'static str> {
+    if obj.contains_key("hooks") {
+        return Some(
+            "this looks like Claude Code's nested format ({\"matcher\": ..., \"hooks\": [...]}); hookhost reads that format as is from .claude/settings.json; here it takes a flat list: move each inner hook up one level, write `match` instead of `matcher` and add \"dialect\": \"claude\" (`hookhost import` does this)",
+        );
+    }
+    obj.contains_key("matcher").then_some(
+        "unknown key `matcher`; did you mean `match`? (a regex on the tool name, e.g. \"match\": \"bash\")",
+    )
+}
+
+/// A problem for each key of `obj` that no hook has, with the closest known one.
+fn unknown_keys(obj: &Map<String, Value>) -> Vec<String> {
+    obj.keys()
+        .filter(|key| !HOOK_KEYS.contains(&key.as_str()))
+        .map(|key| {
+            let hint = closest(key, HOOK_KEYS)
+                .map(|k| format!("did you mean `{k}`?"))
+                .unwrap_or_else(|| format!("allowed keys: {}", HOOK_KEYS.join(", ")));
+            format!("unknown key `{key}`; {hint}")
+        })
+        .collect()
+}
+
 /// Reads one hook object: a [`RawHook`], or a problem when it is not a hook object at all.
 pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let label = format!("{event}[{index}]");
@@ -333,29 +358,13 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
             json_type_name(item)
         ));
     };
-    if obj.contains_key("matcher") && !obj.contains_key("hooks") {
-        return unreadable(
-            "unknown key `matcher`; did you mean `match`? (a regex on the tool name, e.g. \"match\": \"bash\")".into(),
-        );
+    if let Some(why) = nested_format(obj) {
+        return unreadable(why.into());
     }
-    if obj.contains_key("hooks") {
-        return unreadable(
-            "this looks like Claude Code's nested format ({\"matcher\": ..., \"hooks\": [...]}); hookhost reads that format as is from .claude/settings.json; here it takes a flat list: move each inner hook up one level, write `match` instead of `matcher` and add \"dialect\": \"claude\" (`hookhost import` does this)".into(),
-        );
-    }
-
     let mut r = Reader {
         obj,
-        problems: Vec::new(),
+        problems: unknown_keys(obj),
     };
-    for key in obj.keys() {
-        if !HOOK_KEYS.contains(&key.as_str()) {
-            let hint = closest(key, HOOK_KEYS)
-                .map(|k| format!("did you mean `{k}`?"))
-                .unwrap_or_else(|| format!("allowed keys: {}", HOOK_KEYS.join(", ")));
-            r.problems.push(format!("unknown key `{key}`; {hint}"));
-        }
-    }
     let command = r.string("command");
     let url = r.string("url");
     let prompt = r.string("prompt");
