@@ -20,7 +20,7 @@ mod todo;
 mod tool_hooks;
 pub mod tools;
 
-pub use agent_loop::{Agent, AgentConfig, AgentEvent, Observer, Silent};
+pub use agent_loop::{Agent, AgentConfig, AgentEvent, HOOK_FILES, Observer, Silent};
 pub use effects::{EffectKind, EffectSet, Effects, ElicitationAnswer};
 pub use model::{Message, Model, ModelTurn, Role, ScriptedModel, ToolCall, Transcript};
 pub use permission::{

@@ -36,7 +36,7 @@ pub(crate) mod agents;
 pub mod headers;
 mod load;
 mod matcher;
-pub mod mcp_servers;
+mod mcp_servers;
 mod model_hooks;
 mod parse;
 mod paths;
@@ -52,6 +52,7 @@ pub use hookhost_protocol::{
 };
 pub use load::{load, load_lenient};
 pub use matcher::{Matcher, alias_notes};
+pub use mcp_servers::{McpServer, McpTransport};
 pub(crate) use model_hooks::no_model_in;
 pub use parse::parse_file;
 pub use paths::{CLAUDE_MANAGED_SETTINGS, ConfigPaths, MANAGED_CONFIG, PROJECT_CONFIG};

@@ -18,7 +18,7 @@
 use super::capture::{Capture, drain_pipe};
 use super::{ExitStatus, SpawnOutput, SpawnRequest, Spawner};
 use crate::config::Handler;
-use crate::config::mcp_servers::{McpServer, McpTransport};
+use crate::config::{McpServer, McpTransport};
 use async_trait::async_trait;
 use hookhost_core::process::kill_group;
 use rmcp::ServiceExt;
@@ -33,7 +33,7 @@ use tokio::time::{Instant, timeout_at};
 const DRAIN_GRACE: Duration = Duration::from_millis(50);
 
 /// MCP servers that may run at once for hooks; further hooks wait for one to end.
-pub const MAX_SERVERS: usize = 16;
+pub(crate) const MAX_SERVERS: usize = 16;
 
 /// Runs MCP-tool hooks.
 #[derive(Debug, Clone)]
@@ -56,7 +56,7 @@ impl Default for McpSpawner {
 /// dotted `path` (`${tool_input.command}`, `${session_id}`, `${tool_input.edits.0.path}`),
 /// as text (a string as is, anything else as JSON; an absent field as the empty string). A
 /// string that is exactly one `${path}` becomes the field's value itself, of any JSON type.
-pub fn fill(input: &Value, payload: &Value) -> Value {
+pub(crate) fn fill(input: &Value, payload: &Value) -> Value {
     match input {
         Value::String(s) => fill_string(s, payload),
         Value::Array(items) => Value::Array(items.iter().map(|v| fill(v, payload)).collect()),

@@ -8,7 +8,7 @@
 
 mod capture;
 pub mod http;
-pub mod mcp;
+mod mcp;
 mod mcp_http;
 mod model;
 pub(crate) mod program;
