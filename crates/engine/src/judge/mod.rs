@@ -567,11 +567,13 @@ fn plain_stdout(rules: &Rules, event: Event, stdout: &[u8], row: Row) -> Judgeme
 fn unreadable_answer(t: &HookFacts, problem: impl std::fmt::Display, row: Row) -> Judgement {
     let msg = format!("its JSON answer cannot be read: {problem}");
     let mut j = Judgement::new(row, Outcome::Warn, None);
-    // PreToolUse always fails closed; PermissionRequest when the hook says `onError` (or
-    // `onFailure`) "block", as a crash or a timeout of it would.
+    // PreToolUse always fails closed; PermissionRequest, UserPromptSubmit and the gating
+    // events when the hook says `onError` (or `onFailure`) "block", as a crash or a timeout
+    // of it would.
     let fails_closed = match t.id.event.class() {
         EventClass::Blocking => true,
-        EventClass::Deciding => t.on_error == OnError::Block,
+        EventClass::Deciding | EventClass::Gating => t.on_error == OnError::Block,
+        _ if t.id.event == Event::UserPromptSubmit => t.on_error == OnError::Block,
         _ => false,
     };
     if fails_closed {

@@ -92,8 +92,8 @@ pub struct Rules {
 /// PostToolUseFailure), the other observing events, Stop/SubagentStop/TeammateIdle,
 /// PermissionRequest, the gating events, WorktreeCreate.
 /// A PermissionRequest hook that fails leaves the call to the prompt (the safe default: it is
-/// asked as if no hook ran), unless it says `onError: "block"`; so does a gating event's
-/// hook (what it would refuse goes ahead). WorktreeCreate fails closed on every failure: the
+/// asked as if no hook ran), unless it says `onError: "block"`; so do a gating event's hook
+/// (what it would refuse goes ahead) and a UserPromptSubmit hook (the prompt goes ahead). WorktreeCreate fails closed on every failure: the
 /// hook is what makes the worktree, so a hook that did not finish made none.
 pub const NATIVE_TABLE: Table = {
     use Cell::*;
@@ -119,7 +119,7 @@ pub const NATIVE_TABLE: Table = {
             Condition::OtherExit,
             [
                 WarnOrBlock,
-                Warn,
+                WarnOrBlock,
                 Warn,
                 Warn,
                 Warn,
@@ -132,7 +132,7 @@ pub const NATIVE_TABLE: Table = {
             Condition::Timeout,
             [
                 Block,
-                Warn,
+                WarnOrBlock,
                 Warn,
                 Warn,
                 Warn,
@@ -145,7 +145,7 @@ pub const NATIVE_TABLE: Table = {
             Condition::SpawnFailure,
             [
                 Block,
-                Warn,
+                WarnOrBlock,
                 Warn,
                 Warn,
                 Warn,
@@ -159,7 +159,8 @@ pub const NATIVE_TABLE: Table = {
 
 /// Claude Code's rules, shared by Gemini CLI and Codex; columns as [`NATIVE_TABLE`]. A failure
 /// (other exit, crash, timeout, a command that cannot start) is a non-blocking error there;
-/// `onError: "block"` makes it fail closed on PreToolUse and PermissionRequest. Exit 2 on
+/// `onError: "block"` (Claude Code's `onFailure: "block"`) makes it fail closed on
+/// PreToolUse, UserPromptSubmit, PermissionRequest and the gating events. Exit 2 on
 /// PermissionRequest denies with stderr (Claude Code's hooks reference, "exit code 2
 /// behavior": PermissionRequest "denies the permission"); on the observing events Claude
 /// Code added (Notification, SubagentStart, PostCompact, StopFailure) it only shows stderr
@@ -194,7 +195,7 @@ pub const CLAUDE_TABLE: Table = {
             Condition::OtherExit,
             [
                 WarnOrBlock,
-                Warn,
+                WarnOrBlock,
                 Warn,
                 Warn,
                 Warn,
@@ -207,7 +208,7 @@ pub const CLAUDE_TABLE: Table = {
             Condition::Timeout,
             [
                 WarnOrBlock,
-                Warn,
+                WarnOrBlock,
                 Warn,
                 Warn,
                 Warn,
@@ -220,7 +221,7 @@ pub const CLAUDE_TABLE: Table = {
             Condition::SpawnFailure,
             [
                 WarnOrBlock,
-                Warn,
+                WarnOrBlock,
                 Warn,
                 Warn,
                 Warn,

@@ -544,3 +544,28 @@ fn a_model_hooks_no_is_judged_by_its_dialects_table() {
     let j = judge(rules(Dialect::Native), &t, &out);
     assert_eq!(j.message.as_deref(), Some("the model's answer is not ..."));
 }
+
+/// `onFailure: "block"` (Claude Code 2.1.295) fails a UserPromptSubmit hook closed: a crash,
+/// a timeout, a command that cannot start or an unreadable answer blocks the prompt, in the
+/// native and the Claude rules; without it the prompt goes ahead.
+#[test]
+fn on_failure_block_blocks_the_prompt_when_its_hook_fails() {
+    let failures = [
+        output(1, "", "crash"),
+        SpawnOutput::bare(ExitStatus::TimedOut, Duration::ZERO),
+        output(0, "{not json", ""),
+    ];
+    for d in [Dialect::Native, Dialect::Claude] {
+        for out in &failures {
+            let mut t = facts(Event::UserPromptSubmit);
+            let j = judge(rules(d), &t, out);
+            assert_eq!(j.effects.verdict, Verdict::Pass, "{d} {out:?}");
+            t.on_error = OnError::Block;
+            let j = judge(rules(d), &t, out);
+            assert!(
+                matches!(j.effects.verdict, Verdict::Block(_)),
+                "{d} {out:?}: {j:?}"
+            );
+        }
+    }
+}

@@ -363,6 +363,9 @@ pub(super) fn matcher(
     match matcher {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(m)) if fmt.match_any.contains(&m.as_str()) => Ok(None),
+        Some(Value::String(m)) if fmt.dialect == crate::Dialect::Claude => {
+            Ok(Some(name_list(m).unwrap_or_else(|| m.clone())))
+        }
         Some(Value::String(m)) => Ok(Some(m.clone())),
         Some(v) => {
             f.problems.push((
@@ -372,6 +375,24 @@ pub(super) fn matcher(
             Err(())
         }
     }
+}
+
+/// Claude Code reads a matcher made only of tool names, separated by `|`, `,` or blanks
+/// (`"Edit, Write"`), as a list of exact names, and anything else as a regex: such a list as
+/// the regex alternation of the names (`Edit|Write`); `None` when `m` is not one (a single
+/// name, or a regex).
+fn name_list(m: &str) -> Option<String> {
+    let name = |w: &str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+    };
+    let words: Vec<&str> = m
+        .split(|c: char| c == '|' || c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let separated = m.contains(',') || m.trim().contains(char::is_whitespace);
+    (separated && words.len() > 1 && words.iter().all(|w| name(w))).then(|| words.join("|"))
 }
 
 /// A hook's `timeout` in milliseconds (from the agent's unit); `None` with a problem recorded
@@ -480,5 +501,29 @@ pub(super) fn ignored_keys(keys: &Map<String, Value>, at: Option<&str>, f: &mut 
             at.map(str::to_string),
             format!("`{key}` is not implemented by hookhost and is ignored"),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_list;
+
+    #[test]
+    fn a_claude_name_list_is_read_as_exact_names() {
+        assert_eq!(name_list("Edit, Write").as_deref(), Some("Edit|Write"));
+        assert_eq!(name_list("Edit,Write").as_deref(), Some("Edit|Write"));
+        assert_eq!(
+            name_list("Edit Write | Bash").as_deref(),
+            Some("Edit|Write|Bash")
+        );
+        assert_eq!(
+            name_list("mcp__github__create_issue, Bash").as_deref(),
+            Some("mcp__github__create_issue|Bash")
+        );
+        // A single name, a plain alternation and a regex stay as written.
+        assert_eq!(name_list("Bash"), None);
+        assert_eq!(name_list("Edit|Write"), None);
+        assert_eq!(name_list("mcp__.*"), None);
+        assert_eq!(name_list("Notebook.*, Bash"), None);
     }
 }
