@@ -708,6 +708,7 @@ fn outcome_shell_not_installed() {
 // ------------------------------------------------------------------ model hooks
 
 config_errors! {
+    warm_engine_in_a_project_file: r#"{"warmEngine": false, "hooks": {}}"#;
     model_in_a_project_file: r#"{"model": {"api": "anthropic", "url": "https://api.anthropic.com/v1/messages", "name": "claude-haiku-4-5", "keyEnv": "ANTHROPIC_API_KEY"}, "hooks": {}}"#;
     model_hook_with_two_questions: r#"{"hooks": {"Stop": [{"prompt": "done?", "agent": "done?"}, {"prompt": "x", "command": "true"}, {"prompt": " "}]}}"#;
 }

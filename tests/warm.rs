@@ -1,4 +1,4 @@
-//! The warm per-user engine (`HOOKHOST_DAEMON`, crates/warm, crates/cli/src/warm.rs): an
+//! The warm per-user engine (on by default; crates/warm, crates/cli/src/warm.rs): an
 //! invocation it serves answers exactly as a fresh process does, sees every edit of the
 //! config, the trust pins and the modules, runs in the caller's environment, and hands back
 //! whatever it will not run. Each test has its own private runtime directory
@@ -39,7 +39,11 @@ fn runtime() -> TempDir {
     d
 }
 
-/// `exe hook --for claude` on `p` with `stdin`, the warm engine per `daemon` ("" = off), the
+/// `HOOKHOST_DAEMON` not set at all: what a user's agent runs (the default).
+const UNSET: &str = "(unset)";
+
+/// `exe hook --for claude` on `p` with `stdin`, the warm engine per `daemon` ("0" = off,
+/// [`UNSET`] = the default), the
 /// engines' directory under `rt`; and the pid of the process started.
 fn hook(
     exe: &str,
@@ -75,7 +79,6 @@ fn hook_with(
         .env("HOOKHOST_MANAGED_CONFIG", p.managed_file())
         .env("HOOKHOST_LOG_DIR", p.home.path().join("hookhost-log"))
         .env("XDG_RUNTIME_DIR", rt)
-        .env("HOOKHOST_DAEMON", daemon)
         .env("HOOKHOST_DAEMON_IDLE_MS", "3000")
         .env_remove("HOOKHOST_ADAPTER")
         .env_remove("RUST_LOG")
@@ -83,6 +86,11 @@ fn hook_with(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    if daemon == UNSET {
+        c.env_remove("HOOKHOST_DAEMON");
+    } else {
+        c.env("HOOKHOST_DAEMON", daemon);
+    }
     for (k, v) in extra {
         c.env(k, v);
     }
@@ -156,7 +164,7 @@ fn an_event_through_the_warm_engine_answers_as_a_fresh_process_does() {
     let p = guarded();
     let rt = runtime();
     for command in ["rm -rf /", "cargo test"] {
-        let (fresh, fresh_pid) = hook(HOOKHOST, &p, rt.path(), "", &payload(&p, command), &[]);
+        let (fresh, fresh_pid) = hook(HOOKHOST, &p, rt.path(), "0", &payload(&p, command), &[]);
         let (warm, warm_pid) = hook(HOOKHOST, &p, rt.path(), "wait", &payload(&p, command), &[]);
         same_answer(&fresh, &warm);
         let seen = seen(&p);
@@ -202,12 +210,12 @@ fn the_thin_client_answers_alike_with_and_without_an_engine() {
         HOOKHOST,
         &p,
         rt.path(),
-        "",
+        "0",
         &payload(&p, "rm -rf /tmp/x"),
         &[],
     );
     // No engine wanted: the thin client runs `hookhost` in its place.
-    let (thin_off, pid) = hook(THIN, &p, rt.path(), "", &payload(&p, "rm -rf /tmp/x"), &[]);
+    let (thin_off, pid) = hook(THIN, &p, rt.path(), "0", &payload(&p, "rm -rf /tmp/x"), &[]);
     same_answer(&fresh, &thin_off);
     assert_eq!(seen(&p).last().unwrap().0, pid, "exec'd in place");
     // An engine wanted, none running: this event runs in place, one is started for the next.
@@ -318,7 +326,7 @@ fn another_environment_gets_another_engine_and_its_own_variables() {
 fn what_the_engine_declines_runs_in_process_with_its_payload() {
     let p = guarded();
     let rt = runtime();
-    let (fresh, _) = hook(HOOKHOST, &p, rt.path(), "", &payload(&p, "rm -rf /"), &[]);
+    let (fresh, _) = hook(HOOKHOST, &p, rt.path(), "0", &payload(&p, "rm -rf /"), &[]);
     // `-v` is served by no engine (logging is set up once per process): handed back after
     // the payload was read, it still reaches the command whole.
     let (out, pid) = hook_with(
@@ -391,4 +399,75 @@ fn a_runtime_directory_open_to_others_is_not_used() {
         engines(open.path()).is_empty(),
         "nothing listens in an open directory"
     );
+}
+
+/// Waits (a liveness bound, not a timing assertion) until an engine of `rt` listens.
+fn one_listening(rt: &Path) -> Vec<PathBuf> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while engines(rt).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    engines(rt)
+}
+
+/// The default (issue 43): with no variable at all, the first event runs in-process and
+/// starts an engine, which answers the next; `"warmEngine": false` in the user's own file
+/// makes the running engine decline (the event runs in-process) and leave, and no engine is
+/// started again. The same line in the project's file is refused, never obeyed.
+#[test]
+fn on_by_default_and_the_users_own_file_turns_it_off() {
+    let p = guarded();
+    let rt = runtime();
+    let run = |exe: &str| hook(exe, &p, rt.path(), UNSET, &payload(&p, "ls"), &[]);
+    let (first, pid) = run(HOOKHOST);
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    assert_eq!(
+        seen(&p).last().unwrap().0,
+        pid,
+        "the first event runs in-process"
+    );
+    assert_eq!(one_listening(rt.path()).len(), 1, "and starts an engine");
+    let (_, pid) = run(THIN);
+    assert_ne!(
+        seen(&p).last().unwrap().0,
+        pid,
+        "the engine answers the next"
+    );
+
+    // A project's file cannot turn it off (nor on): a config error, the engine still serves.
+    p.write(
+        ".coding-agent/hooks.json",
+        &json!({"warmEngine": false, "hooks": {"PreToolUse": [{"command": "exit 0"}]}}).to_string(),
+    );
+    let (out, _) = run(THIN);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("warmEngine")
+            || String::from_utf8_lossy(&out.stderr).contains("warmEngine"),
+        "the project's switch is reported: {out:?}"
+    );
+    assert_eq!(running(rt.path()).len(), 1);
+    // Back to the recording guard.
+    p.write(
+        ".coding-agent/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"command":
+            "echo \"$PPID $WARM_PROBE\" >> \"$HOOK_PROJECT_DIR/seen\"; exit 0"}]}})
+        .to_string(),
+    );
+
+    // The user's own file turns it off: the running engine declines and leaves.
+    std::fs::create_dir_all(p.home.path().join(".coding-agent")).unwrap();
+    std::fs::write(
+        p.home.path().join(".coding-agent/hooks.json"),
+        r#"{"warmEngine": false}"#,
+    )
+    .unwrap();
+    let (out, pid) = run(THIN);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(seen(&p).last().unwrap().0, pid, "declined: run in-process");
+    assert_eq!(all_gone(rt.path()), Vec::<u32>::new(), "the engine left");
+    for exe in [THIN, HOOKHOST] {
+        let (_, pid) = run(exe);
+        assert_eq!(seen(&p).last().unwrap().0, pid, "{exe}: in-process");
+        assert_eq!(running(rt.path()), Vec::<u32>::new(), "{exe}: none started");
+    }
 }

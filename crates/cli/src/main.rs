@@ -67,6 +67,10 @@ struct Global {
     /// hands an invocation back).
     #[arg(long, global = true, hide = true)]
     no_warm: bool,
+    /// Run in this process, then start a warm engine if the user's switch allows (set by
+    /// `hookhost-warm` when no engine answered).
+    #[arg(long, global = true, hide = true)]
+    warm_start: bool,
     /// The user's home directory: ~/.coding-agent/ (hooks.json, trusted.json), the decision
     /// log and the caches under it (default: the account's, from the password database; never
     /// $HOME, which a project's agent settings can set). Given twice, the last one counts.
@@ -302,10 +306,18 @@ fn init_logging(verbose: u8) {
 
 fn main() -> ExitCode {
     #[cfg(unix)]
-    if let Some(code) = through_warm_engine() {
+    let start_engine = match through_warm_engine() {
+        WarmFirst::Answered(code) => return ExitCode::from(code),
+        WarmFirst::Run { start_engine } => start_engine,
+    };
+    let (global, command) = parse_command_line();
+    #[cfg(unix)]
+    if let Some(code) = start_engine
+        .or_else(|| global.warm_start.then(warm_socket).flatten())
+        .and_then(|socket| start_warm_engine(&global, &socket))
+    {
         return ExitCode::from(code);
     }
-    let (global, command) = parse_command_line();
     env::quiet_when_stdout_closes(&command);
     init_logging(global.verbose);
     #[cfg(unix)]
@@ -340,28 +352,76 @@ fn main() -> ExitCode {
     ExitCode::from(finish(result))
 }
 
-/// Under `HOOKHOST_DAEMON`, `hook ...` and `run ...` go to the warm engine first
-/// (crates/warm): `Some(code)` when it answered (its output written). Otherwise the
-/// invocation runs here, its stdin put back if it was read for the engine.
+/// What the warm engine made of this invocation before it is parsed.
 #[cfg(unix)]
-fn through_warm_engine() -> Option<u8> {
+enum WarmFirst {
+    /// It answered (its output written): exit with this code.
+    Answered(u8),
+    /// Run it here (stdin put back if it was read for the engine); with the socket where no
+    /// engine answered, to start one at once the user's switch is known.
+    Run { start_engine: Option<PathBuf> },
+}
+
+/// `hook ...` and `run ...` go to the warm engine first (crates/warm; on by default).
+#[cfg(unix)]
+fn through_warm_engine() -> WarmFirst {
+    use hookhost_warm::client::{self, Forwarded, Mode};
+    let run = WarmFirst::Run { start_engine: None };
+    let Ok(exe) = std::env::current_exe() else {
+        return run;
+    };
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    match client::forward(Mode::from_env(), &exe, &args) {
+        Forwarded::Answered(code) => WarmFirst::Answered(code),
+        Forwarded::NoEngine(socket) => WarmFirst::Run {
+            start_engine: Some(socket),
+        },
+        Forwarded::NotUsed | Forwarded::Returned(None) => run,
+        Forwarded::Returned(Some(stdin)) => match client::restore_stdin(&stdin) {
+            Ok(()) => run,
+            Err(e) => {
+                eprintln!("hookhost: cannot restore stdin after the warm engine declined: {e}");
+                WarmFirst::Answered(1)
+            }
+        },
+    }
+}
+
+/// The warm engine's socket for this process (`--warm-start`: `hookhost-warm` found none
+/// answering there).
+#[cfg(unix)]
+fn warm_socket() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    hookhost_warm::client::socket_for(&exe)
+}
+
+/// Starts the warm engine at `socket` when the user's switch allows (`"warmEngine"` in the
+/// user's or the managed file; never a variable). Under `HOOKHOST_DAEMON=wait` (tests) the
+/// invocation then goes to it: `Some(code)` when it answered. Otherwise the invocation runs
+/// here and the engine serves the next one.
+#[cfg(unix)]
+fn start_warm_engine(global: &Global, socket: &std::path::Path) -> Option<u8> {
     use hookhost_warm::client::{self, Forwarded, Mode};
     let mode = Mode::from_env();
-    if mode == Mode::Off {
+    if mode == Mode::Off || global.no_warm || !env::warm_engine_on(global.home.clone()) {
         return None;
     }
     let exe = std::env::current_exe().ok()?;
-    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    match client::forward(mode, &exe, &args) {
+    client::start(&exe, socket)?;
+    if mode != Mode::Wait {
+        return None;
+    }
+    let args: Vec<std::ffi::OsString> = std::env::args_os()
+        .skip(1)
+        .filter(|a| a != client::WARM_START_FLAG)
+        .collect();
+    match client::wait_and_forward(socket, &args) {
         Forwarded::Answered(code) => Some(code),
-        Forwarded::NotUsed | Forwarded::Returned(None) => None,
-        Forwarded::Returned(Some(stdin)) => match client::restore_stdin(&stdin) {
-            Ok(()) => None,
-            Err(e) => {
-                eprintln!("hookhost: cannot restore stdin after the warm engine declined: {e}");
-                Some(1)
-            }
-        },
+        Forwarded::Returned(Some(stdin)) => client::restore_stdin(&stdin).err().map(|e| {
+            eprintln!("hookhost: cannot restore stdin after the warm engine declined: {e}");
+            1
+        }),
+        _ => None,
     }
 }
 

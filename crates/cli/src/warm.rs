@@ -1,6 +1,7 @@
-//! `hookhost warm-serve --socket PATH` (hidden): the warm per-user engine. A client
-//! (`hookhost-warm`, or `hookhost` itself under `HOOKHOST_DAEMON=1`: crates/warm) starts it
-//! detached with its own environment and working directory, and sends it invocations of
+//! `hookhost warm-serve --socket PATH` (hidden): the warm per-user engine, on by default
+//! (`"warmEngine": false` in the user's own file turns it off). `hookhost`, run in-process
+//! when no engine answered (directly, or handed over by the thin client `hookhost-warm`),
+//! starts it detached with its own environment and working directory; clients send it invocations of
 //! `hook ...` and `run ...` with the same environment, directory, umask and confinement
 //! (namespaces, cgroup, seccomp, capabilities), which it runs exactly as a fresh process
 //! would: the same command code, the config and trust files and modules read anew for each
@@ -107,6 +108,13 @@ pub fn serve(a: &WarmServeArgs) -> anyhow::Result<u8> {
         .build()?;
     let null = File::options().read(true).write(true).open("/dev/null")?;
     while let Ok((mut stream, request, command)) = rx.recv_timeout(idle) {
+        // The user turned the engine off while it ran: this event runs cold, and the engine
+        // leaves (no client starts another while the switch says off).
+        if !super::env::warm_engine_on(command.0.home.clone()) {
+            let _ = Reply::Declined("the user's file says \"warmEngine\": false".into())
+                .write(&mut stream);
+            break;
+        }
         let (reply, panicked) = run(&rt, &origin, &null, request, command);
         let _ = reply.write(&mut stream);
         drop(stream);

@@ -14,9 +14,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// `HOOKHOST_DAEMON`: unset, empty, `0` or `off`: no warm engine (the default); `1` or `on`:
-/// use one, starting it when it is not running (this event then runs in-process); `wait`:
-/// also wait for a just-started engine to answer this event (tests).
+/// `HOOKHOST_DAEMON`: unset, empty, `1` or `on`: use the warm engine (the default, unless
+/// the user's own file says `"warmEngine": false`); `0` or `off`: not for this process (a
+/// project's agent settings can set it: it can only make events slower, never answer them
+/// differently); `wait`: also wait for a just-started engine to answer this event (tests).
+/// Whether an engine may be started at all is the user's switch, never this variable.
 pub const DAEMON_ENV: &str = "HOOKHOST_DAEMON";
 /// `HOOKHOST_DAEMON_IDLE_MS`: how long an engine waits for its next request before it exits
 /// (default ten minutes).
@@ -24,6 +26,9 @@ pub const IDLE_ENV: &str = "HOOKHOST_DAEMON_IDLE_MS";
 /// The hidden global flag that makes `hookhost` run in-process without asking an engine (the
 /// client passes it when it hands an invocation back to the real executable).
 pub const NO_WARM_FLAG: &str = "--no-warm";
+/// The hidden global flag with which the client hands an invocation to `hookhost` when no
+/// engine answered: run it in-process, and start an engine if the user's switch allows.
+pub const WARM_START_FLAG: &str = "--warm-start";
 /// The hidden subcommand that runs the engine: `hookhost warm-serve --socket PATH`.
 pub const SERVE_COMMAND: &str = "warm-serve";
 
@@ -49,23 +54,24 @@ const WAIT_FOR_START: Duration = Duration::from_secs(5);
 pub enum Mode {
     /// Never.
     Off,
-    /// When one is running; start one when not.
+    /// When one is running; when none is, the invocation runs in-process and starts one (if
+    /// the user's switch allows).
     On,
-    /// As `On`, and wait for a just-started one.
+    /// As `On`, and wait for a just-started one to answer.
     Wait,
 }
 
 impl Mode {
-    /// The mode `$HOOKHOST_DAEMON` asks for.
+    /// The mode `$HOOKHOST_DAEMON` asks for: on unless it says `0`/`off`.
     pub fn from_env() -> Mode {
         match std::env::var_os(DAEMON_ENV)
             .as_deref()
             .and_then(OsStr::to_str)
             .map(str::trim)
         {
-            None | Some("" | "0" | "off" | "false" | "no") => Mode::Off,
+            Some("0" | "off" | "false" | "no") => Mode::Off,
             Some("wait") => Mode::Wait,
-            Some(_) => Mode::On,
+            _ => Mode::On,
         }
     }
 }
@@ -77,38 +83,76 @@ pub enum Forwarded {
     Answered(u8),
     /// Not sent: run it in-process, stdin untouched.
     NotUsed,
+    /// No engine answers at this socket: run it in-process, stdin untouched, and start one
+    /// there (if the user's switch allows: [`start`]).
+    NoEngine(PathBuf),
     /// Sent but not run (declined, or the connection broke): run it in-process with these
     /// bytes as stdin (already read from it), `None` when it takes no stdin.
     Returned(Option<Vec<u8>>),
 }
 
 /// Forwards `args` (without the program name) to the warm engine of `exe` (the `hookhost`
-/// executable that would run it), per `mode`.
+/// executable that would run it), per `mode`. Never starts one: when none answers, the
+/// caller runs the invocation and starts one ([`Forwarded::NoEngine`]).
 pub fn forward(mode: Mode, exe: &Path, args: &[OsString]) -> Forwarded {
-    if mode == Mode::Off || !served(args) || io::stderr().is_terminal() || unserved_env().is_some()
-    {
+    if mode == Mode::Off || !served(args) {
         return Forwarded::NotUsed;
     }
-    // No engine serves a process under a seccomp filter (place.rs): do not start one.
-    if place::self_filtered() {
-        return Forwarded::NotUsed;
-    }
-    let Ok(dir) = place::dir() else {
+    let Some(socket) = socket_for(exe) else {
         return Forwarded::NotUsed;
     };
+    match connect(&socket) {
+        Connected::Yes(stream) => send(stream, args),
+        Connected::Nobody => Forwarded::NoEngine(socket),
+        Connected::NotOurs => Forwarded::NotUsed,
+    }
+}
+
+/// The socket of the engine that would serve this process's invocations of `exe`; `None`
+/// when no engine may serve it: stderr is a terminal (run by hand), spans are exported at
+/// its end, it runs under a seccomp filter (place.rs), or there is no private directory.
+pub fn socket_for(exe: &Path) -> Option<PathBuf> {
+    if io::stderr().is_terminal() || unserved_env().is_some() || place::self_filtered() {
+        return None;
+    }
+    let dir = place::dir().ok()?;
+    let cwd = std::env::current_dir().ok()?;
+    let env: Vec<(OsString, OsString)> = std::env::vars_os().collect();
+    let exe_id = place::exe_identity(exe);
+    Some(dir.join(format!(
+        "{}.sock",
+        place::key(
+            &env,
+            &cwd,
+            place::umask(),
+            &exe_id,
+            &place::namespaces("self")
+        )
+    )))
+}
+
+/// After [`start`] under [`Mode::Wait`]: waits for the engine at `socket` to listen, then
+/// forwards `args` to it.
+pub fn wait_and_forward(socket: &Path, args: &[OsString]) -> Forwarded {
+    let deadline = Instant::now() + WAIT_FOR_START;
+    while Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+        match connect(socket) {
+            Connected::Yes(stream) => return send(stream, args),
+            Connected::Nobody => {}
+            Connected::NotOurs => break,
+        }
+    }
+    Forwarded::NotUsed
+}
+
+/// Sends one invocation over `stream` and writes what the engine answered.
+fn send(mut stream: UnixStream, args: &[OsString]) -> Forwarded {
     let Ok(cwd) = std::env::current_dir() else {
         return Forwarded::NotUsed;
     };
     let env: Vec<(OsString, OsString)> = std::env::vars_os().collect();
     let umask = place::umask();
-    let exe_id = place::exe_identity(exe);
-    let socket = dir.join(format!(
-        "{}.sock",
-        place::key(&env, &cwd, umask, &exe_id, &place::namespaces("self"))
-    ));
-    let Some(mut stream) = connect(mode, exe, &socket) else {
-        return Forwarded::NotUsed;
-    };
     let stdin = match read_stdin(args) {
         Ok(s) => s,
         Err(_) => return Forwarded::NotUsed,
@@ -143,40 +187,40 @@ fn served(args: &[OsString]) -> bool {
     matches!(args.first().and_then(|a| a.to_str()), Some("hook" | "run"))
 }
 
-/// A connection to the engine at `socket`, whose peer is this user; starts an engine when
-/// none answers (and under `Mode::Wait`, waits for it).
-fn connect(mode: Mode, exe: &Path, socket: &Path) -> Option<UnixStream> {
-    let ours = |s: UnixStream| match place::peer(&s) {
-        Ok((uid, _)) if uid == place::euid() => Some(s),
-        _ => None,
-    };
+/// What connecting to an engine's socket found.
+enum Connected {
+    /// An engine of this user.
+    Yes(UnixStream),
+    /// No engine listens there.
+    Nobody,
+    /// Something else: another user's socket, or an error other than "not there".
+    NotOurs,
+}
+
+/// A connection to the engine at `socket`, whose peer is this user.
+fn connect(socket: &Path) -> Connected {
     match UnixStream::connect(socket) {
-        Ok(s) => return ours(s),
+        Ok(s) => match place::peer(&s) {
+            Ok((uid, _)) if uid == place::euid() => Connected::Yes(s),
+            _ => Connected::NotOurs,
+        },
         Err(e)
             if matches!(
                 e.kind(),
                 io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused
-            ) => {}
-        Err(_) => return None,
-    }
-    start(exe, socket)?;
-    if mode != Mode::Wait {
-        return None;
-    }
-    let deadline = Instant::now() + WAIT_FOR_START;
-    while Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(5));
-        if let Ok(s) = UnixStream::connect(socket) {
-            return ours(s);
+            ) =>
+        {
+            Connected::Nobody
         }
+        Err(_) => Connected::NotOurs,
     }
-    None
 }
 
 /// Starts `exe warm-serve --socket SOCKET` detached: its own process group, no stdio, this
 /// process's environment and working directory (which are what it serves). It takes the
-/// socket's lock itself, so a second start while one runs exits at once.
-fn start(exe: &Path, socket: &Path) -> Option<()> {
+/// socket's lock itself, so a second start while one runs exits at once. The caller asks
+/// the user's switch first (`"warmEngine"`, read by the engine library).
+pub fn start(exe: &Path, socket: &Path) -> Option<()> {
     let mut cmd = Command::new(exe);
     cmd.arg(SERVE_COMMAND)
         .arg("--socket")
@@ -288,13 +332,18 @@ pub fn hookhost_exe(me: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Replaces this process with `exe --no-warm ARGS` (stdin restored first when it was read).
-/// Returns only on failure.
-pub fn run_in_place(exe: &Path, args: &[OsString], stdin: Option<Vec<u8>>) -> io::Error {
+/// Replaces this process with `exe FLAG ARGS` (stdin restored first when it was read), the
+/// flag [`NO_WARM_FLAG`] or [`WARM_START_FLAG`]. Returns only on failure.
+pub fn run_in_place(
+    exe: &Path,
+    flag: &str,
+    args: &[OsString],
+    stdin: Option<Vec<u8>>,
+) -> io::Error {
     if let Some(bytes) = stdin
         && let Err(e) = restore_stdin(&bytes)
     {
         return e;
     }
-    Command::new(exe).arg(NO_WARM_FLAG).args(args).exec()
+    Command::new(exe).arg(flag).args(args).exec()
 }

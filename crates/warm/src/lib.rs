@@ -1,5 +1,6 @@
 //! The warm per-user engine's client half (docs/performance.md, "Warm engine per user";
-//! SECURITY.md). Opt-in with `HOOKHOST_DAEMON=1`: an invocation of `hookhost hook ...` or
+//! SECURITY.md). On by default (`"warmEngine": false` in the user's own hooks file turns it
+//! off; `HOOKHOST_DAEMON=0` keeps one process off it): an invocation of `hookhost hook ...` or
 //! `hookhost run ...` goes over a private Unix socket to a `hookhost warm-serve` that is
 //! already running with the same environment, directory and confinement, which runs it as
 //! the fresh process would have and sends back its exit code, stdout and stderr.

@@ -224,9 +224,9 @@ pub fn difference(theirs: &[String], ours: &[String]) -> Option<String> {
 }
 
 /// Why the process whose [`confinement`] is `lines` cannot be served by any engine: it
-/// runs under a seccomp filter (or its seccomp state cannot be read), which cannot be
-/// compared with another process's (see the module's documentation); `None` when it has
-/// none.
+/// runs under a seccomp filter or with `no_new_privs` (maybe in a Landlock domain), or its
+/// state cannot be read; neither can be compared with another process's (see the module's
+/// documentation); `None` when it has neither.
 pub fn seccomp_filtered(lines: &[String]) -> Option<String> {
     if !cfg!(target_os = "linux") {
         return None;
@@ -236,6 +236,16 @@ pub fn seccomp_filtered(lines: &[String]) -> Option<String> {
             .iter()
             .find_map(|l| l.strip_prefix(label)?.strip_prefix(": "))
     };
+    // `no_new_privs` is what an unprivileged Landlock domain (or seccomp filter) needs
+    // first, and a Landlock domain shows nowhere in `/proc`: such a client may be confined in
+    // a way no engine can compare, so it runs cold too.
+    if value("NoNewPrivs") != Some("0") {
+        return Some(format!(
+            "no_new_privs is {}: the client may be in a Landlock domain, which cannot be read \
+             to compare with the engine's, so it runs cold",
+            value("NoNewPrivs").unwrap_or("unknown")
+        ));
+    }
     match (value("Seccomp"), value("Seccomp_filters")) {
         // Mode 0 is no filter (a kernel before 5.9 shows no count).
         (Some("0"), Some("0" | "(not shown)")) => None,
@@ -253,10 +263,13 @@ pub fn seccomp_filtered(lines: &[String]) -> Option<String> {
 #[cfg(target_os = "linux")]
 pub fn self_filtered() -> bool {
     std::fs::read_to_string("/proc/self/status").map_or(true, |status| {
-        !status
-            .lines()
-            .filter_map(|l| l.strip_prefix("Seccomp:"))
-            .any(|v| v.trim() == "0")
+        let is_zero = |label: &str| {
+            status
+                .lines()
+                .filter_map(|l| l.strip_prefix(label))
+                .any(|v| v.trim() == "0")
+        };
+        !(is_zero("Seccomp:") && is_zero("NoNewPrivs:"))
     })
 }
 
@@ -516,11 +529,28 @@ mod tests {
         );
         assert!(difference(&ours[..2], &ours).is_some());
         if cfg!(target_os = "linux") {
-            let none = ["Seccomp: 0".to_string(), "Seccomp_filters: 0".to_string()];
+            let line = |s: &str| s.to_string();
+            let none = [
+                line("Seccomp: 0"),
+                line("Seccomp_filters: 0"),
+                line("NoNewPrivs: 0"),
+            ];
             assert_eq!(seccomp_filtered(&none), None);
-            let filtered = ["Seccomp: 2".to_string(), "Seccomp_filters: 1".to_string()];
+            let filtered = [
+                line("Seccomp: 2"),
+                line("Seccomp_filters: 1"),
+                line("NoNewPrivs: 0"),
+            ];
             let why = seccomp_filtered(&filtered).unwrap();
             assert!(why.contains("mode 2, 1 filter(s)"), "{why}");
+            // no_new_privs alone: maybe a Landlock domain, which /proc does not show.
+            let nnp = [
+                line("Seccomp: 0"),
+                line("Seccomp_filters: 0"),
+                line("NoNewPrivs: 1"),
+            ];
+            let why = seccomp_filtered(&nnp).unwrap();
+            assert!(why.contains("Landlock"), "{why}");
             assert!(seccomp_filtered(&[]).is_some(), "unreadable is filtered");
         }
     }

@@ -27,13 +27,15 @@ fn hookhost_exe(me: &std::path::Path) -> Option<std::path::PathBuf> {
 
 #[cfg(unix)]
 fn run(exe: &std::path::Path, args: &[OsString]) -> ExitCode {
-    use hookhost_warm::client::{self, Forwarded, Mode};
-    let stdin = match client::forward(Mode::from_env(), exe, args) {
+    use hookhost_warm::client::{self, Forwarded, Mode, NO_WARM_FLAG, WARM_START_FLAG};
+    let (flag, stdin) = match client::forward(Mode::from_env(), exe, args) {
         Forwarded::Answered(code) => return ExitCode::from(code),
-        Forwarded::NotUsed => None,
-        Forwarded::Returned(stdin) => stdin,
+        Forwarded::NotUsed => (NO_WARM_FLAG, None),
+        // `hookhost` runs it, and starts an engine if the user's switch allows.
+        Forwarded::NoEngine(_) => (WARM_START_FLAG, None),
+        Forwarded::Returned(stdin) => (NO_WARM_FLAG, stdin),
     };
-    let e = client::run_in_place(exe, args, stdin);
+    let e = client::run_in_place(exe, flag, args, stdin);
     eprintln!("hookhost-warm: cannot run {}: {e}", exe.display());
     ExitCode::from(1)
 }

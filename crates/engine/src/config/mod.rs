@@ -45,6 +45,7 @@ mod resolve;
 mod rule;
 mod switches;
 mod types;
+mod warm_switch;
 
 #[doc(no_inline)]
 pub use hookhost_protocol::{
@@ -65,3 +66,4 @@ pub use types::{
     DEFAULT_MEMORY_MIB, DisabledHook, Handler, Hook, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
     ModelApi, ModelConfig, ModelMode, ModuleSource, PackageModule, ShellKind, WasmLimits,
 };
+pub use warm_switch::{WARM_KEY, WarmSwitch, warm_engine};

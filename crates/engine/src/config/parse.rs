@@ -72,7 +72,8 @@ pub(super) fn parse_foreign(
             Entry::ManagedOnly(_)
             | Entry::DisableAll(_)
             | Entry::McpServers(_)
-            | Entry::Model(_) => Err(vec!["not a hook object".into()]),
+            | Entry::Model(_)
+            | Entry::WarmEngine => Err(vec!["not a hook object".into()]),
         };
         match resolved {
             Ok(mut hook) => {
@@ -164,6 +165,19 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
                 ),
             )),
             Entry::DisableAll(on) => parsed.disable_all = on,
+            // Read on its own (`warm_switch`): whoever starts an engine asks it.
+            Entry::WarmEngine if scope != Scope::Project => {}
+            Entry::WarmEngine => parsed.errors.push(error(
+                None,
+                format!(
+                    "\"{}\" may only be set in your own file ({}) or the machine-wide managed file: a project must not choose how your hooks run; remove it here",
+                    super::WARM_KEY,
+                    paths
+                        .global_file
+                        .as_ref()
+                        .map_or_else(|| "~/.coding-agent/hooks.json".into(), |f| f.display().to_string())
+                ),
+            )),
             Entry::McpServers(servers) => resolver.own_servers = servers,
             Entry::Model(m) if scope != Scope::Project => {
                 parsed.model = Some(ModelConfig {

@@ -27,6 +27,7 @@ const TOP_KEYS: &[&str] = &[
     DISABLE_ALL_KEY,
     super::mcp_servers::SERVERS_KEY,
     MODEL_KEY,
+    super::warm_switch::WARM_KEY,
 ];
 /// The block that configures the model of `prompt` and `agent` hooks (the user's or the
 /// managed file only).
@@ -85,6 +86,9 @@ pub(super) enum Entry {
     ManagedOnly(bool),
     /// `"disableAllHooks": true|false`.
     DisableAll(bool),
+    /// `"warmEngine": true|false`, checked here (whether this file may say it is the loader's
+    /// question; the value is read on its own: `config::warm_switch`).
+    WarmEngine,
     /// `"mcpServers": {...}`: the MCP servers this file defines (each read when a hook
     /// names it). Comes before the file's hooks.
     McpServers(Map<String, Value>),
@@ -238,7 +242,7 @@ fn top_level(root: &Map<String, Value>) -> Vec<Entry> {
             let hint = if key.parse::<Event>().is_ok() {
                 format!("; put events inside \"hooks\": {{\"hooks\": {{\"{key}\": [...]}}}}")
             } else {
-                "; the top-level keys are \"hooks\", \"mcpServers\", \"disableAllHooks\", \"model\" (the user's or the managed file only) and, in the machine-wide managed file only, \"allowManagedHooksOnly\"".to_string()
+                "; the top-level keys are \"hooks\", \"mcpServers\", \"disableAllHooks\", \"model\" and \"warmEngine\" (the user's or the managed file only) and, in the machine-wide managed file only, \"allowManagedHooksOnly\"".to_string()
             };
             entries.push(problem(
                 None,
@@ -249,6 +253,7 @@ fn top_level(root: &Map<String, Value>) -> Vec<Entry> {
     for (key, entry) in [
         (MANAGED_ONLY_KEY, Entry::ManagedOnly as fn(bool) -> Entry),
         (DISABLE_ALL_KEY, Entry::DisableAll),
+        (super::warm_switch::WARM_KEY, |_| Entry::WarmEngine),
     ] {
         match root.get(key) {
             None => {}
