@@ -733,3 +733,45 @@ fn a_hook_replaces_the_prompt() {
         "{reason}"
     );
 }
+
+/// Claude Code's matchers that hookhost now reads as it does: a list of tool names with
+/// commas or blanks (`"Edit, Bash"`) is those names, and SessionEnd matches its `reason`.
+#[test]
+fn claude_name_lists_and_session_end_reasons_match_as_claude_code_matches_them() {
+    let settings = json!({"hooks": {
+        "PreToolUse": [{"matcher": "Edit, Bash", "hooks": [
+            {"type": "command", "command": "echo 'listed tool' >&2; exit 2"}]}],
+        "SessionEnd": [{"matcher": "clear", "hooks": [
+            {"type": "command", "command": "echo ended >> \"$CLAUDE_PROJECT_DIR/ended\""}]}]
+    }});
+    let p = project_with(".claude/settings.json", &settings);
+    let (code, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+        ],
+    );
+    assert_eq!((code, reason(&r)), (2, "listed tool"), "{r}");
+    let (code, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "read_file",
+            "--args",
+            r#"{"path":"x"}"#,
+        ],
+    );
+    assert_eq!(code, 0, "Read is not in the list: {r}");
+    for (why, runs) in [("logout", false), ("clear", true)] {
+        let payload = p.path().join("end.json");
+        std::fs::write(&payload, json!({"reason": why}).to_string()).unwrap();
+        let (code, r) = run_json(&p, &["SessionEnd", "--payload", payload.to_str().unwrap()]);
+        assert_eq!(code, 0, "{r}");
+        assert_eq!(p.path().join("ended").exists(), runs, "reason {why}: {r}");
+    }
+}

@@ -272,6 +272,10 @@ impl Event {
             // The file's name (its last path component): `fileChanged` matches `.envrc|.env`.
             Event::FileChanged => "filePath",
             Event::Elicitation | Event::ElicitationResult => "mcpServerName",
+            // Claude Code matches SessionEnd on why it ended (`clear|logout`) and a model
+            // switch on the model switched to.
+            Event::SessionEnd => "reason",
+            Event::PreModelSwitch | Event::PostModelSwitch => "toModel",
             _ => return None,
         })
     }

@@ -205,7 +205,7 @@ fn the_table_matches_design_section_4() {
             Condition::OtherExit,
             [
                 WarnOrBlock,
-                Warn,
+                WarnOrBlock,
                 Warn,
                 Warn,
                 Warn,
@@ -218,7 +218,7 @@ fn the_table_matches_design_section_4() {
             Condition::Timeout,
             [
                 Block,
-                Warn,
+                WarnOrBlock,
                 Warn,
                 Warn,
                 Warn,
@@ -231,7 +231,7 @@ fn the_table_matches_design_section_4() {
             Condition::SpawnFailure,
             [
                 Block,
-                Warn,
+                WarnOrBlock,
                 Warn,
                 Warn,
                 Warn,
