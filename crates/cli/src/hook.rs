@@ -119,12 +119,24 @@ async fn adapt(
     if let Ok((event, _, _)) = &read {
         *blocking = *event == Some(Event::PreToolUse);
     }
+    // Before the recursion guard, whose variable a project's settings `env` can set: this
+    // runs no hook, and skipping it would send a prompt a hook replaced.
+    if let Ok((None, fields, own)) = &read
+        && d == Dialect::Gemini
+        && own.get("hook_event_name").and_then(Value::as_str) == Some("BeforeModel")
+    {
+        return before_model(d, a.project.clone(), fields, own, user_home);
+    }
     if std::env::var_os(ADAPTER_ENV).is_some() {
         bail!(
             "refusing to run inside another `hookhost hook` ({ADAPTER_ENV} is set): a hook called the adapter again; nothing was fired"
         );
     }
     let (event, fields, own) = read?;
+    let prompt = own
+        .get("prompt")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let Some(event) = event else {
         // An event with no native meaning (Gemini CLI's BeforeModel, its automatic
         // PreCompress, ...: `dialect::events`): no hook runs, nothing to say.
@@ -132,24 +144,8 @@ async fn adapt(
     };
     let project = project_of(d, a.project, &fields, user_home)?;
     let home = user_home.dir();
-    // The agent ran this process with its project's settings `env`: what a project file at
-    // the project, the payload's `cwd` or the current directory sets is not obeyed
-    // (`hookhost::host_env`), whichever of them the project directory variables chose.
-    let cwd = fields
-        .get("cwd")
-        .and_then(|c| c.as_str())
-        .map(PathBuf::from);
-    let here = std::env::current_dir().ok();
-    let starts: Vec<&Path> = [Some(project.as_path()), cwd.as_deref(), here.as_deref()]
-        .into_iter()
-        .flatten()
-        .collect();
-    hookhost::host_env::guard(&starts, home.as_deref());
-    let session = fields
-        .get("sessionId")
-        .and_then(|s| s.as_str())
-        .unwrap_or("adapter")
-        .to_string();
+    guard_env(&project, &fields, home.as_deref());
+    let session = session_of(&fields).unwrap_or("adapter").to_string();
     let mut native = fields.clone();
     native.insert("cwd".into(), project.to_string_lossy().into());
     let mut payload = Payload::from_object(event, native.into(), &project, &session)
@@ -182,6 +178,19 @@ async fn adapt(
     let tool = payload.tool_name().map(str::to_string);
     let report = runner.fire(payload).await;
     runner.wait_async().await;
+    let report = match d {
+        Dialect::Gemini if report.updated_prompt.is_some() => {
+            let kept = keep_replacement(
+                &report,
+                &fields,
+                prompt.as_deref(),
+                home.as_deref(),
+                &project,
+            );
+            dialect::route_replacement(&report, kept)
+        }
+        _ => report,
+    };
     for e in &report.config_errors {
         eprintln!("hookhost: error: {e}");
     }
@@ -199,6 +208,87 @@ async fn adapt(
         }
     }
     super::tier_up::hand_off(&spawner);
+    Ok(answer.exit_code)
+}
+
+/// The agent ran this process with its project's settings `env`: what a project file at the
+/// project, the payload's `cwd` or the current directory sets is not obeyed
+/// (`hookhost::host_env`), whichever of them the project directory variables chose.
+fn guard_env(project: &Path, fields: &Map<String, Value>, home: Option<&Path>) {
+    let cwd = fields
+        .get("cwd")
+        .and_then(|c| c.as_str())
+        .map(PathBuf::from);
+    let here = std::env::current_dir().ok();
+    let starts: Vec<&Path> = [Some(project), cwd.as_deref(), here.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    hookhost::host_env::guard(&starts, home);
+}
+
+/// The payload's session id, if it has one.
+fn session_of(fields: &Map<String, Value>) -> Option<&str> {
+    fields
+        .get("sessionId")
+        .and_then(|s| s.as_str())
+        .filter(|s| !s.is_empty())
+}
+
+/// Gemini CLI's BeforeAgent whose prompt a hook replaced: records the pair for BeforeModel
+/// when the user's own Gemini CLI settings run the adapter there (`Err` says why not: the
+/// original is then blocked).
+fn keep_replacement(
+    report: &hookhost::EventReport,
+    fields: &Map<String, Value>,
+    original: Option<&str>,
+    home: Option<&Path>,
+    project: &Path,
+) -> Result<(), String> {
+    let (Some(replacement), hookhost::Decision::Pass) = (&report.updated_prompt, report.decision)
+    else {
+        return Ok(());
+    };
+    let home = home.ok_or("there is no home directory to read ~/.gemini/settings.json from")?;
+    dialect::gemini_before_model_wiring(home, project)?;
+    let session = session_of(fields).ok_or("the payload has no `session_id`")?;
+    let original = original.ok_or("the payload has no `prompt`")?;
+    // The runner's own state (`once` marks), under the cache root the set-up settled.
+    hookhost::session_env::SessionEnv::default_root().record_replacement(
+        session,
+        original,
+        replacement,
+    )
+}
+
+/// Gemini CLI's BeforeModel: the request with the prompts hooks replaced in this session
+/// replaced (`hookhost::dialect::before_model_answer`); no hook runs. The session's state is
+/// found as at BeforeAgent (the same project, variables and cache root).
+fn before_model(
+    d: Dialect,
+    project: Option<PathBuf>,
+    fields: &Map<String, Value>,
+    own: &Map<String, Value>,
+    user_home: &crate::env::UserHome,
+) -> anyhow::Result<u8> {
+    let pairs = match session_of(fields) {
+        None => Ok(Vec::new()),
+        Some(session) => {
+            let project = project_of(d, project, fields, user_home)?;
+            guard_env(&project, fields, user_home.dir().as_deref());
+            // Settles the cache root, as the set-up of BeforeAgent did.
+            let _ = user_home.setup(&project);
+            hookhost::session_env::SessionEnv::default_root().replacements(session)
+        }
+    };
+    let answer = dialect::before_model_answer(own.get("llm_request"), pairs);
+    if !answer.stdout.is_empty() {
+        let mut out = std::io::stdout().lock();
+        match writeln!(out, "{}", answer.stdout).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            r => r?,
+        }
+    }
     Ok(answer.exit_code)
 }
 

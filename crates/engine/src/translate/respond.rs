@@ -438,6 +438,7 @@ impl Family {
             additional_context: self.context,
             hook_event_name: String::new(),
             tool_input: self.updated_input,
+            llm_request: None,
         };
         GeminiAnswer {
             continue_: self.stop.as_ref().map(|_| false),

@@ -40,6 +40,7 @@ mod copilot;
 mod cursor;
 mod format;
 mod frontmatter;
+mod gemini_wiring;
 mod ling;
 mod nested;
 mod plugins;
@@ -49,6 +50,7 @@ mod switches;
 
 pub use codex_toml::codex_state_key;
 pub use frontmatter::frontmatter_notes;
+pub use gemini_wiring::{GEMINI_BEFORE_MODEL_FIX, gemini_before_model_wiring};
 pub use plugins::{PluginHooks, Plugins, claude_plugins, expand_plugin_root};
 pub use sources::{ForeignSource, foreign_sources};
 
