@@ -1076,6 +1076,106 @@ fn hook_for_answers_and_notices() {
     );
 }
 
+/// A prompt a hook replaced, under Gemini CLI: blocked when BeforeModel is not wired in the
+/// user's own settings (saying how to wire it); with the wiring, a record of the session's
+/// replacements that cannot be read denies the model call.
+#[test]
+fn hook_for_gemini_replaced_prompt() {
+    let p = Project::new(json!({}));
+    let redactor = r#"sed 's/.*"prompt":"\([^"]*\)".*/\1/; s/hunter2/[redacted]/' | { read -r p; printf '{"updatedPrompt":"%s"}' "$p"; }"#;
+    let global = json!({"hooks": {"UserPromptSubmit": [{"command": redactor}]}});
+    p.write_global(global.clone());
+    let input = format!("==> ~/.coding-agent/hooks.json <==\n{global}");
+    let prompt = json!({
+        "session_id": "s1", "transcript_path": "/dev/null", "cwd": p.path(),
+        "hook_event_name": "BeforeAgent", "timestamp": "2026-12-01T18:42:31.935Z",
+        "prompt": "my password is hunter2",
+    })
+    .to_string();
+    adapter_snapshot(
+        &p,
+        "hook_for_gemini_replaced_prompt_not_wired",
+        &input,
+        "gemini",
+        prompt.as_bytes(),
+        &[],
+    );
+    let settings = r#"{"hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "hookhost hook --for gemini"}]}]}}"#;
+    let file = p.home.path().join(".gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, settings).unwrap();
+    let out = hookhost(
+        &p,
+        &[
+            "hook",
+            "--for",
+            "gemini",
+            "--project",
+            &p.path().display().to_string(),
+        ],
+        &[("HOOKHOST_TRUST", "")],
+        prompt.as_bytes(),
+    );
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    std::fs::write(
+        p.cache
+            .path()
+            .join("session-env/s1/prompt-replacements.json"),
+        "[",
+    )
+    .unwrap();
+    let model = json!({
+        "session_id": "s1", "transcript_path": "/dev/null", "cwd": p.path(),
+        "hook_event_name": "BeforeModel", "timestamp": "2026-12-01T18:42:32.014Z",
+        "llm_request": {"model": "m", "messages": [{"role": "user", "content": "my password is hunter2"}]},
+    })
+    .to_string();
+    adapter_snapshot(
+        &p,
+        "hook_for_gemini_replaced_prompt_unreadable_record",
+        &format!(
+            "{input}\n==> ~/.gemini/settings.json <==\n{settings}\n==> [CACHE]/session-env/s1/prompt-replacements.json <==\n["
+        ),
+        "gemini",
+        model.as_bytes(),
+        &[],
+    );
+    // A request hookhost cannot read, with a pair recorded: denied too.
+    std::fs::remove_file(
+        p.cache
+            .path()
+            .join("session-env/s1/prompt-replacements.json"),
+    )
+    .unwrap();
+    let out = hookhost(
+        &p,
+        &[
+            "hook",
+            "--for",
+            "gemini",
+            "--project",
+            &p.path().display().to_string(),
+        ],
+        &[("HOOKHOST_TRUST", "")],
+        prompt.as_bytes(),
+    );
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    let model = json!({
+        "session_id": "s1", "transcript_path": "/dev/null", "cwd": p.path(),
+        "hook_event_name": "BeforeModel", "timestamp": "2026-12-01T18:42:32.014Z",
+        "llm_request": {"model": "m", "contents": []},
+    })
+    .to_string();
+    adapter_snapshot(
+        &p,
+        "hook_for_gemini_replaced_prompt_unreadable_request",
+        &format!("{input}\n==> ~/.gemini/settings.json <==\n{settings}"),
+        "gemini",
+        model.as_bytes(),
+        &[],
+    );
+}
+
 /// A broken file of the user's (trusted by definition): the adapter fails closed.
 #[test]
 fn hook_for_a_broken_user_config() {

@@ -13,6 +13,13 @@
 //! 2 with the reason on stderr, which blocks the call in every agent's rules. Elsewhere such
 //! an error exits 1, a non-blocking error (an exit 2 on Stop would keep the agent going).
 //!
+//! A prompt a hook replaced (`updatedPrompt`) reaches Gemini CLI's model through its
+//! BeforeModel hook: at BeforeAgent, when the user's own `~/.gemini/settings.json` runs the
+//! adapter on BeforeModel, the pair is kept in the session's state and the prompt passes; at
+//! BeforeModel (no hook runs, and the recursion guard does not stop it) each request is
+//! rewritten (`hookhost::dialect::before_model_answer`). Otherwise, and for the other
+//! agents, the original is blocked and the reason gives the replacement.
+//!
 //! Nothing a project's settings `env` sets moves what it reads: the home directory is the
 //! account's (password database) or `--home`, never `$HOME`, as for every command (`env.rs`); the cache and store variables
 //! are vetted against the project (`hookhost::locations`); `$HOOKHOST_COMPILE_TIMEOUT_MS`
@@ -138,8 +145,9 @@ async fn adapt(
         .and_then(Value::as_str)
         .map(str::to_string);
     let Some(event) = event else {
-        // An event with no native meaning (Gemini CLI's BeforeModel, its automatic
-        // PreCompress, ...: `dialect::events`): no hook runs, nothing to say.
+        // An event with no native meaning (Gemini CLI's AfterModel, its automatic
+        // PreCompress, ...: `dialect::events`; BeforeModel was answered above): no hook
+        // runs, nothing to say.
         return Ok(0);
     };
     let project = project_of(d, a.project, &fields, user_home)?;

@@ -61,7 +61,7 @@ pub fn before_model_answer(
     let answer = match pairs {
         Ok(pairs) if pairs.is_empty() => GeminiAnswer::default(),
         Err(why) => deny(format!(
-            "hookhost cannot read the prompts hooks replaced in this session ({why})"
+            "hookhost cannot read the prompts hooks replaced in this session ({why}), so it cannot keep the originals out of this model request, which was not sent; remove that file to send the conversation as the user typed it, or start a new session (`/clear`)"
         )),
         Ok(pairs) => match rewrite_messages(llm_request, &pairs) {
             Ok(None) => GeminiAnswer::default(),
@@ -73,7 +73,9 @@ pub fn before_model_answer(
                 }),
                 ..GeminiAnswer::default()
             },
-            Err(why) => deny(format!("hookhost cannot read the model request: {why}")),
+            Err(why) => deny(format!(
+                "hookhost cannot read Gemini CLI's model request ({why}) to replace the prompt a hook replaced in this session, so the request was not sent (the original may be a secret the hook redacted); hookhost reads Gemini CLI 0.61's request: start a new session (`/clear`), or remove `hookhost hook --for gemini` from BeforeModel in ~/.gemini/settings.json (a replaced prompt is then blocked instead)"
+            )),
         },
     };
     Answer {
@@ -88,12 +90,10 @@ pub fn before_model_answer(
     }
 }
 
-fn deny(why: String) -> GeminiAnswer {
+fn deny(reason: String) -> GeminiAnswer {
     GeminiAnswer {
         decision: Some(GeminiDecision::Deny),
-        reason: Some(format!(
-            "{why}, and a hook replaced a prompt of this session (it may be a redaction), so this model request was not sent; start a new session (`/clear`), or fix the file named"
-        )),
+        reason: Some(reason),
         ..GeminiAnswer::default()
     }
 }
