@@ -5,6 +5,7 @@ their hook command. Each scenario gets a fresh HOME and project; each check prin
 the run closes with `N passed, N failed in Xs`. Exit status 1 on any failure.
 
 Usage: run_agents.py --hookhost /abs/hookhost --bin DIR [--agents claude,codex,gemini] [--keep]
+       [--only scenarios,answers,replaced,own_files]
 (DIR holds the agents' executables: `npm install --prefix CACHE` puts them in CACHE/node_modules/.bin).
 """
 
@@ -112,6 +113,9 @@ class Agent:
     stops_on_pretooluse = True
     # Whether the agent runs a hook's rewritten tool input.
     rewrites = True
+    # Whether the next run's user settings also wire the adapter before each model request
+    # (Gemini CLI's BeforeModel: how a prompt a hook replaced reaches its model).
+    before_model = False
 
     def shown(self, run: "Run") -> str:
         """What the user sees of a run: its stdout and stderr."""
@@ -197,9 +201,13 @@ class Codex(Agent):
 class Gemini(Agent):
     name, exe = "gemini", "gemini"
     hook_timeout = 60000  # milliseconds; a hook past it is a warning and the call runs
+    # A model pinned in the user's settings (None: Gemini CLI's "auto", which asks a small
+    # model to route each prompt first).
+    model_name: str | None = None
 
     def setup(self, home, project):
-        hooks = {e: [{"hooks": [self.hook()]}] for e in ("BeforeAgent", "AfterAgent")}
+        events = ("BeforeAgent", "AfterAgent") + (("BeforeModel",) if self.before_model else ())
+        hooks = {e: [{"hooks": [self.hook()]}] for e in events}
         for e in ("BeforeTool", "AfterTool"):
             hooks[e] = [{"matcher": ".*", "hooks": [self.hook()]}]
         write_json(home / ".gemini" / "settings.json", {
@@ -208,6 +216,7 @@ class Gemini(Agent):
             "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
             "privacy": {"usageStatisticsEnabled": False},
             "hooks": hooks,
+            **({"model": {"name": self.model_name}} if self.model_name else {}),
         })
         # --yolo is overridden to "default" approval in an untrusted folder.
         write_json(home / ".gemini" / "trustedFolders.json", {str(project): "TRUST_FOLDER"})
@@ -444,6 +453,60 @@ def answers(agent: Agent, server: Server, work: Path, r: Results) -> None:
                             "Codex refuses updatedInput from a hook; hookhost denies the call instead (fails closed)")
 
 
+REPLACED = "hookhost-replaced-9d1e: say hello and nothing else"
+
+
+def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> None:
+    """A UserPromptSubmit hook's `updatedPrompt`: Gemini CLI's model gets the replacement, never
+    the original, when the user's settings wire the adapter on BeforeModel; otherwise (and in
+    the agents whose prompt hooks cannot replace a prompt) the original is blocked and the
+    user is shown the replacement."""
+    a = agent.name
+    hook = write_script(work / "bin" / f"{a}-replace.sh",
+                        f"cat > /dev/null\necho {shlex.quote(json.dumps({'updatedPrompt': REPLACED}))}\n")
+    native = {"UserPromptSubmit": [{"command": hook}]}
+
+    def run(name: str, turns=({"text": "Hello."},)) -> tuple[Run, list[dict]]:
+        root = Path(tempfile.mkdtemp(prefix=f"{a}-{name}-", dir=work))
+        res = Run(agent, server, root, list(turns), native)
+        print(f"     {a} {name}: {res.summary()} [{root.name}]", flush=True)
+        with server.lock:
+            return res, list(server.requests)
+
+    if a == "gemini":
+        agent.before_model = True
+        try:
+            # A pinned model: no routing request, so nothing but the main requests, which
+            # BeforeModel rewrites (a tool call in between: the history is rewritten again).
+            agent.model_name = "gemini-3.8-flash"
+            x, reqs = run("replaced", [{"shell": "ls"}, {"text": "Hello."}])
+            agent.model_name = None
+            y, auto = run("replaced-auto", [{"text": "Hello."}])
+        finally:
+            agent.before_model, agent.model_name = False, None
+        main = [q for q in reqs if q["kind"] == "main"]
+        r.check(f"{a} replaced: every model request carries the replacement",
+                len(main) >= 2 and all(REPLACED in json.dumps(q["body"]) for q in main), x.summary())
+        r.check(f"{a} replaced: no request to the model carries the original prompt",
+                bool(reqs) and not any(PROMPT in json.dumps(q["body"]) for q in reqs), x.summary())
+        main = [q for q in auto if q["kind"] == "main"]
+        r.check(f"{a} replaced (model auto): the main requests carry the replacement, not the original",
+                bool(main) and all(REPLACED in json.dumps(q["body"]) and PROMPT not in json.dumps(q["body"])
+                                   for q in main), y.summary())
+        side = [q["path"] for q in auto if q["kind"] == "side" and PROMPT in json.dumps(q["body"])]
+        if side:
+            r.unsupported_check(f"{a} replaced (model auto): Gemini CLI's routing request",
+                                f"{len(side)} side request(s) carry the original: Gemini CLI's model routing "
+                                "does not go through BeforeModel (pin a model to avoid it)")
+    x, reqs = run("replaced-unwired")
+    why = "BeforeModel not wired" if a == "gemini" else "no prompt hook of this agent can replace one"
+    r.check(f"{a} replaced ({why}): the original never reaches the model",
+            not any(PROMPT in json.dumps(q["body"]) for q in reqs), x.summary())
+    if agent.shows_hook_messages:
+        r.check(f"{a} replaced ({why}): the user is shown the replacement",
+                REPLACED in agent.shown(x), x.summary())
+
+
 def own_files(agent: Agent, hookhost: Path, work: Path, r: Results) -> None:
     """Hooks in the agent's own settings file, seen through hookhost's list/check/run."""
     a = agent.name
@@ -487,6 +550,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--bin", required=True, help="directory with the agents' executables")
     p.add_argument("--agents", default="claude,codex,gemini")
     p.add_argument("--keep", action="store_true", help="keep the scenario directories")
+    p.add_argument("--only", help="run only these groups (scenarios,answers,replaced,own_files)")
     a = p.parse_args(argv)
     start = time.monotonic()
     r = Results()
@@ -502,10 +566,16 @@ def main(argv: list[str]) -> int:
             if not agent.path.exists():
                 r.check(f"{name}: installed", False, f"{agent.path} is missing")
                 continue
+            groups = {
+                "scenarios": lambda: scenarios(agent, server, work, r),
+                "answers": lambda: answers(agent, server, work, r),
+                "replaced": lambda: replaced_prompt(agent, server, work, r),
+                "own_files": lambda: own_files(agent, hookhost, work, r),
+            }
+            only = a.only.split(",") if a.only else list(groups)
             try:
-                scenarios(agent, server, work, r)
-                answers(agent, server, work, r)
-                own_files(agent, hookhost, work, r)
+                for g in only:
+                    groups[g]()
             except Exception as e:  # an agent that cannot be run at all fails loudly, the others go on
                 r.check(f"{name}: its scenarios ran", False, f"{type(e).__name__}: {e}")
     finally:
