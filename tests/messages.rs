@@ -1100,9 +1100,19 @@ fn hook_for_gemini_replaced_prompt() {
         prompt.as_bytes(),
         &[],
     );
-    let settings = r#"{"hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "hookhost hook --for gemini"}]}]}}"#;
+    let unpinned = r#"{"hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "hookhost hook --for gemini"}]}]}}"#;
     let file = p.home.path().join(".gemini/settings.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, unpinned).unwrap();
+    adapter_snapshot(
+        &p,
+        "hook_for_gemini_replaced_prompt_model_auto",
+        &format!("{input}\n==> ~/.gemini/settings.json <==\n{unpinned}"),
+        "gemini",
+        prompt.as_bytes(),
+        &[],
+    );
+    let settings = r#"{"model": {"name": "gemini-2.5-pro"}, "hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "hookhost hook --for gemini"}]}]}}"#;
     std::fs::write(&file, settings).unwrap();
     let out = hookhost(
         &p,

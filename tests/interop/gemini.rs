@@ -13,6 +13,7 @@ const REDACTOR: &str = r#"sed 's/.*"prompt":"\([^"]*\)".*/\1/; s/hunter2/[redact
 
 const WIRING: &str = r#"{
   // the user's own settings
+  "model": {"name": "gemini-2.5-pro"},
   "hooks": {
     "BeforeAgent": [{"hooks": [{"type": "command", "command": "hookhost hook --for gemini"}]}],
     "BeforeModel": [{"hooks": [{"type": "command", "command": "hookhost hook --for gemini"}]}]
@@ -36,6 +37,7 @@ fn gemini(p: &Project, payload: &Value, env: &[(&str, &str)]) -> (i32, Value, St
         .env("HOOKHOST_CACHE_DIR", p.cache.path())
         .env_remove("HOOKHOST_TRUST")
         .env_remove("HOOKHOST_ADAPTER")
+        .env_remove("GEMINI_MODEL")
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -158,6 +160,22 @@ fn without_the_users_wiring_the_original_is_blocked() {
             && reason.ends_with("\nmy password is [redacted]")
             && !reason.contains("hunter2"),
         "{reason}"
+    );
+    // The user's own wiring, but `$GEMINI_MODEL` (a project's `.env` can set it) routes each
+    // prompt through a request no hook sees: blocked too.
+    write_home(&p, ".gemini/settings.json", WIRING);
+    let (_, answer, _) = gemini(
+        &p,
+        &before_agent(&p, "s1", "my password is hunter2"),
+        &[("GEMINI_MODEL", "auto")],
+    );
+    assert_eq!(answer["decision"], "deny", "{answer}");
+    assert!(
+        answer["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("$GEMINI_MODEL"),
+        "{answer}"
     );
     // Nothing was recorded: BeforeModel passes.
     let (code, answer, _) = gemini(

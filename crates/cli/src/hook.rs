@@ -15,7 +15,7 @@
 //!
 //! A prompt a hook replaced (`updatedPrompt`) reaches Gemini CLI's model through its
 //! BeforeModel hook: at BeforeAgent, when the user's own `~/.gemini/settings.json` runs the
-//! adapter on BeforeModel, the pair is kept in the session's state and the prompt passes; at
+//! adapter on BeforeModel and pins a model, the pair is kept in the session's state and the prompt passes; at
 //! BeforeModel (no hook runs, and the recursion guard does not stop it) each request is
 //! rewritten (`hookhost::dialect::before_model_answer`). Otherwise, and for the other
 //! agents, the original is blocked and the reason gives the replacement.
@@ -244,7 +244,7 @@ fn session_of(fields: &Map<String, Value>) -> Option<&str> {
 }
 
 /// Gemini CLI's BeforeAgent whose prompt a hook replaced: records the pair for BeforeModel
-/// when the user's own Gemini CLI settings run the adapter there (`Err` says why not: the
+/// when the user's own Gemini CLI settings run the adapter there and pin a model (`Err` says why not: the
 /// original is then blocked).
 fn keep_replacement(
     report: &hookhost::EventReport,
@@ -258,7 +258,10 @@ fn keep_replacement(
         return Ok(());
     };
     let home = home.ok_or("there is no home directory to read ~/.gemini/settings.json from")?;
-    dialect::gemini_before_model_wiring(home, project)?;
+    // As Gemini CLI passed it to its hooks (a project's `.env` can set it: it can only take
+    // the replacement away, never give it).
+    let env_model = std::env::var("GEMINI_MODEL").ok();
+    dialect::gemini_before_model_wiring(home, project, env_model.as_deref())?;
     let session = session_of(fields).ok_or("the payload has no `session_id`")?;
     let original = original.ok_or("the payload has no `prompt`")?;
     // The runner's own state (`once` marks), under the cache root the set-up settled.

@@ -5,8 +5,10 @@
 //! the prompt through ([`route_replacement`]), and at BeforeModel, fired before every model
 //! request with the whole conversation, it replaces the prompt in each user message that
 //! holds it ([`before_model_answer`]). Where it cannot (BeforeModel not wired in the user's
-//! own settings, the state not writable) the original is blocked and the reason says why and
-//! how to enable it; where a pair exists but the request or the state cannot be read, the
+//! own settings, or no model pinned there: Gemini CLI's `auto` first sends the prompt to a
+//! routing model in a request no hook sees, `config::agents::gemini_before_model_wiring`;
+//! the state not writable) the original is blocked and the reason says why and how to
+//! enable it; where a pair exists but the request or the state cannot be read, the
 //! model call is denied: a replacement may be a redaction.
 //!
 //! Gemini CLI 0.61's request, as its hooks see it: `messages`, one per content with text,

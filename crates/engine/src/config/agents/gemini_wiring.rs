@@ -11,6 +11,13 @@
 //! running `hookhost hook --for gemini`, and neither file disables it (`hooksConfig.enabled:
 //! false` in the user's file, `hooksConfig.disabled` naming it: by `name`, else by command,
 //! as Gemini CLI 0.61 names a hook).
+//!
+//! It also takes a model the user's file pins (`"model": {"name": ...}`, not Gemini CLI's
+//! `auto`): with `auto`, Gemini CLI first asks a small model which model should answer,
+//! sending it the prompt as the user typed it in a request no hook sees (its router's
+//! classifier). A project's file or `$GEMINI_MODEL` (which a project's `.env` can set) naming
+//! an `auto` model takes it away, as they come before the user's file in Gemini CLI's order
+//! (`-m` on the command line, which comes first, is the user's own).
 
 use crate::files::read_bounded;
 use serde_json::Value;
@@ -20,11 +27,16 @@ use std::path::Path;
 const SETTINGS_LIMIT: u64 = 4 << 20;
 
 /// Where the user is told to wire the adapter.
-pub const GEMINI_BEFORE_MODEL_FIX: &str = "add {\"hooks\": [{\"type\": \"command\", \"command\": \"hookhost hook --for gemini\"}]} to \"hooks\": {\"BeforeModel\": [...]} in ~/.gemini/settings.json";
+pub const GEMINI_BEFORE_MODEL_FIX: &str = "in ~/.gemini/settings.json, add {\"hooks\": [{\"type\": \"command\", \"command\": \"hookhost hook --for gemini\"}]} to \"hooks\": {\"BeforeModel\": [...]} and pin a model (\"model\": {\"name\": \"gemini-2.5-pro\"}, not \"auto\")";
 
 /// `Ok` when the user's Gemini CLI settings under `home` run the adapter on BeforeModel and
-/// the project at `project` does not disable it; `Err` says why not.
-pub fn gemini_before_model_wiring(home: &Path, project: &Path) -> Result<(), String> {
+/// pin a model, and neither the project at `project` nor `env_model` (`$GEMINI_MODEL` as
+/// Gemini CLI passed it) takes that away; `Err` says why not.
+pub fn gemini_before_model_wiring(
+    home: &Path,
+    project: &Path,
+    env_model: Option<&str>,
+) -> Result<(), String> {
     let user_file = home.join(".gemini/settings.json");
     let user = match settings(&user_file)? {
         Some(v) => v,
@@ -33,10 +45,15 @@ pub fn gemini_before_model_wiring(home: &Path, project: &Path) -> Result<(), Str
     let mut disabled = disabled_names(&user);
     // The project's file only takes away (a file that cannot be read takes nothing away,
     // as Gemini CLI then starts without it).
-    if project != home
-        && let Ok(Some(p)) = settings(&project.join(".gemini/settings.json"))
-    {
-        disabled.extend(disabled_names(&p));
+    let project_settings = if project == home {
+        None
+    } else {
+        settings(&project.join(".gemini/settings.json"))
+            .ok()
+            .flatten()
+    };
+    if let Some(p) = &project_settings {
+        disabled.extend(disabled_names(p));
     }
     if user.pointer("/hooksConfig/enabled") == Some(&Value::Bool(false)) {
         return Err(format!(
@@ -57,7 +74,43 @@ pub fn gemini_before_model_wiring(home: &Path, project: &Path) -> Result<(), Str
             user_file.display()
         ));
     }
+    pinned_model(&user, project_settings.as_ref(), env_model)
+        .map_err(|why| format!("{why}: Gemini CLI's \"auto\" routing first sends the prompt as typed to a small model, in a request no hook sees"))
+}
+
+/// The user's file pins a model and nothing before it in Gemini CLI's order names an
+/// `auto` one.
+fn pinned_model(
+    user: &Value,
+    project: Option<&Value>,
+    env_model: Option<&str>,
+) -> Result<(), String> {
+    let name = |v: &Value| {
+        v.pointer("/model/name")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    match name(user) {
+        Some(m) if !is_auto(&m) => {}
+        Some(m) => return Err(format!("~/.gemini/settings.json names the model {m:?}")),
+        None => return Err("~/.gemini/settings.json pins no model".into()),
+    }
+    if let Some(m) = project.and_then(name).filter(|m| is_auto(m)) {
+        return Err(format!(
+            "the project's .gemini/settings.json names the model {m:?}"
+        ));
+    }
+    if let Some(m) = env_model.filter(|m| !m.trim().is_empty() && is_auto(m)) {
+        return Err(format!("$GEMINI_MODEL is {m:?}"));
+    }
     Ok(())
+}
+
+/// Gemini CLI 0.61's models that route each prompt (`auto`, `auto-gemini-3`, ...; an empty
+/// name is its default, `auto`).
+fn is_auto(model: &str) -> bool {
+    let m = model.trim();
+    m.is_empty() || m == "auto" || m.starts_with("auto-")
 }
 
 /// The file as JSON with comments (as Gemini CLI reads it); `None` when it does not exist.
@@ -135,6 +188,14 @@ mod tests {
     use super::*;
 
     fn wiring(user: Option<&str>, project: Option<&str>) -> Result<(), String> {
+        wiring_with(user, project, None)
+    }
+
+    fn wiring_with(
+        user: Option<&str>,
+        project: Option<&str>,
+        env_model: Option<&str>,
+    ) -> Result<(), String> {
         let home = tempfile::tempdir().unwrap();
         let project_dir = home.path().join("p");
         std::fs::create_dir_all(project_dir.join(".gemini")).unwrap();
@@ -145,11 +206,12 @@ mod tests {
         if let Some(p) = project {
             std::fs::write(project_dir.join(".gemini/settings.json"), p).unwrap();
         }
-        gemini_before_model_wiring(home.path(), &project_dir)
+        gemini_before_model_wiring(home.path(), &project_dir, env_model)
     }
 
     const WIRED: &str = r#"{
       // the user's own
+      "model": {"name": "gemini-2.5-pro"},
       "hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "/usr/local/bin/hookhost hook --for gemini --home /h"}]}]}}"#;
 
     #[test]
@@ -178,7 +240,7 @@ mod tests {
         ] {
             assert!(wiring(Some(user), None).is_err(), "{user}");
         }
-        let star = r#"{"hooks": {"BeforeModel": [{"matcher": "*", "hooks": [{"type": "command", "command": "hookhost hook --for=gemini"}]}]}}"#;
+        let star = r#"{"model": {"name": "flash"}, "hooks": {"BeforeModel": [{"matcher": "*", "hooks": [{"type": "command", "command": "hookhost hook --for=gemini"}]}]}}"#;
         assert_eq!(wiring(Some(star), None), Ok(()));
         let off = r#"{"hooksConfig": {"enabled": false}, "hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "hookhost hook --for gemini"}]}]}}"#;
         assert!(wiring(Some(off), None).unwrap_err().contains("enabled"));
@@ -186,7 +248,7 @@ mod tests {
 
     #[test]
     fn a_project_can_take_the_wiring_away_but_not_give_it() {
-        let named = r#"{"hooks": {"BeforeModel": [{"hooks": [{"type": "command", "name": "hh", "command": "hookhost hook --for gemini"}]}]}}"#;
+        let named = r#"{"model": {"name": "gemini-2.5-pro"}, "hooks": {"BeforeModel": [{"hooks": [{"type": "command", "name": "hh", "command": "hookhost hook --for gemini"}]}]}}"#;
         let e = wiring(
             Some(named),
             Some(r#"{"hooksConfig": {"disabled": ["hh"]}}"#),
@@ -208,5 +270,28 @@ mod tests {
             ),
             Ok(())
         );
+    }
+
+    #[test]
+    fn an_auto_model_is_no_wiring() {
+        let unpinned = WIRED.replace(r#""model": {"name": "gemini-2.5-pro"},"#, "");
+        let e = wiring(Some(&unpinned), None).unwrap_err();
+        assert!(e.contains("pins no model") && e.contains("routing"), "{e}");
+        let auto = WIRED.replace("gemini-2.5-pro", "auto-gemini-3");
+        assert!(
+            wiring(Some(&auto), None)
+                .unwrap_err()
+                .contains("auto-gemini-3")
+        );
+        // What comes before the user's file in Gemini CLI's order can take it away.
+        let e = wiring(Some(WIRED), Some(r#"{"model": {"name": "auto"}}"#)).unwrap_err();
+        assert!(e.contains("project's"), "{e}");
+        let e = wiring_with(Some(WIRED), None, Some("auto")).unwrap_err();
+        assert!(e.contains("$GEMINI_MODEL"), "{e}");
+        assert_eq!(
+            wiring_with(Some(WIRED), None, Some("gemini-2.5-flash")),
+            Ok(())
+        );
+        assert_eq!(wiring_with(Some(WIRED), None, Some("")), Ok(()));
     }
 }
