@@ -206,15 +206,7 @@ async fn adapt(
     if !answer.stderr.is_empty() {
         eprintln!("hookhost: {}", answer.stderr);
     }
-    if !answer.stdout.is_empty() {
-        let mut out = std::io::stdout().lock();
-        match writeln!(out, "{}", answer.stdout).and_then(|()| out.flush()) {
-            // The agent closed our stdout: it left, and nobody is there to answer. The
-            // event was run and logged; say nothing more.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            r => r?,
-        }
-    }
+    print_answer(&answer.stdout)?;
     super::tier_up::hand_off(&spawner);
     Ok(answer.exit_code)
 }
@@ -293,14 +285,22 @@ fn before_model(
         }
     };
     let answer = dialect::before_model_answer(own.get("llm_request"), pairs);
-    if !answer.stdout.is_empty() {
-        let mut out = std::io::stdout().lock();
-        match writeln!(out, "{}", answer.stdout).and_then(|()| out.flush()) {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            r => r?,
-        }
-    }
+    print_answer(&answer.stdout)?;
     Ok(answer.exit_code)
+}
+
+/// The answer on stdout (nothing when it is empty).
+fn print_answer(answer: &str) -> std::io::Result<()> {
+    if answer.is_empty() {
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{answer}").and_then(|()| out.flush()) {
+        // The agent closed our stdout: it left, and nobody is there to answer. The event
+        // was run and logged; say nothing more.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
 }
 
 /// The project directory: `--project`, else the directory the agent was started in (which
