@@ -19,6 +19,13 @@
 //! position, keeping each content's other parts (tool calls and results) and every content
 //! past the last message answered, so the answer holds the messages up to the last one
 //! changed, and no `model` or `config` (an answered `config` would replace the request's).
+//!
+//! Only the whole prompt is replaced (a later prompt that merely contains it is the user's
+//! own). Not recognised, so sent as typed: a replaced prompt whose turn got no answer (a
+//! request cancelled before the model's first part) and that Gemini CLI then merges with the
+//! next prompt into one user message; Gemini CLI's own requests that no hook sees (the
+//! compression of a long session, its LLM loop check) carry the conversation as it keeps
+//! it, with the original.
 
 use super::respond::Answer;
 use crate::report::{Decision, EventReport};
