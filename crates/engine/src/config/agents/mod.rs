@@ -250,6 +250,25 @@ mod tests {
     }
 
     #[test]
+    fn the_adapter_on_gemini_before_model_is_no_warning() {
+        let wired = read_settings(
+            Dialect::Gemini,
+            r#"{"hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "/bin/hookhost hook --for gemini"}]}]}}"#,
+        );
+        assert!(
+            wired.warnings.is_empty() && wired.problems.is_empty(),
+            "{wired:?}"
+        );
+        assert!(wired.hooks.is_empty());
+        // Another hook there still never runs under hookhost: said.
+        let other = read_settings(
+            Dialect::Gemini,
+            r#"{"hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "/bin/hookhost hook --for gemini"}, {"type": "command", "command": "log.sh"}]}]}}"#,
+        );
+        assert_eq!(other.warnings.len(), 1, "{other:?}");
+    }
+
+    #[test]
     fn codex_prompt_and_agent_hooks_ask_the_users_model_and_gemini_has_none() {
         let f = read_settings(
             Dialect::Codex,
