@@ -204,6 +204,11 @@ fn an_unreadable_record_denies_the_model_call() {
         record.is_file(),
         "the pair is kept under hookhost's cache root"
     );
+    let kept = std::fs::read_to_string(&record).unwrap();
+    assert!(
+        kept.contains("[redacted]") && !kept.contains("hunter2"),
+        "the original is kept only as its digest: {kept}"
+    );
     std::fs::write(&record, "{").unwrap();
     let (code, answer, _) = gemini(
         &p,

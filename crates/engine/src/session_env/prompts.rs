@@ -5,13 +5,15 @@
 //!
 //! Where: `<root>/<session>/prompt-replacements.json` beside the session's `once` marks and
 //! env files (under the settled cache root: hookhost's own state, protected from the agent,
-//! never in the project), a JSON array of `{"original", "replacement"}`, 0600, written
+//! never in the project), a JSON array of `{"originalSha256", "replacement"}` (the original
+//! only as its SHA-256: a replacement is often a redaction, and the secret it took out is not
+//! written to disk; the replacement is what the model is sent anyway), 0600, written
 //! through a fresh temporary file renamed into place (a symlink planted there is replaced,
 //! never followed) and read with a size limit, never through a symlink. A file that is there
 //! but cannot be read is an error, never "no replacement": the caller then fails closed.
 
 use super::{SessionEnv, dir_name};
-use crate::files::{private_dir, read_bounded_nofollow, write_private};
+use crate::files::{private_dir, read_bounded_nofollow, sha256_hex, write_private};
 use serde::{Deserialize, Serialize};
 
 /// Largest file of replacements kept for one session: 16 MiB. A replacement that would
@@ -20,14 +22,30 @@ pub const REPLACEMENTS_LIMIT: u64 = 16 << 20;
 
 const FILE: &str = "prompt-replacements.json";
 
-/// A prompt a hook replaced: what the user sent and what the model is to see instead.
+/// A prompt a hook replaced: the SHA-256 of what the user sent and what the model is to see
+/// instead.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PromptReplacement {
-    /// The prompt as the user sent it.
-    pub original: String,
+    /// The SHA-256 of the prompt as the user sent it (lowercase hex).
+    pub original_sha256: String,
     /// What the model is sent instead.
     pub replacement: String,
+}
+
+impl PromptReplacement {
+    /// The replacement of `original` by `replacement`.
+    pub fn new(original: &str, replacement: &str) -> Self {
+        PromptReplacement {
+            original_sha256: sha256_hex(original.as_bytes()),
+            replacement: replacement.to_string(),
+        }
+    }
+
+    /// Whether `text` is the prompt this replaces.
+    pub fn replaces(&self, text: &str) -> bool {
+        sha256_hex(text.as_bytes()) == self.original_sha256
+    }
 }
 
 impl SessionEnv {
@@ -47,11 +65,9 @@ impl SessionEnv {
             .and_then(|()| private_dir(&dir))
             .map_err(|e| e.to_string())?;
         let mut pairs = self.replacements(session)?;
-        pairs.retain(|p| p.original != original);
-        pairs.push(PromptReplacement {
-            original: original.to_string(),
-            replacement: replacement.to_string(),
-        });
+        let pair = PromptReplacement::new(original, replacement);
+        pairs.retain(|p| p.original_sha256 != pair.original_sha256);
+        pairs.push(pair);
         // Plain data: serialising it cannot fail.
         let bytes = serde_json::to_vec(&pairs).unwrap_or_default();
         if bytes.len() as u64 > REPLACEMENTS_LIMIT {
@@ -95,13 +111,18 @@ mod tests {
         env.record_replacement("s1", "b", "B").unwrap();
         env.record_replacement("s1", "my password is hunter2", "[redacted]")
             .unwrap();
-        let pair = |o: &str, r: &str| PromptReplacement {
-            original: o.into(),
-            replacement: r.into(),
-        };
+        let pair = PromptReplacement::new;
         assert_eq!(
             env.replacements("s1").unwrap(),
             [pair("b", "B"), pair("my password is hunter2", "[redacted]")]
+        );
+        assert!(env.replacements("s1").unwrap()[1].replaces("my password is hunter2"));
+        // The original is not written to disk.
+        let file = root.path().join("session-env/s1").join(FILE);
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(
+            !text.contains("hunter2") && text.contains("[redacted]"),
+            "{text}"
         );
         assert_eq!(env.replacements("s2").unwrap(), []);
     }
@@ -119,7 +140,11 @@ mod tests {
         #[cfg(unix)]
         {
             let elsewhere = root.path().join("elsewhere.json");
-            std::fs::write(&elsewhere, br#"[{"original":"a","replacement":"b"}]"#).unwrap();
+            std::fs::write(
+                &elsewhere,
+                br#"[{"originalSha256":"00","replacement":"b"}]"#,
+            )
+            .unwrap();
             std::fs::remove_file(&file).unwrap();
             std::os::unix::fs::symlink(&elsewhere, &file).unwrap();
             assert!(env.replacements("s").is_err(), "a symlink is not followed");

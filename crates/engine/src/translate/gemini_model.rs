@@ -1,7 +1,7 @@
 //! A prompt a hook replaced (`updatedPrompt`), sent to Gemini CLI's model: Gemini CLI's
 //! BeforeAgent cannot replace a prompt, but its BeforeModel hook may change the request
 //! (`hookSpecificOutput.llm_request`). So at BeforeAgent the adapter records the pair
-//! (original, replacement) in the session's state (`SessionEnv::record_replacement`) and lets
+//! (the original's digest, the replacement) in the session's state (`SessionEnv::record_replacement`) and lets
 //! the prompt through ([`route_replacement`]), and at BeforeModel, fired before every model
 //! request with the whole conversation, it replaces the prompt in each user message that
 //! holds it ([`before_model_answer`]). Where it cannot (BeforeModel not wired in the user's
@@ -148,21 +148,21 @@ pub fn rewrite_messages(
 /// `content` with the replaced prompt it holds replaced: the prompt alone, after the
 /// session's context block, before a hook's context block. `None`: it holds none.
 fn replaced(content: &str, pairs: &[PromptReplacement]) -> Option<String> {
-    let (head, body) = match content.strip_prefix(SESSION_CONTEXT.0) {
-        Some(_) => match content.find(SESSION_CONTEXT.1) {
-            Some(end) => content.split_at(end + SESSION_CONTEXT.1.len()),
-            None => ("", content),
-        },
-        None => ("", content),
-    };
-    // The latest first (a later replacement of the same prompt wins).
-    for pair in pairs.iter().rev().filter(|p| !p.original.is_empty()) {
-        for (head, body) in [(head, body), ("", content)] {
-            let Some(tail) = body.strip_prefix(pair.original.as_str()) else {
+    let after_context = content
+        .strip_prefix(SESSION_CONTEXT.0)
+        .and_then(|_| content.find(SESSION_CONTEXT.1))
+        .map(|end| content.split_at(end + SESSION_CONTEXT.1.len()));
+    for (head, body) in after_context.into_iter().chain([("", content)]) {
+        let before_context = body
+            .strip_suffix(HOOK_CONTEXT.1)
+            .and_then(|_| body.rfind(HOOK_CONTEXT.0))
+            .map(|start| body.split_at(start));
+        for (prompt, tail) in before_context.into_iter().chain([(body, "")]) {
+            if prompt.is_empty() {
                 continue;
-            };
-            if tail.is_empty() || tail.starts_with(HOOK_CONTEXT.0) && tail.ends_with(HOOK_CONTEXT.1)
-            {
+            }
+            // The latest first (a later replacement of the same prompt wins).
+            if let Some(pair) = pairs.iter().rev().find(|p| p.replaces(prompt)) {
                 return Some(format!("{head}{}{tail}", pair.replacement));
             }
         }
@@ -177,10 +177,7 @@ mod tests {
     use serde_json::json;
 
     fn pair(o: &str, r: &str) -> PromptReplacement {
-        PromptReplacement {
-            original: o.into(),
-            replacement: r.into(),
-        }
+        PromptReplacement::new(o, r)
     }
 
     fn request(messages: Value) -> Value {
