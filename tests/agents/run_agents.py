@@ -454,6 +454,7 @@ def answers(agent: Agent, server: Server, work: Path, r: Results) -> None:
 
 
 REPLACED = "hookhost-replaced-9d1e: say hello and nothing else"
+REPLACED_CTX = "hookhost-replaced-context-2b7f"
 
 
 def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> None:
@@ -462,8 +463,10 @@ def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> Non
     the agents whose prompt hooks cannot replace a prompt) the original is blocked and the
     user is shown the replacement."""
     a = agent.name
+    # With context too: Gemini CLI puts it after the prompt in the same message.
+    answer = {"updatedPrompt": REPLACED, "additionalContext": REPLACED_CTX}
     hook = write_script(work / "bin" / f"{a}-replace.sh",
-                        f"cat > /dev/null\necho {shlex.quote(json.dumps({'updatedPrompt': REPLACED}))}\n")
+                        f"cat > /dev/null\necho {shlex.quote(json.dumps(answer))}\n")
     native = {"UserPromptSubmit": [{"command": hook}]}
 
     def run(name: str, turns=({"text": "Hello."},)) -> tuple[Run, list[dict]]:
@@ -485,8 +488,9 @@ def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> Non
         finally:
             agent.before_model, agent.model_name = False, None
         main = [q for q in reqs if q["kind"] == "main"]
-        r.check(f"{a} replaced: every model request carries the replacement",
-                len(main) >= 2 and all(REPLACED in json.dumps(q["body"]) for q in main), x.summary())
+        r.check(f"{a} replaced: every model request carries the replacement and the hook's context",
+                len(main) >= 2 and all(REPLACED in json.dumps(q["body"]) and REPLACED_CTX in json.dumps(q["body"])
+                                       for q in main), x.summary())
         r.check(f"{a} replaced: no request to the model carries the original prompt",
                 bool(reqs) and not any(PROMPT in json.dumps(q["body"]) for q in reqs), x.summary())
         # Gemini CLI's "auto" model first asks a small model to route the prompt, in a request
