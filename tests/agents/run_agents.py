@@ -457,16 +457,32 @@ REPLACED = "hookhost-replaced-9d1e: say hello and nothing else"
 REPLACED_CTX = "hookhost-replaced-context-2b7f"
 
 
+def resume(agent: Agent, x: Run, prompt: str) -> int:
+    """Gemini CLI resuming the last session of run `x` (same HOME and project) with `prompt`:
+    its exit code."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(x.home),
+           "USER": os.environ.get("USER", "root"), "LANG": "C.UTF-8", "TERM": "dumb", "NO_COLOR": "1",
+           "TMPDIR": str(x.home.parent / "tmp")}
+    env.update(agent.env(x.home))
+    cmd = [str(agent.path), "--resume", "latest", "-p", prompt, "--yolo", "--output-format", "stream-json"]
+    try:
+        return subprocess.run(cmd, cwd=x.project, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=AGENT_TIMEOUT_S).returncode
+    except subprocess.TimeoutExpired:
+        return -1
+
+
 def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> None:
     """A UserPromptSubmit hook's `updatedPrompt`: Gemini CLI's model gets the replacement, never
     the original, when the user's settings wire the adapter on BeforeModel; otherwise (and in
     the agents whose prompt hooks cannot replace a prompt) the original is blocked and the
     user is shown the replacement."""
     a = agent.name
-    # With context too: Gemini CLI puts it after the prompt in the same message.
+    # With context too: Gemini CLI puts it after the prompt in the same message. Only the
+    # test's prompt is replaced (a later prompt of a resumed session is not).
     answer = {"updatedPrompt": REPLACED, "additionalContext": REPLACED_CTX}
     hook = write_script(work / "bin" / f"{a}-replace.sh",
-                        f"cat > /dev/null\necho {shlex.quote(json.dumps(answer))}\n")
+                        f'case "$(cat)" in *"Run the command"*) echo {shlex.quote(json.dumps(answer))};; esac\n')
     native = {"UserPromptSubmit": [{"command": hook}]}
 
     def run(name: str, turns=({"text": "Hello."},)) -> tuple[Run, list[dict]]:
@@ -483,10 +499,19 @@ def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> Non
             # BeforeModel rewrites (a tool call in between: the history is rewritten again).
             agent.model_name = "gemini-3.8-flash"
             x, reqs = run("replaced", [{"shell": "ls"}, {"text": "Hello."}])
+            # The session resumed: its history (with the original) goes out again, rewritten.
+            server.set_script([{"text": "Again."}])
+            resumed = resume(agent, x, "and now?")
+            with server.lock:
+                again = [q for q in server.requests if q["kind"] == "main"]
             agent.model_name = None
             y, auto = run("replaced-auto", [{"text": "Hello."}])
         finally:
             agent.before_model, agent.model_name = False, None
+        r.check(f"{a} replaced, resumed (--resume latest): the history carries the replacement, not the original",
+                resumed == 0 and bool(again) and all(REPLACED in json.dumps(q["body"])
+                                                     and PROMPT not in json.dumps(q["body"]) for q in again),
+                f"exit {resumed}, {len(again)} model requests")
         main = [q for q in reqs if q["kind"] == "main"]
         r.check(f"{a} replaced: every model request carries the replacement and the hook's context",
                 len(main) >= 2 and all(REPLACED in json.dumps(q["body"]) and REPLACED_CTX in json.dumps(q["body"])
