@@ -1077,6 +1077,108 @@ fn hook_for_answers_and_notices() {
     );
 }
 
+/// A project whose user's hooks replace "hunter2" in a prompt, what it shows, and Gemini CLI's
+/// BeforeAgent payload for such a prompt.
+fn gemini_redactor() -> (Project, String, String) {
+    let p = Project::new(json!({}));
+    let redactor = r#"sed 's/.*"prompt":"\([^"]*\)".*/\1/; s/hunter2/[redacted]/' | { read -r p; printf '{"updatedPrompt":"%s"}' "$p"; }"#;
+    let global = json!({"hooks": {"UserPromptSubmit": [{"command": redactor}]}});
+    p.write_global(global.clone());
+    let input = format!("==> ~/.coding-agent/hooks.json <==\n{global}");
+    let prompt = json!({
+        "session_id": "s1", "transcript_path": "/dev/null", "cwd": p.path(),
+        "hook_event_name": "BeforeAgent", "timestamp": "2026-12-01T18:42:31.935Z",
+        "prompt": "my password is hunter2",
+    })
+    .to_string();
+    (p, input, prompt)
+}
+
+/// Writes the user's Gemini CLI settings.
+fn gemini_settings(p: &Project, text: &str) {
+    let file = p.home.path().join(".gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, text).unwrap();
+}
+
+/// Gemini CLI's BeforeModel payload with `llm_request`.
+fn gemini_before_model(p: &Project, llm_request: Value) -> String {
+    json!({
+        "session_id": "s1", "transcript_path": "/dev/null", "cwd": p.path(),
+        "hook_event_name": "BeforeModel", "timestamp": "2026-12-01T18:42:32.014Z",
+        "llm_request": llm_request,
+    })
+    .to_string()
+}
+
+const GEMINI_WIRED: &str = r#"{"model": {"name": "gemini-2.5-pro"}, "hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "hookhost hook --for gemini"}]}]}}"#;
+
+/// A prompt a hook replaced, under Gemini CLI: blocked when BeforeModel is not wired in the
+/// user's own settings, or no model is pinned there (saying how to fix it).
+#[test]
+fn hook_for_gemini_replaced_prompt_blocked() {
+    let (p, input, prompt) = gemini_redactor();
+    adapter_snapshot(
+        &p,
+        "hook_for_gemini_replaced_prompt_not_wired",
+        &input,
+        "gemini",
+        prompt.as_bytes(),
+        &[],
+    );
+    let unpinned = r#"{"hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "hookhost hook --for gemini"}]}]}}"#;
+    gemini_settings(&p, unpinned);
+    adapter_snapshot(
+        &p,
+        "hook_for_gemini_replaced_prompt_model_auto",
+        &format!("{input}\n==> ~/.gemini/settings.json <==\n{unpinned}"),
+        "gemini",
+        prompt.as_bytes(),
+        &[],
+    );
+}
+
+/// With the wiring, a record of the session's replacements or a model request that cannot be
+/// read denies the model call.
+#[test]
+fn hook_for_gemini_replaced_prompt_denied_at_before_model() {
+    let (p, input, prompt) = gemini_redactor();
+    gemini_settings(&p, GEMINI_WIRED);
+    let project = p.path().display().to_string();
+    let before_agent = || {
+        let args = ["hook", "--for", "gemini", "--project", project.as_str()];
+        let out = hookhost(&p, &args, &[("HOOKHOST_TRUST", "")], prompt.as_bytes());
+        assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    };
+    before_agent();
+    let record = p
+        .cache
+        .path()
+        .join("session-env/s1/prompt-replacements.json");
+    std::fs::write(&record, "[").unwrap();
+    let input = format!("{input}\n==> ~/.gemini/settings.json <==\n{GEMINI_WIRED}");
+    let held =
+        json!({"model": "m", "messages": [{"role": "user", "content": "my password is hunter2"}]});
+    adapter_snapshot(
+        &p,
+        "hook_for_gemini_replaced_prompt_unreadable_record",
+        &format!("{input}\n==> [CACHE]/session-env/s1/prompt-replacements.json <==\n["),
+        "gemini",
+        gemini_before_model(&p, held).as_bytes(),
+        &[],
+    );
+    std::fs::remove_file(&record).unwrap();
+    before_agent();
+    adapter_snapshot(
+        &p,
+        "hook_for_gemini_replaced_prompt_unreadable_request",
+        &input,
+        "gemini",
+        gemini_before_model(&p, json!({"model": "m", "contents": []})).as_bytes(),
+        &[],
+    );
+}
+
 /// A broken file of the user's (trusted by definition): the adapter fails closed.
 #[test]
 fn hook_for_a_broken_user_config() {

@@ -5,6 +5,7 @@ their hook command. Each scenario gets a fresh HOME and project; each check prin
 the run closes with `N passed, N failed in Xs`. Exit status 1 on any failure.
 
 Usage: run_agents.py --hookhost /abs/hookhost --bin DIR [--agents claude,codex,gemini] [--keep]
+       [--only scenarios,answers,replaced,own_files]
 (DIR holds the agents' executables: `npm install --prefix CACHE` puts them in CACHE/node_modules/.bin).
 """
 
@@ -112,6 +113,9 @@ class Agent:
     stops_on_pretooluse = True
     # Whether the agent runs a hook's rewritten tool input.
     rewrites = True
+    # Whether the next run's user settings also wire the adapter before each model request
+    # (Gemini CLI's BeforeModel: how a prompt a hook replaced reaches its model).
+    before_model = False
 
     def shown(self, run: "Run") -> str:
         """What the user sees of a run: its stdout and stderr."""
@@ -197,9 +201,13 @@ class Codex(Agent):
 class Gemini(Agent):
     name, exe = "gemini", "gemini"
     hook_timeout = 60000  # milliseconds; a hook past it is a warning and the call runs
+    # A model pinned in the user's settings (None: Gemini CLI's "auto", which asks a small
+    # model to route each prompt first).
+    model_name: str | None = None
 
     def setup(self, home, project):
-        hooks = {e: [{"hooks": [self.hook()]}] for e in ("BeforeAgent", "AfterAgent")}
+        events = ("BeforeAgent", "AfterAgent") + (("BeforeModel",) if self.before_model else ())
+        hooks = {e: [{"hooks": [self.hook()]}] for e in events}
         for e in ("BeforeTool", "AfterTool"):
             hooks[e] = [{"matcher": ".*", "hooks": [self.hook()]}]
         write_json(home / ".gemini" / "settings.json", {
@@ -208,6 +216,7 @@ class Gemini(Agent):
             "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
             "privacy": {"usageStatisticsEnabled": False},
             "hooks": hooks,
+            **({"model": {"name": self.model_name}} if self.model_name else {}),
         })
         # --yolo is overridden to "default" approval in an untrusted folder.
         write_json(home / ".gemini" / "trustedFolders.json", {str(project): "TRUST_FOLDER"})
@@ -444,6 +453,86 @@ def answers(agent: Agent, server: Server, work: Path, r: Results) -> None:
                             "Codex refuses updatedInput from a hook; hookhost denies the call instead (fails closed)")
 
 
+REPLACED = "hookhost-replaced-9d1e: say hello and nothing else"
+REPLACED_CTX = "hookhost-replaced-context-2b7f"
+
+
+def resume(agent: Agent, x: Run, prompt: str) -> int:
+    """Gemini CLI resuming the last session of run `x` (same HOME and project) with `prompt`:
+    its exit code."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(x.home),
+           "USER": os.environ.get("USER", "root"), "LANG": "C.UTF-8", "TERM": "dumb", "NO_COLOR": "1",
+           "TMPDIR": str(x.home.parent / "tmp")}
+    env.update(agent.env(x.home))
+    cmd = [str(agent.path), "--resume", "latest", "-p", prompt, "--yolo", "--output-format", "stream-json"]
+    try:
+        return subprocess.run(cmd, cwd=x.project, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=AGENT_TIMEOUT_S).returncode
+    except subprocess.TimeoutExpired:
+        return -1
+
+
+def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> None:
+    """A UserPromptSubmit hook's `updatedPrompt`: Gemini CLI's model gets the replacement, never
+    the original, when the user's settings wire the adapter on BeforeModel; otherwise (and in
+    the agents whose prompt hooks cannot replace a prompt) the original is blocked and the
+    user is shown the replacement."""
+    a = agent.name
+    # With context too: Gemini CLI puts it after the prompt in the same message. Only the
+    # test's prompt is replaced (a later prompt of a resumed session is not).
+    answer = {"updatedPrompt": REPLACED, "additionalContext": REPLACED_CTX}
+    hook = write_script(work / "bin" / f"{a}-replace.sh",
+                        f'case "$(cat)" in *"Run the command"*) echo {shlex.quote(json.dumps(answer))};; esac\n')
+    native = {"UserPromptSubmit": [{"command": hook}]}
+
+    def run(name: str, turns=({"text": "Hello."},)) -> tuple[Run, list[dict]]:
+        root = Path(tempfile.mkdtemp(prefix=f"{a}-{name}-", dir=work))
+        res = Run(agent, server, root, list(turns), native)
+        print(f"     {a} {name}: {res.summary()} [{root.name}]", flush=True)
+        with server.lock:
+            return res, list(server.requests)
+
+    if a == "gemini":
+        agent.before_model = True
+        try:
+            # A pinned model: no routing request, so nothing but the main requests, which
+            # BeforeModel rewrites (a tool call in between: the history is rewritten again).
+            agent.model_name = "gemini-3.8-flash"
+            x, reqs = run("replaced", [{"shell": "ls"}, {"text": "Hello."}])
+            # The session resumed: its history (with the original) goes out again, rewritten.
+            server.set_script([{"text": "Again."}])
+            resumed = resume(agent, x, "and now?")
+            with server.lock:
+                again = [q for q in server.requests if q["kind"] == "main"]
+            agent.model_name = None
+            y, auto = run("replaced-auto", [{"text": "Hello."}])
+        finally:
+            agent.before_model, agent.model_name = False, None
+        r.check(f"{a} replaced, resumed (--resume latest): the history carries the replacement, not the original",
+                resumed == 0 and bool(again) and all(REPLACED in json.dumps(q["body"])
+                                                     and PROMPT not in json.dumps(q["body"]) for q in again),
+                f"exit {resumed}, {len(again)} model requests")
+        main = [q for q in reqs if q["kind"] == "main"]
+        r.check(f"{a} replaced: every model request carries the replacement and the hook's context",
+                len(main) >= 2 and all(REPLACED in json.dumps(q["body"]) and REPLACED_CTX in json.dumps(q["body"])
+                                       for q in main), x.summary())
+        r.check(f"{a} replaced: no request to the model carries the original prompt",
+                bool(reqs) and not any(PROMPT in json.dumps(q["body"]) for q in reqs), x.summary())
+        # Gemini CLI's "auto" model first asks a small model to route the prompt, in a request
+        # no hook sees: the adapter then blocks the original, as where BeforeModel is not wired.
+        r.check(f"{a} replaced (model auto): the original never reaches the model",
+                not any(PROMPT in json.dumps(q["body"]) for q in auto), y.summary())
+        r.check(f"{a} replaced (model auto): the user is told to pin a model",
+                "pin a model" in agent.shown(y) and REPLACED in agent.shown(y), y.summary())
+    x, reqs = run("replaced-unwired")
+    why = "BeforeModel not wired" if a == "gemini" else "no prompt hook of this agent can replace one"
+    r.check(f"{a} replaced ({why}): the original never reaches the model",
+            not any(PROMPT in json.dumps(q["body"]) for q in reqs), x.summary())
+    if agent.shows_hook_messages:
+        r.check(f"{a} replaced ({why}): the user is shown the replacement",
+                REPLACED in agent.shown(x), x.summary())
+
+
 def own_files(agent: Agent, hookhost: Path, work: Path, r: Results) -> None:
     """Hooks in the agent's own settings file, seen through hookhost's list/check/run."""
     a = agent.name
@@ -487,6 +576,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--bin", required=True, help="directory with the agents' executables")
     p.add_argument("--agents", default="claude,codex,gemini")
     p.add_argument("--keep", action="store_true", help="keep the scenario directories")
+    p.add_argument("--only", help="run only these groups (scenarios,answers,replaced,own_files)")
     a = p.parse_args(argv)
     start = time.monotonic()
     r = Results()
@@ -502,10 +592,16 @@ def main(argv: list[str]) -> int:
             if not agent.path.exists():
                 r.check(f"{name}: installed", False, f"{agent.path} is missing")
                 continue
+            groups = {
+                "scenarios": lambda: scenarios(agent, server, work, r),
+                "answers": lambda: answers(agent, server, work, r),
+                "replaced": lambda: replaced_prompt(agent, server, work, r),
+                "own_files": lambda: own_files(agent, hookhost, work, r),
+            }
+            only = a.only.split(",") if a.only else list(groups)
             try:
-                scenarios(agent, server, work, r)
-                answers(agent, server, work, r)
-                own_files(agent, hookhost, work, r)
+                for g in only:
+                    groups[g]()
             except Exception as e:  # an agent that cannot be run at all fails loudly, the others go on
                 r.check(f"{name}: its scenarios ran", False, f"{type(e).__name__}: {e}")
     finally:

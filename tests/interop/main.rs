@@ -12,5 +12,6 @@ mod claude;
 mod corpus;
 mod cursor_copilot;
 mod fixtures;
+mod gemini;
 mod http;
 mod others;

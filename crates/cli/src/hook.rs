@@ -13,6 +13,13 @@
 //! 2 with the reason on stderr, which blocks the call in every agent's rules. Elsewhere such
 //! an error exits 1, a non-blocking error (an exit 2 on Stop would keep the agent going).
 //!
+//! A prompt a hook replaced (`updatedPrompt`) reaches Gemini CLI's model through its
+//! BeforeModel hook: at BeforeAgent, when the user's own `~/.gemini/settings.json` runs the
+//! adapter on BeforeModel and pins a model, the pair is kept in the session's state and the prompt passes; at
+//! BeforeModel (no hook runs, and the recursion guard does not stop it) each request is
+//! rewritten (`hookhost::dialect::before_model_answer`). Otherwise, and for the other
+//! agents, the original is blocked and the reason gives the replacement.
+//!
 //! Nothing a project's settings `env` sets moves what it reads: the home directory is the
 //! account's (password database) or `--home`, never `$HOME`, as for every command (`env.rs`); the cache and store variables
 //! are vetted against the project (`hookhost::locations`); `$HOOKHOST_COMPILE_TIMEOUT_MS`
@@ -119,37 +126,34 @@ async fn adapt(
     if let Ok((event, _, _)) = &read {
         *blocking = *event == Some(Event::PreToolUse);
     }
+    // Before the recursion guard, whose variable a project's settings `env` can set: this
+    // runs no hook, and skipping it would send a prompt a hook replaced.
+    if let Ok((None, fields, own)) = &read
+        && d == Dialect::Gemini
+        && own.get("hook_event_name").and_then(Value::as_str) == Some("BeforeModel")
+    {
+        return before_model(d, a.project.clone(), fields, own, user_home);
+    }
     if std::env::var_os(ADAPTER_ENV).is_some() {
         bail!(
             "refusing to run inside another `hookhost hook` ({ADAPTER_ENV} is set): a hook called the adapter again; nothing was fired"
         );
     }
     let (event, fields, own) = read?;
+    let prompt = own
+        .get("prompt")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let Some(event) = event else {
-        // An event with no native meaning (Gemini CLI's BeforeModel, its automatic
-        // PreCompress, ...: `dialect::events`): no hook runs, nothing to say.
+        // An event with no native meaning (Gemini CLI's AfterModel, its automatic
+        // PreCompress, ...: `dialect::events`; BeforeModel was answered above): no hook
+        // runs, nothing to say.
         return Ok(0);
     };
     let project = project_of(d, a.project, &fields, user_home)?;
     let home = user_home.dir();
-    // The agent ran this process with its project's settings `env`: what a project file at
-    // the project, the payload's `cwd` or the current directory sets is not obeyed
-    // (`hookhost::host_env`), whichever of them the project directory variables chose.
-    let cwd = fields
-        .get("cwd")
-        .and_then(|c| c.as_str())
-        .map(PathBuf::from);
-    let here = std::env::current_dir().ok();
-    let starts: Vec<&Path> = [Some(project.as_path()), cwd.as_deref(), here.as_deref()]
-        .into_iter()
-        .flatten()
-        .collect();
-    hookhost::host_env::guard(&starts, home.as_deref());
-    let session = fields
-        .get("sessionId")
-        .and_then(|s| s.as_str())
-        .unwrap_or("adapter")
-        .to_string();
+    guard_env(&project, &fields, home.as_deref());
+    let session = session_of(&fields).unwrap_or("adapter").to_string();
     let mut native = fields.clone();
     native.insert("cwd".into(), project.to_string_lossy().into());
     let mut payload = Payload::from_object(event, native.into(), &project, &session)
@@ -182,6 +186,19 @@ async fn adapt(
     let tool = payload.tool_name().map(str::to_string);
     let report = runner.fire(payload).await;
     runner.wait_async().await;
+    let report = match d {
+        Dialect::Gemini if report.updated_prompt.is_some() => {
+            let kept = keep_replacement(
+                &report,
+                &fields,
+                prompt.as_deref(),
+                home.as_deref(),
+                &project,
+            );
+            dialect::route_replacement(&report, kept)
+        }
+        _ => report,
+    };
     for e in &report.config_errors {
         eprintln!("hookhost: error: {e}");
     }
@@ -189,17 +206,101 @@ async fn adapt(
     if !answer.stderr.is_empty() {
         eprintln!("hookhost: {}", answer.stderr);
     }
-    if !answer.stdout.is_empty() {
-        let mut out = std::io::stdout().lock();
-        match writeln!(out, "{}", answer.stdout).and_then(|()| out.flush()) {
-            // The agent closed our stdout: it left, and nobody is there to answer. The
-            // event was run and logged; say nothing more.
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            r => r?,
-        }
-    }
+    print_answer(&answer.stdout)?;
     super::tier_up::hand_off(&spawner);
     Ok(answer.exit_code)
+}
+
+/// The agent ran this process with its project's settings `env`: what a project file at the
+/// project, the payload's `cwd` or the current directory sets is not obeyed
+/// (`hookhost::host_env`), whichever of them the project directory variables chose.
+fn guard_env(project: &Path, fields: &Map<String, Value>, home: Option<&Path>) {
+    let cwd = fields
+        .get("cwd")
+        .and_then(|c| c.as_str())
+        .map(PathBuf::from);
+    let here = std::env::current_dir().ok();
+    let starts: Vec<&Path> = [Some(project), cwd.as_deref(), here.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    hookhost::host_env::guard(&starts, home);
+}
+
+/// The payload's session id, if it has one.
+fn session_of(fields: &Map<String, Value>) -> Option<&str> {
+    fields
+        .get("sessionId")
+        .and_then(|s| s.as_str())
+        .filter(|s| !s.is_empty())
+}
+
+/// Gemini CLI's BeforeAgent whose prompt a hook replaced: records the pair for BeforeModel
+/// when the user's own Gemini CLI settings run the adapter there and pin a model (`Err` says why not: the
+/// original is then blocked).
+fn keep_replacement(
+    report: &hookhost::EventReport,
+    fields: &Map<String, Value>,
+    original: Option<&str>,
+    home: Option<&Path>,
+    project: &Path,
+) -> Result<(), String> {
+    let (Some(replacement), hookhost::Decision::Pass) = (&report.updated_prompt, report.decision)
+    else {
+        return Ok(());
+    };
+    let home = home.ok_or("there is no home directory to read ~/.gemini/settings.json from")?;
+    // As Gemini CLI passed it to its hooks (a project's `.env` can set it: it can only take
+    // the replacement away, never give it).
+    let env_model = std::env::var("GEMINI_MODEL").ok();
+    dialect::gemini_before_model_wiring(home, project, env_model.as_deref())?;
+    let session = session_of(fields).ok_or("the payload has no `session_id`")?;
+    let original = original.ok_or("the payload has no `prompt`")?;
+    // The runner's own state (`once` marks), under the cache root the set-up settled.
+    hookhost::session_env::SessionEnv::default_root().record_replacement(
+        session,
+        original,
+        replacement,
+    )
+}
+
+/// Gemini CLI's BeforeModel: the request with the prompts hooks replaced in this session
+/// replaced (`hookhost::dialect::before_model_answer`); no hook runs. The session's state is
+/// found as at BeforeAgent (the same project, variables and cache root).
+fn before_model(
+    d: Dialect,
+    project: Option<PathBuf>,
+    fields: &Map<String, Value>,
+    own: &Map<String, Value>,
+    user_home: &crate::env::UserHome,
+) -> anyhow::Result<u8> {
+    let pairs = match session_of(fields) {
+        None => Ok(Vec::new()),
+        Some(session) => {
+            let project = project_of(d, project, fields, user_home)?;
+            guard_env(&project, fields, user_home.dir().as_deref());
+            // Settles the cache root, as the set-up of BeforeAgent did.
+            let _ = user_home.setup(&project);
+            hookhost::session_env::SessionEnv::default_root().replacements(session)
+        }
+    };
+    let answer = dialect::before_model_answer(own.get("llm_request"), pairs);
+    print_answer(&answer.stdout)?;
+    Ok(answer.exit_code)
+}
+
+/// The answer on stdout (nothing when it is empty).
+fn print_answer(answer: &str) -> std::io::Result<()> {
+    if answer.is_empty() {
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{answer}").and_then(|()| out.flush()) {
+        // The agent closed our stdout: it left, and nobody is there to answer. The event
+        // was run and logged; say nothing more.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
 }
 
 /// The project directory: `--project`, else the directory the agent was started in (which

@@ -43,6 +43,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+mod prompts;
+pub use prompts::{PromptReplacement, REPLACEMENTS_LIMIT};
+
 /// Largest env file read: 1 MiB.
 pub const ENV_FILE_LIMIT: u64 = 1 << 20;
 

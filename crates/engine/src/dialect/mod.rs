@@ -24,14 +24,14 @@ pub use crate::judge::{
 
 #[doc(hidden)]
 pub use crate::config::agents::{
-    ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, ForeignSource, PluginHooks, Plugins,
-    claude_plugins, codex_state_key, events, foreign_sources, is_adapter, read_settings,
-    read_settings_at, tools,
+    ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, ForeignSource, GEMINI_BEFORE_MODEL_FIX,
+    PluginHooks, Plugins, claude_plugins, codex_state_key, events, foreign_sources,
+    gemini_before_model_wiring, is_adapter, read_settings, read_settings_at, tools,
 };
 #[doc(hidden)]
 pub use crate::translate::{
-    AgentEnv, Answer, EnvFacts, agent_variables, env, env_unset, payload_from, recognise, render,
-    respond, to_native,
+    AgentEnv, Answer, EnvFacts, agent_variables, before_model_answer, env, env_unset, payload_from,
+    recognise, render, respond, rewrite_messages, route_replacement, to_native,
 };
 
 #[doc(no_inline)]

@@ -15,16 +15,20 @@
 //!   are their own);
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`);
-//! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost.
+//! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
+//! - `gemini_model`: a prompt a hook replaced, sent to Gemini CLI's model through its
+//!   BeforeModel hook.
 //!
 //! The public path is still `hookhost::dialect::...` (re-exports).
 
 mod copilot;
 mod cursor;
 mod env;
+mod gemini_model;
 mod render;
 mod respond;
 
 pub use env::{AgentEnv, EnvFacts, agent_variables, env, env_unset};
+pub use gemini_model::{before_model_answer, rewrite_messages, route_replacement};
 pub use render::{payload_from, recognise, render, to_native};
 pub use respond::{Answer, respond};

@@ -114,7 +114,8 @@ fn worktree_answer(report: &EventReport) -> Answer {
 }
 
 /// A prompt a hook replaced (`updatedPrompt`), answered to an agent whose hooks cannot
-/// replace one (none of the five can: their prompt hooks block or add context): the report
+/// replace one (none of the five can: their prompt hooks block or add context; Gemini CLI's
+/// BeforeModel can, which the adapter uses when it is wired: `gemini_model`): the report
 /// as a block of the original prompt whose reason gives the replacement, so the user can
 /// send it. Failing closed: a replacement may be a redaction, and the original must then not
 /// go to the model. `None`: nothing was replaced (or the prompt was blocked anyway).
@@ -438,6 +439,7 @@ impl Family {
             additional_context: self.context,
             hook_event_name: String::new(),
             tool_input: self.updated_input,
+            llm_request: None,
         };
         GeminiAnswer {
             continue_: self.stop.as_ref().map(|_| false),

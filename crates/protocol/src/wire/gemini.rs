@@ -110,4 +110,9 @@ pub struct GeminiSpecificOutput {
     /// BeforeTool: arguments merged into the call, in Gemini CLI's keys.
     #[serde(rename = "tool_input", skip_serializing_if = "Option::is_none")]
     pub tool_input: Option<Value>,
+    /// BeforeModel: the request's `messages`, up to the last one changed (Gemini CLI merges
+    /// them into its request by position and keeps the rest), with each prompt a hook
+    /// replaced in the session replaced.
+    #[serde(rename = "llm_request", skip_serializing_if = "Option::is_none")]
+    pub llm_request: Option<Value>,
 }

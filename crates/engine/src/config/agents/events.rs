@@ -34,7 +34,8 @@
 //! Events an agent fires that mean nothing to hookhost ([`NO_NATIVE_MEANING`]: Gemini CLI's
 //! `BeforeModel`, `AfterModel`, `BeforeToolSelection`) are answered with a pass by `hookhost
 //! hook`, which runs no hook for them: a native hook never runs on an event it was not
-//! written for. Gemini CLI 0.61 fires `PreCompress` with `"trigger": "auto"` before every
+//! written for (on BeforeModel the adapter puts in the prompts hooks replaced in the session,
+//! `translate::gemini_model`). Gemini CLI 0.61 fires `PreCompress` with `"trigger": "auto"` before every
 //! model call, before it checks whether the history is long enough to compress
 //! (`ChatCompressionService.compress`), so such a payload is not a compaction: only a
 //! `"manual"` one (`/compress`, which compresses) is PreCompact ([`inbound`]).
@@ -232,12 +233,13 @@ pub fn foreign_only(name: &str) -> Option<Event> {
 }
 
 /// Events an agent fires that have no native meaning: `hookhost hook` answers them with a
-/// pass and runs nothing; `hookhost run` refuses them, saying so.
+/// pass and runs nothing (on Gemini CLI's BeforeModel it puts in the prompts hooks replaced
+/// in the session: `translate::gemini_model`); `hookhost run` refuses them, saying so.
 pub const NO_NATIVE_MEANING: &[(Dialect, &str, &str)] = &[
     (
         Dialect::Gemini,
         "BeforeModel",
-        "before each model request (hookhost's hooks do not see model requests)",
+        "before each model request (hookhost's hooks do not see model requests; the adapter changes a request only to put in a prompt a hook replaced)",
     ),
     (
         Dialect::Gemini,
@@ -352,7 +354,7 @@ fn unknown_message(name: &str) -> String {
         .find(|(_, n, _)| n.eq_ignore_ascii_case(name))
     {
         return format!(
-            "`{n}` is a {} event with no hookhost counterpart: it fires {what}; `hookhost hook --for {d}` answers it with a pass and runs no hook",
+            "`{n}` is a {} event with no hookhost counterpart: it fires {what}; `hookhost hook --for {d}` runs no hook on it",
             d.agent()
         );
     }

@@ -40,6 +40,7 @@ mod copilot;
 mod cursor;
 mod format;
 mod frontmatter;
+mod gemini_wiring;
 mod ling;
 mod nested;
 mod plugins;
@@ -49,6 +50,7 @@ mod switches;
 
 pub use codex_toml::codex_state_key;
 pub use frontmatter::frontmatter_notes;
+pub use gemini_wiring::{GEMINI_BEFORE_MODEL_FIX, gemini_before_model_wiring};
 pub use plugins::{PluginHooks, Plugins, claude_plugins, expand_plugin_root};
 pub use sources::{ForeignSource, foreign_sources};
 
@@ -245,6 +247,25 @@ mod tests {
             (Event::Stop, &json!({"dialect": "claude", "prompt": "p"}))
         );
         assert_eq!(f.warnings.len(), 1, "{:?}", f.warnings);
+    }
+
+    #[test]
+    fn the_adapter_on_gemini_before_model_is_no_warning() {
+        let wired = read_settings(
+            Dialect::Gemini,
+            r#"{"hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "/bin/hookhost hook --for gemini"}]}]}}"#,
+        );
+        assert!(
+            wired.warnings.is_empty() && wired.problems.is_empty(),
+            "{wired:?}"
+        );
+        assert!(wired.hooks.is_empty());
+        // Another hook there still never runs under hookhost: said.
+        let other = read_settings(
+            Dialect::Gemini,
+            r#"{"hooks": {"BeforeModel": [{"hooks": [{"type": "command", "command": "/bin/hookhost hook --for gemini"}, {"type": "command", "command": "log.sh"}]}]}}"#,
+        );
+        assert_eq!(other.warnings.len(), 1, "{other:?}");
     }
 
     #[test]

@@ -51,6 +51,12 @@ pub(super) fn read_hooks(fmt: &Format, root: &Value, f: &mut ForeignFile) {
             ));
             continue;
         }
+        // The adapter on Gemini CLI's BeforeModel sends the prompts hooks replaced
+        // (`translate::gemini_model`): the wiring hookhost asks for, nothing to warn about.
+        if fmt.dialect == crate::Dialect::Gemini && name == "BeforeModel" && only_the_adapter(list)
+        {
+            continue;
+        }
         let Some(meaning) = event(fmt, name, f) else {
             continue;
         };
@@ -201,6 +207,23 @@ fn file_switch(top: &VersionedRoot, f: &mut ForeignFile) -> bool {
             true
         }
     }
+}
+
+/// Whether an event's list of matcher groups runs hookhost's adapter and nothing else.
+fn only_the_adapter(list: &Value) -> bool {
+    let commands: Vec<Option<&str>> = list
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|g| {
+            g.get("hooks")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+        })
+        .map(|h| h.get("command").and_then(Value::as_str))
+        .collect();
+    !commands.is_empty() && commands.iter().all(|c| c.is_some_and(is_adapter))
 }
 
 /// What an event name of the file means; `None` (a warning or a problem recorded) for one
