@@ -66,4 +66,5 @@ pub use types::{
     DEFAULT_MEMORY_MIB, DisabledHook, Handler, Hook, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
     ModelApi, ModelConfig, ModelMode, ModuleSource, PackageModule, ShellKind, WasmLimits,
 };
-pub use warm_switch::{WARM_KEY, WarmSwitch, warm_engine};
+pub(crate) use warm_switch::WARM_KEY;
+pub use warm_switch::{WarmSwitch, warm_engine};

@@ -128,6 +128,17 @@ pub(super) struct Parsed {
     pub(super) model: Option<ModelConfig>,
 }
 
+/// A top-level key a project's file may not set: says whose files may, and why not here.
+fn own_file_only(key: &str, paths: &ConfigPaths, why: &str) -> String {
+    let own = paths.global_file.as_ref().map_or_else(
+        || "~/.coding-agent/hooks.json".into(),
+        |f| f.display().to_string(),
+    );
+    format!(
+        "\"{key}\" may only be set in your own file ({own}) or the machine-wide managed file: {why}"
+    )
+}
+
 pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &ConfigPaths) -> Parsed {
     let mut resolver = Resolver {
         file,
@@ -169,13 +180,10 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
             Entry::WarmEngine if scope != Scope::Project => {}
             Entry::WarmEngine => parsed.errors.push(error(
                 None,
-                format!(
-                    "\"{}\" may only be set in your own file ({}) or the machine-wide managed file: a project must not choose how your hooks run; remove it here",
+                own_file_only(
                     super::WARM_KEY,
-                    paths
-                        .global_file
-                        .as_ref()
-                        .map_or_else(|| "~/.coding-agent/hooks.json".into(), |f| f.display().to_string())
+                    paths,
+                    "a project must not choose how your hooks run; remove it here",
                 ),
             )),
             Entry::McpServers(servers) => resolver.own_servers = servers,
@@ -190,12 +198,10 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
             }
             Entry::Model(_) => parsed.errors.push(error(
                 None,
-                format!(
-                    "\"{MODEL_KEY}\" may only be set in your own file ({}) or the machine-wide managed file: a project must not choose where its hooks' questions go or whose API key pays; remove it here and put it in your own file, e.g. {MODEL_EXAMPLE}",
-                    paths
-                        .global_file
-                        .as_ref()
-                        .map_or_else(|| "~/.coding-agent/hooks.json".into(), |f| f.display().to_string())
+                own_file_only(
+                    MODEL_KEY,
+                    paths,
+                    &format!("a project must not choose where its hooks' questions go or whose API key pays; remove it here and put it in your own file, e.g. {MODEL_EXAMPLE}"),
                 ),
             )),
             Entry::Hook(raw) => {

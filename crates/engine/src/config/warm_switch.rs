@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The top-level key.
-pub const WARM_KEY: &str = "warmEngine";
+pub(crate) const WARM_KEY: &str = "warmEngine";
 
 /// What the switch says, and which file said it.
 #[derive(Debug, Clone, PartialEq, Eq)]
