@@ -150,6 +150,7 @@ fn killed_by_sigpipe() -> ! {
 /// Whether the user's switch lets a warm engine serve this user's events: `"warmEngine"` of
 /// the managed file, else of the user's own file under `flag`'s home (on when neither says).
 /// Never a variable: every variable may come from a project's agent settings.
+#[cfg(unix)]
 pub fn warm_engine_on(flag: Option<PathBuf>) -> bool {
     let home = locations::runner_home(flag, "--home").dir;
     let cwd = std::env::current_dir().unwrap_or_default();
