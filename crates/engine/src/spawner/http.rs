@@ -23,16 +23,27 @@ pub struct HttpSpawner {
 
 impl Default for HttpSpawner {
     fn default() -> Self {
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            // Not reqwest's own reading of the proxy variables: a project's settings can set
-            // them (`host_env`); a loopback URL never goes through a proxy.
-            .proxy(crate::host_env::reqwest_proxy())
-            .user_agent(concat!("hookhost/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .unwrap_or_default();
-        HttpSpawner { client }
+        HttpSpawner {
+            client: hook_client(),
+        }
     }
+}
+
+/// The HTTP client of every hook that speaks HTTP (HTTP hooks, MCP servers over HTTP, model
+/// hooks): no redirects, and hookhost's own reading of the proxy variables, never reqwest's
+/// (a project's settings can set them: `host_env`; a loopback URL never goes through a
+/// proxy). Should that client fail to build, one with no proxy at all.
+pub(crate) fn hook_client() -> reqwest::Client {
+    let builder = || {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("hookhost/", env!("CARGO_PKG_VERSION")))
+    };
+    builder()
+        .proxy(crate::host_env::reqwest_proxy())
+        .build()
+        .or_else(|_| builder().no_proxy().build())
+        .unwrap_or_default()
 }
 
 /// Expands `$NAME` and `${NAME}` in a header value from the environment, for names in

@@ -35,13 +35,9 @@ pub struct McpHttp {
 
 impl Default for McpHttp {
     fn default() -> Self {
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .proxy(crate::host_env::reqwest_proxy())
-            .user_agent(concat!("hookhost/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .unwrap_or_default();
-        McpHttp { client }
+        McpHttp {
+            client: super::http::hook_client(),
+        }
     }
 }
 

@@ -53,16 +53,9 @@ pub struct ModelSpawner {
 
 impl Default for ModelSpawner {
     fn default() -> Self {
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            // As the HTTP spawner: not reqwest's own reading of the proxy variables, which a
-            // project's settings can set.
-            .proxy(crate::host_env::reqwest_proxy())
-            .user_agent(concat!("hookhost/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .unwrap_or_default();
         ModelSpawner {
-            client,
+            // As the HTTP spawner's: not reqwest's own reading of the proxy variables.
+            client: crate::spawner::http::hook_client(),
             slots: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_MODEL_CALLS)),
             recorded: Mutex::new(HashMap::new()),
         }
