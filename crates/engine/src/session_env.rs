@@ -104,9 +104,7 @@ impl SessionEnv {
             .root()
             .ok_or("no cache directory and no temporary directory for CLAUDE_ENV_FILE")?;
         let dir = root.join(dir_name(session));
-        private_dir(&root)
-            .and_then(|()| private_dir(&dir))
-            .map_err(|e| e.to_string())?;
+        session_dir(&root, &dir).map_err(|e| e.to_string())?;
         let path = dir.join(name);
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create(true).truncate(true);
@@ -138,9 +136,7 @@ impl SessionEnv {
             .root()
             .ok_or("no cache directory and no temporary directory for the `once` mark")?;
         let dir = root.join(dir_name(session));
-        private_dir(&root)
-            .and_then(|()| private_dir(&dir))
-            .map_err(|e| e.to_string())?;
+        session_dir(&root, &dir).map_err(|e| e.to_string())?;
         let path = dir.join(format!("once-{key}"));
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create_new(true);
@@ -179,13 +175,50 @@ impl SessionEnv {
         let root = self
             .root()
             .ok_or("no cache directory and no temporary directory for a background hook")?;
-        let session_dir = root.join(dir_name(session));
-        let jobs = session_dir.join("rewake");
-        private_dir(&root)
-            .and_then(|()| private_dir(&session_dir))
+        let dir = root.join(dir_name(session));
+        let jobs = dir.join("rewake");
+        session_dir(&root, &dir)
             .and_then(|()| private_dir(&jobs))
             .map_err(|e| e.to_string())?;
         Ok(jobs)
+    }
+}
+
+/// A session's state older than this (by its directory's last change) is removed when a new
+/// session's directory is made: the `once` marks, asyncRewake results and prompt pairs of
+/// sessions long over do not pile up. A session resumed after it runs its `once` hooks again.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
+/// At most this many entries of the root are looked at per sweep.
+const SWEEP_LIMIT: usize = 256;
+
+/// The root and `dir` (one session's) created private; when `dir` is new, the stale sessions
+/// beside it are removed first ([`STALE_AFTER`]).
+pub(crate) fn session_dir(root: &Path, dir: &Path) -> Result<(), crate::files::DirError> {
+    private_dir(root)?;
+    if dir.symlink_metadata().is_err() {
+        sweep(root, std::time::SystemTime::now());
+    }
+    private_dir(dir)
+}
+
+/// Removes the directories under `root` last changed [`STALE_AFTER`] before `now` (never
+/// following a link: a symlink there is removed as a link).
+fn sweep(root: &Path, now: std::time::SystemTime) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok).take(SWEEP_LIMIT) {
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        let stale = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .is_some_and(|age| age > STALE_AFTER);
+        if stale && meta.file_type().is_dir() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 
@@ -522,6 +555,29 @@ mod tests {
                 ("PATH".to_string(), "/usr/local/bin:/usr/bin".to_string())
             ]
         );
+    }
+
+    #[test]
+    fn a_new_sessions_directory_sweeps_sessions_long_over() {
+        let root = tempfile::tempdir().unwrap();
+        let (old, recent) = (root.path().join("old"), root.path().join("recent"));
+        for d in [&old, &recent] {
+            std::fs::create_dir_all(d).unwrap();
+            std::fs::write(d.join("once-x"), "").unwrap();
+        }
+        let long_ago =
+            std::time::SystemTime::now() - STALE_AFTER - std::time::Duration::from_secs(60);
+        std::fs::File::open(&old)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+        // An existing session's directory sweeps nothing.
+        session_dir(root.path(), &recent).unwrap();
+        assert!(old.exists());
+        // A new one removes what is stale, and keeps what is not.
+        session_dir(root.path(), &root.path().join("new")).unwrap();
+        assert!(!old.exists());
+        assert!(recent.join("once-x").exists());
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! but cannot be read is an error, never "no replacement": the caller then fails closed.
 
 use super::{SessionEnv, dir_name};
-use crate::files::{private_dir, read_bounded_nofollow, sha256_hex, write_private};
+use crate::files::{read_bounded_nofollow, sha256_hex, write_private};
 use serde::{Deserialize, Serialize};
 
 /// Largest file of replacements kept for one session: 16 MiB. A replacement that would
@@ -61,9 +61,7 @@ impl SessionEnv {
             .root()
             .ok_or("no cache directory and no temporary directory to keep a replaced prompt in")?;
         let dir = root.join(dir_name(session));
-        private_dir(&root)
-            .and_then(|()| private_dir(&dir))
-            .map_err(|e| e.to_string())?;
+        super::session_dir(&root, &dir).map_err(|e| e.to_string())?;
         let mut pairs = self.replacements(session)?;
         let pair = PromptReplacement::new(original, replacement);
         pairs.retain(|p| p.original_sha256 != pair.original_sha256);
