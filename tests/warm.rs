@@ -475,3 +475,54 @@ fn on_by_default_and_the_users_own_file_turns_it_off() {
         assert_eq!(running(rt.path()), Vec::<u32>::new(), "{exe}: none started");
     }
 }
+
+/// A listener of the same user at an engine's socket that is not hookhost (an agent's tool
+/// call could bind one there and answer "allow" to every event) is never asked: the client
+/// checks the peer runs the `hookhost` executable itself, and runs the event in-process.
+#[test]
+fn a_listener_that_is_not_hookhost_at_the_engines_socket_is_never_asked() {
+    use hookhost_warm::frame::Reply;
+    use std::io::Read;
+    use std::os::unix::net::UnixListener;
+    let p = guarded();
+    let rt = runtime();
+    let rm = payload(&p, "rm -rf /");
+    hook(HOOKHOST, &p, rt.path(), UNSET, &rm, &[]);
+    let socket = one_listening(rt.path()).pop().expect("an engine started");
+    for pid in running(rt.path()) {
+        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+    assert_eq!(all_gone(rt.path()), Vec::<u32>::new());
+    std::fs::remove_file(&socket).unwrap();
+    // The impostor: reads the request, answers "ran, exit 0, no objection".
+    let listener = UnixListener::bind(&socket).unwrap();
+    let asked = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = asked.clone();
+    std::thread::spawn(move || {
+        for mut s in listener.incoming().flatten() {
+            // A client connects before it looks at its peer: only a request counts.
+            let mut request = Vec::new();
+            if s.read_to_end(&mut request).is_ok_and(|n| n > 0) {
+                flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+            let _ = Reply::Ran {
+                code: 0,
+                stdout: b"{}".to_vec(),
+                stderr: Vec::new(),
+            }
+            .write(&mut s);
+        }
+    });
+    for exe in [HOOKHOST, THIN] {
+        let (out, pid) = hook(exe, &p, rt.path(), UNSET, &rm, &[]);
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("\"permissionDecision\":\"deny\""),
+            "{exe}: the guard still decides: {out:?}"
+        );
+        assert_eq!(seen(&p).last().unwrap().0, pid, "{exe}: run in-process");
+    }
+    assert!(
+        !asked.load(std::sync::atomic::Ordering::SeqCst),
+        "the impostor got no request"
+    );
+}

@@ -415,7 +415,7 @@ fn start_warm_engine(global: &Global, socket: &std::path::Path) -> Option<u8> {
         .skip(1)
         .filter(|a| a != client::WARM_START_FLAG)
         .collect();
-    match client::wait_and_forward(socket, &args) {
+    match client::wait_and_forward(&exe, socket, &args) {
         Forwarded::Answered(code) => Some(code),
         Forwarded::Returned(Some(stdin)) => client::restore_stdin(&stdin).err().map(|e| {
             eprintln!("hookhost: cannot restore stdin after the warm engine declined: {e}");

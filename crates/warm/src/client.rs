@@ -101,7 +101,7 @@ pub fn forward(mode: Mode, exe: &Path, args: &[OsString]) -> Forwarded {
     let Some(socket) = socket_for(exe) else {
         return Forwarded::NotUsed;
     };
-    match connect(&socket) {
+    match connect(&socket, exe) {
         Connected::Yes(stream) => send(stream, args),
         Connected::Nobody => Forwarded::NoEngine(socket),
         Connected::NotOurs => Forwarded::NotUsed,
@@ -131,13 +131,13 @@ pub fn socket_for(exe: &Path) -> Option<PathBuf> {
     )))
 }
 
-/// After [`start`] under [`Mode::Wait`]: waits for the engine at `socket` to listen, then
-/// forwards `args` to it.
-pub fn wait_and_forward(socket: &Path, args: &[OsString]) -> Forwarded {
+/// After [`start`] under [`Mode::Wait`]: waits for the engine of `exe` at `socket` to listen,
+/// then forwards `args` to it.
+pub fn wait_and_forward(exe: &Path, socket: &Path, args: &[OsString]) -> Forwarded {
     let deadline = Instant::now() + WAIT_FOR_START;
     while Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(5));
-        match connect(socket) {
+        match connect(socket, exe) {
             Connected::Yes(stream) => return send(stream, args),
             Connected::Nobody => {}
             Connected::NotOurs => break,
@@ -193,15 +193,20 @@ enum Connected {
     Yes(UnixStream),
     /// No engine listens there.
     Nobody,
-    /// Something else: another user's socket, or an error other than "not there".
+    /// Something else: another user's socket, a process that is not `exe` listening there,
+    /// or an error other than "not there".
     NotOurs,
 }
 
-/// A connection to the engine at `socket`, whose peer is this user.
-fn connect(socket: &Path) -> Connected {
+/// A connection to the engine at `socket`, whose peer is this user running `exe` itself (an
+/// agent's tool call that bound a listener of its own there could answer "allow" to every
+/// event: it is never asked).
+fn connect(socket: &Path, exe: &Path) -> Connected {
     match UnixStream::connect(socket) {
         Ok(s) => match place::peer(&s) {
-            Ok((uid, _)) if uid == place::euid() => Connected::Yes(s),
+            Ok((uid, pid)) if uid == place::euid() && place::runs_exe(pid, exe) => {
+                Connected::Yes(s)
+            }
             _ => Connected::NotOurs,
         },
         Err(e)

@@ -368,6 +368,21 @@ impl ProcDir {
     }
 }
 
+/// Whether the process `pid` (a peer's, from [`peer`]) runs the executable `exe` itself (the
+/// same file: device and inode of `/proc/<pid>/exe`). Anything else listening at an engine's
+/// socket, a script of the same user's that took the socket's place, is not an engine: its
+/// answers are never taken. Where the executable cannot be read (no `/proc`), `true`.
+pub fn runs_exe(pid: Option<i32>, exe: &Path) -> bool {
+    if !cfg!(target_os = "linux") {
+        return true;
+    }
+    let (Some(pid), Ok(ours)) = (pid, std::fs::metadata(exe)) else {
+        return false;
+    };
+    std::fs::metadata(format!("/proc/{pid}/exe"))
+        .is_ok_and(|theirs| (theirs.dev(), theirs.ino()) == (ours.dev(), ours.ino()))
+}
+
 /// The executable's identity: its path and, when it can be read, device, inode, size and
 /// modification time (a rebuilt or replaced binary gets another engine).
 pub fn exe_identity(exe: &Path) -> String {
