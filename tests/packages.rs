@@ -118,11 +118,17 @@ impl Registry {
         self.wait_ready();
     }
 
-    /// Waits until the registry accepts connections (or has exited: then panics).
+    /// Waits until the registry accepts connections (or has exited: then panics). A
+    /// connection only counts while our registry still runs: another process that took the
+    /// port between `registry_port` and the registry's own bind would answer it too.
     fn wait_ready(&mut self) {
         loop {
             if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
-                return;
+                // Give a registry that lost the port the moment to exit, then look.
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                if self.child.as_mut().unwrap().try_wait().unwrap().is_none() {
+                    return;
+                }
             }
             if let Some(status) = self.child.as_mut().unwrap().try_wait().unwrap() {
                 panic!(
