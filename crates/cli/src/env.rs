@@ -153,6 +153,7 @@ fn killed_by_sigpipe() -> ! {
 #[cfg(unix)]
 pub fn warm_engine_on(flag: Option<PathBuf>) -> bool {
     let home = locations::runner_home(flag, "--home").dir;
-    let cwd = std::env::current_dir().unwrap_or_default();
-    hookhost::config::warm_engine(&ConfigPaths::for_project_with_home(&cwd, home)).on
+    // Only the managed and the user's file count: no project to find (the root stands in,
+    // so no working directory is canonicalised on the engine's per-event path).
+    hookhost::config::warm_engine(&ConfigPaths::for_project_with_home(Path::new("/"), home)).on
 }

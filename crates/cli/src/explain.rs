@@ -99,6 +99,9 @@ pub fn render(r: &EventRecord) -> String {
         if let Some(m) = &h.message {
             s += &format!("      {}\n", safe(m));
         }
+        if let Some(sandbox) = &h.sandbox {
+            s += &format!("      {}\n", safe(sandbox));
+        }
         if let Some(j) = &h.model {
             s += &format!(
                 "      the model {} answered {{\"ok\": {}}}{}{}\n",
@@ -123,14 +126,18 @@ pub fn render(r: &EventRecord) -> String {
 }
 
 /// What trust did to the event's untrusted hooks, from each one's kind and outcome: not run
-/// (`skip`/`block` stop untrusted shell and HTTP hooks, `block` every one), run with full
-/// effect (a shell or HTTP hook that ran untrusted: only `all` runs it), or a wasm hook that
-/// ran (contained under `skip`: it can only pass or block; full effect under `all`).
+/// (`skip`/`block` stop untrusted HTTP hooks, and shell hooks where no sandbox can be set
+/// up), run with full effect (an HTTP hook, or an unsandboxed shell hook, that ran
+/// untrusted: only `all` runs it), or a sandboxed shell or wasm hook that ran (contained
+/// under `skip`: it can only pass or block; full effect under `all`).
 fn trust_text(r: &EventRecord) -> String {
     let mut s = String::new();
     for h in r.hooks.iter().filter(|h| h.trust == "untrusted") {
         let what = match (h.outcome.as_str(), h.kind.as_str()) {
             ("skipped", _) => "not run (`hookhost trust` reviews and trusts it)",
+            (_, "shell") if h.sandbox.is_some() => {
+                "ran in the kernel sandbox (under skip and block it can only pass or block; under all, with full effect)"
+            }
             (_, "wasm") => {
                 "ran sandboxed (under skip it can only pass or block; under all, with full effect)"
             }

@@ -294,7 +294,11 @@ fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
         .iter()
         .filter(|h| untrusted.contains(&h.hook) && !h.rejudged)
     {
+        let sandboxed = h.sandbox.is_some();
         let what = match (policy, h.kind, h.outcome) {
+            (TrustPolicy::All, HookKind::Shell, _) if sandboxed => {
+                "ran untrusted: sandboxed with its own grants, and its answer is used in full"
+            }
             (TrustPolicy::All, HookKind::Wasm, _) => {
                 "ran untrusted: sandboxed, but its answer (rewrites, context) is used in full"
             }
@@ -304,6 +308,9 @@ fn warn_untrusted(report: &EventReport, policy: TrustPolicy) {
             }
             (TrustPolicy::All, _, _) => "ran untrusted: it runs as you, unsandboxed",
             (_, _, Outcome::Skipped) => "did not run: it is not trusted",
+            (_, HookKind::Shell, _) if sandboxed => {
+                "ran sandboxed (read the project, no writes, no network, no secrets) and reduced (it can only pass or block): it is not trusted"
+            }
             (_, HookKind::Wasm, _) => {
                 "ran sandboxed and reduced (it can only pass or block): it is not trusted"
             }
@@ -434,6 +441,9 @@ fn print_hook(h: &HookRecord) {
     );
     if let Some(status) = &h.status_message {
         println!("      {}", terminal_safe(status));
+    }
+    if let Some(sandbox) = &h.sandbox {
+        println!("      {}", terminal_safe(sandbox));
     }
     if let Some(m) = &h.message {
         println!("      {}", terminal_safe_lines(m));

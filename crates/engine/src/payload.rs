@@ -182,13 +182,30 @@ impl Payload {
         args: Value,
         reason: &str,
     ) -> Self {
+        Self::tool_with_reason(
+            Event::PermissionRequest,
+            cwd,
+            session_id,
+            (tool, args),
+            reason,
+        )
+    }
+
+    /// An event about the call of `tool` with `args` that says why (`reason`).
+    fn tool_with_reason(
+        event: Event,
+        cwd: &Path,
+        session_id: &str,
+        (tool, args): (&str, Value),
+        reason: &str,
+    ) -> Self {
         let fields = NativePayload {
             tool_name: Some(tool.to_string()),
             tool_args: Some(args),
             reason: Some(reason.to_string()),
             ..Default::default()
         };
-        Self::of(Event::PermissionRequest, cwd, session_id, fields)
+        Self::of(event, cwd, session_id, fields)
     }
 
     /// PostToolUseFailure of `tool` with `args`: `error` is the failure, as text.
@@ -255,13 +272,13 @@ impl Payload {
         args: Value,
         reason: &str,
     ) -> Self {
-        let fields = NativePayload {
-            tool_name: Some(tool.to_string()),
-            tool_args: Some(args),
-            reason: Some(reason.to_string()),
-            ..Default::default()
-        };
-        Self::of(Event::PermissionDenied, cwd, session_id, fields)
+        Self::tool_with_reason(
+            Event::PermissionDenied,
+            cwd,
+            session_id,
+            (tool, args),
+            reason,
+        )
     }
 
     /// One of the events Claude Code added (docs/events.md), with its own `fields` in

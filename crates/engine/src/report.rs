@@ -165,6 +165,7 @@ fn record_of(
         status_message: None,
         rejudged: false,
         model: out.model.as_deref().cloned(),
+        sandbox: None,
         row: j.row,
     }
 }

@@ -95,6 +95,9 @@ pub struct HookEntry {
     /// reuses it instead of asking again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelJudgement>,
+    /// A command hook that ran in the kernel sandbox: with what grants.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
 }
 
 /// What a model answered a `prompt` or `agent` hook.

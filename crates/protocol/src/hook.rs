@@ -178,17 +178,99 @@ pub enum OnError {
     Block,
 }
 
-/// Filesystem access of a wasm hook to the project directory.
+/// Filesystem access of a wasm hook, or a sandboxed command hook, to the project directory.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, Default, JsonSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    serde::Deserialize,
+    Default,
+    JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum FsAccess {
-    /// No project directory at all.
+    /// No project directory at all (ordered: none < read < write).
     None,
     /// The project directory, read-only (the default).
     #[default]
     Read,
     /// The project directory, readable and writable.
     Write,
+}
+
+/// A network destination a hook may reach (`"net": ["api.example.com:443"]`): a host name or
+/// address and a TCP port. A wasm hook reaches exactly these; a sandboxed command hook
+/// reaches these ports on any host (the kernel filters connections by port, not by name:
+/// docs/sandbox.md).
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize, JsonSchema,
+)]
+pub struct NetTarget {
+    /// The host name or address, as written (an IPv6 address without its brackets).
+    pub host: String,
+    /// The TCP port.
+    pub port: u16,
+}
+
+impl NetTarget {
+    /// Reads `host:port` (`[::1]:8080` for an IPv6 address): `None` when it is not one.
+    pub fn parse(text: &str) -> Option<Self> {
+        let (host, port) = text.rsplit_once(':')?;
+        let host = match host.strip_prefix('[') {
+            Some(inner) => inner.strip_suffix(']')?,
+            None if host.contains(':') => return None,
+            None => host,
+        };
+        let valid = !host.is_empty()
+            && host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '_'));
+        let port: u16 = port.parse().ok().filter(|p| *p != 0)?;
+        valid.then(|| NetTarget {
+            host: host.to_ascii_lowercase(),
+            port,
+        })
+    }
+}
+
+impl std::fmt::Display for NetTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.host.contains(':') {
+            write!(f, "[{}]:{}", self.host, self.port)
+        } else {
+            write!(f, "{}:{}", self.host, self.port)
+        }
+    }
+}
+
+#[cfg(test)]
+mod net_target_tests {
+    use super::NetTarget;
+
+    #[test]
+    fn host_and_port_are_read_and_shown_back() {
+        let t = NetTarget::parse("API.example.com:443").unwrap();
+        assert_eq!((t.host.as_str(), t.port), ("api.example.com", 443));
+        assert_eq!(t.to_string(), "api.example.com:443");
+        let v6 = NetTarget::parse("[::1]:8080").unwrap();
+        assert_eq!((v6.host.as_str(), v6.port), ("::1", 8080));
+        assert_eq!(v6.to_string(), "[::1]:8080");
+        for bad in [
+            "example.com",
+            "example.com:0",
+            ":80",
+            "a b:80",
+            "::1:80",
+            "x:99999",
+            "h/p:1",
+        ] {
+            assert_eq!(NetTarget::parse(bad), None, "{bad}");
+        }
+    }
 }

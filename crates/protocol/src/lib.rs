@@ -47,7 +47,7 @@ pub use decision_log::EventRecord;
 pub use dialect::Dialect;
 pub use doctor::DoctorReport;
 pub use event::{Event, EventClass, UnknownEvent};
-pub use hook::{DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope};
+pub use hook::{DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, NetTarget, OnError, Scope};
 pub use inspect::{CheckReport, ListReport};
 pub use json::json_type_name;
 pub use outcome::Outcome;

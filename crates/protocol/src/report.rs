@@ -82,6 +82,11 @@ pub struct HookRecord {
     /// A `prompt` or `agent` hook: what the model answered (`None` when it did not answer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<crate::decision_log::ModelJudgement>,
+    /// A command hook that ran in the kernel sandbox: with what (`sandboxed (fs read, env
+    /// the fixed set, net none, memory 1024 MiB)`); `None`: it ran unconfined, or is not a
+    /// command hook.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
     /// The row of the decision table its outcome came from, as `decision::judge` decided
     /// it (the decision log's `row`; not part of `run --json`).
     #[serde(skip)]

@@ -68,6 +68,13 @@ pub enum Row {
         /// The policy is `block` (the call is blocked).
         blocks: bool,
     },
+    /// A command hook that must run sandboxed (its grants, or managed `requireSandbox`) and
+    /// could not be (no sandbox on this system, or `"sandbox": false` against the policy): not
+    /// run; `blocks` on a blocking event (a guard that cannot run fails closed).
+    NoSandbox {
+        /// The event blocks (the call is blocked).
+        blocks: bool,
+    },
 }
 
 /// What made a judgement from its cell.
@@ -213,6 +220,10 @@ impl fmt::Display for Row {
             }
             Row::Untrusted { blocks: true } => {
                 f.write_str("untrusted: not run, blocks (trust policy block)")
+            }
+            Row::NoSandbox { blocks: false } => f.write_str("not run: cannot run sandboxed"),
+            Row::NoSandbox { blocks: true } => {
+                f.write_str("not run: cannot run sandboxed, blocks (fails closed)")
             }
         }
     }

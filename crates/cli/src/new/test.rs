@@ -317,6 +317,7 @@ impl Bench {
                 env: Vec::new(),
                 env_unset: Vec::new(),
                 untrusted: false,
+                sandbox: None,
             })
             .await;
         let j = judge(

@@ -85,6 +85,7 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
         switches,
         agent_files,
         model,
+        require_sandbox,
     } = loaded;
     warnings.extend(model_hooks::give_model(&mut hooks, model.as_ref(), paths));
     // The switches, each over its rank and below (never managed hooks of another file).
@@ -105,6 +106,7 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
     set.file_hashes = hashes;
     set.warnings = warnings;
     set.managed_only = managed_only;
+    set.require_sandbox = require_sandbox;
     set.disabled = disabled;
     (set, errors)
 }
@@ -183,6 +185,8 @@ struct Loaded {
     agent_files: BTreeMap<PathBuf, Dialect>,
     /// The model of `prompt` and `agent` hooks: the managed file's, else the user's.
     model: Option<std::sync::Arc<super::types::ModelConfig>>,
+    /// The managed file that says `"requireSandbox": true`, if one does.
+    require_sandbox: Option<PathBuf>,
 }
 
 impl Loaded {
@@ -266,6 +270,10 @@ impl Loaded {
             });
         }
         self.errors.extend(parsed.errors);
+        if parsed.require_sandbox {
+            self.require_sandbox
+                .get_or_insert_with(|| file.to_path_buf());
+        }
         if let Some(m) = parsed.model {
             // Managed files are read first: the administrator's model wins.
             self.model.get_or_insert_with(|| std::sync::Arc::new(m));

@@ -49,7 +49,8 @@ mod warm_switch;
 
 #[doc(no_inline)]
 pub use hookhost_protocol::{
-    ConfigError, ConfigErrors, DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope,
+    ConfigError, ConfigErrors, DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, NetTarget, OnError,
+    Scope,
 };
 pub use load::{load, load_lenient};
 pub use matcher::{Matcher, alias_notes};
@@ -63,8 +64,9 @@ pub use rule::PermissionRule;
 pub(crate) use rule::RuleBase;
 pub(crate) use types::EXEC_PLACEHOLDERS;
 pub use types::{
-    DEFAULT_MEMORY_MIB, DisabledHook, Handler, Hook, HookSet, MAX_MEMORY_MIB, MAX_TIMEOUT_MS,
-    ModelApi, ModelConfig, ModelMode, ModuleSource, PackageModule, ShellKind, WasmLimits,
+    DEFAULT_MEMORY_MIB, DisabledHook, Grants, Handler, Hook, HookSet, MAX_MEMORY_MIB,
+    MAX_TIMEOUT_MS, ModelApi, ModelConfig, ModelMode, ModuleSource, PackageModule,
+    SANDBOX_MEMORY_MIB, SandboxMode, ShellKind, WasmLimits,
 };
 pub(crate) use warm_switch::WARM_KEY;
 pub use warm_switch::{WarmSwitch, warm_engine};

@@ -4,7 +4,7 @@
 
 use super::agents;
 use super::paths::{ConfigPaths, MANAGED_CONFIG};
-use super::raw::{self, Entry, MANAGED_ONLY_KEY, MODEL_EXAMPLE, MODEL_KEY};
+use super::raw::{self, Entry, MANAGED_ONLY_KEY, MODEL_EXAMPLE, MODEL_KEY, REQUIRE_SANDBOX_KEY};
 use super::resolve::Resolver;
 use super::types::{Hook, ModelConfig, Scope};
 use crate::Dialect;
@@ -70,6 +70,7 @@ pub(super) fn parse_foreign(
             Entry::Problem { message, .. } | Entry::Unreadable(message) => Err(vec![message]),
             // `read_hook` reads one hook object; a file-level setting never comes back.
             Entry::ManagedOnly(_)
+            | Entry::RequireSandbox(_)
             | Entry::DisableAll(_)
             | Entry::McpServers(_)
             | Entry::Model(_)
@@ -120,6 +121,8 @@ pub(super) struct Parsed {
     pub(super) errors: Vec<ConfigError>,
     /// `"allowManagedHooksOnly": true` in a managed file.
     pub(super) managed_only: bool,
+    /// `"requireSandbox": true` in a managed file.
+    pub(super) require_sandbox: bool,
     /// `"disableAllHooks": true`.
     pub(super) disable_all: bool,
     /// Not a JSON object at all (nothing in it could be read).
@@ -157,6 +160,7 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
         disabled: Vec::new(),
         errors: Vec::new(),
         managed_only: false,
+        require_sandbox: false,
         disable_all: false,
         unreadable: false,
         model: None,
@@ -173,6 +177,13 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
                 None,
                 format!(
                     "\"{MANAGED_ONLY_KEY}\" only has a meaning in the machine-wide managed file ({MANAGED_CONFIG}); remove it from this file"
+                ),
+            )),
+            Entry::RequireSandbox(on) if scope == Scope::Managed => parsed.require_sandbox = on,
+            Entry::RequireSandbox(_) => parsed.errors.push(error(
+                None,
+                format!(
+                    "\"{REQUIRE_SANDBOX_KEY}\" is the administrator's to set, in the machine-wide managed file ({MANAGED_CONFIG}); remove it from this file (a hook of yours runs sandboxed when it declares `fs`, `env`, `net` or `\"sandbox\": true`)"
                 ),
             )),
             Entry::DisableAll(on) => parsed.disable_all = on,

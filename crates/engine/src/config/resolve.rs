@@ -14,8 +14,8 @@ use super::paths::ConfigPaths;
 use super::raw::{RawHook, RawMcp, RawPackage};
 use super::rule::{PermissionRule, RuleBase};
 use super::types::{
-    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Handler, Hook, HookKind, ModelMode, ModuleSource,
-    PackageModule, Scope, ShellKind, WasmLimits,
+    DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Grants, Handler, Hook, HookKind, ModelMode,
+    ModuleSource, PackageModule, SandboxMode, Scope, ShellKind, WasmLimits,
 };
 use crate::confine::{Escape, resolve_inside};
 use crate::event::Event;
@@ -23,7 +23,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-const WASM_ONLY: &[&str] = &["fuel", "memory", "fs", "env"];
+const WASM_ONLY: &[&str] = &["fuel"];
+/// The grants a wasm hook and a sandboxed command hook share.
+const GRANT_KEYS: &[&str] = &["memory", "fs", "env", "net"];
 const HTTP_ONLY: &[&str] = &["headers", "allowedEnv"];
 
 /// Resolves the hooks of one file.
@@ -95,6 +97,8 @@ impl Resolver<'_> {
             memory_mib,
             fs,
             env,
+            net,
+            sandbox,
             dialect,
             package,
             enabled: _,
@@ -118,15 +122,28 @@ impl Resolver<'_> {
         let condition = self.condition(event, condition_text.as_deref(), &mut problems);
         let cwd = self.cwd(cwd_text.as_deref(), kind, &mut problems);
         check_header_references(&headers, &allowed_env, &mut problems);
+        check_sandbox_choice(sandbox, &keys, &mut problems);
         // Phase 1 reported why `runs` is missing when it is.
         let (Some(runs), true) = (runs, problems.is_empty()) else {
             return Err(problems);
         };
+        let sandbox = sandbox_mode(
+            kind,
+            sandbox,
+            Grants {
+                fs: fs.unwrap_or_default(),
+                env: env.clone(),
+                net: net.clone(),
+                memory_mib,
+            },
+            &keys,
+        );
         let limits = WasmLimits {
             fuel,
             memory_mib: memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
             fs: fs.unwrap_or_default(),
             env,
+            net,
         };
         let how = (mcp_server, fields.shell.unwrap_or_default());
         let http = (headers, allowed_env);
@@ -155,6 +172,7 @@ impl Resolver<'_> {
             status_message: fields.status_message,
             once: fields.once,
             async_rewake: fields.async_rewake,
+            sandbox,
         })
     }
 
@@ -662,12 +680,64 @@ fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Ve
             ));
         }
     }
+    for key in GRANT_KEYS {
+        if keys.contains(*key) && !matches!(kind, HookKind::Wasm | HookKind::Shell) {
+            problems.push(format!(
+                "`{key}` is a grant of wasm and command hooks only (docs/sandbox.md); remove it"
+            ));
+        }
+    }
+    if keys.contains("sandbox") && kind != HookKind::Shell {
+        problems.push(
+            "`sandbox` applies to command hooks only (a wasm hook always runs sandboxed); remove it".into(),
+        );
+    }
     for key in HTTP_ONLY {
         if keys.contains(*key) && kind != HookKind::Http {
             problems.push(format!(
                 "`{key}` applies to HTTP hooks (`url`) only; remove it"
             ));
         }
+    }
+}
+
+/// Whether a command hook runs in the kernel sandbox, from `sandbox` and the grants it
+/// declares (any of `fs`, `env`, `net`, `memory`: sandboxed with exactly those). `"sandbox":
+/// false` beside a grant is refused in phase 1 ([`check_sandbox_choice`]).
+fn sandbox_mode(
+    kind: Option<HookKind>,
+    sandbox: Option<bool>,
+    grants: Grants,
+    keys: &BTreeSet<String>,
+) -> SandboxMode {
+    if kind != Some(HookKind::Shell) {
+        return SandboxMode::Default;
+    }
+    let declares = GRANT_KEYS.iter().any(|k| keys.contains(*k));
+    match sandbox {
+        Some(false) => SandboxMode::Off,
+        Some(true) => SandboxMode::On(grants),
+        None if declares => SandboxMode::On(grants),
+        None => SandboxMode::Default,
+    }
+}
+
+/// `"sandbox": false` beside a grant says two things at once.
+fn check_sandbox_choice(
+    sandbox: Option<bool>,
+    keys: &BTreeSet<String>,
+    problems: &mut Vec<String>,
+) {
+    let declared: Vec<&str> = GRANT_KEYS
+        .iter()
+        .copied()
+        .filter(|k| keys.contains(*k))
+        .collect();
+    if sandbox == Some(false) && !declared.is_empty() {
+        problems.push(format!(
+            "`\"sandbox\": false` runs the command unsandboxed, but it also declares {}, which only a sandboxed hook gets; remove `sandbox` to run it sandboxed with those grants, or remove them",
+            declared.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+        ));
     }
 }
 

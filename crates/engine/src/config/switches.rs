@@ -145,6 +145,7 @@ mod tests {
             status_message: None,
             once: false,
             async_rewake: false,
+            sandbox: crate::config::SandboxMode::Default,
         }
     }
 

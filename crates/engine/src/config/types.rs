@@ -11,7 +11,7 @@ use crate::Dialect;
 use crate::store::{Digest, Store};
 use hookhost_protocol::Event;
 pub(crate) use hookhost_protocol::{
-    DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, OnError, Scope,
+    DEFAULT_TIMEOUT_MS, FsAccess, HookId, HookKind, NetTarget, OnError, Scope,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -37,6 +37,8 @@ pub struct WasmLimits {
     pub fs: FsAccess,
     /// Names of host environment variables passed to the guest.
     pub env: Vec<String>,
+    /// The hosts and ports its outgoing HTTP requests may reach (`net`; empty: none).
+    pub net: Vec<NetTarget>,
 }
 
 impl Default for WasmLimits {
@@ -46,8 +48,98 @@ impl Default for WasmLimits {
             memory_mib: DEFAULT_MEMORY_MIB,
             fs: FsAccess::Read,
             env: Vec::new(),
+            net: Vec::new(),
         }
     }
+}
+
+/// The powers of a command hook run in the kernel sandbox (`fs`, `env`, `net`, `memory` on
+/// a shell or exec-form hook; docs/sandbox.md): what it may do beyond running the system's
+/// programs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Grants {
+    /// The project directory: none, read (the default) or write.
+    pub fs: FsAccess,
+    /// Names of hookhost's environment variables passed on, besides the fixed few (`PATH`,
+    /// `HOME`, `LANG`, ...) every sandboxed hook gets.
+    pub env: Vec<String>,
+    /// The TCP ports it may connect to (`host:port`; empty: no network at all).
+    pub net: Vec<NetTarget>,
+    /// Its data memory cap in MiB (`None`: [`SANDBOX_MEMORY_MIB`]).
+    pub memory_mib: Option<u64>,
+}
+
+/// A sandboxed command hook's memory cap in MiB when it names none (a process's data
+/// segment and private writable mappings: `RLIMIT_DATA`).
+pub const SANDBOX_MEMORY_MIB: u64 = 2048;
+
+impl Default for Grants {
+    fn default() -> Self {
+        Grants {
+            fs: FsAccess::Read,
+            env: Vec::new(),
+            net: Vec::new(),
+            memory_mib: None,
+        }
+    }
+}
+
+impl Grants {
+    /// What an untrusted project hook keeps of these: at most read access to the project,
+    /// no variables beyond the fixed few, no network, at most the default memory.
+    pub fn reduced(&self) -> Grants {
+        Grants {
+            fs: self.fs.min(FsAccess::Read),
+            env: Vec::new(),
+            net: Vec::new(),
+            memory_mib: Some(
+                self.memory_mib
+                    .unwrap_or(SANDBOX_MEMORY_MIB)
+                    .min(SANDBOX_MEMORY_MIB / 2),
+            ),
+        }
+    }
+
+    /// `fs read, env [A, B], net [h:443], memory 2048 MiB`: how `list`, `explain` and the
+    /// decision log show them.
+    pub fn summary(&self) -> String {
+        let fs = match self.fs {
+            FsAccess::None => "none",
+            FsAccess::Read => "read",
+            FsAccess::Write => "write",
+        };
+        let env = if self.env.is_empty() {
+            "the fixed set".to_string()
+        } else {
+            format!("the fixed set and {}", self.env.join(", "))
+        };
+        let net = if self.net.is_empty() {
+            "none".to_string()
+        } else {
+            self.net
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let memory = self.memory_mib.unwrap_or(SANDBOX_MEMORY_MIB);
+        format!("fs {fs}, env {env}, net {net}, memory {memory} MiB")
+    }
+}
+
+/// Whether a command hook runs in the kernel sandbox, as its config says.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SandboxMode {
+    /// Nothing said: a trusted hook runs unsandboxed, an untrusted one sandboxed with the
+    /// reduced grants, and managed policy may require it.
+    #[default]
+    Default,
+    /// `"sandbox": false`: never sandboxed (a trusted hook only; an untrusted one does not
+    /// run, and managed `requireSandbox` refuses it).
+    Off,
+    /// Grants declared (or `"sandbox": true`): sandboxed with exactly these.
+    On(Grants),
 }
 
 /// Where a wasm hook's module comes from, decided once when the config is read: a file the
@@ -363,6 +455,9 @@ pub struct Hook {
     /// process; when it exits 2 its output is delivered at the session's next event that can
     /// carry it (`runner/rewake.rs`).
     pub async_rewake: bool,
+    /// A command hook's sandbox as configured (`fs`, `env`, `net`, `memory`, `sandbox`);
+    /// [`SandboxMode::Default`] for every other kind.
+    pub sandbox: SandboxMode,
 }
 
 impl Hook {
@@ -465,6 +560,9 @@ pub struct HookSet {
     /// The managed file that turned every other config file off (`allowManagedHooksOnly`),
     /// when one did: only managed (and in-process) hooks run.
     pub managed_only: Option<PathBuf>,
+    /// The managed file that requires every command hook to run sandboxed
+    /// (`"requireSandbox": true`), when one does.
+    pub require_sandbox: Option<PathBuf>,
     /// What the files say that hookhost accepts but does not implement (other agents' keys
     /// and events), or skips: listed by `check`, never an error.
     pub warnings: Vec<super::ConfigError>,
@@ -481,6 +579,7 @@ impl HookSet {
             files: Vec::new(),
             file_hashes: Default::default(),
             managed_only: None,
+            require_sandbox: None,
             warnings: Vec::new(),
             disabled: Vec::new(),
         }

@@ -96,7 +96,7 @@ impl Serialize for Hook<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (d, h) = (self.0, self.1);
         let (stdout, stderr) = (d.get(h.stdout), d.get(h.stderr));
-        let mut s = serializer.serialize_struct("HookEntry", 17)?;
+        let mut s = serializer.serialize_struct("HookEntry", 18)?;
         s.serialize_field("hook", &format_args!("{}", h.hook))?;
         s.serialize_field("file", &d.text_of(h.file))?;
         s.serialize_field("index", &h.hook.index)?;
@@ -120,6 +120,9 @@ impl Serialize for Hook<'_> {
         }
         if let Some(m) = &h.model {
             s.serialize_field("model", &Judgement(d, m))?;
+        }
+        if let Some(sandbox) = d.text_of(h.sandbox) {
+            s.serialize_field("sandbox", sandbox)?;
         }
         s.end()
     }

@@ -85,6 +85,8 @@ pub(crate) struct HookFacts {
     pub rejudged: bool,
     /// A model hook's judgement, its text in the draft's.
     pub model: Option<JudgementFacts>,
+    /// How it was sandboxed, when it was.
+    pub sandbox: Option<Piece>,
 }
 
 /// A model's judgement of one hook, its text in the draft's.
@@ -138,6 +140,7 @@ impl Draft {
                 reason: m.reason.as_deref().map(|t| self.put(t)),
                 replayed: m.replayed,
             }),
+            sandbox: r.sandbox.as_deref().map(|t| self.put(t)),
         };
         self.hooks.push(facts);
     }

@@ -26,6 +26,7 @@ mod fire;
 mod log;
 mod once;
 mod rewake;
+mod sandboxing;
 mod step;
 mod tool_hooks;
 

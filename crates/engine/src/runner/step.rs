@@ -4,6 +4,7 @@
 //! decides).
 
 use super::fire::Step;
+use super::sandboxing::{self, Plan};
 use super::{Runner, Snapshot};
 use crate::Dialect;
 use crate::config::{Handler, Hook, ModuleSource, Scope};
@@ -49,14 +50,36 @@ impl Runner {
         if untrusted && !rejudge {
             report.untrusted.push(hook.id());
         }
-        match trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event) {
-            gate @ (Gate::Skip | Gate::Block) => {
+        let require = snapshot.hooks.require_sandbox.as_deref();
+        let plan = sandboxing::plan(hook, untrusted, self.trust_policy, require);
+        let mut gate = trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event);
+        match (&plan, gate) {
+            // An untrusted command hook runs sandboxed, its answer reduced, instead of not at all.
+            (Plan::Sandboxed(_), Gate::Skip | Gate::Block) => gate = Gate::RunReduced,
+            (Plan::Refused(why), Gate::Run | Gate::RunReduced) => {
+                tracing::warn!(hook = %hook.label(), "not run: {why}");
+                if hook.is_async {
+                    return None;
+                }
+                let blocks = event.class() == crate::event::EventClass::Blocking;
+                let judgement = trust::no_sandbox(hook, blocks, why);
+                let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
+                return Some((record(hook, &out, &judgement, false), judgement));
+            }
+            _ => {}
+        }
+        match gate {
+            Gate::Skip | Gate::Block => {
                 tracing::warn!(hook = %hook.label(), command = %crate::terminal_safe(hook.handler.display()), "untrusted project hook not run; review it and run `hookhost trust`");
                 if hook.is_async {
                     return None;
                 }
                 let review = to_review(snapshot, hook);
-                let judgement = trust::not_run(hook, gate == Gate::Block, &review);
+                let cannot = match &plan {
+                    Plan::Refused(why) => Some(why.as_str()),
+                    _ => None,
+                };
+                let judgement = trust::not_run(hook, gate == Gate::Block, &review, cannot);
                 let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
                 Some((record(hook, &out, &judgement, false), judgement))
             }
@@ -79,6 +102,24 @@ impl Runner {
                     let value = file.to_string_lossy().into_owned();
                     request.env.push(("CLAUDE_ENV_FILE".to_string(), value));
                 }
+                if let Plan::Sandboxed(grants) = plan {
+                    let home = match self.paths.as_ref().and_then(|p| p.home.clone()) {
+                        Some(home) => Some(home),
+                        None => crate::locations::account_home(),
+                    };
+                    let user_grants = level == TrustLevel::Trusted;
+                    let sandbox = sandboxing::sandbox_of(
+                        hook,
+                        (grants, user_grants),
+                        home.as_deref(),
+                        &request.env,
+                    );
+                    request.sandbox = Some(sandbox);
+                }
+                let sandboxed = request
+                    .sandbox
+                    .as_ref()
+                    .map(crate::spawner::describe_sandbox);
                 if hook.async_rewake {
                     self.start_rewake(hook.clone(), request, payload, level);
                     return None;
@@ -103,6 +144,7 @@ impl Runner {
                 }
                 let mut r = record(hook, &output, &judgement, false);
                 r.rejudged = rejudge;
+                r.sandbox = sandboxed;
                 Some((r, judgement))
             }
         }
@@ -209,6 +251,7 @@ impl Runner {
             timeout: hook.timeout,
             module_sha256,
             untrusted: false,
+            sandbox: None,
         };
         if level == TrustLevel::Untrusted {
             trust::reduce_request(&mut request);

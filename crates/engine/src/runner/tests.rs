@@ -74,6 +74,11 @@ impl Spawner for FakeSpawner {
     }
 }
 
+/// A project command hook on PreToolUse (for the sandbox plan's tests).
+pub(super) fn hook_for_sandbox() -> Hook {
+    hook(Event::PreToolUse, 0, "./guard.sh")
+}
+
 fn hook(event: Event, index: usize, command: &str) -> Hook {
     Hook {
         event,
@@ -98,6 +103,7 @@ fn hook(event: Event, index: usize, command: &str) -> Hook {
         status_message: None,
         once: false,
         async_rewake: false,
+        sandbox: crate::config::SandboxMode::Default,
     }
 }
 

@@ -12,6 +12,7 @@ mod mcp;
 mod mcp_http;
 mod model;
 pub(crate) mod program;
+pub(crate) mod sandbox;
 mod shell;
 pub mod wasm;
 
@@ -19,6 +20,7 @@ pub use capture::{Capture, CapturedStream, OUTPUT_CAP};
 pub use http::HttpSpawner;
 pub use mcp::McpSpawner;
 pub use model::{MAX_AGENT_TURNS, MAX_CONCURRENT_MODEL_CALLS, ModelSpawner};
+pub use sandbox::{Sandbox, describe as describe_sandbox, support as sandbox_support};
 pub use shell::ShellSpawner;
 #[cfg(unix)]
 pub(crate) use shell::start_detached;
@@ -63,6 +65,10 @@ pub struct SpawnRequest {
     /// compile is bounded by its own (short) timeout too, so a module crafted to compile
     /// slowly cannot stall an event for the full compile bound.
     pub untrusted: bool,
+    /// A command hook to run in the kernel sandbox, with these grants (`None`: it runs as
+    /// the user, unconfined). The runner decides; the spawner enforces, and a sandbox it
+    /// cannot set up is a spawn failure, never an unconfined run.
+    pub sandbox: Option<Sandbox>,
 }
 
 impl SpawnRequest {

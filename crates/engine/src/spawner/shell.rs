@@ -131,6 +131,11 @@ const DETACHED: &str = r#"d=$1; shift; "$@" <"$d/in" >"$d/out" 2>"$d/err"; echo 
 /// foreground).
 #[cfg(unix)]
 pub(crate) fn start_detached(req: &SpawnRequest, dir: &std::path::Path) -> Result<(), String> {
+    if req.sandbox.is_some() {
+        return Err(
+            "a hook that runs sandboxed cannot run in the background (`asyncRewake`): nothing would enforce its timeout; remove `asyncRewake`, or trust the hook and give it no grants".into(),
+        );
+    }
     if let Some(failed) = req.missing_cwd(std::time::Instant::now()) {
         return Err(match failed.status {
             ExitStatus::SpawnFailed(why) => why,
@@ -168,6 +173,20 @@ pub(crate) fn start_detached(req: &SpawnRequest, dir: &std::path::Path) -> Resul
     Ok(())
 }
 
+/// hookhost's own variables for a sandboxed hook (its environment is otherwise the
+/// sandbox's): `HOOK_EVENT`, `HOOK_PROJECT_DIR` and the dialect's.
+fn own_env(req: &SpawnRequest) -> Vec<(String, String)> {
+    let mut own = vec![
+        ("HOOK_EVENT".to_string(), req.event.as_str().to_string()),
+        (
+            "HOOK_PROJECT_DIR".to_string(),
+            req.project_dir.to_string_lossy().into_owned(),
+        ),
+    ];
+    own.extend(req.env.iter().cloned());
+    own
+}
+
 fn describe_status(status: std::process::ExitStatus) -> ExitStatus {
     if let Some(code) = status.code() {
         return ExitStatus::Exited(code);
@@ -196,18 +215,42 @@ impl Spawner for ShellSpawner {
         };
         let command = req.handler.display();
         cmd.current_dir(&req.cwd)
-            .env("HOOK_EVENT", req.event.as_str())
-            .env("HOOK_PROJECT_DIR", &req.project_dir);
-        for name in &req.env_unset {
-            cmd.env_remove(name);
-        }
-        cmd.envs(req.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
-        #[cfg(unix)]
-        cmd.process_group(0);
+        // Kept until the hook is done: a sandboxed hook's private temporary directory.
+        let _confined = match &req.sandbox {
+            None => {
+                cmd.env("HOOK_EVENT", req.event.as_str())
+                    .env("HOOK_PROJECT_DIR", &req.project_dir);
+                for name in &req.env_unset {
+                    cmd.env_remove(name);
+                }
+                cmd.envs(req.env.iter().map(|(k, v)| (k, v)));
+                #[cfg(unix)]
+                cmd.process_group(0);
+                None
+            }
+            Some(sandbox) => {
+                let own = own_env(&req);
+                match super::sandbox::confine(
+                    &mut cmd,
+                    sandbox,
+                    &req.project_dir,
+                    req.timeout,
+                    &own,
+                ) {
+                    Ok(guard) => Some(guard),
+                    Err(why) => {
+                        return SpawnOutput::spawn_failed(
+                            format!("the hook must run sandboxed and cannot: {why}"),
+                            start.elapsed(),
+                        );
+                    }
+                }
+            }
+        };
         let mut child = match cmd.spawn() {
             Ok(c) => c,
             Err(e) => {
@@ -242,7 +285,13 @@ impl Spawner for ShellSpawner {
         }
 
         let status = match timeout_at(deadline, child.wait()).await {
-            Ok(Ok(status)) => describe_status(status),
+            Ok(Ok(status)) => {
+                if req.sandbox.is_some() {
+                    // Nothing a sandboxed hook started outlives it.
+                    kill_group(pid);
+                }
+                describe_status(status)
+            }
             Ok(Err(e)) => ExitStatus::Crashed(format!("waiting for the hook failed: {e}")),
             Err(_) => {
                 kill_group(pid);

@@ -149,6 +149,7 @@ mod tests {
             stdout: Some("SECRET-STDOUT".into()),
             stderr: Some("SECRET-STDERR".into()),
             model: None,
+            sandbox: None,
         }
     }
 

@@ -46,7 +46,7 @@ pub use assess::{ChangeKind, TrustAssessment, TrustChange, join_ids};
 pub use grant::PackageGrant;
 #[doc(no_inline)]
 pub use hookhost_protocol::TrustLevel;
-pub(crate) use policy::{Gate, gate, not_run, reduce_request};
+pub(crate) use policy::{Gate, gate, no_sandbox, not_run, reduce_request};
 pub use policy::{
     TRUST_ENV, TrustPolicy, UNTRUSTED_MODEL_TIMEOUT, UNTRUSTED_TIMEOUT, UnknownPolicy,
 };

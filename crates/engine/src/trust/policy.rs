@@ -123,6 +123,7 @@ pub(crate) fn not_run(
     hook: &crate::config::Hook,
     block: bool,
     review: &[std::path::PathBuf],
+    unsandboxable: Option<&str>,
 ) -> Judgement {
     let files = if review.is_empty() {
         hook.file.display().to_string()
@@ -133,16 +134,44 @@ pub(crate) fn not_run(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let why = format!(
-        "untrusted project hook {} ({}) was not run: review {files}, then run `hookhost trust`",
-        hook.label(),
-        hook.handler.display(),
-    );
+    let why = match unsandboxable {
+        None => format!(
+            "untrusted project hook {} ({}) was not run: review {files}, then run `hookhost trust`",
+            hook.label(),
+            hook.handler.display(),
+        ),
+        Some(cannot) => format!(
+            "untrusted project hook {} ({}) was not run: {cannot}; review {files}, then run `hookhost trust`",
+            hook.label(),
+            hook.handler.display(),
+        ),
+    };
     if block {
         let row = Row::Untrusted { blocks: true };
         Judgement::not_run(row, Outcome::Block, Verdict::Block(why.clone()), why)
     } else {
         let row = Row::Untrusted { blocks: false };
         Judgement::not_run(row, Outcome::Skipped, Verdict::Pass, why)
+    }
+}
+
+/// The judgement of a command hook that must run sandboxed and cannot (`why`): not run;
+/// it blocks a blocking event (`blocks`), as a guard that cannot run fails closed.
+pub(crate) fn no_sandbox(hook: &crate::config::Hook, blocks: bool, why: &str) -> Judgement {
+    let message = format!(
+        "{} ({}) was not run: {why}",
+        hook.label(),
+        hook.handler.display()
+    );
+    let row = Row::NoSandbox { blocks };
+    if blocks {
+        Judgement::not_run(
+            row,
+            Outcome::Block,
+            Verdict::Block(message.clone()),
+            message,
+        )
+    } else {
+        Judgement::not_run(row, Outcome::Skipped, Verdict::Pass, message)
     }
 }

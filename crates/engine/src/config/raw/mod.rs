@@ -24,6 +24,7 @@ const TOP_KEYS: &[&str] = &[
     "hooks",
     "$schema",
     MANAGED_ONLY_KEY,
+    REQUIRE_SANDBOX_KEY,
     DISABLE_ALL_KEY,
     super::mcp_servers::SERVERS_KEY,
     MODEL_KEY,
@@ -34,6 +35,8 @@ const TOP_KEYS: &[&str] = &[
 pub(super) const MODEL_KEY: &str = "model";
 /// The managed file's switch that turns every other config file off.
 pub(super) const MANAGED_ONLY_KEY: &str = "allowManagedHooksOnly";
+/// The managed file's switch that makes every command hook run sandboxed.
+pub(super) const REQUIRE_SANDBOX_KEY: &str = "requireSandbox";
 /// The switch that turns off the hooks of its file and of every lower rank (never managed
 /// hooks).
 pub(super) const DISABLE_ALL_KEY: &str = "disableAllHooks";
@@ -54,6 +57,8 @@ const HOOK_KEYS: &[&str] = &[
     "memory",
     "fs",
     "env",
+    "net",
+    "sandbox",
     "dialect",
     "package",
     "enabled",
@@ -84,6 +89,8 @@ pub(super) enum Entry {
     /// `"allowManagedHooksOnly": true|false` (meaningful in the managed file only; the
     /// loader decides what it means elsewhere).
     ManagedOnly(bool),
+    /// `"requireSandbox": true|false` (the managed file only).
+    RequireSandbox(bool),
     /// `"disableAllHooks": true|false`.
     DisableAll(bool),
     /// `"warmEngine": true|false`, checked here (whether this file may say it is the loader's
@@ -124,6 +131,10 @@ pub(super) struct RawHook {
     pub memory_mib: Option<u64>,
     pub fs: Option<FsAccess>,
     pub env: Vec<String>,
+    /// `net`: `host:port` destinations.
+    pub net: Vec<crate::config::NetTarget>,
+    /// `sandbox`: a command hook's explicit choice.
+    pub sandbox: Option<bool>,
     /// `dialect`: whose contract the hook is written for (default native).
     pub dialect: Option<Dialect>,
     /// `package`: a hook package pinned by digest (runs from the store).
@@ -252,6 +263,7 @@ fn top_level(root: &Map<String, Value>) -> Vec<Entry> {
     }
     for (key, entry) in [
         (MANAGED_ONLY_KEY, Entry::ManagedOnly as fn(bool) -> Entry),
+        (REQUIRE_SANDBOX_KEY, Entry::RequireSandbox),
         (DISABLE_ALL_KEY, Entry::DisableAll),
         (super::warm_switch::WARM_KEY, |_| Entry::WarmEngine),
     ] {
@@ -384,6 +396,8 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let memory_mib = r.memory();
     let fs = r.fs();
     let env = r.names("env");
+    let net = r.net();
+    let sandbox = r.bool("sandbox");
     let headers = r.headers();
     let allowed_env = r.names("allowedEnv");
     let dialect = r.dialect();
@@ -411,6 +425,8 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         memory_mib,
         fs,
         env,
+        net,
+        sandbox,
         dialect,
         package,
         enabled,

@@ -247,6 +247,28 @@ impl Reader<'_> {
         }
     }
 
+    /// `net`: a list of `host:port` destinations.
+    pub(super) fn net(&mut self) -> Vec<crate::config::NetTarget> {
+        let Some(v) = self.obj.get("net") else {
+            return Vec::new();
+        };
+        let parsed: Option<Vec<_>> = v.as_array().and_then(|items| {
+            items
+                .iter()
+                .map(|i| i.as_str().and_then(crate::config::NetTarget::parse))
+                .collect()
+        });
+        match parsed {
+            Some(targets) => targets,
+            None => {
+                self.problems.push(format!(
+                    "`net` must be a list of \"host:port\" destinations like [\"api.example.com:443\", \"[::1]:8080\"], got {v}; omit it for no network"
+                ));
+                Vec::new()
+            }
+        }
+    }
+
     /// A list of environment variable names.
     pub(super) fn names(&mut self, key: &str) -> Vec<String> {
         let Some(v) = self.obj.get(key) else {

@@ -1,0 +1,430 @@
+//! The Linux sandbox: Landlock, seccomp, `no_new_privs`, a session of its own and rlimits,
+//! applied in the child between `fork` and `exec`.
+//!
+//! Everything that allocates or can fail in an interesting way is done in the parent before
+//! the fork: the Landlock ruleset (an fd with the rules already added) and the seccomp
+//! programs (built once per process). The child only makes system calls: `setsid`,
+//! `setrlimit`, `prctl(PR_SET_NO_NEW_PRIVS)`, `landlock_restrict_self` and `seccomp`.
+//!
+//! **Landlock ABI 3 (Linux 6.2) is required**: ABI 1 and 2 cannot stop a read-only hook
+//! from truncating a project file (`LANDLOCK_ACCESS_FS_TRUNCATE` came with 3). On an older
+//! kernel, or one without Landlock enabled, [`support`] says so and no hook that must run
+//! sandboxed runs. With ABI 4 (Linux 6.7) TCP connections are limited to the granted ports;
+//! a `net` grant on an older kernel is refused rather than left open. With ABI 6 (Linux
+//! 6.12) a hook cannot signal processes outside its sandbox (the agent, say); before that it
+//! can signal the user's other processes, as any process of theirs can.
+
+use super::{SYSTEM_READ, Sandbox, project_access};
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, NetPort, PathBeneath,
+    PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope,
+};
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+use std::collections::BTreeMap;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// The oldest Landlock ABI the sandbox runs on (see the module's docs).
+const MIN_ABI: i64 = 3;
+/// The Landlock ABI that filters TCP ports.
+const NET_ABI: i64 = 4;
+/// The Landlock ABI that scopes signals and abstract UNIX sockets.
+const SCOPE_ABI: i64 = 6;
+
+/// How many processes a sandboxed hook may add to those the system already has (a bound on
+/// a fork bomb; the kernel exempts root from it).
+const PROCESS_ALLOWANCE: u64 = 256;
+
+/// Calls no hook needs and a confined one must not make: tracing or reading other
+/// processes, namespaces and mounts, kernel modules and keys, BPF and perf, io_uring (whose
+/// operations seccomp cannot see), file handles (which bypass path checks), the clock, and
+/// `setsid` (a new session would escape the kill on timeout).
+const DENIED: &[libc::c_long] = &[
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_chroot,
+    libc::SYS_setns,
+    libc::SYS_unshare,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_bpf,
+    libc::SYS_perf_event_open,
+    libc::SYS_kexec_load,
+    libc::SYS_kexec_file_load,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_reboot,
+    libc::SYS_swapon,
+    libc::SYS_swapoff,
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+    libc::SYS_userfaultfd,
+    libc::SYS_open_by_handle_at,
+    libc::SYS_name_to_handle_at,
+    libc::SYS_acct,
+    libc::SYS_quotactl,
+    libc::SYS_settimeofday,
+    libc::SYS_clock_settime,
+    libc::SYS_clock_adjtime,
+    libc::SYS_adjtimex,
+    libc::SYS_syslog,
+    libc::SYS_vhangup,
+    libc::SYS_setsid,
+    libc::SYS_fanotify_init,
+    libc::SYS_open_tree,
+    libc::SYS_move_mount,
+    libc::SYS_fsopen,
+    libc::SYS_fsconfig,
+    libc::SYS_fsmount,
+    libc::SYS_fspick,
+    libc::SYS_mount_setattr,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_iopl,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_ioperm,
+];
+
+/// `clone` flags that make a new namespace.
+const NAMESPACE_FLAGS: &[u64] = &[
+    libc::CLONE_NEWUSER as u64,
+    libc::CLONE_NEWNS as u64,
+    libc::CLONE_NEWPID as u64,
+    libc::CLONE_NEWNET as u64,
+    libc::CLONE_NEWIPC as u64,
+    libc::CLONE_NEWUTS as u64,
+    libc::CLONE_NEWCGROUP as u64,
+];
+
+/// The kernel's Landlock ABI (0: none).
+#[allow(unsafe_code)]
+fn landlock_abi() -> i64 {
+    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
+    // SAFETY: with the VERSION flag, landlock_create_ruleset reads no memory (attr NULL,
+    // size 0) and returns the ABI version or -1; it creates nothing.
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    abi.max(0)
+}
+
+/// Whether this kernel can sandbox a hook: `Ok` names what it has.
+pub(super) fn support() -> Result<String, String> {
+    let abi = landlock_abi();
+    if abi < MIN_ABI {
+        return Err(if abi == 0 {
+            "this kernel has no Landlock (Linux 6.2 or later with Landlock enabled: `lsm=landlock,...` on the kernel command line), so command hooks cannot run sandboxed here".to_string()
+        } else {
+            format!(
+                "this kernel's Landlock is ABI {abi}; sandboxed command hooks need ABI {MIN_ABI} (Linux 6.2 or later), which can keep a read-only hook from truncating files"
+            )
+        });
+    }
+    filters(false)?;
+    Ok(format!("Landlock ABI {abi}, seccomp"))
+}
+
+fn abi_of(version: i64) -> ABI {
+    match version {
+        ..=3 => ABI::V3,
+        4 => ABI::V4,
+        5 => ABI::V5,
+        6 => ABI::V6,
+        _ => ABI::V7,
+    }
+}
+
+/// The seccomp programs for a hook with (`true`) or without network: the denied calls, and
+/// `clone3` answered with ENOSYS (its flags are behind a pointer seccomp cannot read; libc
+/// then falls back to `clone`, whose flags it can).
+fn filters(net: bool) -> Result<Arc<[BpfProgram]>, String> {
+    static WITH: OnceLock<Result<Arc<[BpfProgram]>, String>> = OnceLock::new();
+    static WITHOUT: OnceLock<Result<Arc<[BpfProgram]>, String>> = OnceLock::new();
+    let cell = if net { &WITH } else { &WITHOUT };
+    cell.get_or_init(|| {
+        build_filters(net).map_err(|e| format!("cannot build the seccomp filter: {e}"))
+    })
+    .clone()
+}
+
+fn build_filters(net: bool) -> Result<Arc<[BpfProgram]>, seccompiler::Error> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH)?;
+    let cond = |arg, op, value| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value);
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    for nr in DENIED {
+        rules.insert(*nr, Vec::new());
+    }
+    // No network: no socket at all (a UNIX socket reaches the agent's, Docker's, the
+    // desktop's services). With a grant: TCP/UDP over IPv4 and IPv6 only; Landlock limits
+    // the TCP ports.
+    rules.insert(
+        libc::SYS_socket,
+        if net {
+            vec![SeccompRule::new(vec![
+                cond(0, SeccompCmpOp::Ne, libc::AF_INET as u64)?,
+                cond(0, SeccompCmpOp::Ne, libc::AF_INET6 as u64)?,
+            ])?]
+        } else {
+            Vec::new()
+        },
+    );
+    let namespaces = NAMESPACE_FLAGS
+        .iter()
+        .map(|flag| {
+            SeccompRule::new(vec![SeccompCondition::new(
+                0,
+                SeccompCmpArgLen::Qword,
+                SeccompCmpOp::MaskedEq(*flag),
+                *flag,
+            )?])
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    rules.insert(libc::SYS_clone, namespaces);
+    // Typing into the terminal of the agent's user.
+    rules.insert(
+        libc::SYS_ioctl,
+        vec![SeccompRule::new(vec![cond(
+            1,
+            SeccompCmpOp::Eq,
+            libc::TIOCSTI as u64,
+        )?])?],
+    );
+    let x32 = x32_aliases(&rules);
+    rules.extend(x32);
+    let main: BpfProgram = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )?
+    .try_into()?;
+    let mut clone3 = BTreeMap::new();
+    clone3.insert(libc::SYS_clone3, Vec::new());
+    let x32 = x32_aliases(&clone3);
+    clone3.extend(x32);
+    let clone3: BpfProgram = SeccompFilter::new(
+        clone3,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch,
+    )?
+    .try_into()?;
+    Ok(Arc::from(vec![main, clone3]))
+}
+
+/// On x86-64 the x32 ABI shares the architecture tag and numbers its calls with bit 30 set:
+/// each rule again under that number, so a kernel built with x32 cannot be used to step
+/// around the filter.
+fn x32_aliases(rules: &BTreeMap<i64, Vec<SeccompRule>>) -> Vec<(i64, Vec<SeccompRule>)> {
+    if cfg!(target_arch = "x86_64") {
+        const X32_BIT: i64 = 0x4000_0000;
+        rules
+            .iter()
+            .map(|(nr, r)| (nr | X32_BIT, r.clone()))
+            .collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The Landlock ruleset for `sandbox`, rules added: an fd the child restricts itself with.
+fn ruleset(sandbox: &Sandbox, project: &Path, tmp: &Path) -> Result<OwnedFd, String> {
+    let version = landlock_abi();
+    let abi = abi_of(version);
+    let wants_net = !sandbox.grants.net.is_empty();
+    if wants_net && version < NET_ABI {
+        return Err(format!(
+            "the hook's `net` grant needs Landlock ABI {NET_ABI} (Linux 6.7) to limit its connections to the granted ports; this kernel has ABI {version}, so it does not run (remove `net`, or run it on a newer kernel)"
+        ));
+    }
+    let err = |e: landlock::RulesetError| format!("cannot set up the Landlock sandbox: {e}");
+    let mut rs = Ruleset::default()
+        .set_compatibility(CompatLevel::HardRequirement)
+        .handle_access(AccessFs::from_all(abi))
+        .map_err(err)?;
+    if version >= NET_ABI {
+        rs = rs
+            .handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)
+            .map_err(err)?;
+    }
+    if version >= SCOPE_ABI {
+        rs = rs.scope(Scope::from_all(abi)).map_err(err)?;
+    }
+    let read_exec = AccessFs::from_read(abi);
+    let all = AccessFs::from_all(abi);
+    let device = AccessFs::ReadFile | AccessFs::WriteFile;
+    let mut grants: Vec<(&Path, BitFlags<AccessFs>)> = SYSTEM_READ
+        .iter()
+        .map(|d| (Path::new(*d), read_exec))
+        .collect();
+    grants.push((Path::new("/proc"), AccessFs::ReadFile | AccessFs::ReadDir));
+    for dev in [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        "/dev/random",
+        "/dev/urandom",
+    ] {
+        grants.push((Path::new(dev), device));
+    }
+    grants.push((tmp, all));
+    match project_access(sandbox.grants.fs) {
+        Some(true) => grants.push((project, all)),
+        Some(false) => grants.push((project, read_exec)),
+        None => {}
+    }
+    grants.extend(sandbox.read.iter().map(|p| (p.as_path(), read_exec)));
+    let mut created = rs.create().map_err(err)?;
+    for (path, access) in grants {
+        let Ok(fd) = PathFd::new(path) else {
+            continue; // gone, or never there: nothing to grant
+        };
+        let access = if path.is_dir() {
+            access
+        } else {
+            access & AccessFs::from_file(abi)
+        };
+        (&mut created)
+            .add_rule(PathBeneath::new(fd, access))
+            .map_err(|e| format!("cannot grant {} to the sandbox: {e}", path.display()))?;
+    }
+    for port in ports(sandbox) {
+        (&mut created)
+            .add_rule(NetPort::new(port, AccessNet::ConnectTcp))
+            .map_err(err)?;
+    }
+    Option::<OwnedFd>::from(created)
+        .ok_or_else(|| "Landlock did not enforce the ruleset on this kernel".to_string())
+}
+
+fn ports(sandbox: &Sandbox) -> Vec<u16> {
+    let mut ports: Vec<u16> = sandbox.grants.net.iter().map(|t| t.port).collect();
+    ports.sort_unstable();
+    ports.dedup();
+    ports
+}
+
+/// The resource limits of the child, worked out before the fork.
+#[derive(Clone, Copy)]
+struct Limits {
+    processes: libc::rlim_t,
+    cpu_seconds: libc::rlim_t,
+    data_bytes: libc::rlim_t,
+}
+
+/// The processes that exist now (every thread counts against `RLIMIT_NPROC`): the total of
+/// `/proc/loadavg`'s fourth field, which bounds this user's count from above.
+fn processes_now() -> u64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| {
+            let field = s.split_whitespace().nth(3)?;
+            field.split_once('/')?.1.parse().ok()
+        })
+        .unwrap_or(32_768)
+}
+
+/// Prepares `cmd` to confine itself to `sandbox` in the child.
+pub(super) fn confine(
+    cmd: &mut tokio::process::Command,
+    sandbox: &Sandbox,
+    project: &Path,
+    tmp: &Path,
+    timeout: std::time::Duration,
+) -> Result<(), String> {
+    let ruleset = ruleset(sandbox, project, tmp)?;
+    let filters = filters(!sandbox.grants.net.is_empty())?;
+    let memory = sandbox
+        .grants
+        .memory_mib
+        .unwrap_or(crate::config::SANDBOX_MEMORY_MIB);
+    let limits = Limits {
+        processes: processes_now() + PROCESS_ALLOWANCE,
+        cpu_seconds: timeout.as_secs() + 1,
+        data_bytes: memory.saturating_mul(1024 * 1024),
+    };
+    install(cmd, ruleset, filters, limits);
+    Ok(())
+}
+
+/// The child's side: only system calls, nothing that allocates.
+#[allow(unsafe_code)]
+fn install(
+    cmd: &mut tokio::process::Command,
+    ruleset: OwnedFd,
+    filters: Arc<[BpfProgram]>,
+    limits: Limits,
+) {
+    let in_child = move || -> std::io::Result<()> {
+        let fail = || Err(std::io::Error::last_os_error());
+        // SAFETY: each call below is a plain system call on values owned by this closure
+        // (the ruleset fd, the filter programs, which outlive the call) and is
+        // async-signal-safe; nothing allocates between fork and exec.
+        unsafe {
+            // Its own session and process group: the timeout kills the group, and setsid
+            // is denied below so nothing in it can leave the session.
+            if libc::setsid() < 0 {
+                return fail();
+            }
+            for (resource, value) in [
+                (libc::RLIMIT_NPROC, limits.processes),
+                (libc::RLIMIT_CPU, limits.cpu_seconds),
+                (libc::RLIMIT_DATA, limits.data_bytes),
+                (libc::RLIMIT_CORE, 0),
+            ] {
+                let limit = libc::rlimit {
+                    rlim_cur: value,
+                    rlim_max: value,
+                };
+                if libc::setrlimit(resource, &limit) != 0 {
+                    return fail();
+                }
+            }
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return fail();
+            }
+            if libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0) != 0 {
+                return fail();
+            }
+        }
+        for program in filters.iter() {
+            seccompiler::apply_filter(program).map_err(std::io::Error::other)?;
+        }
+        Ok(())
+    };
+    // SAFETY: the closure makes only async-signal-safe system calls (see above).
+    unsafe {
+        cmd.pre_exec(in_child);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_filters_build() {
+        assert_eq!(filters(false).unwrap().len(), 2);
+        assert_eq!(filters(true).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_process_count_is_read() {
+        assert!(processes_now() > 0);
+    }
+}

@@ -1,0 +1,304 @@
+//! The kernel sandbox of a command hook (docs/sandbox.md): what a sandboxed shell or
+//! exec-form hook may touch, and the platform code that enforces it in the child before it
+//! runs the hook's program.
+//!
+//! The runner decides *whether* a hook runs sandboxed and with which [`Grants`] (an
+//! untrusted project hook: the reduced ones; a hook that declares grants: exactly those;
+//! managed `requireSandbox`: every command hook); this module only enforces a [`Sandbox`] it
+//! is handed. On Linux that is Landlock (ABI 3 or later: Linux 6.2) for the file system and
+//! TCP ports, a seccomp filter for sockets and the calls no hook needs, `no_new_privs`, its
+//! own session and rlimits (`linux.rs`); on macOS a `sandbox-exec` profile made from the
+//! same grants (`macos.rs`, not tested in CI); elsewhere there is none, and a hook that must
+//! run sandboxed does not run ([`support`] says why).
+
+#[cfg(target_os = "linux")]
+mod linux;
+mod macos;
+
+use crate::config::{FsAccess, Grants};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// The variables every sandboxed hook gets from hookhost's environment (when set), besides
+/// those its grants name and hookhost's own (`HOOK_EVENT`, `HOOK_PROJECT_DIR`, the agent's
+/// per dialect). Everything else, the user's tokens included, stays out.
+pub const FIXED_ENV: &[&str] = &[
+    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ",
+];
+
+/// Directories a sandboxed hook may read and run programs from, whatever its grants (the
+/// system's programs and libraries, and the configuration they read). Those that do not exist
+/// are left out.
+pub const SYSTEM_READ: &[&str] = &[
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/opt",
+    "/nix/store",
+];
+
+/// A command hook to run sandboxed: its grants, and the files outside the project it must
+/// read to run at all (its script, the program of the exec form and that program's install
+/// directory, the `hooks/` folder beside a user's config file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sandbox {
+    /// What it may do.
+    pub grants: Grants,
+    /// Files and directories it may read and execute besides the project and the system's.
+    pub read: Vec<PathBuf>,
+}
+
+/// Why a sandbox cannot be set up here: the platform has none, or the kernel lacks what it
+/// needs. Its text says what is missing.
+pub fn support() -> Result<&'static str, &'static str> {
+    static SUPPORT: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    match SUPPORT.get_or_init(platform_support) {
+        Ok(what) => Ok(what.as_str()),
+        Err(why) => Err(why.as_str()),
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn platform_support() -> Result<String, String> {
+    linux::support()
+}
+
+#[cfg(target_os = "macos")]
+fn platform_support() -> Result<String, String> {
+    macos::support()
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn platform_support() -> Result<String, String> {
+    Err(format!(
+        "hookhost has no sandbox for command hooks on {}",
+        std::env::consts::OS
+    ))
+}
+
+/// The environment of a sandboxed hook: [`FIXED_ENV`] and the granted names from hookhost's
+/// own, `TMPDIR` pointing at its private temporary directory, then `own` (hookhost's
+/// `HOOK_*` and the dialect's variables), which win.
+pub(crate) fn environment(
+    grants: &Grants,
+    tmp: &Path,
+    own: &[(String, String)],
+) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = FIXED_ENV
+        .iter()
+        .copied()
+        .chain(grants.env.iter().map(String::as_str))
+        .filter_map(|name| std::env::var_os(name).map(|v| (OsString::from(name), v)))
+        .collect();
+    env.push(("TMPDIR".into(), tmp.as_os_str().to_owned()));
+    for (k, v) in own {
+        env.retain(|(name, _)| name != k.as_str());
+        env.push((k.into(), v.into()));
+    }
+    env
+}
+
+/// The files a sandboxed command must read beyond the project and the system's directories.
+///
+/// For every hook: the program it starts (`program`, found on `PATH`) and, when that lives
+/// in a `bin/` directory outside the home directory, that directory's parent (a
+/// `/usr/local` or `/opt/x` install holds its libraries beside `bin/`). A program under the
+/// home directory is readable itself, never its surroundings (`~/.cargo/bin/x` must not
+/// open `~/.cargo/credentials.toml`).
+///
+/// For a hook whose grants are the user's own (`user_grants`: trusted, not reduced), also
+/// the files the command names (`./guard.sh`, `~/hooks/x.py` with `~/` expanded against
+/// `home`) and `config_hooks`, the `hooks/` folder beside the config file of a hook that is
+/// not the project's. An untrusted hook gets none of these: its command is the project's to
+/// write, and a word of it naming `~/.ssh/id_ed25519` must not make that readable.
+pub(crate) fn reads_of(
+    words: &[String],
+    program: Option<&Path>,
+    (cwd, home): (&Path, Option<&Path>),
+    config_hooks: Option<&Path>,
+    user_grants: bool,
+) -> Vec<PathBuf> {
+    let mut read = Vec::new();
+    let under_home = |p: &Path| home.is_some_and(|h| p.starts_with(h));
+    if let Some(program) = program {
+        read.push(program.to_path_buf());
+        if let Some(bin) = program.parent()
+            && bin.file_name().is_some_and(|n| n == "bin")
+            && let Some(prefix) = bin.parent()
+            && prefix.parent().is_some()
+            && !under_home(prefix)
+            && !home.is_some_and(|h| h.starts_with(prefix))
+        {
+            read.push(prefix.to_path_buf());
+        }
+    }
+    if user_grants {
+        for word in words {
+            let path = match (word.strip_prefix("~/"), home) {
+                (Some(rest), Some(home)) => home.join(rest),
+                _ if word.contains('/') => cwd.join(word),
+                _ => continue,
+            };
+            if path.is_file() {
+                read.push(path);
+            }
+        }
+        if let Some(dir) = config_hooks.filter(|d| d.is_dir()) {
+            read.push(dir.to_path_buf());
+        }
+    }
+    read.sort();
+    read.dedup();
+    read
+}
+
+/// One line for `run`'s trace, `explain` and the decision log: `sandboxed (fs read, env the
+/// fixed set, net none, memory 1024 MiB)`.
+pub fn describe(sandbox: &Sandbox) -> String {
+    format!("sandboxed ({})", sandbox.grants.summary())
+}
+
+/// A temporary directory only this run of the hook may write (its `TMPDIR`): under `/tmp`
+/// (never `$TMPDIR`, which a project may set), mode 0700, removed after the run.
+pub(crate) fn private_tmp() -> Result<tempfile::TempDir, String> {
+    tempfile::Builder::new()
+        .prefix("hookhost-sandbox-")
+        .tempdir_in(if cfg!(unix) {
+            Path::new("/tmp")
+        } else {
+            Path::new(".")
+        })
+        .map_err(|e| format!("cannot make the sandboxed hook's temporary directory in /tmp: {e}"))
+}
+
+/// The project's access under `fs`, as the platforms grant it.
+pub(crate) fn project_access(fs: FsAccess) -> Option<bool> {
+    match fs {
+        FsAccess::None => None,
+        FsAccess::Read => Some(false),
+        FsAccess::Write => Some(true),
+    }
+}
+
+/// Sets up `cmd` (the hook's program and arguments, not yet started) to run in `sandbox`:
+/// the environment is replaced, and the platform's confinement is applied in the child
+/// before the program runs. `Err`: it cannot be, and the hook must not run (the text says
+/// why). The returned guard holds what must live as long as the hook (its temporary
+/// directory).
+pub(crate) fn confine(
+    cmd: &mut tokio::process::Command,
+    sandbox: &Sandbox,
+    project: &Path,
+    timeout: std::time::Duration,
+    own_env: &[(String, String)],
+) -> Result<Guard, String> {
+    support().map_err(str::to_string)?;
+    let tmp = private_tmp()?;
+    cmd.env_clear();
+    cmd.envs(environment(&sandbox.grants, tmp.path(), own_env));
+    platform_confine(cmd, sandbox, project, tmp.path(), timeout)?;
+    Ok(Guard { _tmp: tmp })
+}
+
+/// What lives as long as a sandboxed hook: its private temporary directory.
+#[derive(Debug)]
+pub(crate) struct Guard {
+    _tmp: tempfile::TempDir,
+}
+
+#[cfg(target_os = "linux")]
+fn platform_confine(
+    cmd: &mut tokio::process::Command,
+    sandbox: &Sandbox,
+    project: &Path,
+    tmp: &Path,
+    timeout: std::time::Duration,
+) -> Result<(), String> {
+    linux::confine(cmd, sandbox, project, tmp, timeout)
+}
+
+#[cfg(target_os = "macos")]
+fn platform_confine(
+    cmd: &mut tokio::process::Command,
+    sandbox: &Sandbox,
+    project: &Path,
+    tmp: &Path,
+    _timeout: std::time::Duration,
+) -> Result<(), String> {
+    macos::confine(cmd, sandbox, project, tmp)
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn platform_confine(
+    _cmd: &mut tokio::process::Command,
+    _sandbox: &Sandbox,
+    _project: &Path,
+    _tmp: &Path,
+    _timeout: std::time::Duration,
+) -> Result<(), String> {
+    Err(platform_support().unwrap_err())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_environment_is_the_fixed_set_the_grants_and_hookhosts_own() {
+        let grants = Grants {
+            env: vec!["HOOKHOST_SANDBOX_TEST_GRANTED".into()],
+            ..Grants::default()
+        };
+        // SAFETY-free: a test-only variable no other test reads.
+        let own = vec![("HOOK_EVENT".to_string(), "PreToolUse".to_string())];
+        let env = environment(&grants, Path::new("/tmp/x"), &own);
+        let names: Vec<_> = env
+            .iter()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        assert!(names.contains(&"TMPDIR".to_string()));
+        assert!(names.contains(&"HOOK_EVENT".to_string()));
+        for (k, _) in std::env::vars_os() {
+            let k = k.to_string_lossy().into_owned();
+            if !FIXED_ENV.contains(&k.as_str()) && k != "HOOK_EVENT" && k != "TMPDIR" {
+                assert!(!names.contains(&k), "{k} leaked into a sandboxed hook");
+            }
+        }
+    }
+
+    #[test]
+    fn reads_cover_the_script_the_program_and_its_install() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let bin = dir.path().join("opt/node/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(home.join(".ssh")).unwrap();
+        std::fs::write(home.join(".ssh/id"), "").unwrap();
+        std::fs::write(bin.join("node"), "").unwrap();
+        std::fs::write(dir.path().join("guard.sh"), "").unwrap();
+        let words: Vec<String> = ["sh", "./guard.sh", "./missing.sh", "~/.ssh/id"]
+            .map(String::from)
+            .to_vec();
+        let at = (dir.path(), Some(home.as_path()));
+        let read = reads_of(&words, Some(&bin.join("node")), at, None, true);
+        assert!(read.contains(&dir.path().join("./guard.sh")), "{read:?}");
+        assert!(read.contains(&bin.join("node")));
+        assert!(read.contains(&dir.path().join("opt/node")), "{read:?}");
+        assert!(!read.iter().any(|p| p.ends_with("missing.sh")));
+        // An untrusted hook's words open nothing: only its program.
+        let read = reads_of(&words, Some(&bin.join("node")), at, None, false);
+        assert!(!read.iter().any(|p| p.starts_with(&home)), "{read:?}");
+        assert!(!read.iter().any(|p| p.ends_with("guard.sh")), "{read:?}");
+        // A program under the home directory: itself, not its install.
+        let cargo_bin = home.join(".cargo/bin");
+        std::fs::create_dir_all(&cargo_bin).unwrap();
+        std::fs::write(cargo_bin.join("tool"), "").unwrap();
+        let read = reads_of(&[], Some(&cargo_bin.join("tool")), at, None, true);
+        assert_eq!(read, vec![cargo_bin.join("tool")]);
+    }
+}
