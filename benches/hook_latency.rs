@@ -3,7 +3,7 @@
 //!
 //! Cases: no hooks; ten non-matching hooks; an in-process hook; a trivial wasm guest; the
 //! SDK's bash guard as wasm; the same guard compiled natively and run through `sh -c`; a
-//! `sh` + `grep` one-liner; the trivial wasm guest without fuel metering pressure (explicit
+//! `sh` + `grep` one-liner, unconfined and in the kernel sandbox; the trivial wasm guest without fuel metering pressure (explicit
 //! huge fuel) vs a compute-heavy guest.
 
 // criterion_group! makes an undocumented public function.
@@ -188,6 +188,12 @@ fn latency(c: &mut Criterion) {
         (
             "shell: sh + grep one-liner",
             b.runner(json!([{"command": "grep -q 'rm -rf /' && exit 2 || exit 0"}])),
+        ),
+        (
+            // The same in the kernel sandbox (docs/sandbox.md): its cost over the line above.
+            "shell: sh + grep one-liner, sandboxed",
+            b.runner(json!([{"command": "grep -q 'rm -rf /' && exit 2 || exit 0",
+                "sandbox": true}])),
         ),
         (
             "http: loopback POST",

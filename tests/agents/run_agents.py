@@ -351,11 +351,12 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
         r.unsupported_check(f"{a} stop: ending the session from PreToolUse",
                             "Codex rejects continue:false on PreToolUse; hookhost answers the deny alone")
 
-    # 3. An untrusted project shell hook does not run, and the user is told.
+    # 3. An untrusted project shell hook runs in the kernel sandbox (it cannot write the
+    #    project) or not at all, and the user is told.
     marker = "untrusted-hook-ran"
     x = run("untrusted", [{"shell": "ls"}, {"text": "Listed."}], {},
             {"PreToolUse": [{"command": f"touch {marker}"}]})
-    r.check(f"{a} untrusted: the project's shell hook did not run", not (x.project / marker).exists(), x.summary())
+    r.check(f"{a} untrusted: the project's shell hook did not write the project", not (x.project / marker).exists(), x.summary())
     r.check(f"{a} untrusted: the call itself still ran",
             x.next_request is not None and "canary.txt" in tool_results(x.next_request), x.summary())
     if agent.shows_hook_messages:

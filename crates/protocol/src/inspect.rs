@@ -94,6 +94,11 @@ pub struct ListedHook {
     /// A wasm hook's module and limits; absent for the other kinds.
     #[serde(flatten)]
     pub wasm: Option<WasmOptions>,
+    /// A command hook's sandbox as configured: `sandboxed: fs read, env ..., net ..., memory
+    /// ... MiB` (it declares grants or `"sandbox": true`), or `sandbox: false`; absent when it
+    /// says neither (an untrusted one still runs sandboxed: docs/sandbox.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
     /// An identical handler listed earlier, which runs instead when both match (hooks only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duplicate_of: Option<DuplicateOf>,
@@ -118,6 +123,9 @@ pub struct WasmOptions {
     pub fs: FsAccess,
     /// The host variables passed to it.
     pub env: Vec<String>,
+    /// The hosts and ports it may reach.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub net: Vec<crate::hook::NetTarget>,
 }
 
 /// The hook that runs instead of a duplicate.

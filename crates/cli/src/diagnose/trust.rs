@@ -7,7 +7,23 @@ use hookhost::{TrustPolicy, TrustStore};
 
 /// The `trust` section.
 pub fn section(paths: &ConfigPaths, policy: TrustPolicy) -> Section {
-    Section::new("trust", "Trust", findings(paths, policy))
+    let mut findings = findings(paths, policy);
+    findings.push(sandbox_finding());
+    Section::new("trust", "Trust", findings)
+}
+
+/// Whether command hooks can run in the kernel sandbox here (docs/sandbox.md): untrusted
+/// project shell hooks run sandboxed where they can, and are skipped where they cannot.
+fn sandbox_finding() -> Finding {
+    match hookhost::spawner::sandbox_support() {
+        Ok(what) => Finding::ok(format!(
+            "command hooks can run sandboxed here ({what}): untrusted project shell hooks run sandboxed, reduced"
+        )),
+        Err(why) => Finding::warning(format!(
+            "{why}: untrusted project shell hooks are skipped, and hooks with grants (`fs`, `env`, `net`, `memory`) do not run"
+        ))
+        .fix("run on Linux 6.2 or later with Landlock enabled (docs/sandbox.md)"),
+    }
 }
 
 fn findings(paths: &ConfigPaths, policy: TrustPolicy) -> Vec<Finding> {
@@ -69,8 +85,12 @@ fn findings(paths: &ConfigPaths, policy: TrustPolicy) -> Vec<Finding> {
 fn reduced_to(set: &HookSet, id: &HookId, policy: TrustPolicy) -> &'static str {
     let hook = set.all().find(|h| h.id() == *id);
     let wasm = hook.is_some_and(|h| matches!(h.handler, Handler::Wasm { .. }));
+    let sandboxable = hookhost::spawner::sandbox_support().is_ok()
+        && hook.is_some_and(|h| {
+            h.handler.kind() == config::HookKind::Shell && h.sandbox != config::SandboxMode::Off
+        });
     let pre_tool = hook.is_some_and(|h| h.event == hookhost::Event::PreToolUse);
-    match (policy, wasm) {
+    match (policy, wasm || sandboxable) {
         (TrustPolicy::All, _) => "runs in full (trust policy `all`)",
         (_, true) => "runs sandboxed; only a block counts",
         (TrustPolicy::Block, false) if pre_tool => "blocks every call it matches (policy `block`)",

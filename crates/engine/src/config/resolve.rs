@@ -687,6 +687,11 @@ fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Ve
             ));
         }
     }
+    if keys.contains("net") && kind == HookKind::Wasm {
+        problems.push(
+            "`net` is not available to wasm hooks yet (they have no network: WASI HTTP is not wired in); remove it, or use a command hook with `net`, which runs in the kernel sandbox (docs/sandbox.md)".into(),
+        );
+    }
     if keys.contains("sandbox") && kind != HookKind::Shell {
         problems.push(
             "`sandbox` applies to command hooks only (a wasm hook always runs sandboxed); remove it".into(),

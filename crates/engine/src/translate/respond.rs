@@ -682,11 +682,25 @@ fn copilot_answer(f: &Facts) -> CopilotAnswer {
 /// default policy skips them): which, and what reviews them. Never silent: the agent shows
 /// it in its own channel.
 fn untrusted_notice(report: &EventReport) -> Option<String> {
+    // Not run, or run in the kernel sandbox with its answer reduced: either way the user has
+    // a project hook to review.
     let skipped: Vec<_> = report
         .hooks
         .iter()
-        .filter(|h| h.outcome == Outcome::Skipped && report.untrusted.contains(&h.hook))
+        .filter(|h| {
+            (h.outcome == Outcome::Skipped || h.sandbox.is_some())
+                && report.untrusted.contains(&h.hook)
+        })
         .collect();
+    let ran = skipped
+        .iter()
+        .filter(|h| h.outcome != Outcome::Skipped)
+        .count();
+    let what = match (ran, skipped.len() - ran) {
+        (0, _) => "did not run",
+        (_, 0) => "ran sandboxed, able only to pass or block",
+        _ => "did not run or ran sandboxed",
+    };
     let first = skipped.first()?;
     let names: Vec<String> = skipped
         .iter()
@@ -703,7 +717,7 @@ fn untrusted_notice(report: &EventReport) -> Option<String> {
         .map(|f| f.display().to_string())
         .unwrap_or_default();
     Some(format!(
-        "hookhost: {} untrusted project hook{} did not run ({}{more}); review {file}, then run `hookhost trust` in that project",
+        "hookhost: {} untrusted project hook{} {what} ({}{more}); review {file}, then run `hookhost trust` in that project",
         skipped.len(),
         if skipped.len() == 1 { "" } else { "s" },
         names.join(", ")
