@@ -30,6 +30,11 @@ try write_outside 'echo x > {outside}/written'
 try write_project 'echo x > written-by-hook'
 try write_tmp 'echo x > "$TMPDIR/scratch" && test -s "$TMPDIR/scratch"'
 try net 'bash -c "exec 3<>/dev/tcp/127.0.0.1/{port}"'
+try mptcp 'perl -MSocket -e "socket(my \$s, PF_INET, SOCK_STREAM, 262) or exit 1"'
+try chmod_outside 'chmod 600 {outside}/notes.txt'
+try parent_environ 'cat /proc/{pid}/environ'
+try setpgid 'perl -e "setpgrp(0,0) or exit 1"'
+try mknod 'mknod "$TMPDIR/k" c 1 3'
 if [ -n "$HOOKHOST_TEST_SECRET" ]; then echo "secret=ok" >&2; else echo "secret=denied" >&2; fi
 if [ -n "$GRANTED_VAR" ]; then echo "granted_var=ok" >&2; else echo "granted_var=denied" >&2; fi
 echo "the hook ran to its end" >&2
@@ -37,6 +42,7 @@ exit 2
 "#,
         home = home.display(),
         outside = outside.display(),
+        pid = std::process::id(),
     )
 }
 
@@ -138,6 +144,11 @@ async fn an_untrusted_shell_hook_runs_sandboxed_with_nothing_beyond_reading_the_
         ("write_project", "denied"),
         ("write_tmp", "ok"),
         ("net", "denied"),
+        ("mptcp", "denied"),
+        ("chmod_outside", "denied"),
+        ("parent_environ", "denied"),
+        ("setpgid", "denied"),
+        ("mknod", "denied"),
         ("secret", "denied"),
         ("granted_var", "denied"),
     ] {
@@ -190,6 +201,11 @@ async fn a_trusted_hook_with_grants_gets_exactly_those() {
         ("write_outside", "denied"),
         ("write_project", "ok"),
         ("net", "ok"),
+        // MPTCP would step around the port rules; the rest is as for any sandboxed hook.
+        ("mptcp", "denied"),
+        ("parent_environ", "denied"),
+        ("setpgid", "denied"),
+        ("mknod", "denied"),
         ("secret", "denied"),
         ("granted_var", "ok"),
     ] {
@@ -416,4 +432,29 @@ async fn managed_policy_sandboxes_every_command_hook() {
     );
     assert_eq!(got.get("write_project").map(String::as_str), Some("denied"));
     assert!(r.hooks[0].sandbox.is_some());
+}
+
+#[tokio::test]
+async fn a_program_path_through_a_link_to_the_root_opens_nothing() {
+    // `./r/bin/cat` with `r -> /` in the project (or `/usr/../bin/cat`) must not make `/`
+    // readable: the sandbox grants the real program file, never a directory for it.
+    let s = setup(json!({"command": "./hooks/attempts.sh", "match": "bash"}));
+    std::os::unix::fs::symlink("/", s.p.path().join("r")).unwrap();
+    let key = s.p.home.path().join(".ssh/id_ed25519");
+    for program in ["./r/bin/cat", "/usr/../bin/cat"] {
+        s.p.write(
+            ".coding-agent/hooks.json",
+            &json!({"hooks": {"PreToolUse": [{"match": "bash",
+                "command": format!("{program} '{}' >&2; {program} /root/.profile >&2; exit 2", key.display())}]}})
+            .to_string(),
+        );
+        let r = fire(&s, TrustPolicy::Skip).await;
+        let h = &r.hooks[0];
+        assert!(h.sandbox.is_some(), "{}", common::summary(&r));
+        assert!(
+            !h.stderr.contains("PRIVATE KEY") && h.stderr.contains("Permission denied"),
+            "{program}: {}",
+            h.stderr
+        );
+    }
 }

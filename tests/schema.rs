@@ -323,10 +323,16 @@ fn the_schema_and_hookhost_reject_the_same_invalid_configs() {
         hook("Stop", json!({"command": "x", "async": true})),
         hook("SubagentStop", json!({"command": "x", "async": true})),
         hook("PreToolUse", json!({"command": "x", "fuel": 100})),
+        // A grant is a command hook's too (it then runs sandboxed), but not an HTTP hook's.
         hook(
             "PreToolUse",
-            json!({"command": "echo g.wasm", "fs": "none"}),
+            json!({"url": "http://127.0.0.1:1/h", "fs": "none"}),
         ),
+        hook(
+            "PreToolUse",
+            json!({"command": "x", "sandbox": false, "fs": "none"}),
+        ),
+        hook("PreToolUse", json!({"command": "x", "net": ["no-port"]})),
         hook("PreToolUse", json!({"command": "g.wasm", "fs": "all"})),
         hook("PreToolUse", json!({"command": "g.wasm", "memory": 0})),
         hook(

@@ -45,20 +45,17 @@ async fn policies_decide_what_untrusted_hooks_may_do() {
     assert_eq!(r.untrusted, ["PreToolUse[0]"]);
     std::fs::remove_file(root.join("ran-shell")).unwrap();
 
-    // skip: the shell hook does not run; wasm runs but may only pass or block.
+    // skip: the shell hook runs in the kernel sandbox (its `touch` cannot write the project:
+    // a warning); wasm runs but may only pass or block.
     let skip = runner(&p, TrustPolicy::Skip);
     let r = skip.fire(pre_tool(&root, "bash", json!({}))).await;
     assert_eq!(
         (r.decision, r.hooks[0].outcome),
-        (Decision::Pass, Outcome::Skipped)
+        (Decision::Pass, Outcome::Warn),
+        "{}",
+        common::summary(&r)
     );
-    assert!(
-        r.hooks[0]
-            .message
-            .as_ref()
-            .unwrap()
-            .contains("hookhost trust")
-    );
+    assert!(r.hooks[0].sandbox.is_some());
     assert!(!root.join("ran-shell").exists());
     let r = skip
         .fire(pre_tool(&root, "rewrite", json!({"command": "ls"})))
@@ -194,18 +191,20 @@ fn hookhost(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Output {
 fn the_cli_warns_lists_and_trusts() {
     let p = project();
     let run = ["run", "PreToolUse", "--tool", "bash", "--json"];
-    // The default policy (`skip`): not run, one warning line naming it and `hookhost trust`.
+    // The default policy (`skip`): sandboxed (its `touch` cannot write the project), one
+    // warning line naming it and `hookhost trust`.
     let out = hookhost(&p, &run, &[("HOOKHOST_TRUST", "")]);
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.matches("untrusted project").count(), 1, "{stderr}");
     assert!(
-        stderr.contains("did not run") && stderr.contains("hookhost trust"),
+        stderr.contains("ran sandboxed") && stderr.contains("hookhost trust"),
         "{stderr}"
     );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["untrusted"], json!(["PreToolUse[0]"]));
-    assert_eq!(v["hooks"][0]["outcome"], "skipped");
+    assert!(v["hooks"][0]["sandbox"].is_string(), "{v}");
+    assert!(!p.path().join("ran-shell").exists());
     // `all`, explicitly: runs, one warning line.
     let out = hookhost(&p, &run, &[("HOOKHOST_TRUST", "all")]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -392,9 +391,16 @@ async fn an_exec_form_hooks_script_is_pinned() {
     let r = runner(&p, TrustPolicy::Skip)
         .fire(pre_tool(&p.path(), "bash", json!({})))
         .await;
+    // Untrusted now: sandboxed, its block kept with a fixed reason (its own text withheld).
     assert_eq!(
-        (r.decision, r.hooks[0].outcome),
-        (Decision::Pass, Outcome::Skipped),
+        r.untrusted,
+        ["PreToolUse[0]"],
         "an edited script ran trusted"
     );
+    assert!(r.hooks[0].sandbox.is_some(), "{:?}", r.hooks[0]);
+    assert_eq!(
+        (r.decision, r.hooks[0].outcome),
+        (Decision::Block, Outcome::Block)
+    );
+    assert!(!r.reason.as_deref().unwrap_or("").contains("edited"));
 }

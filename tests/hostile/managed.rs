@@ -8,7 +8,8 @@ use serde_json::json;
 /// A hook that appends `tag` to `log` in the project and passes.
 fn recorder(p: &Project, tag: &str) -> serde_json::Value {
     let log = p.path().join("order.log");
-    json!({"command": format!("cat >/dev/null; echo {tag} >> '{}'", log.display())})
+    // `|| true`: a hook that cannot write (an untrusted one, in the sandbox) still passes.
+    json!({"command": format!("cat >/dev/null; echo {tag} >> '{}' 2>/dev/null || true", log.display())})
 }
 
 fn ran(p: &Project) -> Vec<String> {
@@ -169,7 +170,7 @@ fn managed_hooks_need_no_trust_under_skip() {
     assert_eq!(
         ran(&p),
         ["managed"],
-        "the untrusted project hook is skipped"
+        "the untrusted project hook ran as the user (it is sandboxed: it cannot write)"
     );
 }
 

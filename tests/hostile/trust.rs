@@ -281,7 +281,12 @@ async fn a_script_changed_under_a_trusted_config_is_untrusted() {
     let r = runner_under(&p, TrustPolicy::Skip)
         .fire(pre_tool(&p.path(), "bash", json!({})))
         .await;
-    assert_eq!(r.hooks[0].outcome, Outcome::Skipped, "{}", summary(&r));
+    // Not as the user: in the kernel sandbox (no network for its curl), or not at all.
+    assert!(
+        r.hooks[0].sandbox.is_some() || r.hooks[0].outcome == Outcome::Skipped,
+        "{}",
+        summary(&r)
+    );
     assert_eq!(r.untrusted, ["PreToolUse[0]"]);
 }
 

@@ -1,10 +1,11 @@
 //! Who runs sandboxed (docs/sandbox.md): the one place that decides whether a command hook
 //! runs in the kernel sandbox, and with which grants. The spawner only enforces it.
 //!
-//! - An untrusted project command hook (trust policy `skip` or `block`) runs sandboxed with
-//!   the reduced grants (read the project, no writes, no network, no inherited secrets) and
-//!   its answer reduced like an untrusted wasm hook's, instead of not running; where no
-//!   sandbox can be set up, or it says `"sandbox": false`, it is not run, as before.
+//! - An untrusted project command hook (trust policy `skip`, and `block` but on a blocking
+//!   event, where `block` blocks) runs sandboxed with the reduced grants (read the project,
+//!   no writes, no network, no inherited secrets) and its answer reduced like an untrusted
+//!   wasm hook's, instead of not running; where no sandbox can be set up, or it says
+//!   `"sandbox": false`, it is not run, as before.
 //! - A hook that declares grants (`fs`, `env`, `net`, `memory`, or `"sandbox": true`) runs
 //!   sandboxed with exactly those, trusted or not.
 //! - Managed `"requireSandbox": true` sandboxes every command hook (with its own grants or

@@ -54,8 +54,9 @@ impl Runner {
         let plan = sandboxing::plan(hook, untrusted, self.trust_policy, require);
         let mut gate = trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event);
         match (&plan, gate) {
-            // An untrusted command hook runs sandboxed, its answer reduced, instead of not at all.
-            (Plan::Sandboxed(_), Gate::Skip | Gate::Block) => gate = Gate::RunReduced,
+            // An untrusted command hook runs sandboxed, its answer reduced, instead of not at
+            // all (`block` keeps blocking a blocking event: the user's stricter choice).
+            (Plan::Sandboxed(_), Gate::Skip) => gate = Gate::RunReduced,
             (Plan::Refused(why), Gate::Run | Gate::RunReduced) => {
                 tracing::warn!(hook = %hook.label(), "not run: {why}");
                 if hook.is_async {

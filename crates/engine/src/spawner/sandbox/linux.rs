@@ -81,6 +81,18 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_syslog,
     libc::SYS_vhangup,
     libc::SYS_setsid,
+    // Leaving the process group would escape the kill on timeout and at exit.
+    libc::SYS_setpgid,
+    libc::SYS_sethostname,
+    libc::SYS_setdomainname,
+    // Extended attributes: `security.capability` would give a binary capabilities; Landlock
+    // does not cover them.
+    libc::SYS_setxattr,
+    libc::SYS_lsetxattr,
+    libc::SYS_fsetxattr,
+    libc::SYS_removexattr,
+    libc::SYS_lremovexattr,
+    libc::SYS_fremovexattr,
     libc::SYS_fanotify_init,
     libc::SYS_open_tree,
     libc::SYS_move_mount,
@@ -93,6 +105,34 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_iopl,
     #[cfg(target_arch = "x86_64")]
     libc::SYS_ioperm,
+];
+
+/// Calls that change a file's mode, owner or times, which Landlock does not cover: denied to a
+/// hook without `fs: "write"` (else it could `chmod 644 ~/.ssh/id_ed25519`, or mark any file
+/// it can name). With a write grant they stay (tools that write files set modes and times),
+/// on files of the user's only: the sandbox drops every capability.
+const METADATA: &[libc::c_long] = &[
+    libc::SYS_chmod,
+    libc::SYS_fchmod,
+    libc::SYS_fchmodat,
+    libc::SYS_chown,
+    libc::SYS_fchown,
+    libc::SYS_lchown,
+    libc::SYS_fchownat,
+    libc::SYS_utime,
+    libc::SYS_utimes,
+    libc::SYS_futimesat,
+    libc::SYS_utimensat,
+];
+
+/// `fchmodat2` (Linux 6.6), not in every libc's table.
+const SYS_FCHMODAT2: libc::c_long = 452;
+
+/// `ioctl` requests that set a file's flags (`chattr +i`, `+a`) or project attributes.
+const SET_FLAGS_IOCTLS: &[u64] = &[
+    0x4008_6602, // FS_IOC_SETFLAGS
+    0x4004_6602, // FS_IOC32_SETFLAGS
+    0x401c_5820, // FS_IOC_FSSETXATTR
 ];
 
 /// `clone` flags that make a new namespace.
@@ -135,7 +175,10 @@ pub(super) fn support() -> Result<String, String> {
             )
         });
     }
-    filters(false)?;
+    filters(FilterKind {
+        net: false,
+        write: false,
+    })?;
     Ok(format!("Landlock ABI {abi}, seccomp"))
 }
 
@@ -149,39 +192,45 @@ fn abi_of(version: i64) -> ABI {
     }
 }
 
-/// The seccomp programs for a hook with (`true`) or without network: the denied calls, and
-/// `clone3` answered with ENOSYS (its flags are behind a pointer seccomp cannot read; libc
-/// then falls back to `clone`, whose flags it can).
-fn filters(net: bool) -> Result<Arc<[BpfProgram]>, String> {
-    static WITH: OnceLock<Result<Arc<[BpfProgram]>, String>> = OnceLock::new();
-    static WITHOUT: OnceLock<Result<Arc<[BpfProgram]>, String>> = OnceLock::new();
-    let cell = if net { &WITH } else { &WITHOUT };
+/// What the seccomp filter depends on: a network grant, a write grant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FilterKind {
+    net: bool,
+    write: bool,
+}
+
+/// The seccomp programs for a hook of `kind`: the denied calls, and `clone3` answered with
+/// ENOSYS (its flags are behind a pointer seccomp cannot read; libc then falls back to
+/// `clone`, whose flags it can). Built once per kind.
+fn filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, String> {
+    type Cell = OnceLock<Result<Arc<[BpfProgram]>, String>>;
+    static CELLS: [Cell; 4] = [const { OnceLock::new() }; 4];
+    let cell = &CELLS[usize::from(kind.net) * 2 + usize::from(kind.write)];
     cell.get_or_init(|| {
-        build_filters(net).map_err(|e| format!("cannot build the seccomp filter: {e}"))
+        build_filters(kind).map_err(|e| format!("cannot build the seccomp filter: {e}"))
     })
     .clone()
 }
 
-fn build_filters(net: bool) -> Result<Arc<[BpfProgram]>, seccompiler::Error> {
+fn build_filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, seccompiler::Error> {
+    let net = kind.net;
     let arch = TargetArch::try_from(std::env::consts::ARCH)?;
     let cond = |arg, op, value| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value);
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
     for nr in DENIED {
         rules.insert(*nr, Vec::new());
     }
+    if !kind.write {
+        for nr in METADATA.iter().chain([&SYS_FCHMODAT2]) {
+            rules.insert(*nr, Vec::new());
+        }
+    }
     // No network: no socket at all (a UNIX socket reaches the agent's, Docker's, the
     // desktop's services). With a grant: TCP/UDP over IPv4 and IPv6 only; Landlock limits
     // the TCP ports.
     rules.insert(
         libc::SYS_socket,
-        if net {
-            vec![SeccompRule::new(vec![
-                cond(0, SeccompCmpOp::Ne, libc::AF_INET as u64)?,
-                cond(0, SeccompCmpOp::Ne, libc::AF_INET6 as u64)?,
-            ])?]
-        } else {
-            Vec::new()
-        },
+        if net { socket_rules()? } else { Vec::new() },
     );
     let namespaces = NAMESPACE_FLAGS
         .iter()
@@ -195,15 +244,12 @@ fn build_filters(net: bool) -> Result<Arc<[BpfProgram]>, seccompiler::Error> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     rules.insert(libc::SYS_clone, namespaces);
-    // Typing into the terminal of the agent's user.
-    rules.insert(
-        libc::SYS_ioctl,
-        vec![SeccompRule::new(vec![cond(
-            1,
-            SeccompCmpOp::Eq,
-            libc::TIOCSTI as u64,
-        )?])?],
-    );
+    // Typing into the terminal of the agent's user; `chattr`.
+    let ioctls = std::iter::once(libc::TIOCSTI as u64)
+        .chain(SET_FLAGS_IOCTLS.iter().copied())
+        .map(|request| SeccompRule::new(vec![cond(1, SeccompCmpOp::Eq, request)?]))
+        .collect::<Result<Vec<_>, _>>()?;
+    rules.insert(libc::SYS_ioctl, ioctls);
     let x32 = x32_aliases(&rules);
     rules.extend(x32);
     let main: BpfProgram = SeccompFilter::new(
@@ -225,6 +271,36 @@ fn build_filters(net: bool) -> Result<Arc<[BpfProgram]>, seccompiler::Error> {
     )?
     .try_into()?;
     Ok(Arc::from(vec![main, clone3]))
+}
+
+/// With a network grant, the sockets that are not plain TCP or UDP over IPv4 or IPv6: another
+/// family, a raw, packet or sequenced socket, or a protocol other than the default, TCP and
+/// UDP (MPTCP would step around Landlock's TCP port rules).
+fn socket_rules() -> Result<Vec<SeccompRule>, seccompiler::Error> {
+    let cond = |arg, op, value| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value);
+    let mut rules = vec![
+        SeccompRule::new(vec![
+            cond(0, SeccompCmpOp::Ne, libc::AF_INET as u64)?,
+            cond(0, SeccompCmpOp::Ne, libc::AF_INET6 as u64)?,
+        ])?,
+        SeccompRule::new(vec![
+            cond(2, SeccompCmpOp::Ne, 0)?,
+            cond(2, SeccompCmpOp::Ne, libc::IPPROTO_TCP as u64)?,
+            cond(2, SeccompCmpOp::Ne, libc::IPPROTO_UDP as u64)?,
+        ])?,
+    ];
+    // The type's low bits (its flags, SOCK_NONBLOCK and SOCK_CLOEXEC, are above them): only
+    // a stream or a datagram socket.
+    let stream = libc::SOCK_STREAM as u64;
+    let datagram = libc::SOCK_DGRAM as u64;
+    for ty in (0..16u64).filter(|t| *t != stream && *t != datagram) {
+        rules.push(SeccompRule::new(vec![cond(
+            1,
+            SeccompCmpOp::MaskedEq(0xf),
+            ty,
+        )?])?);
+    }
+    Ok(rules)
 }
 
 /// On x86-64 the x32 ABI shares the architecture tag and numbers its calls with bit 30 set:
@@ -282,7 +358,11 @@ fn ruleset(sandbox: &Sandbox, project: &Path, tmp: &Path) -> Result<OwnedFd, Str
     ] {
         grants.push((Path::new(dev), device));
     }
-    grants.push((tmp, all));
+    // Its own directory: everything but device nodes and device ioctls.
+    grants.push((
+        tmp,
+        all & !(AccessFs::MakeChar | AccessFs::MakeBlock | AccessFs::IoctlDev),
+    ));
     match project_access(sandbox.grants.fs) {
         Some(true) => grants.push((project, all)),
         Some(false) => grants.push((project, read_exec)),
@@ -325,7 +405,11 @@ struct Limits {
     processes: libc::rlim_t,
     cpu_seconds: libc::rlim_t,
     data_bytes: libc::rlim_t,
+    file_bytes: libc::rlim_t,
 }
+
+/// The largest file a sandboxed hook may write (`RLIMIT_FSIZE`): it cannot fill `/tmp`.
+const MAX_FILE_BYTES: libc::rlim_t = 1 << 30;
 
 /// The processes that exist now (every thread counts against `RLIMIT_NPROC`): the total of
 /// `/proc/loadavg`'s fourth field, which bounds this user's count from above.
@@ -348,7 +432,10 @@ pub(super) fn confine(
     timeout: std::time::Duration,
 ) -> Result<(), String> {
     let ruleset = ruleset(sandbox, project, tmp)?;
-    let filters = filters(!sandbox.grants.net.is_empty())?;
+    let filters = filters(FilterKind {
+        net: !sandbox.grants.net.is_empty(),
+        write: sandbox.grants.fs == crate::config::FsAccess::Write,
+    })?;
     let memory = sandbox
         .grants
         .memory_mib
@@ -357,8 +444,64 @@ pub(super) fn confine(
         processes: processes_now() + PROCESS_ALLOWANCE,
         cpu_seconds: timeout.as_secs() + 1,
         data_bytes: memory.saturating_mul(1024 * 1024),
+        file_bytes: MAX_FILE_BYTES,
     };
     install(cmd, ruleset, filters, limits);
+    Ok(())
+}
+
+/// `close_range`'s flag: mark close-on-exec rather than close.
+const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+
+/// Every capability gone, for good: root's hook can then read another's secrets in
+/// `/proc`, make device nodes or change any file's owner no more than a user's can. Root
+/// keeps no capability across exec (`SECBIT_NOROOT`, locked; an empty bounding set).
+#[allow(unsafe_code)]
+fn drop_capabilities() -> std::io::Result<()> {
+    const SECBITS: libc::c_ulong = (1 << 0) // SECBIT_NOROOT
+        | (1 << 1) // SECBIT_NOROOT_LOCKED
+        | (1 << 2) // SECBIT_NO_SETUID_FIXUP
+        | (1 << 3) // SECBIT_NO_SETUID_FIXUP_LOCKED
+        | (1 << 5) // SECBIT_KEEP_CAPS_LOCKED
+        | (1 << 6) // SECBIT_NO_CAP_AMBIENT_RAISE
+        | (1 << 7); // SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED
+    const LINUX_CAPABILITY_VERSION_3: u32 = 0x2008_0522;
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: i32,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    let mut header = Header {
+        version: LINUX_CAPABILITY_VERSION_3,
+        pid: 0,
+    };
+    let data = [Data {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    }; 2];
+    // SAFETY: prctl and capset on values and structs owned here; all async-signal-safe.
+    unsafe {
+        // These need CAP_SETPCAP: a process without it (an ordinary user's) has no
+        // capability to keep, so a refusal is not an error; past the last capability
+        // PR_CAPBSET_DROP says EINVAL.
+        let _ = libc::prctl(libc::PR_SET_SECUREBITS, SECBITS, 0, 0, 0);
+        for cap in 0..64 {
+            let _ = libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+        let clear = libc::PR_CAP_AMBIENT_CLEAR_ALL as libc::c_ulong;
+        let _ = libc::prctl(libc::PR_CAP_AMBIENT, clear, 0, 0, 0);
+        if libc::syscall(libc::SYS_capset, &mut header, data.as_ptr()) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
     Ok(())
 }
 
@@ -385,6 +528,7 @@ fn install(
                 (libc::RLIMIT_NPROC, limits.processes),
                 (libc::RLIMIT_CPU, limits.cpu_seconds),
                 (libc::RLIMIT_DATA, limits.data_bytes),
+                (libc::RLIMIT_FSIZE, limits.file_bytes),
                 (libc::RLIMIT_CORE, 0),
             ] {
                 let limit = libc::rlimit {
@@ -401,7 +545,13 @@ fn install(
             if libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0) != 0 {
                 return fail();
             }
+            // No descriptor the caller left open (a file, a terminal, a socket) reaches the
+            // hook: every one above stderr closes at exec.
+            if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, CLOSE_RANGE_CLOEXEC) != 0 {
+                return fail();
+            }
         }
+        drop_capabilities()?;
         for program in filters.iter() {
             seccompiler::apply_filter(program).map_err(std::io::Error::other)?;
         }
@@ -418,9 +568,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn both_filters_build() {
-        assert_eq!(filters(false).unwrap().len(), 2);
-        assert_eq!(filters(true).unwrap().len(), 2);
+    fn every_filter_builds() {
+        for net in [false, true] {
+            for write in [false, true] {
+                assert_eq!(filters(FilterKind { net, write }).unwrap().len(), 2);
+            }
+        }
     }
 
     #[test]

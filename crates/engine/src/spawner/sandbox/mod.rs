@@ -103,19 +103,19 @@ pub(crate) fn environment(
     env
 }
 
-/// The files a sandboxed command must read beyond the project and the system's directories.
+/// The files a sandboxed command must read beyond the project and the system's directories,
+/// each by its real path (symlinks and `..` resolved: a word's text decides nothing).
 ///
-/// For every hook: the program it starts (`program`, found on `PATH`) and, when that lives
-/// in a `bin/` directory outside the home directory, that directory's parent (a
-/// `/usr/local` or `/opt/x` install holds its libraries beside `bin/`). A program under the
-/// home directory is readable itself, never its surroundings (`~/.cargo/bin/x` must not
-/// open `~/.cargo/credentials.toml`).
-///
-/// For a hook whose grants are the user's own (`user_grants`: trusted, not reduced), also
-/// the files the command names (`./guard.sh`, `~/hooks/x.py` with `~/` expanded against
-/// `home`) and `config_hooks`, the `hooks/` folder beside the config file of a hook that is
-/// not the project's. An untrusted hook gets none of these: its command is the project's to
-/// write, and a word of it naming `~/.ssh/id_ed25519` must not make that readable.
+/// For every hook: the file of the program it starts (`program`), unless it lies under the
+/// home directory and the hook is untrusted. For a hook whose grants are the user's own
+/// (`user_grants`: trusted, not reduced), also: when that program lives in a `bin/`
+/// directory outside the home directory, that directory's parent (a `/usr/local` or
+/// `/opt/node` install holds its libraries beside `bin/`); the files the command names
+/// (`./guard.sh`, `~/hooks/x.py` with `~/` expanded against `home`); and `config_hooks`, the
+/// `hooks/` folder beside the config file of a hook that is not the project's. Never `/`, a
+/// directory that holds a system directory, the home directory or one above it. An untrusted
+/// hook's command opens nothing else: a word of it naming `~/.ssh/id_ed25519`, or a program
+/// path through a symlink to `/`, grants nothing.
 pub(crate) fn reads_of(
     words: &[String],
     program: Option<&Path>,
@@ -123,33 +123,48 @@ pub(crate) fn reads_of(
     config_hooks: Option<&Path>,
     user_grants: bool,
 ) -> Vec<PathBuf> {
+    let home = home.map(|h| h.canonicalize().unwrap_or_else(|_| h.to_path_buf()));
+    let under_home = |p: &Path| home.as_deref().is_some_and(|h| p.starts_with(h));
+    // May this directory be granted? Not the root, not one that holds the home or a
+    // system directory.
+    let grantable_dir = |p: &Path| {
+        p.parent().is_some()
+            && !home.as_deref().is_some_and(|h| h.starts_with(p))
+            && !SYSTEM_READ.iter().any(|s| Path::new(s).starts_with(p))
+    };
     let mut read = Vec::new();
-    let under_home = |p: &Path| home.is_some_and(|h| p.starts_with(h));
-    if let Some(program) = program {
-        read.push(program.to_path_buf());
-        if let Some(bin) = program.parent()
+    if let Some(program) = program.and_then(|p| p.canonicalize().ok()) {
+        if user_grants || !under_home(&program) {
+            read.push(program.clone());
+        }
+        if user_grants
+            && let Some(bin) = program.parent()
             && bin.file_name().is_some_and(|n| n == "bin")
             && let Some(prefix) = bin.parent()
-            && prefix.parent().is_some()
+            && grantable_dir(prefix)
             && !under_home(prefix)
-            && !home.is_some_and(|h| h.starts_with(prefix))
         {
             read.push(prefix.to_path_buf());
         }
     }
     if user_grants {
         for word in words {
-            let path = match (word.strip_prefix("~/"), home) {
+            let path = match (word.strip_prefix("~/"), home.as_deref()) {
                 (Some(rest), Some(home)) => home.join(rest),
                 _ if word.contains('/') => cwd.join(word),
                 _ => continue,
             };
-            if path.is_file() {
-                read.push(path);
+            if let Ok(real) = path.canonicalize()
+                && real.is_file()
+            {
+                read.push(real);
             }
         }
-        if let Some(dir) = config_hooks.filter(|d| d.is_dir()) {
-            read.push(dir.to_path_buf());
+        if let Some(dir) = config_hooks.and_then(|d| d.canonicalize().ok())
+            && dir.is_dir()
+            && grantable_dir(&dir)
+        {
+            read.push(dir);
         }
     }
     read.sort();
@@ -205,10 +220,30 @@ pub(crate) fn confine(
     Ok(Guard { _tmp: tmp })
 }
 
-/// What lives as long as a sandboxed hook: its private temporary directory.
+/// What lives as long as a sandboxed hook: its private temporary directory, removed when the
+/// guard goes, even where the hook took the permissions off a directory of it.
 #[derive(Debug)]
 pub(crate) struct Guard {
     _tmp: tempfile::TempDir,
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fn open_up(dir: &Path) {
+                let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+                for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                    // Not followed through a symlink (`file_type` does not follow).
+                    if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                        open_up(&entry.path());
+                    }
+                }
+            }
+            open_up(self._tmp.path());
+        }
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -274,31 +309,51 @@ mod tests {
     #[test]
     fn reads_cover_the_script_the_program_and_its_install() {
         let dir = tempfile::tempdir().unwrap();
-        let home = dir.path().join("home");
-        let bin = dir.path().join("opt/node/bin");
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let bin = root.join("opt/node/bin");
         std::fs::create_dir_all(&bin).unwrap();
         std::fs::create_dir_all(home.join(".ssh")).unwrap();
         std::fs::write(home.join(".ssh/id"), "").unwrap();
         std::fs::write(bin.join("node"), "").unwrap();
-        std::fs::write(dir.path().join("guard.sh"), "").unwrap();
+        std::fs::write(root.join("guard.sh"), "").unwrap();
         let words: Vec<String> = ["sh", "./guard.sh", "./missing.sh", "~/.ssh/id"]
             .map(String::from)
             .to_vec();
-        let at = (dir.path(), Some(home.as_path()));
+        let at = (root.as_path(), Some(home.as_path()));
         let read = reads_of(&words, Some(&bin.join("node")), at, None, true);
-        assert!(read.contains(&dir.path().join("./guard.sh")), "{read:?}");
+        assert!(read.contains(&root.join("guard.sh")), "{read:?}");
         assert!(read.contains(&bin.join("node")));
-        assert!(read.contains(&dir.path().join("opt/node")), "{read:?}");
+        assert!(read.contains(&root.join("opt/node")), "{read:?}");
         assert!(!read.iter().any(|p| p.ends_with("missing.sh")));
-        // An untrusted hook's words open nothing: only its program.
+        // An untrusted hook's words open nothing, nor its program's install: only the program.
         let read = reads_of(&words, Some(&bin.join("node")), at, None, false);
-        assert!(!read.iter().any(|p| p.starts_with(&home)), "{read:?}");
-        assert!(!read.iter().any(|p| p.ends_with("guard.sh")), "{read:?}");
-        // A program under the home directory: itself, not its install.
+        assert_eq!(read, vec![bin.join("node")]);
+        // A program under the home directory: itself (trusted), not its install.
         let cargo_bin = home.join(".cargo/bin");
         std::fs::create_dir_all(&cargo_bin).unwrap();
         std::fs::write(cargo_bin.join("tool"), "").unwrap();
         let read = reads_of(&[], Some(&cargo_bin.join("tool")), at, None, true);
         assert_eq!(read, vec![cargo_bin.join("tool")]);
+        assert!(reads_of(&[], Some(&cargo_bin.join("tool")), at, None, false).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_program_path_through_a_link_to_the_root_grants_no_directory() {
+        // `./r/bin/sh` with `r -> /`, or `/usr/../bin/sh`: the real program, never `/`.
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::os::unix::fs::symlink("/", root.join("r")).unwrap();
+        let at = (root.as_path(), None);
+        for program in [root.join("r/bin/sh"), PathBuf::from("/usr/../bin/sh")] {
+            for trusted in [false, true] {
+                let read = reads_of(&[], Some(&program), at, None, trusted);
+                assert!(
+                    read.iter().all(|p| p.is_file()),
+                    "{program:?} (trusted: {trusted}) granted a directory: {read:?}"
+                );
+            }
+        }
     }
 }
