@@ -98,6 +98,7 @@ impl Resolver<'_> {
             fs,
             env,
             net,
+            secrets,
             sandbox,
             dialect,
             package,
@@ -123,6 +124,7 @@ impl Resolver<'_> {
         let cwd = self.cwd(cwd_text.as_deref(), kind, &mut problems);
         check_header_references(&headers, &allowed_env, &mut problems);
         check_sandbox_choice(sandbox, &keys, &mut problems);
+        secrets::check(self.scope, kind, (&secrets, &net), &mut problems);
         // Phase 1 reported why `runs` is missing when it is.
         let (Some(runs), true) = (runs, problems.is_empty()) else {
             return Err(problems);
@@ -144,6 +146,7 @@ impl Resolver<'_> {
             fs: fs.unwrap_or_default(),
             env,
             net,
+            secrets,
         };
         let how = (mcp_server, fields.shell.unwrap_or_default());
         let http = (headers, allowed_env);
@@ -687,11 +690,6 @@ fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Ve
             ));
         }
     }
-    if keys.contains("net") && kind == HookKind::Wasm {
-        problems.push(
-            "`net` is not available to wasm hooks yet (they have no network: WASI HTTP is not wired in); remove it, or use a command hook with `net`, which runs in the kernel sandbox (docs/sandbox.md)".into(),
-        );
-    }
     if keys.contains("sandbox") && kind != HookKind::Shell {
         problems.push(
             "`sandbox` applies to command hooks only (a wasm hook always runs sandboxed); remove it".into(),
@@ -841,6 +839,8 @@ pub fn wasm_words(command: &str) -> Result<Option<Vec<String>>, UnsplittableComm
         None => Ok(None),
     }
 }
+
+mod secrets;
 
 #[cfg(test)]
 mod command_fields_tests;

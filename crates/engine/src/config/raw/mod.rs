@@ -58,6 +58,7 @@ const HOOK_KEYS: &[&str] = &[
     "fs",
     "env",
     "net",
+    "secrets",
     "sandbox",
     "dialect",
     "package",
@@ -133,6 +134,8 @@ pub(super) struct RawHook {
     pub env: Vec<String>,
     /// `net`: `host:port` destinations.
     pub net: Vec<crate::config::NetTarget>,
+    /// `secrets`: values the host injects into a wasm hook's HTTP requests.
+    pub secrets: Vec<crate::config::Secret>,
     /// `sandbox`: a command hook's explicit choice.
     pub sandbox: Option<bool>,
     /// `dialect`: whose contract the hook is written for (default native).
@@ -397,6 +400,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let fs = r.fs();
     let env = r.names("env");
     let net = r.net();
+    let secrets = r.secrets();
     let sandbox = r.bool("sandbox");
     let headers = r.headers();
     let allowed_env = r.names("allowedEnv");
@@ -426,6 +430,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         fs,
         env,
         net,
+        secrets,
         sandbox,
         dialect,
         package,
