@@ -6,13 +6,14 @@
 //! Not here: reading the object (phase 1, `raw/values.rs`) or injecting a value
 //! (`spawner/wasm/http.rs`).
 
-use crate::config::types::{HookKind, NetTarget, Scope, Secret};
+use crate::config::raw::RawGrants;
+use crate::config::types::{HookKind, NetTarget, Scope};
 
-/// Every problem with `secrets` on a hook of `kind` in a file of `scope` whose `net` is `net`.
+/// Every problem with `secrets` on a hook of `kind` in a file of `scope`.
 pub(super) fn check(
     scope: Scope,
     kind: Option<HookKind>,
-    (secrets, net): (&[Secret], &[NetTarget]),
+    RawGrants { secrets, net, .. }: &RawGrants,
     problems: &mut Vec<String>,
 ) {
     if secrets.is_empty() {
