@@ -229,3 +229,52 @@ fn wasm_commands_are_recognised_and_split_like_a_shell() {
     }
     assert_eq!(hooks[1].handler.kind(), config::HookKind::Shell);
 }
+
+#[test]
+fn secrets_belong_to_wasm_hooks_of_the_users_or_the_managed_file() {
+    let secret = json!({"TOKEN": {"env": "API_TOKEN", "hosts": ["api.example.com"]}});
+    let (p, errors) = errors_of(json!({"hooks": {"PreToolUse": [
+        {"command": "g.wasm", "net": ["api.example.com:443"], "secrets": secret},
+        {"command": "./x.sh", "secrets": secret},
+        {"command": "g.wasm", "secrets": {"TOKEN": {"env": "A B", "hosts": []}}}
+    ]}}));
+    find(
+        &errors,
+        "PreToolUse[0]",
+        "only in your own ~/.coding-agent/hooks.json or the managed file",
+    );
+    find(
+        &errors,
+        "PreToolUse[1]",
+        "`secrets` applies to wasm hooks only",
+    );
+    find(&errors, "PreToolUse[2]", "`secrets.TOKEN`: `env` must name");
+    // The user's file may, when every host of a secret is in `net`.
+    p.write_global(json!({"hooks": {"PreToolUse": [
+        {"command": "~/g.wasm", "net": ["api.example.com:443"], "secrets": secret},
+        {"command": "~/g.wasm", "net": ["other.example.com:443"], "secrets": secret}
+    ]}}));
+    let global = p.home.path().join(".coding-agent/hooks.json");
+    let errors = match config::load(&p.paths()) {
+        Ok(_) => Vec::new(),
+        Err(e) => e.0,
+    };
+    let of_global: Vec<_> = errors.iter().filter(|e| e.file == global).collect();
+    assert_eq!(of_global.len(), 1, "{of_global:#?}");
+    assert_eq!(of_global[0].hook.as_deref(), Some("PreToolUse[1]"));
+    assert!(
+        of_global[0]
+            .message
+            .contains("secret `TOKEN` may go to api.example.com, which is not in `net`"),
+        "{}",
+        of_global[0].message
+    );
+}
+
+#[test]
+fn net_on_a_wasm_hook_is_accepted() {
+    let (_p, errors) = errors_of(json!({"hooks": {"PreToolUse": [
+        {"command": "g.wasm", "net": ["127.0.0.1:8080", "api.example.com:443"]}
+    ]}}));
+    assert!(errors.is_empty(), "{errors:#?}");
+}

@@ -193,6 +193,7 @@ macro_rules! languages {
 languages! {
     rust => "rust",
     rust_component => "rust-component",
+    rust_http => "rust-http",
 }
 
 languages! {

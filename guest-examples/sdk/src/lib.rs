@@ -34,6 +34,11 @@
 //! answer functions never panic either: a failed write to stdout or stderr is ignored, the
 //! exit code still goes out.
 
+/// Outgoing HTTP through `wasi:http` (WASI preview 2 components only), with host-injected
+/// secrets.
+#[cfg(all(target_os = "wasi", target_env = "p2"))]
+pub mod http;
+
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 

@@ -38,6 +38,7 @@ pub fn build_project(p: &Project) -> anyhow::Result<PathBuf> {
     match p.template.lang {
         "rust" => cargo(p, "wasm32-wasip1", false)?,
         "rust-component" => cargo(p, "wasm32-wasip2", true)?,
+        "rust-http" => cargo(p, "wasm32-wasip2", false)?,
         "python" => python(p, &out_arg)?,
         "javascript" | "typescript" | "assemblyscript" => npm(p)?,
         "c" => c(p, &out_arg)?,
@@ -313,7 +314,7 @@ fn zig_command() -> Option<Command> {
 pub fn toolchain(lang: &str) -> Result<String, String> {
     let found = |p: PathBuf| p.display().to_string();
     match lang {
-        "rust" | "rust-component" => {
+        "rust" | "rust-component" | "rust-http" => {
             let target = if lang == "rust" {
                 "wasm32-wasip1"
             } else {

@@ -35,7 +35,7 @@ const DEFAULT_DESCRIPTION: &str = "Blocks destructive bash commands";
     Reads nothing; refuses a NAME that exists and is not an empty directory."
 )]
 pub struct NewArgs {
-    /// The language: rust, rust-component, python, javascript, typescript, c, go, zig,
+    /// The language: rust, rust-component, rust-http, python, javascript, typescript, c, go, zig,
     /// assemblyscript. Without it, `new` lists the languages and what each needs.
     #[arg(value_parser = crate::shell::Hinted::new(languages()), hide_possible_values = true)]
     lang: Option<String>,
@@ -146,6 +146,8 @@ fn detect_language(dir: &Path) -> Option<&'static Template> {
     let lang = if has("Cargo.toml") {
         if read("Cargo.toml").contains("wit-bindgen") {
             "rust-component"
+        } else if read("src/main.rs").contains("hookhost_guest::http") {
+            "rust-http"
         } else {
             "rust"
         }
@@ -357,6 +359,7 @@ mod tests {
         for lang in [
             "rust",
             "rust-component",
+            "rust-http",
             "python",
             "javascript",
             "typescript",

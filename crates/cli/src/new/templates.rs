@@ -47,6 +47,7 @@ pub struct Template {
 const HOOK_WIT: &str = include_str!("../../assets/wit/hook.wit");
 const SDK_MANIFEST: &str = include_str!("../../assets/guest-examples/sdk/Cargo.toml.in");
 const SDK_LIB: &str = include_str!("../../assets/guest-examples/sdk/src/lib.rs");
+const SDK_HTTP: &str = include_str!("../../assets/guest-examples/sdk/src/http.rs");
 
 /// Files every project gets (besides `hook.json` and the README, which are generated).
 pub const COMMON: &[File] = &[
@@ -107,6 +108,33 @@ pub const TEMPLATES: &[Template] = &[
             ),
             file("sdk/Cargo.toml", SDK_MANIFEST),
             file("sdk/src/lib.rs", SDK_LIB),
+            file("sdk/src/http.rs", SDK_HTTP),
+        ],
+    },
+    Template {
+        lang: "rust-http",
+        title: "Rust (a WASI preview 2 component that asks a policy server over wasi:http, hookhost-guest SDK)",
+        source: "src/main.rs",
+        toolchain: "Rust with `rustup target add wasm32-wasip2`",
+        memory: 64,
+        timeout: 5000,
+        files: &[
+            // The `rust` template's manifest and lock: the same SDK, built for wasip2.
+            file(
+                "Cargo.toml",
+                include_str!("../../assets/templates/rust/Cargo.toml.in"),
+            ),
+            file(
+                "Cargo.lock",
+                include_str!("../../assets/templates/rust/Cargo.lock.in"),
+            ),
+            file(
+                "src/main.rs",
+                include_str!("../../assets/templates/rust-http/src/main.rs"),
+            ),
+            file("sdk/Cargo.toml", SDK_MANIFEST),
+            file("sdk/src/lib.rs", SDK_LIB),
+            file("sdk/src/http.rs", SDK_HTTP),
         ],
     },
     Template {

@@ -66,7 +66,7 @@ pub(crate) use types::EXEC_PLACEHOLDERS;
 pub use types::{
     DEFAULT_MEMORY_MIB, DisabledHook, Grants, Handler, Hook, HookSet, MAX_MEMORY_MIB,
     MAX_TIMEOUT_MS, ModelApi, ModelConfig, ModelMode, ModuleSource, PackageModule,
-    SANDBOX_MEMORY_MIB, SandboxMode, ShellKind, WasmLimits,
+    SANDBOX_MEMORY_MIB, SandboxMode, Secret, ShellKind, WasmLimits,
 };
 pub(crate) use warm_switch::WARM_KEY;
 pub use warm_switch::{WarmSwitch, warm_engine};

@@ -11,7 +11,7 @@
 use super::headers::expand_with;
 use super::matcher::Matcher;
 use super::paths::ConfigPaths;
-use super::raw::{RawHook, RawMcp, RawPackage};
+use super::raw::{RawGrants, RawHook, RawMcp, RawPackage};
 use super::rule::{PermissionRule, RuleBase};
 use super::types::{
     DEFAULT_MEMORY_MIB, DEFAULT_TIMEOUT_MS, Grants, Handler, Hook, HookKind, ModelMode,
@@ -93,11 +93,7 @@ impl Resolver<'_> {
             cwd: cwd_text,
             is_async,
             on_error,
-            fuel,
-            memory_mib,
-            fs,
-            env,
-            net,
+            grants: raw_grants,
             sandbox,
             dialect,
             package,
@@ -123,28 +119,12 @@ impl Resolver<'_> {
         let cwd = self.cwd(cwd_text.as_deref(), kind, &mut problems);
         check_header_references(&headers, &allowed_env, &mut problems);
         check_sandbox_choice(sandbox, &keys, &mut problems);
+        secrets::check(self.scope, kind, &raw_grants, &mut problems);
         // Phase 1 reported why `runs` is missing when it is.
         let (Some(runs), true) = (runs, problems.is_empty()) else {
             return Err(problems);
         };
-        let sandbox = sandbox_mode(
-            kind,
-            sandbox,
-            Grants {
-                fs: fs.unwrap_or_default(),
-                env: env.clone(),
-                net: net.clone(),
-                memory_mib,
-            },
-            &keys,
-        );
-        let limits = WasmLimits {
-            fuel,
-            memory_mib: memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
-            fs: fs.unwrap_or_default(),
-            env,
-            net,
-        };
+        let (sandbox, limits) = grants(kind, sandbox, &keys, raw_grants);
         let how = (mcp_server, fields.shell.unwrap_or_default());
         let http = (headers, allowed_env);
         let handler = self
@@ -687,11 +667,6 @@ fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Ve
             ));
         }
     }
-    if keys.contains("net") && kind == HookKind::Wasm {
-        problems.push(
-            "`net` is not available to wasm hooks yet (they have no network: WASI HTTP is not wired in); remove it, or use a command hook with `net`, which runs in the kernel sandbox (docs/sandbox.md)".into(),
-        );
-    }
     if keys.contains("sandbox") && kind != HookKind::Shell {
         problems.push(
             "`sandbox` applies to command hooks only (a wasm hook always runs sandboxed); remove it".into(),
@@ -704,6 +679,43 @@ fn check_kind_options(kind: HookKind, keys: &BTreeSet<String>, problems: &mut Ve
             ));
         }
     }
+}
+
+/// The grants as a command hook's sandbox and as a wasm hook's limits (each kind reads its
+/// own; the other is unused).
+fn grants(
+    kind: Option<HookKind>,
+    sandbox: Option<bool>,
+    keys: &BTreeSet<String>,
+    RawGrants {
+        fuel,
+        memory_mib,
+        fs,
+        env,
+        net,
+        secrets,
+    }: RawGrants,
+) -> (SandboxMode, WasmLimits) {
+    let sandbox = sandbox_mode(
+        kind,
+        sandbox,
+        Grants {
+            fs: fs.unwrap_or_default(),
+            env: env.clone(),
+            net: net.clone(),
+            memory_mib,
+        },
+        keys,
+    );
+    let limits = WasmLimits {
+        fuel,
+        memory_mib: memory_mib.unwrap_or(DEFAULT_MEMORY_MIB),
+        fs: fs.unwrap_or_default(),
+        env,
+        net,
+        secrets,
+    };
+    (sandbox, limits)
 }
 
 /// Whether a command hook runs in the kernel sandbox, from `sandbox` and the grants it
@@ -841,6 +853,8 @@ pub fn wasm_words(command: &str) -> Result<Option<Vec<String>>, UnsplittableComm
         None => Ok(None),
     }
 }
+
+mod secrets;
 
 #[cfg(test)]
 mod command_fields_tests;

@@ -26,7 +26,7 @@ pub const DEFAULT_MEMORY_MIB: u64 = 128;
 /// Upper bound on `memory`: a 32-bit wasm memory cannot exceed 4 GiB anyway.
 pub const MAX_MEMORY_MIB: u64 = 4096;
 
-/// Limits and grants of a wasm hook (`fuel`, `memory`, `fs`, `env`).
+/// Limits and grants of a wasm hook (`fuel`, `memory`, `fs`, `env`, `net`, `secrets`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WasmLimits {
     /// Explicit fuel budget; `None` derives it from the timeout.
@@ -39,6 +39,22 @@ pub struct WasmLimits {
     pub env: Vec<String>,
     /// The hosts and ports its outgoing HTTP requests may reach (`net`; empty: none).
     pub net: Vec<NetTarget>,
+    /// Secrets the host puts into its requests' header values in place of
+    /// `${secret:NAME}` (`secrets`; the user's and the managed file only).
+    pub secrets: Vec<Secret>,
+}
+
+/// One of a wasm hook's `secrets`: `"TOKEN": {"env": "API_TOKEN", "hosts": ["api.example.com"]}`.
+/// Only names: the value is read from hookhost's environment when a request needs it, and
+/// never enters the guest.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Secret {
+    /// The name in the placeholder: `${secret:TOKEN}`.
+    pub name: String,
+    /// The environment variable of hookhost's own that holds the value.
+    pub env: String,
+    /// The hosts (lower case, as in `net`) whose requests may carry it.
+    pub hosts: Vec<String>,
 }
 
 impl Default for WasmLimits {
@@ -49,6 +65,7 @@ impl Default for WasmLimits {
             fs: FsAccess::Read,
             env: Vec::new(),
             net: Vec::new(),
+            secrets: Vec::new(),
         }
     }
 }

@@ -93,7 +93,8 @@ pub(crate) fn gate(
 }
 
 /// The minimum grants of an untrusted module: no `fs: "write"` (read-only at most), no host
-/// environment, at most [`UNTRUSTED_TIMEOUT`] and the fuel that buys, and no more memory than
+/// environment, no network (its `net` and `secrets` are dropped: every HTTP request it makes is
+/// refused), at most [`UNTRUSTED_TIMEOUT`] and the fuel that buys, and no more memory than
 /// the default (a cloned repository must not get 4 GiB of the user's RAM per event).
 pub(crate) fn reduce_request(request: &mut crate::spawner::SpawnRequest) {
     use crate::config::{FsAccess, Handler};
@@ -102,6 +103,8 @@ pub(crate) fn reduce_request(request: &mut crate::spawner::SpawnRequest) {
             limits.fs = FsAccess::Read;
         }
         limits.env.clear();
+        limits.net.clear();
+        limits.secrets.clear();
         limits.fuel = None;
         limits.memory_mib = limits.memory_mib.min(crate::config::DEFAULT_MEMORY_MIB);
     }

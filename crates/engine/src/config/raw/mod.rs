@@ -58,6 +58,7 @@ const HOOK_KEYS: &[&str] = &[
     "fs",
     "env",
     "net",
+    "secrets",
     "sandbox",
     "dialect",
     "package",
@@ -127,12 +128,8 @@ pub(super) struct RawHook {
     pub cwd: Option<String>,
     pub is_async: bool,
     pub on_error: Option<OnError>,
-    pub fuel: Option<u64>,
-    pub memory_mib: Option<u64>,
-    pub fs: Option<FsAccess>,
-    pub env: Vec<String>,
-    /// `net`: `host:port` destinations.
-    pub net: Vec<crate::config::NetTarget>,
+    /// `fuel`, `memory`, `fs`, `env`, `net`, `secrets`.
+    pub grants: RawGrants,
     /// `sandbox`: a command hook's explicit choice.
     pub sandbox: Option<bool>,
     /// `dialect`: whose contract the hook is written for (default native).
@@ -149,6 +146,19 @@ pub(super) struct RawHook {
     pub command_fields: CommandFields,
     /// What is wrong with the values, in reading order; phase 2 adds its own.
     pub problems: Vec<String>,
+}
+
+/// The grants and limits of a wasm hook or a sandboxed command hook, as written.
+#[derive(Debug, Default)]
+pub(super) struct RawGrants {
+    pub fuel: Option<u64>,
+    pub memory_mib: Option<u64>,
+    pub fs: Option<FsAccess>,
+    pub env: Vec<String>,
+    /// `net`: `host:port` destinations.
+    pub net: Vec<crate::config::NetTarget>,
+    /// `secrets`: values the host injects into a wasm hook's HTTP requests.
+    pub secrets: Vec<crate::config::Secret>,
 }
 
 /// The fields of a command hook Claude Code's format brought (read as the native file's).
@@ -397,6 +407,7 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
     let fs = r.fs();
     let env = r.names("env");
     let net = r.net();
+    let secrets = r.secrets();
     let sandbox = r.bool("sandbox");
     let headers = r.headers();
     let allowed_env = r.names("allowedEnv");
@@ -421,11 +432,14 @@ pub(super) fn read_hook(event: Event, index: usize, item: &Value) -> Entry {
         cwd,
         is_async,
         on_error,
-        fuel,
-        memory_mib,
-        fs,
-        env,
-        net,
+        grants: RawGrants {
+            fuel,
+            memory_mib,
+            fs,
+            env,
+            net,
+            secrets,
+        },
         sandbox,
         dialect,
         package,

@@ -269,6 +269,32 @@ impl Reader<'_> {
         }
     }
 
+    /// `secrets`: `{"TOKEN": {"env": "API_TOKEN", "hosts": ["api.example.com"]}}`, each
+    /// name, variable and host checked for shape (where a hook may have them is phase 2's).
+    pub(super) fn secrets(&mut self) -> Vec<crate::config::Secret> {
+        let Some(v) = self.obj.get("secrets") else {
+            return Vec::new();
+        };
+        let example = r#"{"TOKEN": {"env": "API_TOKEN", "hosts": ["api.example.com"]}}"#;
+        let Value::Object(map) = v else {
+            self.problems.push(format!(
+                "`secrets` must be an object like {example}, got {}",
+                json_type_name(v)
+            ));
+            return Vec::new();
+        };
+        let mut secrets = Vec::new();
+        for (name, spec) in map {
+            match secret(name, spec) {
+                Ok(s) => secrets.push(s),
+                Err(why) => self
+                    .problems
+                    .push(format!("`secrets.{name}`: {why}; write it like {example}")),
+            }
+        }
+        secrets
+    }
+
     /// A list of environment variable names.
     pub(super) fn names(&mut self, key: &str) -> Vec<String> {
         let Some(v) = self.obj.get(key) else {
@@ -373,6 +399,63 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// A name fit for an environment variable or a placeholder: letters, digits and `_`, not
+/// starting with a digit.
+fn is_identifier(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// One entry of `secrets`, or why it is not one.
+fn secret(name: &str, spec: &Value) -> Result<crate::config::Secret, String> {
+    if !is_identifier(name) {
+        return Err("a secret's name is letters, digits and `_` (it is written `${secret:NAME}` in a header value)".into());
+    }
+    let Value::Object(fields) = spec else {
+        return Err(format!("must be an object, got {}", json_type_name(spec)));
+    };
+    if let Some(key) = fields
+        .keys()
+        .find(|k| !matches!(k.as_str(), "env" | "hosts"))
+    {
+        return Err(format!(
+            "unknown key `{key}` (a secret has `env` and `hosts`)"
+        ));
+    }
+    let env = match fields.get("env") {
+        Some(Value::String(e)) if is_identifier(e) => e.clone(),
+        _ => return Err("`env` must name the environment variable that holds the value".into()),
+    };
+    let hosts: Option<Vec<String>> = fields
+        .get("hosts")
+        .and_then(Value::as_array)
+        .filter(|h| !h.is_empty())
+        .and_then(|h| {
+            h.iter()
+                .map(|v| {
+                    // The host part of a `net` entry (any port will do to check it).
+                    let host = v.as_str()?;
+                    let bare = host.trim_start_matches('[').trim_end_matches(']');
+                    let probe = if bare.contains(':') {
+                        format!("[{bare}]:1")
+                    } else {
+                        format!("{bare}:1")
+                    };
+                    crate::config::NetTarget::parse(&probe).map(|t| t.host)
+                })
+                .collect()
+        });
+    let Some(hosts) = hosts else {
+        return Err("`hosts` must be a non-empty list of host names (without ports) the value may be sent to".into());
+    };
+    Ok(crate::config::Secret {
+        name: name.to_string(),
+        env,
+        hosts,
+    })
 }
 
 fn on_error_name(o: OnError) -> &'static str {

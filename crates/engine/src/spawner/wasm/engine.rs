@@ -301,7 +301,10 @@ fn enable_toolchain_features(c: &mut Config) {
 }
 
 /// The linkers of one engine: WASI preview 1 for core modules, preview 2 for components,
-/// both with the sandbox's symlink denial shadowing the stock functions.
+/// both with the sandbox's symlink denial shadowing the stock functions. Components also get
+/// `wasi:http`'s outgoing handler, whose every request passes the run's policy (`http.rs`:
+/// refused unless the hook's `net` lists its host and port), so one linker serves hooks with
+/// and without a `net` grant.
 pub(super) struct Linkers {
     pub p1: Linker<P1State>,
     pub p2: wasmtime::component::Linker<P2State>,
@@ -318,6 +321,7 @@ impl Linkers {
             })?;
         let mut p2 = wasmtime::component::Linker::new(engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut p2)
+            .and_then(|()| wasmtime_wasi_http::p2::add_only_http_to_linker_async(&mut p2))
             .and_then(|()| sandbox::deny_symlinks_p2(&mut p2))
             .map_err(|e| WasmError::Link {
                 preview: 2,

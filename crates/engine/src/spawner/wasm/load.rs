@@ -241,7 +241,7 @@ fn link(linkers: &Linkers, path: &Path, artifact: Artifact) -> Result<Prepared, 
             Artifact::Component(c) => {
                 let pre = linkers.p2.instantiate_pre(&c).map_err(|e| {
                     format!(
-                        "{} imports something hookhost does not provide ({e:#}); a component hook may import only WASI preview 2 (wasi:cli, wasi:filesystem, wasi:io, wasi:clocks, wasi:random)",
+                        "{} imports something hookhost does not provide ({e:#}); a component hook may import only WASI preview 2 (wasi:cli, wasi:filesystem, wasi:io, wasi:clocks, wasi:random, wasi:http)",
                         path.display()
                     )
                 })?;

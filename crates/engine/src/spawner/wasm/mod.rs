@@ -21,6 +21,7 @@
 //! | `cache.rs` | the on-disk compiled-code cache (one folder per engine), its safety checks, the optimisation lock |
 //! | `source_index.rs`, `stamp.rs` | a module file's hash by its stat stamp, without reading it |
 //! | `sandbox.rs` | what a guest may reach: the WASI context of one run |
+//! | `http.rs` | a component's outgoing HTTP: the `net` grant, injected `secrets`, deadline and body cap |
 //! | `state.rs`, `limiter.rs` | a store's data and its one memory budget |
 //! | `run.rs` | one instance: store, fuel, deadline, instantiation, the call of each guest shape, exit status |
 //! | `warm.rs` | instances made ahead of their events in a long-lived spawner |
@@ -39,6 +40,7 @@
 pub mod cache;
 mod engine;
 mod hook_world;
+mod http;
 mod limiter;
 mod load;
 mod modules;
@@ -266,6 +268,9 @@ impl Spawner for WasmSpawner {
             Ok(r) => r,
             Err(e) => return SpawnOutput::spawn_failed(e, start.elapsed()),
         };
+        if !limits.net.is_empty() && matches!(ready.prepared, load::Prepared::Module(_)) {
+            return SpawnOutput::spawn_failed(needs_component(module.path()), start.elapsed());
+        }
         let key = WarmKey {
             module: module.path().to_path_buf(),
             sha256: ready.sha256.clone(),
@@ -367,6 +372,16 @@ impl WasmSpawner {
             .await
             .map_err(|(status, capture)| Unstarted::Failed(status, capture))
     }
+}
+
+/// Why a hook with `net` cannot run a preview 1 module: WASI preview 1 has no HTTP (nor any
+/// socket), so the grant could never be used; refusing says so instead of running a guest
+/// whose requests can only fail.
+pub fn needs_component(module: &Path) -> String {
+    format!(
+        "{} is a WASI preview 1 module, which has no network; `net` needs a component: build the hook for wasm32-wasip2 (its HTTP requests go through wasi:http), or remove `net`",
+        module.display()
+    )
 }
 
 /// The name of a module file's optimisation lock and failure marker: its path, hashed.

@@ -11,6 +11,7 @@
 //! memory is charged (`limiter.rs`), where the guest came from (`load.rs`).
 
 use super::hook_world;
+use super::http::{HttpGrant, OutgoingPolicy};
 use super::limiter::MemoryBudget;
 use super::load::Prepared;
 use super::pipes::GuestInput;
@@ -32,6 +33,8 @@ pub(super) struct RunSetup {
     /// When instantiating gives up (a start function blocked in a host call).
     pub deadline: Instant,
     pub memory: MemoryBudget,
+    /// What a component's HTTP requests may do.
+    pub http: std::sync::Arc<HttpGrant>,
 }
 
 /// Interrupts the store's guest at the next epoch tick past `deadline`.
@@ -92,6 +95,8 @@ impl Instance {
             ctx,
             table: ResourceTable::new(),
             limits: setup.memory.clone(),
+            http: wasmtime_wasi_http::WasiHttpCtx::new(),
+            policy: OutgoingPolicy::new(setup.http.clone(), capture.stderr.clone(), setup.deadline),
         };
         let instantiating = async {
             match prepared {
@@ -161,6 +166,7 @@ impl Instance {
                 }
                 Guest::Command(store, command) => {
                     set_deadline(store, deadline);
+                    store.data_mut().policy.set_deadline(deadline);
                     match command.wasi_cli_run().call_run(&mut *store).await {
                         Ok(Ok(())) => ExitStatus::Exited(0),
                         Ok(Err(())) => ExitStatus::Exited(1),
@@ -169,6 +175,7 @@ impl Instance {
                 }
                 Guest::Hook(store, hook) => {
                     set_deadline(store, deadline);
+                    store.data_mut().policy.set_deadline(deadline);
                     let payload = hook_world::Payload {
                         event: event.as_str().to_string(),
                         json: String::from_utf8_lossy(payload).into_owned(),

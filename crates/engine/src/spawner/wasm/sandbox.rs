@@ -3,15 +3,19 @@
 //! Granted ([`Grants`]): stdin (the payload), capped stdout/stderr, argv, the environment variables
 //! `HOOK_EVENT`, `HOOK_PROJECT_DIR` and those the hook lists in `env`, a wall clock and
 //! randomness, and — unless `fs: "none"` — the hook's cwd preopened at `.` and the project
-//! root preopened at its absolute host path, read-only unless `fs: "write"`.
+//! root preopened at its absolute host path, read-only unless `fs: "write"`; for a component
+//! whose hook has `net`, HTTP requests to exactly those `host:port`s, with its `secrets` filled
+//! in by the host (the policy is `http.rs`; this file only carries the grant).
 //! Not granted: any other host path (wasmtime-wasi resolves every path beneath a preopen;
 //! `..` and symlinks that leave it fail; the cwd itself was resolved canonically and checked
 //! to lie inside the project just before, see `confine::confined_dir`), the host
-//! environment, network sockets and name lookup (preview 2), inherited stdio, and creating
+//! environment, network sockets and name lookup (preview 2: only `wasi:http`, which the
+//! host performs, reaches the network), inherited stdio, and creating
 //! symlinks (even with `fs: "write"`: a link the guest cannot follow would still lead the
 //! unsandboxed tools that run after it, `git` or the agent's own `bash`, out of the project;
 //! `path_symlink` / `symlink-at` answer "not permitted").
 
+use super::http::HttpGrant;
 use super::pipes::{GuestInput, GuestOutput};
 use crate::config::{FsAccess, WasmLimits};
 use crate::confine::Confined;
@@ -37,6 +41,8 @@ pub struct Grants {
     /// Which directories those paths named when resolved (device, inode): a directory
     /// swapped in since is another directory, so an instance made before is not reused.
     dirs: Option<[(u64, u64); 2]>,
+    /// Where its HTTP requests may go and which secrets they may carry (names only).
+    http: HttpGrant,
 }
 
 impl Grants {
@@ -74,7 +80,16 @@ impl Grants {
             dirs: dir_id(&confined.cwd)
                 .zip(dir_id(&confined.root))
                 .map(|(a, b)| [a, b]),
+            http: HttpGrant {
+                net: limits.net.clone(),
+                secrets: limits.secrets.clone(),
+            },
         }
+    }
+
+    /// Where the guest's HTTP requests may go, and with which secrets.
+    pub fn http(&self) -> &HttpGrant {
+        &self.http
     }
 }
 

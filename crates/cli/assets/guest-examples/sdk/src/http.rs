@@ -1,0 +1,1 @@
+../../../../../../guest-examples/sdk/src/http.rs

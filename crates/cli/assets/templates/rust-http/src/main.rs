@@ -1,0 +1,1 @@
+../../../../../../templates/rust-http/src/main.rs
