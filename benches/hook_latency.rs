@@ -139,6 +139,22 @@ impl Bench {
     }
 }
 
+/// The in-process guard: blocks `rm -rf /`.
+fn fn_guard(p: &Payload) -> FnResponse {
+    let cmd = p
+        .tool_args()
+        .and_then(|a| a["command"].as_str())
+        .unwrap_or("");
+    if cmd.contains("rm -rf /") {
+        FnResponse::block("no")
+    } else {
+        FnResponse::pass()
+    }
+}
+
+/// The `sh` + `grep` one-liner guard.
+const GREP: &str = "grep -q 'rm -rf /' && exit 2 || exit 0";
+
 fn latency(c: &mut Criterion) {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let b = Bench::new();
@@ -149,17 +165,7 @@ fn latency(c: &mut Criterion) {
         .collect();
     let with_fn = b
         .builder_with(json!([]), true)
-        .hook(Event::PreToolUse, Some("bash"), "guard", |p: &Payload| {
-            let cmd = p
-                .tool_args()
-                .and_then(|a| a["command"].as_str())
-                .unwrap_or("");
-            if cmd.contains("rm -rf /") {
-                FnResponse::block("no")
-            } else {
-                FnResponse::pass()
-            }
-        })
+        .hook(Event::PreToolUse, Some("bash"), "guard", fn_guard)
         .build()
         .unwrap();
     let cases: Vec<(&str, Runner)> = vec![
@@ -187,13 +193,12 @@ fn latency(c: &mut Criterion) {
         ),
         (
             "shell: sh + grep one-liner",
-            b.runner(json!([{"command": "grep -q 'rm -rf /' && exit 2 || exit 0"}])),
+            b.runner(json!([{"command": GREP}])),
         ),
+        // The same in the kernel sandbox (docs/sandbox.md): its cost over the line above.
         (
-            // The same in the kernel sandbox (docs/sandbox.md): its cost over the line above.
             "shell: sh + grep one-liner, sandboxed",
-            b.runner(json!([{"command": "grep -q 'rm -rf /' && exit 2 || exit 0",
-                "sandbox": true}])),
+            b.runner(json!([{"command": GREP, "sandbox": true}])),
         ),
         (
             "http: loopback POST",

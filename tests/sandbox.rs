@@ -322,7 +322,7 @@ fn as_another_user_a_fork_bomb_stops_at_the_process_limit() {
     let mut c = p.command();
     if root {
         let program = c.get_program().to_owned();
-        let args: Vec<_> = c.get_args().map(|a| a.to_owned()).collect();
+        let args: Vec<_> = c.get_args().map(std::ffi::OsStr::to_owned).collect();
         let envs: Vec<_> = c
             .get_envs()
             .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned())))

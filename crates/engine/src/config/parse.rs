@@ -142,6 +142,19 @@ fn own_file_only(key: &str, paths: &ConfigPaths, why: &str) -> String {
     )
 }
 
+/// The error for a switch only the managed file may set, found in another file.
+fn managed_file_only(entry: &Entry) -> String {
+    if matches!(entry, Entry::RequireSandbox(_)) {
+        format!(
+            "\"{REQUIRE_SANDBOX_KEY}\" is the administrator's to set, in the machine-wide managed file ({MANAGED_CONFIG}); remove it from this file (a hook of yours runs sandboxed when it declares `fs`, `env`, `net` or `\"sandbox\": true`)"
+        )
+    } else {
+        format!(
+            "\"{MANAGED_ONLY_KEY}\" only has a meaning in the machine-wide managed file ({MANAGED_CONFIG}); remove it from this file"
+        )
+    }
+}
+
 pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &ConfigPaths) -> Parsed {
     let mut resolver = Resolver {
         file,
@@ -173,19 +186,10 @@ pub(super) fn parse_source(text: &str, file: &Path, scope: Scope, paths: &Config
             }
             Entry::Problem { hook, message } => parsed.errors.push(error(hook, message)),
             Entry::ManagedOnly(on) if scope == Scope::Managed => parsed.managed_only = on,
-            Entry::ManagedOnly(_) => parsed.errors.push(error(
-                None,
-                format!(
-                    "\"{MANAGED_ONLY_KEY}\" only has a meaning in the machine-wide managed file ({MANAGED_CONFIG}); remove it from this file"
-                ),
-            )),
             Entry::RequireSandbox(on) if scope == Scope::Managed => parsed.require_sandbox = on,
-            Entry::RequireSandbox(_) => parsed.errors.push(error(
-                None,
-                format!(
-                    "\"{REQUIRE_SANDBOX_KEY}\" is the administrator's to set, in the machine-wide managed file ({MANAGED_CONFIG}); remove it from this file (a hook of yours runs sandboxed when it declares `fs`, `env`, `net` or `\"sandbox\": true`)"
-                ),
-            )),
+            Entry::ManagedOnly(_) | Entry::RequireSandbox(_) => {
+                parsed.errors.push(error(None, managed_file_only(&entry)));
+            }
             Entry::DisableAll(on) => parsed.disable_all = on,
             // Read on its own (`warm_switch`): whoever starts an engine asks it.
             Entry::WarmEngine if scope != Scope::Project => {}

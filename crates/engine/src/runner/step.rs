@@ -7,7 +7,7 @@ use super::fire::Step;
 use super::sandboxing::{self, Plan};
 use super::{Runner, Snapshot};
 use crate::Dialect;
-use crate::config::{Handler, Hook, ModuleSource, Scope};
+use crate::config::{Grants, Handler, Hook, ModuleSource, Scope};
 use crate::event::Event;
 use crate::judge::rules;
 use crate::judge::{HookFacts, Judgement, judge};
@@ -33,56 +33,27 @@ impl Runner {
     ) -> Option<(HookRecord, Judgement)> {
         let event = payload.event();
         let hook = match step {
-            Step::InProcess(entry) => {
-                let output = entry.call(payload).await;
-                let facts = HookFacts {
-                    tool: payload.tool_name(),
-                    args: payload.tool_args(),
-                    rejudge,
-                    ..entry.facts()
-                };
-                let judgement = judge(rules(Dialect::Native), &facts, &output);
-                return Some((record_fn(entry, &output, &judgement), judgement));
-            }
+            Step::InProcess(entry) => return Some(run_fn(entry, payload, rejudge).await),
             Step::Configured(hook) => hook,
         };
         let untrusted = self.untrusted_now(snapshot, hook);
         if untrusted && !rejudge {
             report.untrusted.push(hook.id());
         }
-        let require = snapshot.hooks.require_sandbox.as_deref();
-        let plan = sandboxing::plan(hook, untrusted, self.trust_policy, require);
-        let mut gate = trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event);
-        match (&plan, gate) {
-            // An untrusted command hook runs sandboxed, its answer reduced, instead of not at
-            // all (`block` keeps blocking a blocking event: the user's stricter choice).
-            (Plan::Sandboxed(_), Gate::Skip) => gate = Gate::RunReduced,
-            (Plan::Refused(why), Gate::Run | Gate::RunReduced) => {
-                tracing::warn!(hook = %hook.label(), "not run: {why}");
-                if hook.is_async {
-                    return None;
-                }
-                let blocks = event.class() == crate::event::EventClass::Blocking;
-                let judgement = trust::no_sandbox(hook, blocks, why);
-                let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
-                return Some((record(hook, &out, &judgement, false), judgement));
-            }
-            _ => {}
-        }
+        let (gate, plan) = match self.gate_and_plan(hook, untrusted, snapshot, event) {
+            Ok(gated) => gated,
+            Err(judgement) => return not_run_step(hook, *judgement),
+        };
         match gate {
             Gate::Skip | Gate::Block => {
                 tracing::warn!(hook = %hook.label(), command = %crate::terminal_safe(hook.handler.display()), "untrusted project hook not run; review it and run `hookhost trust`");
-                if hook.is_async {
-                    return None;
-                }
                 let review = to_review(snapshot, hook);
                 let cannot = match &plan {
                     Plan::Refused(why) => Some(why.as_str()),
                     _ => None,
                 };
                 let judgement = trust::not_run(hook, gate == Gate::Block, &review, cannot);
-                let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
-                Some((record(hook, &out, &judgement, false), judgement))
+                not_run_step(hook, judgement)
             }
             gate => {
                 // A `once` hook that ran earlier in the session is gone for the rest of it.
@@ -104,18 +75,7 @@ impl Runner {
                     request.env.push(("CLAUDE_ENV_FILE".to_string(), value));
                 }
                 if let Plan::Sandboxed(grants) = plan {
-                    let home = match self.paths.as_ref().and_then(|p| p.home.clone()) {
-                        Some(home) => Some(home),
-                        None => crate::locations::account_home(),
-                    };
-                    let user_grants = level == TrustLevel::Trusted;
-                    let sandbox = sandboxing::sandbox_of(
-                        hook,
-                        (grants, user_grants),
-                        home.as_deref(),
-                        &request.env,
-                    );
-                    request.sandbox = Some(sandbox);
+                    self.confine(hook, (grants, level), &mut request);
                 }
                 let sandboxed = request
                     .sandbox
@@ -149,6 +109,49 @@ impl Runner {
                 Some((r, judgement))
             }
         }
+    }
+
+    /// The trust gate of `hook` and its sandbox plan (`runner/sandboxing.rs`): an untrusted
+    /// command hook the sandbox can hold runs reduced instead of not at all (`block` keeps
+    /// blocking a blocking event: the user's stricter choice). `Err`: a hook the gate would
+    /// run must run sandboxed and cannot; the judgement of not running it.
+    fn gate_and_plan(
+        &self,
+        hook: &Hook,
+        untrusted: bool,
+        snapshot: &Snapshot,
+        event: Event,
+    ) -> Result<(Gate, Plan), Box<Judgement>> {
+        let require = snapshot.hooks.require_sandbox.as_deref();
+        let plan = sandboxing::plan(hook, untrusted, self.trust_policy, require);
+        let gate = trust::gate(self.trust_policy, untrusted, hook.handler.kind(), event);
+        match (&plan, gate) {
+            (Plan::Sandboxed(_), Gate::Skip) => Ok((Gate::RunReduced, plan)),
+            (Plan::Refused(why), Gate::Run | Gate::RunReduced) => {
+                tracing::warn!(hook = %hook.label(), "not run: {why}");
+                let blocks = event.class() == crate::event::EventClass::Blocking;
+                Err(Box::new(trust::no_sandbox(hook, blocks, why)))
+            }
+            _ => Ok((gate, plan)),
+        }
+    }
+
+    /// Puts `request` in the sandbox of `grants` at trust `level` (the user's own grants at
+    /// `Trusted`), with the files it must read to run.
+    fn confine(
+        &self,
+        hook: &Hook,
+        (grants, level): (Grants, TrustLevel),
+        request: &mut SpawnRequest,
+    ) {
+        let home = match self.paths.as_ref().and_then(|p| p.home.clone()) {
+            Some(home) => Some(home),
+            None => crate::locations::account_home(),
+        };
+        let user_grants = level == TrustLevel::Trusted;
+        let sandbox =
+            sandboxing::sandbox_of(hook, (grants, user_grants), home.as_deref(), &request.env);
+        request.sandbox = Some(sandbox);
     }
 
     /// Whether `hook` is an untrusted project hook now: untrusted when the runner was built
@@ -268,6 +271,32 @@ impl Runner {
         }
         request
     }
+}
+
+/// Calls an in-process hook and judges its answer.
+async fn run_fn(
+    entry: &crate::inprocess::FnHookEntry,
+    payload: &Payload,
+    rejudge: bool,
+) -> (HookRecord, Judgement) {
+    let output = entry.call(payload).await;
+    let facts = HookFacts {
+        tool: payload.tool_name(),
+        args: payload.tool_args(),
+        rejudge,
+        ..entry.facts()
+    };
+    let judgement = judge(rules(Dialect::Native), &facts, &output);
+    (record_fn(entry, &output, &judgement), judgement)
+}
+
+/// The record of a hook that was not run (none for an async one, which takes no part).
+fn not_run_step(hook: &Hook, judgement: Judgement) -> Option<(HookRecord, Judgement)> {
+    if hook.is_async {
+        return None;
+    }
+    let out = SpawnOutput::bare(ExitStatus::SpawnFailed(String::new()), Duration::ZERO);
+    Some((record(hook, &out, &judgement, false), judgement))
 }
 
 /// Spawns one configured hook and judges what it did (under the trust level in `facts`),

@@ -173,6 +173,30 @@ pub(crate) fn start_detached(req: &SpawnRequest, dir: &std::path::Path) -> Resul
     Ok(())
 }
 
+/// The hook's environment: hookhost's own with the dialect's variables, in its own process
+/// group; or, sandboxed, the sandbox's (the guard holds its temporary directory). `Err`: it
+/// must run sandboxed and cannot (never run unconfined instead).
+fn environment(
+    cmd: &mut Command,
+    req: &SpawnRequest,
+) -> Result<Option<super::sandbox::Guard>, String> {
+    let Some(sandbox) = &req.sandbox else {
+        cmd.env("HOOK_EVENT", req.event.as_str())
+            .env("HOOK_PROJECT_DIR", &req.project_dir);
+        for name in &req.env_unset {
+            cmd.env_remove(name);
+        }
+        cmd.envs(req.env.iter().map(|(k, v)| (k, v)));
+        #[cfg(unix)]
+        cmd.process_group(0);
+        return Ok(None);
+    };
+    let own = own_env(req);
+    super::sandbox::confine(cmd, sandbox, &req.project_dir, req.timeout, &own)
+        .map(Some)
+        .map_err(|why| format!("the hook must run sandboxed and cannot: {why}"))
+}
+
 /// hookhost's own variables for a sandboxed hook (its environment is otherwise the
 /// sandbox's): `HOOK_EVENT`, `HOOK_PROJECT_DIR` and the dialect's.
 fn own_env(req: &SpawnRequest) -> Vec<(String, String)> {
@@ -220,36 +244,9 @@ impl Spawner for ShellSpawner {
             .stderr(Stdio::piped())
             .kill_on_drop(true);
         // Kept until the hook is done: a sandboxed hook's private temporary directory.
-        let _confined = match &req.sandbox {
-            None => {
-                cmd.env("HOOK_EVENT", req.event.as_str())
-                    .env("HOOK_PROJECT_DIR", &req.project_dir);
-                for name in &req.env_unset {
-                    cmd.env_remove(name);
-                }
-                cmd.envs(req.env.iter().map(|(k, v)| (k, v)));
-                #[cfg(unix)]
-                cmd.process_group(0);
-                None
-            }
-            Some(sandbox) => {
-                let own = own_env(&req);
-                match super::sandbox::confine(
-                    &mut cmd,
-                    sandbox,
-                    &req.project_dir,
-                    req.timeout,
-                    &own,
-                ) {
-                    Ok(guard) => Some(guard),
-                    Err(why) => {
-                        return SpawnOutput::spawn_failed(
-                            format!("the hook must run sandboxed and cannot: {why}"),
-                            start.elapsed(),
-                        );
-                    }
-                }
-            }
+        let _confined = match environment(&mut cmd, &req) {
+            Ok(guard) => guard,
+            Err(why) => return SpawnOutput::spawn_failed(why, start.elapsed()),
         };
         let mut child = match cmd.spawn() {
             Ok(c) => c,

@@ -245,7 +245,7 @@ fn build_filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, seccompiler::Err
         .collect::<Result<Vec<_>, _>>()?;
     rules.insert(libc::SYS_clone, namespaces);
     // Typing into the terminal of the agent's user; `chattr`.
-    let ioctls = std::iter::once(libc::TIOCSTI as u64)
+    let ioctls = std::iter::once(libc::TIOCSTI)
         .chain(SET_FLAGS_IOCTLS.iter().copied())
         .map(|request| SeccompRule::new(vec![cond(1, SeccompCmpOp::Eq, request)?]))
         .collect::<Result<Vec<_>, _>>()?;

@@ -45,9 +45,8 @@ pub(super) fn profile(sandbox: &Sandbox, project: &Path, tmp: &Path) -> String {
     for path in &sandbox.read {
         read(path);
     }
-    match project_access(sandbox.grants.fs) {
-        Some(_) => read(project),
-        None => {}
+    if project_access(sandbox.grants.fs).is_some() {
+        read(project);
     }
     p.push_str(&format!(
         "(allow file-read* file-write* (subpath {}))\n",
