@@ -89,6 +89,7 @@ pub(super) fn confine(
     sandbox: &Sandbox,
     project: &Path,
     tmp: &Path,
+    _timeout: std::time::Duration,
 ) -> Result<(), String> {
     let std_cmd = cmd.as_std();
     let program = std_cmd.get_program().to_owned();

@@ -15,6 +15,35 @@
 mod linux;
 mod macos;
 
+#[cfg(target_os = "linux")]
+use linux as platform;
+#[cfg(target_os = "macos")]
+use macos as platform;
+
+/// No sandbox for command hooks here.
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+mod platform {
+    use super::Sandbox;
+    use std::path::Path;
+
+    pub(super) fn support() -> Result<String, String> {
+        Err(format!(
+            "hookhost has no sandbox for command hooks on {}",
+            std::env::consts::OS
+        ))
+    }
+
+    pub(super) fn confine(
+        _cmd: &mut tokio::process::Command,
+        _sandbox: &Sandbox,
+        _project: &Path,
+        _tmp: &Path,
+        _timeout: std::time::Duration,
+    ) -> Result<(), String> {
+        support().map(|_| ())
+    }
+}
+
 use crate::config::{FsAccess, Grants};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -57,28 +86,10 @@ pub struct Sandbox {
 /// needs. Its text says what is missing.
 pub fn support() -> Result<&'static str, &'static str> {
     static SUPPORT: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
-    match SUPPORT.get_or_init(platform_support) {
+    match SUPPORT.get_or_init(platform::support) {
         Ok(what) => Ok(what.as_str()),
         Err(why) => Err(why.as_str()),
     }
-}
-
-#[cfg(target_os = "linux")]
-fn platform_support() -> Result<String, String> {
-    linux::support()
-}
-
-#[cfg(target_os = "macos")]
-fn platform_support() -> Result<String, String> {
-    macos::support()
-}
-
-#[cfg(not(any(target_os = "linux", target_os = "macos")))]
-fn platform_support() -> Result<String, String> {
-    Err(format!(
-        "hookhost has no sandbox for command hooks on {}",
-        std::env::consts::OS
-    ))
 }
 
 /// The environment of a sandboxed hook: [`FIXED_ENV`] and the granted names from hookhost's
@@ -216,7 +227,7 @@ pub(crate) fn confine(
     let tmp = private_tmp()?;
     cmd.env_clear();
     cmd.envs(environment(&sandbox.grants, tmp.path(), own_env));
-    platform_confine(cmd, sandbox, project, tmp.path(), timeout)?;
+    platform::confine(cmd, sandbox, project, tmp.path(), timeout)?;
     Ok(Guard { _tmp: tmp })
 }
 
@@ -244,39 +255,6 @@ impl Drop for Guard {
             open_up(self._tmp.path());
         }
     }
-}
-
-#[cfg(target_os = "linux")]
-fn platform_confine(
-    cmd: &mut tokio::process::Command,
-    sandbox: &Sandbox,
-    project: &Path,
-    tmp: &Path,
-    timeout: std::time::Duration,
-) -> Result<(), String> {
-    linux::confine(cmd, sandbox, project, tmp, timeout)
-}
-
-#[cfg(target_os = "macos")]
-fn platform_confine(
-    cmd: &mut tokio::process::Command,
-    sandbox: &Sandbox,
-    project: &Path,
-    tmp: &Path,
-    _timeout: std::time::Duration,
-) -> Result<(), String> {
-    macos::confine(cmd, sandbox, project, tmp)
-}
-
-#[cfg(not(any(target_os = "linux", target_os = "macos")))]
-fn platform_confine(
-    _cmd: &mut tokio::process::Command,
-    _sandbox: &Sandbox,
-    _project: &Path,
-    _tmp: &Path,
-    _timeout: std::time::Duration,
-) -> Result<(), String> {
-    Err(platform_support().unwrap_err())
 }
 
 #[cfg(test)]
