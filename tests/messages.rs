@@ -1411,6 +1411,8 @@ fn doctor_human_report() {
         r"private to you, [0-9.]+ [KMG]?i?B",
         "private to you, [SIZE]",
     );
+    // The kernel's Landlock ABI is the machine's, not the message's.
+    settings.add_filter(r"Landlock ABI [0-9]+", "Landlock ABI [N]");
     settings.bind(|| snapshot(&p, "doctor_human_report", &text));
 }
 
