@@ -160,7 +160,7 @@ def test_the_list_and_the_cli_in_the_wheel(project):
     assert b'"wasm"' in out.stdout
 
 
-def test_the_default_policy_skips_an_untrusted_project_shell_hook(project, tmp_path):
+def test_the_default_policy_never_runs_an_untrusted_project_shell_hook_as_the_user(project, tmp_path):
     import hookhost
 
     marker = tmp_path / "ran-as-you"
@@ -168,7 +168,10 @@ def test_the_default_policy_skips_an_untrusted_project_shell_hook(project, tmp_p
     r = hookhost.Runner(str(project.path), home=str(project.home), cache_dir=str(project.cache))
     report = r.pre_tool_use("bash", {"command": "ls"})
     assert not marker.exists(), "a cloned repository's shell hook ran as the user"
-    assert report.hooks[0].outcome == "skipped"
+    # In the kernel sandbox (its `touch` outside the project fails), or not at all where
+    # there is none (docs/sandbox.md).
+    hook = report.raw["hooks"][0]
+    assert hook.get("sandbox") or hook["outcome"] == "skipped", report.raw
     assert report.raw["untrusted"] == ["PreToolUse[0]"]
 
 
