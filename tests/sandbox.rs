@@ -337,15 +337,7 @@ fn as_another_user_a_fork_bomb_stops_at_the_process_limit() {
         c = wrapped;
     }
     let out = c
-        .args([
-            "run",
-            "PreToolUse",
-            "--tool",
-            "bash",
-            "--args",
-            r#"{"command":"ls"}"#,
-            "--json",
-        ])
+        .args(common::RUN_LS_JSON)
         .arg("--project")
         .arg(p.path())
         .env("HOOKHOST_TRUST", "skip")

@@ -130,6 +130,17 @@ impl Project {
     }
 }
 
+/// `hookhost run` of a harmless `bash` call (`ls`) at PreToolUse, answered as JSON.
+pub const RUN_LS_JSON: [&str; 7] = [
+    "run",
+    "PreToolUse",
+    "--tool",
+    "bash",
+    "--args",
+    r#"{"command":"ls"}"#,
+    "--json",
+];
+
 pub fn pre_tool(project: &Path, tool: &str, args: Value) -> Payload {
     Payload::pre_tool_use(project, "test-session", tool, args)
 }

@@ -18,15 +18,7 @@ fn blocker(tag: &str) -> Value {
     json!({"hooks": {"PreToolUse": [{"command": format!("cat >/dev/null; echo {tag} >&2; exit 2")}]}})
 }
 
-const LS: [&str; 7] = [
-    "run",
-    "PreToolUse",
-    "--tool",
-    "bash",
-    "--args",
-    r#"{"command":"ls"}"#,
-    "--json",
-];
+const LS: [&str; 7] = crate::common::RUN_LS_JSON;
 
 /// `hookhost hook --for AGENT ARGS...` with `payload` on stdin, run in `cwd`, with the
 /// project's HOME and cache, `--home` when `home` is given, and `env` added last (what a

@@ -7,15 +7,7 @@ use crate::common::Project;
 use serde_json::{Value, json};
 use std::process::{Command, Output, Stdio};
 
-const LS: [&str; 7] = [
-    "run",
-    "PreToolUse",
-    "--tool",
-    "bash",
-    "--args",
-    r#"{"command":"ls"}"#,
-    "--json",
-];
+const LS: [&str; 7] = crate::common::RUN_LS_JSON;
 
 /// A native guard that blocks every PreToolUse.
 fn blocker(tag: &str) -> Value {

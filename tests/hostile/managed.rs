@@ -16,15 +16,7 @@ fn ran(p: &Project) -> Vec<String> {
     p.read("order.log").lines().map(str::to_string).collect()
 }
 
-const LS: [&str; 7] = [
-    "run",
-    "PreToolUse",
-    "--tool",
-    "bash",
-    "--args",
-    r#"{"command":"ls"}"#,
-    "--json",
-];
+const LS: [&str; 7] = crate::common::RUN_LS_JSON;
 
 #[test]
 fn managed_hooks_run_before_project_and_user_hooks() {

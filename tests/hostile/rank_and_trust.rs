@@ -38,19 +38,7 @@ fn rewriter() -> Value {
 }
 
 fn run_ls(p: &Project, env: &[(&str, &str)]) -> Output {
-    hookhost(
-        p,
-        &[
-            "run",
-            "PreToolUse",
-            "--tool",
-            "bash",
-            "--args",
-            r#"{"command":"ls"}"#,
-            "--json",
-        ],
-        env,
-    )
+    hookhost(p, &crate::common::RUN_LS_JSON, env)
 }
 
 /// `hookhost hook --for AGENT` with `payload` on stdin.

@@ -132,11 +132,7 @@ fn print_hook(h: &config::Hook) {
     if h.once {
         extras.push("once per session".into());
     }
-    match &h.sandbox {
-        config::SandboxMode::On(grants) => extras.push(format!("sandboxed: {}", grants.summary())),
-        config::SandboxMode::Off => extras.push("sandbox: false".into()),
-        config::SandboxMode::Default => {}
-    }
+    extras.extend(h.sandbox.describe());
     // A background (`asyncRewake`) hook runs without a timeout.
     if !h.async_rewake {
         extras.push(format!("timeout {} ms", h.timeout.as_millis()));

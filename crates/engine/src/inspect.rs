@@ -99,11 +99,7 @@ fn listed(h: &Hook) -> ListedHook {
             }),
             _ => None,
         },
-        sandbox: match &h.sandbox {
-            config::SandboxMode::On(grants) => Some(format!("sandboxed: {}", grants.summary())),
-            config::SandboxMode::Off => Some("sandbox: false".into()),
-            config::SandboxMode::Default => None,
-        },
+        sandbox: h.sandbox.describe(),
         duplicate_of: None,
         disabled_by: None,
         why: None,

@@ -47,6 +47,9 @@ pub struct Template {
 const HOOK_WIT: &str = include_str!("../../assets/wit/hook.wit");
 const SDK_MANIFEST: &str = include_str!("../../assets/guest-examples/sdk/Cargo.toml.in");
 const SDK_LIB: &str = include_str!("../../assets/guest-examples/sdk/src/lib.rs");
+/// The `rust` template's manifest and lock (the `rust-http` template's too).
+const RUST_MANIFEST: &str = include_str!("../../assets/templates/rust/Cargo.toml.in");
+const RUST_LOCK: &str = include_str!("../../assets/templates/rust/Cargo.lock.in");
 const SDK_HTTP: &str = include_str!("../../assets/guest-examples/sdk/src/http.rs");
 
 /// Files every project gets (besides `hook.json` and the README, which are generated).
@@ -94,14 +97,8 @@ pub const TEMPLATES: &[Template] = &[
         memory: 64,
         timeout: 1000,
         files: &[
-            file(
-                "Cargo.toml",
-                include_str!("../../assets/templates/rust/Cargo.toml.in"),
-            ),
-            file(
-                "Cargo.lock",
-                include_str!("../../assets/templates/rust/Cargo.lock.in"),
-            ),
+            file("Cargo.toml", RUST_MANIFEST),
+            file("Cargo.lock", RUST_LOCK),
             file(
                 "src/main.rs",
                 include_str!("../../assets/templates/rust/src/main.rs"),
@@ -120,14 +117,8 @@ pub const TEMPLATES: &[Template] = &[
         timeout: 5000,
         files: &[
             // The `rust` template's manifest and lock: the same SDK, built for wasip2.
-            file(
-                "Cargo.toml",
-                include_str!("../../assets/templates/rust/Cargo.toml.in"),
-            ),
-            file(
-                "Cargo.lock",
-                include_str!("../../assets/templates/rust/Cargo.lock.in"),
-            ),
+            file("Cargo.toml", RUST_MANIFEST),
+            file("Cargo.lock", RUST_LOCK),
             file(
                 "src/main.rs",
                 include_str!("../../assets/templates/rust-http/src/main.rs"),

@@ -159,6 +159,18 @@ pub enum SandboxMode {
     On(Grants),
 }
 
+impl SandboxMode {
+    /// How `list` shows it: `sandboxed: fs read, ...`, `sandbox: false`, or nothing when the
+    /// config says neither.
+    pub fn describe(&self) -> Option<String> {
+        match self {
+            SandboxMode::On(grants) => Some(format!("sandboxed: {}", grants.summary())),
+            SandboxMode::Off => Some("sandbox: false".into()),
+            SandboxMode::Default => None,
+        }
+    }
+}
+
 /// Where a wasm hook's module comes from, decided once when the config is read: a file the
 /// config names, or a hook package pinned by digest (its module in the content store, whose
 /// bytes must hash to that digest wherever the hook comes from and however it is trusted).

@@ -46,11 +46,10 @@ pub(super) fn plan(
         SandboxMode::On(grants) => Some(grants.clone()),
         _ => None,
     };
-    let cannot = |why: &str| Plan::Refused(why.to_string());
     if untrusted && policy != TrustPolicy::All {
         if hook.sandbox == SandboxMode::Off {
-            return cannot(
-                "it says `\"sandbox\": false`, which only a trusted hook may: an untrusted project hook runs sandboxed or not at all",
+            return Plan::Refused(
+                "it says `\"sandbox\": false`, which only a trusted hook may: an untrusted project hook runs sandboxed or not at all".into(),
             );
         }
         return match sandbox::support() {

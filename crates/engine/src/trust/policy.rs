@@ -137,25 +137,13 @@ pub(crate) fn not_run(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let why = match unsandboxable {
-        None => format!(
-            "untrusted project hook {} ({}) was not run: review {files}, then run `hookhost trust`",
-            hook.label(),
-            hook.handler.display(),
-        ),
-        Some(cannot) => format!(
-            "untrusted project hook {} ({}) was not run: {cannot}; review {files}, then run `hookhost trust`",
-            hook.label(),
-            hook.handler.display(),
-        ),
-    };
-    if block {
-        let row = Row::Untrusted { blocks: true };
-        Judgement::not_run(row, Outcome::Block, Verdict::Block(why.clone()), why)
-    } else {
-        let row = Row::Untrusted { blocks: false };
-        Judgement::not_run(row, Outcome::Skipped, Verdict::Pass, why)
-    }
+    let cannot = unsandboxable.map(|c| format!("{c}; ")).unwrap_or_default();
+    let why = format!(
+        "untrusted project hook {} ({}) was not run: {cannot}review {files}, then run `hookhost trust`",
+        hook.label(),
+        hook.handler.display(),
+    );
+    not_run_judgement(Row::Untrusted { blocks: block }, block, why)
 }
 
 /// The judgement of a command hook that must run sandboxed and cannot (`why`): not run;
@@ -166,15 +154,14 @@ pub(crate) fn no_sandbox(hook: &crate::config::Hook, blocks: bool, why: &str) ->
         hook.label(),
         hook.handler.display()
     );
-    let row = Row::NoSandbox { blocks };
+    not_run_judgement(Row::NoSandbox { blocks }, blocks, message)
+}
+
+/// A hook not run, for `why`: it blocks the call (`blocks`), else it is skipped.
+fn not_run_judgement(row: Row, blocks: bool, why: String) -> Judgement {
     if blocks {
-        Judgement::not_run(
-            row,
-            Outcome::Block,
-            Verdict::Block(message.clone()),
-            message,
-        )
+        Judgement::not_run(row, Outcome::Block, Verdict::Block(why.clone()), why)
     } else {
-        Judgement::not_run(row, Outcome::Skipped, Verdict::Pass, message)
+        Judgement::not_run(row, Outcome::Skipped, Verdict::Pass, why)
     }
 }

@@ -300,13 +300,8 @@ impl Reader<'_> {
         let Some(v) = self.obj.get(key) else {
             return Vec::new();
         };
-        let valid = |s: &str| {
-            !s.is_empty()
-                && !s.starts_with(|c: char| c.is_ascii_digit())
-                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        };
         match v.as_array() {
-            Some(items) if items.iter().all(|i| i.as_str().is_some_and(valid)) => items
+            Some(items) if items.iter().all(|i| i.as_str().is_some_and(is_identifier)) => items
                 .iter()
                 .filter_map(|i| i.as_str().map(str::to_string))
                 .collect(),

@@ -14,7 +14,8 @@
 //! 6.12) a hook cannot signal processes outside its sandbox (the agent, say); before that it
 //! can signal the user's other processes, as any process of theirs can.
 
-use super::{SYSTEM_READ, Sandbox, project_access};
+use super::{SYSTEM_READ, Sandbox};
+use crate::config::FsAccess;
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, NetPort, PathBeneath,
     PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope,
@@ -363,10 +364,10 @@ fn ruleset(sandbox: &Sandbox, project: &Path, tmp: &Path) -> Result<OwnedFd, Str
         tmp,
         all & !(AccessFs::MakeChar | AccessFs::MakeBlock | AccessFs::IoctlDev),
     ));
-    match project_access(sandbox.grants.fs) {
-        Some(true) => grants.push((project, all)),
-        Some(false) => grants.push((project, read_exec)),
-        None => {}
+    match sandbox.grants.fs {
+        FsAccess::Write => grants.push((project, all)),
+        FsAccess::Read => grants.push((project, read_exec)),
+        FsAccess::None => {}
     }
     grants.extend(sandbox.read.iter().map(|p| (p.as_path(), read_exec)));
     let mut created = rs.create().map_err(err)?;
@@ -434,7 +435,7 @@ pub(super) fn confine(
     let ruleset = ruleset(sandbox, project, tmp)?;
     let filters = filters(FilterKind {
         net: !sandbox.grants.net.is_empty(),
-        write: sandbox.grants.fs == crate::config::FsAccess::Write,
+        write: sandbox.grants.fs == FsAccess::Write,
     })?;
     let memory = sandbox
         .grants

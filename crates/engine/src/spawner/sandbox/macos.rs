@@ -7,7 +7,8 @@
 
 #![cfg_attr(not(target_os = "macos"), allow(dead_code))]
 
-use super::{SYSTEM_READ, Sandbox, project_access};
+use super::{SYSTEM_READ, Sandbox};
+use crate::config::FsAccess;
 use std::path::Path;
 
 /// Where the tool lives.
@@ -45,14 +46,14 @@ pub(super) fn profile(sandbox: &Sandbox, project: &Path, tmp: &Path) -> String {
     for path in &sandbox.read {
         read(path);
     }
-    if project_access(sandbox.grants.fs).is_some() {
+    if sandbox.grants.fs != FsAccess::None {
         read(project);
     }
     p.push_str(&format!(
         "(allow file-read* file-write* (subpath {}))\n",
         quoted(tmp)
     ));
-    if project_access(sandbox.grants.fs) == Some(true) {
+    if sandbox.grants.fs == FsAccess::Write {
         p.push_str(&format!(
             "(allow file-write* (subpath {}))\n",
             quoted(project)

@@ -44,7 +44,7 @@ mod platform {
     }
 }
 
-use crate::config::{FsAccess, Grants};
+use crate::config::Grants;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -200,15 +200,6 @@ pub(crate) fn private_tmp() -> Result<tempfile::TempDir, String> {
             Path::new(".")
         })
         .map_err(|e| format!("cannot make the sandboxed hook's temporary directory in /tmp: {e}"))
-}
-
-/// The project's access under `fs`, as the platforms grant it.
-pub(crate) fn project_access(fs: FsAccess) -> Option<bool> {
-    match fs {
-        FsAccess::None => None,
-        FsAccess::Read => Some(false),
-        FsAccess::Write => Some(true),
-    }
 }
 
 /// Sets up `cmd` (the hook's program and arguments, not yet started) to run in `sandbox`:

@@ -261,9 +261,11 @@ fn value_for(secret: &Secret, target: &NetTarget, https: bool) -> Result<String,
             secret.name
         )));
     }
-    std::env::var(&secret.env).map_err(|_| {
+    // Not a value a project's agent settings set (`host_env`): the project would choose
+    // whose credentials the user's policy server sees.
+    crate::host_env::var(&secret.env, "no value: the request is refused").ok_or_else(|| {
         Refusal::Unset(format!(
-            "secret `{}`: the environment variable {} is not set (or not UTF-8) in hookhost's environment",
+            "secret `{}`: the environment variable {} is not set (or not UTF-8, or set by a project's agent settings) in hookhost's environment",
             secret.name, secret.env
         ))
     })

@@ -377,7 +377,7 @@ impl WasmSpawner {
 /// Why a hook with `net` cannot run a preview 1 module: WASI preview 1 has no HTTP (nor any
 /// socket), so the grant could never be used; refusing says so instead of running a guest
 /// whose requests can only fail.
-pub fn needs_component(module: &Path) -> String {
+fn needs_component(module: &Path) -> String {
     format!(
         "{} is a WASI preview 1 module, which has no network; `net` needs a component: build the hook for wasm32-wasip2 (its HTTP requests go through wasi:http), or remove `net`",
         module.display()

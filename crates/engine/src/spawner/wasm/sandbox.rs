@@ -42,7 +42,7 @@ pub struct Grants {
     /// swapped in since is another directory, so an instance made before is not reused.
     dirs: Option<[(u64, u64); 2]>,
     /// Where its HTTP requests may go and which secrets they may carry (names only).
-    http: HttpGrant,
+    http: std::sync::Arc<HttpGrant>,
 }
 
 impl Grants {
@@ -80,15 +80,15 @@ impl Grants {
             dirs: dir_id(&confined.cwd)
                 .zip(dir_id(&confined.root))
                 .map(|(a, b)| [a, b]),
-            http: HttpGrant {
+            http: std::sync::Arc::new(HttpGrant {
                 net: limits.net.clone(),
                 secrets: limits.secrets.clone(),
-            },
+            }),
         }
     }
 
     /// Where the guest's HTTP requests may go, and with which secrets.
-    pub fn http(&self) -> &HttpGrant {
+    pub fn http(&self) -> &std::sync::Arc<HttpGrant> {
         &self.http
     }
 }

@@ -63,7 +63,7 @@ impl WarmKey {
                 fuel: self.fuel,
                 deadline,
                 memory: MemoryBudget::from_mib(self.memory_mib),
-                http: std::sync::Arc::new(self.grants.http().clone()),
+                http: self.grants.http().clone(),
             },
             &self.module,
             (capture.clone(), stdin),
