@@ -450,3 +450,162 @@ async fn a_program_path_through_a_link_to_the_root_opens_nothing() {
         );
     }
 }
+
+/// `p.command()` (the project's environment and `--home`), running `exe` instead: a copy of
+/// `hookhost` placed where the test chooses what lies beside it.
+fn command_at(p: &Project, exe: &Path) -> std::process::Command {
+    let model = p.command();
+    let mut c = std::process::Command::new(exe);
+    c.args(model.get_args());
+    for (k, v) in model.get_envs() {
+        match v {
+            Some(v) => c.env(k, v),
+            None => c.env_remove(k),
+        };
+    }
+    c.stdin(std::process::Stdio::null());
+    c
+}
+
+/// A copy of the `hookhost` binary in a directory of its own, with `helper` (a script's text)
+/// as the `hookhost-sandbox` beside it, or nothing beside it.
+fn lone_hookhost(helper: Option<&str>) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("hookhost");
+    std::fs::copy(env!("CARGO_BIN_EXE_hookhost"), &exe).unwrap();
+    if let Some(script) = helper {
+        let h = dir.path().join("hookhost-sandbox");
+        std::fs::write(&h, script).unwrap();
+        make_executable(&h);
+    }
+    (dir, exe)
+}
+
+/// `hookhost run PreToolUse --json` of the attempts hook with a read grant, by `exe`.
+fn run_granted(s: &Setup, exe: &Path) -> Value {
+    s.p.write(
+        ".coding-agent/hooks.json",
+        &json!({"hooks": {"PreToolUse": [{"command": "./hooks/attempts.sh", "match": "bash",
+            "fs": "read"}]}})
+        .to_string(),
+    );
+    let out = command_at(&s.p, exe)
+        .args(["run", "PreToolUse", "--tool", "bash", "--json", "--project"])
+        .arg(s.p.path())
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+#[test]
+fn the_helper_confines_what_it_runs_and_refuses_what_it_cannot_read() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("notes.txt"), "outside").unwrap();
+    let helper = env!("CARGO_BIN_EXE_hookhost-sandbox");
+    let mut c = std::process::Command::new(helper);
+    c.arg(hookhost_sys::jail::ARGS_VERSION);
+    for dir in ["/usr", "/bin", "/lib", "/lib64", "/etc"] {
+        c.args(["--rx", dir]);
+    }
+    let out = c
+        .args(["--dev", "/dev/null", "--nproc", "4096", "--cpu", "5"])
+        .args([
+            "--data",
+            "1073741824",
+            "--fsize",
+            "1073741824",
+            "--",
+            "sh",
+            "-c",
+        ])
+        .arg(format!(
+            "cat {0}/notes.txt || echo denied; echo x > {0}/w || echo unwritten; exit 3",
+            outside.path().display()
+        ))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("denied") && stdout.contains("unwritten"),
+        "{stdout}"
+    );
+    assert!(!outside.path().join("w").exists());
+    // Another version's arguments, or a person's: exit 125 and one line that says why.
+    let out = std::process::Command::new(helper)
+        .args(["--rx", "/", "--", "sh", "-c", "echo ran"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(125));
+    assert!(out.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("hookhost-sandbox: "),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn without_the_helper_a_hook_is_confined_in_a_fork_and_doctor_says_so() {
+    let s = setup(json!({"command": "true"}));
+    for with_helper in [false, true] {
+        let (dir, exe) = lone_hookhost(None);
+        let helper = dir.path().join("hookhost-sandbox");
+        if with_helper {
+            std::fs::copy(env!("CARGO_BIN_EXE_hookhost-sandbox"), &helper).unwrap();
+        }
+        let v = run_granted(&s, &exe);
+        let stderr = v["hooks"][0]["stderr"].as_str().unwrap_or_default();
+        let got = results(stderr);
+        for (attempt, want) in [
+            ("read_ssh", "denied"),
+            ("read_outside", "denied"),
+            ("read_project", "ok"),
+            ("write_project", "denied"),
+            ("net", "denied"),
+        ] {
+            assert_eq!(
+                got.get(attempt).map(String::as_str),
+                Some(want),
+                "{attempt}: {v}"
+            );
+        }
+        let doctor = command_at(&s.p, &exe).arg("doctor").output().unwrap();
+        let text = String::from_utf8_lossy(&doctor.stdout);
+        let want = if with_helper {
+            format!("entered through {}", helper.display())
+        } else {
+            "entered in a fork".to_string()
+        };
+        assert!(
+            text.contains(&want),
+            "doctor does not say {want:?}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn a_helper_that_cannot_confine_keeps_the_hook_from_running() {
+    let s = setup(json!({"command": "true"}));
+    let (_dir, exe) = lone_hookhost(Some(
+        "#!/bin/sh\necho 'hookhost-sandbox: no sandbox today' >&2\nexit 125\n",
+    ));
+    let v = run_granted(&s, &exe);
+    let hook = &v["hooks"][0];
+    let text = hook.to_string();
+    assert!(!text.contains("ran to its end"), "{v}");
+    assert!(
+        text.contains("the hook must run sandboxed and cannot: no sandbox today"),
+        "{v}"
+    );
+}

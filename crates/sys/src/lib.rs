@@ -11,13 +11,15 @@
 //! - [`host_env`]: which of hookhost's own variables it obeys when a project can set them.
 //! - [`clock`]: Unix milliseconds as an ISO 8601 timestamp.
 //! - [`confine`]: whether a path a config names stays inside a root.
+//! - [`jail`]: a process confining itself to a sandbox before it runs a program.
 //! - [`jsonc`]: JSON with comments, as Gemini CLI reads its settings.
 //! - [`display`]: text from a config or a hook made safe for a terminal.
 //! - [`preflight`]: whether the shell will find a command's program.
 //! - [`resolve`]: a path as the kernel resolves it, links and `..` included.
 //! - [`store`]: the content-addressed store of package modules.
 //!
-//! It depends only on `hookhost-core` (for the process identity). The layer map of the
+//! Of our crates it depends only on `hookhost-core` (for the process identity); `jail` uses
+//! the `landlock` and `seccompiler` crates on Linux. The layer map of the
 //! workspace is `docs/architecture.md`.
 
 #![warn(missing_docs)]
@@ -27,6 +29,7 @@ pub mod confine;
 pub mod display;
 pub mod files;
 pub mod host_env;
+pub mod jail;
 pub mod jsonc;
 pub mod locations;
 pub mod preflight;

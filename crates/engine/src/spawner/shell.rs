@@ -173,13 +173,14 @@ pub(crate) fn start_detached(req: &SpawnRequest, dir: &std::path::Path) -> Resul
     Ok(())
 }
 
-/// The hook's environment: hookhost's own with the dialect's variables, in its own process
-/// group; or, sandboxed, the sandbox's (the guard holds its temporary directory). `Err`: it
-/// must run sandboxed and cannot (never run unconfined instead).
+/// The hook's process with its environment: hookhost's own with the dialect's variables, in
+/// its own process group; or, sandboxed, wrapped to enter the sandbox and with the
+/// sandbox's environment (the guard holds its temporary directory). `Err`: it must run
+/// sandboxed and cannot (never run unconfined instead).
 fn environment(
-    cmd: &mut Command,
+    mut cmd: Command,
     req: &SpawnRequest,
-) -> Result<Option<super::sandbox::Guard>, String> {
+) -> Result<(Command, Option<super::sandbox::Guard>), String> {
     let Some(sandbox) = &req.sandbox else {
         cmd.env("HOOK_EVENT", req.event.as_str())
             .env("HOOK_PROJECT_DIR", &req.project_dir);
@@ -189,11 +190,11 @@ fn environment(
         cmd.envs(req.env.iter().map(|(k, v)| (k, v)));
         #[cfg(unix)]
         cmd.process_group(0);
-        return Ok(None);
+        return Ok((cmd, None));
     };
     let own = own_env(req);
     super::sandbox::confine(cmd, sandbox, &req.project_dir, req.timeout, &own)
-        .map(Some)
+        .map(|(cmd, guard)| (cmd, Some(guard)))
         .map_err(|why| format!("the hook must run sandboxed and cannot: {why}"))
 }
 
@@ -233,8 +234,9 @@ impl Spawner for ShellSpawner {
         if let Some(failed) = req.missing_cwd(start.into_std()) {
             return failed;
         }
-        let mut cmd = match process_for(&req) {
-            Ok(cmd) => cmd,
+        // Kept until the hook is done: a sandboxed hook's private temporary directory.
+        let (mut cmd, _confined) = match process_for(&req).and_then(|c| environment(c, &req)) {
+            Ok(made) => made,
             Err(why) => return SpawnOutput::spawn_failed(why, start.elapsed()),
         };
         let command = req.handler.display();
@@ -243,11 +245,6 @@ impl Spawner for ShellSpawner {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
-        // Kept until the hook is done: a sandboxed hook's private temporary directory.
-        let _confined = match environment(&mut cmd, &req) {
-            Ok(guard) => guard,
-            Err(why) => return SpawnOutput::spawn_failed(why, start.elapsed()),
-        };
         let mut child = match cmd.spawn() {
             Ok(c) => c,
             Err(e) => {
@@ -305,6 +302,18 @@ impl Spawner for ShellSpawner {
         readers.abort_all();
         writer.abort();
 
-        capture.finish(status, start.elapsed())
+        let out = capture.finish(status, start.elapsed());
+        match &out.status {
+            ExitStatus::Exited(code) if req.sandbox.is_some() => {
+                match super::sandbox::setup_failure(*code, &out.stderr) {
+                    Some(why) => SpawnOutput::spawn_failed(
+                        format!("the hook must run sandboxed and cannot: {why}"),
+                        out.duration,
+                    ),
+                    None => out,
+                }
+            }
+            _ => out,
+        }
     }
 }

@@ -1,416 +1,65 @@
-//! The Linux sandbox: Landlock, seccomp, `no_new_privs`, a session of its own and rlimits,
-//! applied in the child between `fork` and `exec`.
+//! The Linux sandbox of a command hook: its [`Sandbox`] as the paths, ports and limits of a
+//! `hookhost_sys::jail` [`Spec`], and the process that enters it.
 //!
-//! Everything that allocates or can fail in an interesting way is done in the parent before
-//! the fork: the Landlock ruleset (an fd with the rules already added) and the seccomp
-//! programs (built once per process). The child only makes system calls: `setsid`,
-//! `setrlimit`, `prctl(PR_SET_NO_NEW_PRIVS)`, `landlock_restrict_self` and `seccomp`.
-//!
-//! **Landlock ABI 3 (Linux 6.2) is required**: ABI 1 and 2 cannot stop a read-only hook
-//! from truncating a project file (`LANDLOCK_ACCESS_FS_TRUNCATE` came with 3). On an older
-//! kernel, or one without Landlock enabled, [`support`] says so and no hook that must run
-//! sandboxed runs. With ABI 4 (Linux 6.7) TCP connections are limited to the granted ports;
-//! a `net` grant on an older kernel is refused rather than left open. With ABI 6 (Linux
-//! 6.12) a hook cannot signal processes outside its sandbox (the agent, say); before that it
-//! can signal the user's other processes, as any process of theirs can.
+//! The enforcement (Landlock ABI 3 or later, seccomp, `no_new_privs`, no capabilities, a
+//! session of its own, rlimits) is `hookhost_sys::jail`; it runs in one of two places:
+//! - **`hookhost-sandbox`**, the small executable installed beside `hookhost`: the hook's
+//!   process is started as `hookhost-sandbox SPEC -- PROGRAM ARGS...` with `posix_spawn`,
+//!   which does not copy this process's memory; the helper confines itself and execs the
+//!   program. This keeps a sandboxed hook's start within a millisecond of an unsandboxed one
+//!   in a long-lived runner (the warm engine, an embedding agent) whose heap is large.
+//! - where there is no helper (a program that embeds the engine, with no `hookhost-sandbox`
+//!   beside it), in the forked child between `fork` and `exec`: the same confinement, at the
+//!   cost of a fork of this process (milliseconds for a large one).
 
 use super::{SYSTEM_READ, Sandbox};
 use crate::config::FsAccess;
-use landlock::{
-    ABI, Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, NetPort, PathBeneath,
-    PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope,
-};
-use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch,
-};
-use std::collections::BTreeMap;
-use std::os::fd::{AsRawFd, OwnedFd};
-use std::path::Path;
-use std::sync::{Arc, OnceLock};
-
-/// The oldest Landlock ABI the sandbox runs on (see the module's docs).
-const MIN_ABI: i64 = 3;
-/// The Landlock ABI that filters TCP ports.
-const NET_ABI: i64 = 4;
-/// The Landlock ABI that scopes signals and abstract UNIX sockets.
-const SCOPE_ABI: i64 = 6;
+use hookhost_sys::jail::{self, Access, Limits, Spec};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// How many processes a sandboxed hook may add to those the system already has (a bound on
 /// a fork bomb; the kernel exempts root from it).
 const PROCESS_ALLOWANCE: u64 = 256;
 
-/// Calls no hook needs and a confined one must not make: tracing or reading other
-/// processes, namespaces and mounts, kernel modules and keys, BPF and perf, io_uring (whose
-/// operations seccomp cannot see), file handles (which bypass path checks), the clock, and
-/// `setsid` (a new session would escape the kill on timeout).
-const DENIED: &[libc::c_long] = &[
-    libc::SYS_ptrace,
-    libc::SYS_process_vm_readv,
-    libc::SYS_process_vm_writev,
-    libc::SYS_mount,
-    libc::SYS_umount2,
-    libc::SYS_pivot_root,
-    libc::SYS_chroot,
-    libc::SYS_setns,
-    libc::SYS_unshare,
-    libc::SYS_keyctl,
-    libc::SYS_add_key,
-    libc::SYS_request_key,
-    libc::SYS_bpf,
-    libc::SYS_perf_event_open,
-    libc::SYS_kexec_load,
-    libc::SYS_kexec_file_load,
-    libc::SYS_init_module,
-    libc::SYS_finit_module,
-    libc::SYS_delete_module,
-    libc::SYS_reboot,
-    libc::SYS_swapon,
-    libc::SYS_swapoff,
-    libc::SYS_io_uring_setup,
-    libc::SYS_io_uring_enter,
-    libc::SYS_io_uring_register,
-    libc::SYS_userfaultfd,
-    libc::SYS_open_by_handle_at,
-    libc::SYS_name_to_handle_at,
-    libc::SYS_acct,
-    libc::SYS_quotactl,
-    libc::SYS_settimeofday,
-    libc::SYS_clock_settime,
-    libc::SYS_clock_adjtime,
-    libc::SYS_adjtimex,
-    libc::SYS_syslog,
-    libc::SYS_vhangup,
-    libc::SYS_setsid,
-    // Leaving the process group would escape the kill on timeout and at exit.
-    libc::SYS_setpgid,
-    libc::SYS_sethostname,
-    libc::SYS_setdomainname,
-    // Extended attributes: `security.capability` would give a binary capabilities; Landlock
-    // does not cover them.
-    libc::SYS_setxattr,
-    libc::SYS_lsetxattr,
-    libc::SYS_fsetxattr,
-    libc::SYS_removexattr,
-    libc::SYS_lremovexattr,
-    libc::SYS_fremovexattr,
-    libc::SYS_fanotify_init,
-    libc::SYS_open_tree,
-    libc::SYS_move_mount,
-    libc::SYS_fsopen,
-    libc::SYS_fsconfig,
-    libc::SYS_fsmount,
-    libc::SYS_fspick,
-    libc::SYS_mount_setattr,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_iopl,
-    #[cfg(target_arch = "x86_64")]
-    libc::SYS_ioperm,
-];
-
-/// Calls that change a file's mode, owner or times, which Landlock does not cover: denied to a
-/// hook without `fs: "write"` (else it could `chmod 644 ~/.ssh/id_ed25519`, or mark any file
-/// it can name). With a write grant they stay (tools that write files set modes and times),
-/// on files of the user's only: the sandbox drops every capability.
-const METADATA: &[libc::c_long] = &[
-    libc::SYS_chmod,
-    libc::SYS_fchmod,
-    libc::SYS_fchmodat,
-    libc::SYS_chown,
-    libc::SYS_fchown,
-    libc::SYS_lchown,
-    libc::SYS_fchownat,
-    libc::SYS_utime,
-    libc::SYS_utimes,
-    libc::SYS_futimesat,
-    libc::SYS_utimensat,
-];
-
-/// `fchmodat2` (Linux 6.6), not in every libc's table.
-const SYS_FCHMODAT2: libc::c_long = 452;
-
-/// `ioctl` requests that set a file's flags (`chattr +i`, `+a`) or project attributes.
-const SET_FLAGS_IOCTLS: &[u64] = &[
-    0x4008_6602, // FS_IOC_SETFLAGS
-    0x4004_6602, // FS_IOC32_SETFLAGS
-    0x401c_5820, // FS_IOC_FSSETXATTR
-];
-
-/// `clone` flags that make a new namespace.
-const NAMESPACE_FLAGS: &[u64] = &[
-    libc::CLONE_NEWUSER as u64,
-    libc::CLONE_NEWNS as u64,
-    libc::CLONE_NEWPID as u64,
-    libc::CLONE_NEWNET as u64,
-    libc::CLONE_NEWIPC as u64,
-    libc::CLONE_NEWUTS as u64,
-    libc::CLONE_NEWCGROUP as u64,
-];
-
-/// The kernel's Landlock ABI (0: none).
-#[allow(unsafe_code)]
-fn landlock_abi() -> i64 {
-    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_uint = 1;
-    // SAFETY: with the VERSION flag, landlock_create_ruleset reads no memory (attr NULL,
-    // size 0) and returns the ABI version or -1; it creates nothing.
-    let abi = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<u8>(),
-            0usize,
-            LANDLOCK_CREATE_RULESET_VERSION,
-        )
-    };
-    abi.max(0)
-}
-
-/// Whether this kernel can sandbox a hook: `Ok` names what it has.
-pub(super) fn support() -> Result<String, String> {
-    let abi = landlock_abi();
-    if abi < MIN_ABI {
-        return Err(if abi == 0 {
-            "this kernel has no Landlock (Linux 6.2 or later with Landlock enabled: `lsm=landlock,...` on the kernel command line), so command hooks cannot run sandboxed here".to_string()
-        } else {
-            format!(
-                "this kernel's Landlock is ABI {abi}; sandboxed command hooks need ABI {MIN_ABI} (Linux 6.2 or later), which can keep a read-only hook from truncating files"
-            )
-        });
-    }
-    filters(FilterKind {
-        net: false,
-        write: false,
-    })?;
-    Ok(format!("Landlock ABI {abi}, seccomp"))
-}
-
-fn abi_of(version: i64) -> ABI {
-    match version {
-        ..=3 => ABI::V3,
-        4 => ABI::V4,
-        5 => ABI::V5,
-        6 => ABI::V6,
-        _ => ABI::V7,
-    }
-}
-
-/// What the seccomp filter depends on: a network grant, a write grant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct FilterKind {
-    net: bool,
-    write: bool,
-}
-
-/// The seccomp programs for a hook of `kind`: the denied calls, and `clone3` answered with
-/// ENOSYS (its flags are behind a pointer seccomp cannot read; libc then falls back to
-/// `clone`, whose flags it can). Built once per kind.
-fn filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, String> {
-    type Cell = OnceLock<Result<Arc<[BpfProgram]>, String>>;
-    static CELLS: [Cell; 4] = [const { OnceLock::new() }; 4];
-    let cell = &CELLS[usize::from(kind.net) * 2 + usize::from(kind.write)];
-    cell.get_or_init(|| {
-        build_filters(kind).map_err(|e| format!("cannot build the seccomp filter: {e}"))
-    })
-    .clone()
-}
-
-fn build_filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, seccompiler::Error> {
-    let net = kind.net;
-    let arch = TargetArch::try_from(std::env::consts::ARCH)?;
-    let cond = |arg, op, value| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value);
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    for nr in DENIED {
-        rules.insert(*nr, Vec::new());
-    }
-    if !kind.write {
-        for nr in METADATA.iter().chain([&SYS_FCHMODAT2]) {
-            rules.insert(*nr, Vec::new());
-        }
-    }
-    // No network: no socket at all (a UNIX socket reaches the agent's, Docker's, the
-    // desktop's services). With a grant: TCP/UDP over IPv4 and IPv6 only; Landlock limits
-    // the TCP ports.
-    rules.insert(
-        libc::SYS_socket,
-        if net { socket_rules()? } else { Vec::new() },
-    );
-    let namespaces = NAMESPACE_FLAGS
-        .iter()
-        .map(|flag| {
-            SeccompRule::new(vec![SeccompCondition::new(
-                0,
-                SeccompCmpArgLen::Qword,
-                SeccompCmpOp::MaskedEq(*flag),
-                *flag,
-            )?])
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    rules.insert(libc::SYS_clone, namespaces);
-    // Typing into the terminal of the agent's user; `chattr`.
-    let ioctls = std::iter::once(libc::TIOCSTI)
-        .chain(SET_FLAGS_IOCTLS.iter().copied())
-        .map(|request| SeccompRule::new(vec![cond(1, SeccompCmpOp::Eq, request)?]))
-        .collect::<Result<Vec<_>, _>>()?;
-    rules.insert(libc::SYS_ioctl, ioctls);
-    let x32 = x32_aliases(&rules);
-    rules.extend(x32);
-    let main: BpfProgram = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM as u32),
-        arch,
-    )?
-    .try_into()?;
-    let mut clone3 = BTreeMap::new();
-    clone3.insert(libc::SYS_clone3, Vec::new());
-    let x32 = x32_aliases(&clone3);
-    clone3.extend(x32);
-    let clone3: BpfProgram = SeccompFilter::new(
-        clone3,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
-        arch,
-    )?
-    .try_into()?;
-    Ok(Arc::from(vec![main, clone3]))
-}
-
-/// With a network grant, the sockets that are not plain TCP or UDP over IPv4 or IPv6: another
-/// family, a raw, packet or sequenced socket, or a protocol other than the default, TCP and
-/// UDP (MPTCP would step around Landlock's TCP port rules).
-fn socket_rules() -> Result<Vec<SeccompRule>, seccompiler::Error> {
-    let cond = |arg, op, value| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value);
-    let mut rules = vec![
-        SeccompRule::new(vec![
-            cond(0, SeccompCmpOp::Ne, libc::AF_INET as u64)?,
-            cond(0, SeccompCmpOp::Ne, libc::AF_INET6 as u64)?,
-        ])?,
-        SeccompRule::new(vec![
-            cond(2, SeccompCmpOp::Ne, 0)?,
-            cond(2, SeccompCmpOp::Ne, libc::IPPROTO_TCP as u64)?,
-            cond(2, SeccompCmpOp::Ne, libc::IPPROTO_UDP as u64)?,
-        ])?,
-    ];
-    // The type's low bits (its flags, SOCK_NONBLOCK and SOCK_CLOEXEC, are above them): only
-    // a stream or a datagram socket.
-    let stream = libc::SOCK_STREAM as u64;
-    let datagram = libc::SOCK_DGRAM as u64;
-    for ty in (0..16u64).filter(|t| *t != stream && *t != datagram) {
-        rules.push(SeccompRule::new(vec![cond(
-            1,
-            SeccompCmpOp::MaskedEq(0xf),
-            ty,
-        )?])?);
-    }
-    Ok(rules)
-}
-
-/// On x86-64 the x32 ABI shares the architecture tag and numbers its calls with bit 30 set:
-/// each rule again under that number, so a kernel built with x32 cannot be used to step
-/// around the filter.
-fn x32_aliases(rules: &BTreeMap<i64, Vec<SeccompRule>>) -> Vec<(i64, Vec<SeccompRule>)> {
-    if cfg!(target_arch = "x86_64") {
-        const X32_BIT: i64 = 0x4000_0000;
-        rules
-            .iter()
-            .map(|(nr, r)| (nr | X32_BIT, r.clone()))
-            .collect()
-    } else {
-        Vec::new()
-    }
-}
-
-/// The Landlock ruleset for `sandbox`, rules added: an fd the child restricts itself with.
-fn ruleset(sandbox: &Sandbox, project: &Path, tmp: &Path) -> Result<OwnedFd, String> {
-    let version = landlock_abi();
-    let abi = abi_of(version);
-    let wants_net = !sandbox.grants.net.is_empty();
-    if wants_net && version < NET_ABI {
-        return Err(format!(
-            "the hook's `net` grant needs Landlock ABI {NET_ABI} (Linux 6.7) to limit its connections to the granted ports; this kernel has ABI {version}, so it does not run (remove `net`, or run it on a newer kernel)"
-        ));
-    }
-    let err = |e: landlock::RulesetError| format!("cannot set up the Landlock sandbox: {e}");
-    let mut rs = Ruleset::default()
-        .set_compatibility(CompatLevel::HardRequirement)
-        .handle_access(AccessFs::from_all(abi))
-        .map_err(err)?;
-    if version >= NET_ABI {
-        rs = rs
-            .handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)
-            .map_err(err)?;
-    }
-    if version >= SCOPE_ABI {
-        rs = rs.scope(Scope::from_all(abi)).map_err(err)?;
-    }
-    let read_exec = AccessFs::from_read(abi);
-    let all = AccessFs::from_all(abi);
-    let device = AccessFs::ReadFile | AccessFs::WriteFile;
-    let mut grants: Vec<(&Path, BitFlags<AccessFs>)> = SYSTEM_READ
-        .iter()
-        .map(|d| (Path::new(*d), read_exec))
-        .collect();
-    grants.push((Path::new("/proc"), AccessFs::ReadFile | AccessFs::ReadDir));
-    for dev in [
-        "/dev/null",
-        "/dev/zero",
-        "/dev/full",
-        "/dev/random",
-        "/dev/urandom",
-    ] {
-        grants.push((Path::new(dev), device));
-    }
-    // Its own directory: everything but device nodes and device ioctls.
-    grants.push((
-        tmp,
-        all & !(AccessFs::MakeChar | AccessFs::MakeBlock | AccessFs::IoctlDev),
-    ));
-    match sandbox.grants.fs {
-        FsAccess::Write => grants.push((project, all)),
-        FsAccess::Read => grants.push((project, read_exec)),
-        FsAccess::None => {}
-    }
-    grants.extend(sandbox.read.iter().map(|p| (p.as_path(), read_exec)));
-    let mut created = rs.create().map_err(err)?;
-    for (path, access) in grants {
-        let Ok(fd) = PathFd::new(path) else {
-            continue; // gone, or never there: nothing to grant
-        };
-        let access = if path.is_dir() {
-            access
-        } else {
-            access & AccessFs::from_file(abi)
-        };
-        (&mut created)
-            .add_rule(PathBeneath::new(fd, access))
-            .map_err(|e| format!("cannot grant {} to the sandbox: {e}", path.display()))?;
-    }
-    for port in ports(sandbox) {
-        (&mut created)
-            .add_rule(NetPort::new(port, AccessNet::ConnectTcp))
-            .map_err(err)?;
-    }
-    Option::<OwnedFd>::from(created)
-        .ok_or_else(|| "Landlock did not enforce the ruleset on this kernel".to_string())
-}
-
-fn ports(sandbox: &Sandbox) -> Vec<u16> {
-    let mut ports: Vec<u16> = sandbox.grants.net.iter().map(|t| t.port).collect();
-    ports.sort_unstable();
-    ports.dedup();
-    ports
-}
-
-/// The resource limits of the child, worked out before the fork.
-#[derive(Clone, Copy)]
-struct Limits {
-    processes: libc::rlim_t,
-    cpu_seconds: libc::rlim_t,
-    data_bytes: libc::rlim_t,
-    file_bytes: libc::rlim_t,
-}
-
 /// The largest file a sandboxed hook may write (`RLIMIT_FSIZE`): it cannot fill `/tmp`.
-const MAX_FILE_BYTES: libc::rlim_t = 1 << 30;
+const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The helper's file name.
+pub const HELPER: &str = "hookhost-sandbox";
+
+/// Whether this kernel can sandbox a hook: `Ok` names what it has and how hooks enter it.
+pub(super) fn support() -> Result<String, String> {
+    let kernel = jail::support()?;
+    Ok(match helper() {
+        Some(path) => format!("{kernel}, entered through {}", path.display()),
+        None => format!(
+            "{kernel}, entered in a fork of this process ({HELPER} is not installed beside it: each sandboxed hook costs a copy of this process)"
+        ),
+    })
+}
+
+/// `hookhost-sandbox` beside this executable (or, for cargo's test and bench executables in
+/// `deps/`, beside the binaries one level up), when it is an executable file. Never taken
+/// from a variable: a project could set it.
+pub fn helper() -> Option<&'static Path> {
+    static HELPER_PATH: OnceLock<Option<PathBuf>> = OnceLock::new();
+    HELPER_PATH
+        .get_or_init(|| {
+            let exe = std::env::current_exe().ok()?;
+            let dir = exe.parent()?;
+            let mut dirs = vec![dir];
+            if dir.file_name().is_some_and(|n| n == "deps") {
+                dirs.extend(dir.parent());
+            }
+            dirs.into_iter().map(|d| d.join(HELPER)).find(|p| {
+                use std::os::unix::fs::PermissionsExt;
+                p.metadata()
+                    .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            })
+        })
+        .as_deref()
+}
 
 /// The processes that exist now (every thread counts against `RLIMIT_NPROC`): the total of
 /// `/proc/loadavg`'s fourth field, which bounds this user's count from above.
@@ -424,144 +73,86 @@ fn processes_now() -> u64 {
         .unwrap_or(32_768)
 }
 
-/// Prepares `cmd` to confine itself to `sandbox` in the child.
-pub(super) fn confine(
-    cmd: &mut tokio::process::Command,
-    sandbox: &Sandbox,
-    project: &Path,
-    tmp: &Path,
-    timeout: std::time::Duration,
-) -> Result<(), String> {
-    let ruleset = ruleset(sandbox, project, tmp)?;
-    let filters = filters(FilterKind {
-        net: !sandbox.grants.net.is_empty(),
-        write: sandbox.grants.fs == FsAccess::Write,
-    })?;
+/// The jail spec of `sandbox` for a hook in `project` with `tmp` as its own directory.
+fn spec(sandbox: &Sandbox, project: &Path, tmp: &Path, timeout: std::time::Duration) -> Spec {
+    let mut paths: Vec<(PathBuf, Access)> = SYSTEM_READ
+        .iter()
+        .map(|d| (PathBuf::from(d), Access::ReadExec))
+        .collect();
+    paths.push(("/proc".into(), Access::ReadOnly));
+    for dev in [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        "/dev/random",
+        "/dev/urandom",
+    ] {
+        paths.push((dev.into(), Access::Device));
+    }
+    paths.push((tmp.to_path_buf(), Access::Private));
+    match sandbox.grants.fs {
+        FsAccess::Write => paths.push((project.to_path_buf(), Access::All)),
+        FsAccess::Read => paths.push((project.to_path_buf(), Access::ReadExec)),
+        FsAccess::None => {}
+    }
+    paths.extend(sandbox.read.iter().map(|p| (p.clone(), Access::ReadExec)));
     let memory = sandbox
         .grants
         .memory_mib
         .unwrap_or(crate::config::SANDBOX_MEMORY_MIB);
-    let limits = Limits {
-        processes: processes_now() + PROCESS_ALLOWANCE,
-        cpu_seconds: timeout.as_secs() + 1,
-        data_bytes: memory.saturating_mul(1024 * 1024),
-        file_bytes: MAX_FILE_BYTES,
-    };
-    install(cmd, ruleset, filters, limits);
-    Ok(())
+    Spec {
+        paths,
+        ports: sandbox.grants.net.iter().map(|t| t.port).collect(),
+        net: !sandbox.grants.net.is_empty(),
+        metadata: sandbox.grants.fs == FsAccess::Write,
+        limits: Limits {
+            processes: processes_now() + PROCESS_ALLOWANCE,
+            cpu_seconds: timeout.as_secs() + 1,
+            data_bytes: memory.saturating_mul(1024 * 1024),
+            file_bytes: MAX_FILE_BYTES,
+        },
+    }
 }
 
-/// `close_range`'s flag: mark close-on-exec rather than close.
-const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
-
-/// Every capability gone, for good: root's hook can then read another's secrets in
-/// `/proc`, make device nodes or change any file's owner no more than a user's can. Root
-/// keeps no capability across exec (`SECBIT_NOROOT`, locked; an empty bounding set).
-#[allow(unsafe_code)]
-fn drop_capabilities() -> std::io::Result<()> {
-    const SECBITS: libc::c_ulong = (1 << 0) // SECBIT_NOROOT
-        | (1 << 1) // SECBIT_NOROOT_LOCKED
-        | (1 << 2) // SECBIT_NO_SETUID_FIXUP
-        | (1 << 3) // SECBIT_NO_SETUID_FIXUP_LOCKED
-        | (1 << 5) // SECBIT_KEEP_CAPS_LOCKED
-        | (1 << 6) // SECBIT_NO_CAP_AMBIENT_RAISE
-        | (1 << 7); // SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED
-    const LINUX_CAPABILITY_VERSION_3: u32 = 0x2008_0522;
-    #[repr(C)]
-    struct Header {
-        version: u32,
-        pid: i32,
+/// `cmd` (the hook's program and arguments) made to run confined to `sandbox`: through the
+/// helper when it is installed, else confined in the forked child.
+pub(super) fn confine(
+    cmd: tokio::process::Command,
+    sandbox: &Sandbox,
+    project: &Path,
+    tmp: &Path,
+    timeout: std::time::Duration,
+) -> Result<tokio::process::Command, String> {
+    let spec = spec(sandbox, project, tmp, timeout);
+    if let Some(helper) = helper() {
+        let hook = cmd.as_std();
+        let mut wrapped = tokio::process::Command::new(helper);
+        wrapped
+            .args(spec.to_args())
+            .arg(hook.get_program())
+            .args(hook.get_args());
+        return Ok(wrapped);
     }
-    #[repr(C)]
-    #[derive(Clone, Copy)]
-    struct Data {
-        effective: u32,
-        permitted: u32,
-        inheritable: u32,
-    }
-    let mut header = Header {
-        version: LINUX_CAPABILITY_VERSION_3,
-        pid: 0,
-    };
-    let data = [Data {
-        effective: 0,
-        permitted: 0,
-        inheritable: 0,
-    }; 2];
-    // SAFETY: prctl and capset on values and structs owned here; all async-signal-safe.
+    let prepared = jail::prepare(&spec)?;
+    let mut cmd = cmd;
+    // SAFETY: `enter` makes only async-signal-safe system calls and allocates nothing
+    // (hookhost_sys::jail).
+    #[allow(unsafe_code)]
     unsafe {
-        // These need CAP_SETPCAP: a process without it (an ordinary user's) has no
-        // capability to keep, so a refusal is not an error; past the last capability
-        // PR_CAPBSET_DROP says EINVAL.
-        let _ = libc::prctl(libc::PR_SET_SECUREBITS, SECBITS, 0, 0, 0);
-        for cap in 0..64 {
-            let _ = libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
-        }
-        let clear = libc::PR_CAP_AMBIENT_CLEAR_ALL as libc::c_ulong;
-        let _ = libc::prctl(libc::PR_CAP_AMBIENT, clear, 0, 0, 0);
-        if libc::syscall(libc::SYS_capset, &mut header, data.as_ptr()) != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
+        cmd.pre_exec(move || prepared.enter());
     }
-    Ok(())
+    Ok(cmd)
 }
 
-/// The child's side: only system calls, nothing that allocates.
-#[allow(unsafe_code)]
-fn install(
-    cmd: &mut tokio::process::Command,
-    ruleset: OwnedFd,
-    filters: Arc<[BpfProgram]>,
-    limits: Limits,
-) {
-    let in_child = move || -> std::io::Result<()> {
-        let fail = || Err(std::io::Error::last_os_error());
-        // SAFETY: each call below is a plain system call on values owned by this closure
-        // (the ruleset fd, the filter programs, which outlive the call) and is
-        // async-signal-safe; nothing allocates between fork and exec.
-        unsafe {
-            // Its own session and process group: the timeout kills the group, and setsid
-            // is denied below so nothing in it can leave the session.
-            if libc::setsid() < 0 {
-                return fail();
-            }
-            for (resource, value) in [
-                (libc::RLIMIT_NPROC, limits.processes),
-                (libc::RLIMIT_CPU, limits.cpu_seconds),
-                (libc::RLIMIT_DATA, limits.data_bytes),
-                (libc::RLIMIT_FSIZE, limits.file_bytes),
-                (libc::RLIMIT_CORE, 0),
-            ] {
-                let limit = libc::rlimit {
-                    rlim_cur: value,
-                    rlim_max: value,
-                };
-                if libc::setrlimit(resource, &limit) != 0 {
-                    return fail();
-                }
-            }
-            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-                return fail();
-            }
-            if libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0) != 0 {
-                return fail();
-            }
-            // No descriptor the caller left open (a file, a terminal, a socket) reaches the
-            // hook: every one above stderr closes at exec.
-            if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, CLOSE_RANGE_CLOEXEC) != 0 {
-                return fail();
-            }
-        }
-        drop_capabilities()?;
-        for program in filters.iter() {
-            seccompiler::apply_filter(program).map_err(std::io::Error::other)?;
-        }
-        Ok(())
-    };
-    // SAFETY: the closure makes only async-signal-safe system calls (see above).
-    unsafe {
-        cmd.pre_exec(in_child);
+/// The helper's account of why it could not run the hook (its exit code and first stderr
+/// line), as the text of a spawn failure; `None` for any other ending.
+pub(super) fn helper_failure(code: i32, stderr: &[u8]) -> Option<String> {
+    if code != i32::from(jail::SETUP_FAILED) || helper().is_none() {
+        return None;
     }
+    let text = String::from_utf8_lossy(stderr);
+    let line = text.lines().next()?;
+    line.strip_prefix(jail::FAILURE_PREFIX).map(str::to_string)
 }
 
 #[cfg(test)]
@@ -569,16 +160,49 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_filter_builds() {
-        for net in [false, true] {
-            for write in [false, true] {
-                assert_eq!(filters(FilterKind { net, write }).unwrap().len(), 2);
-            }
-        }
+    fn the_process_count_is_read() {
+        assert!(processes_now() > 0);
     }
 
     #[test]
-    fn the_process_count_is_read() {
-        assert!(processes_now() > 0);
+    fn a_spec_grants_the_project_as_the_grants_say() {
+        let mut sandbox = Sandbox {
+            grants: crate::config::Grants::default(),
+            read: vec!["/opt/tool/bin/x".into()],
+        };
+        let project = Path::new("/p");
+        let at = |s: &Spec| s.paths.iter().find(|(p, _)| p == project).map(|(_, a)| *a);
+        sandbox.grants.fs = FsAccess::Read;
+        let s = spec(
+            &sandbox,
+            project,
+            Path::new("/tmp/t"),
+            std::time::Duration::from_secs(2),
+        );
+        assert_eq!(at(&s), Some(Access::ReadExec));
+        assert!(!s.net && !s.metadata && s.ports.is_empty());
+        assert_eq!(s.limits.cpu_seconds, 3);
+        assert!(
+            s.paths
+                .contains(&("/opt/tool/bin/x".into(), Access::ReadExec))
+        );
+        assert!(s.paths.contains(&("/tmp/t".into(), Access::Private)));
+        sandbox.grants.fs = FsAccess::Write;
+        let s = spec(
+            &sandbox,
+            project,
+            Path::new("/tmp/t"),
+            std::time::Duration::from_secs(2),
+        );
+        assert_eq!(at(&s), Some(Access::All));
+        assert!(s.metadata);
+        sandbox.grants.fs = FsAccess::None;
+        let s = spec(
+            &sandbox,
+            project,
+            Path::new("/tmp/t"),
+            std::time::Duration::from_secs(2),
+        );
+        assert_eq!(at(&s), None);
     }
 }

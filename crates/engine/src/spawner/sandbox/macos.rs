@@ -83,40 +83,24 @@ pub(super) fn support() -> Result<String, String> {
     }
 }
 
-/// Makes `cmd` run its program under `sandbox-exec` with the profile of `sandbox`.
+/// `cmd` (the hook's program and arguments) made to run under `sandbox-exec` with the
+/// profile of `sandbox`.
 #[cfg(target_os = "macos")]
 pub(super) fn confine(
-    cmd: &mut tokio::process::Command,
+    cmd: tokio::process::Command,
     sandbox: &Sandbox,
     project: &Path,
     tmp: &Path,
     _timeout: std::time::Duration,
-) -> Result<(), String> {
-    let std_cmd = cmd.as_std();
-    let program = std_cmd.get_program().to_owned();
-    let args: Vec<_> = std_cmd.get_args().map(|a| a.to_owned()).collect();
-    let cwd = std_cmd.get_current_dir().map(Path::to_path_buf);
-    let envs: Vec<_> = std_cmd
-        .get_envs()
-        .map(|(k, v)| (k.to_owned(), v.map(|v| v.to_owned())))
-        .collect();
+) -> Result<tokio::process::Command, String> {
+    let hook = cmd.as_std();
     let mut wrapped = tokio::process::Command::new(SANDBOX_EXEC);
     wrapped
         .arg("-p")
         .arg(profile(sandbox, project, tmp))
-        .arg(program)
-        .args(args);
-    if let Some(cwd) = cwd {
-        wrapped.current_dir(cwd);
-    }
-    wrapped.env_clear();
-    for (k, v) in envs {
-        if let Some(v) = v {
-            wrapped.env(k, v);
-        }
-    }
-    *cmd = wrapped;
-    Ok(())
+        .arg(hook.get_program())
+        .args(hook.get_args());
+    Ok(wrapped)
 }
 
 #[cfg(test)]

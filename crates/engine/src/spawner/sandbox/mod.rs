@@ -34,13 +34,13 @@ mod platform {
     }
 
     pub(super) fn confine(
-        _cmd: &mut tokio::process::Command,
+        _cmd: tokio::process::Command,
         _sandbox: &Sandbox,
         _project: &Path,
         _tmp: &Path,
         _timeout: std::time::Duration,
-    ) -> Result<(), String> {
-        support().map(|_| ())
+    ) -> Result<tokio::process::Command, String> {
+        Err(support().unwrap_err())
     }
 }
 
@@ -202,24 +202,35 @@ pub(crate) fn private_tmp() -> Result<tempfile::TempDir, String> {
         .map_err(|e| format!("cannot make the sandboxed hook's temporary directory in /tmp: {e}"))
 }
 
-/// Sets up `cmd` (the hook's program and arguments, not yet started) to run in `sandbox`:
-/// the environment is replaced, and the platform's confinement is applied in the child
-/// before the program runs. `Err`: it cannot be, and the hook must not run (the text says
-/// why). The returned guard holds what must live as long as the hook (its temporary
-/// directory).
+/// `cmd` (the hook's program and arguments, nothing else set yet) made to run in `sandbox`:
+/// the platform's confinement applied before the program runs, and the environment
+/// replaced. `Err`: it cannot be, and the hook must not run (the text says why). The
+/// returned guard holds what must live as long as the hook (its temporary directory).
 pub(crate) fn confine(
-    cmd: &mut tokio::process::Command,
+    cmd: tokio::process::Command,
     sandbox: &Sandbox,
     project: &Path,
     timeout: std::time::Duration,
     own_env: &[(String, String)],
-) -> Result<Guard, String> {
+) -> Result<(tokio::process::Command, Guard), String> {
     support().map_err(str::to_string)?;
     let tmp = private_tmp()?;
+    let mut cmd = platform::confine(cmd, sandbox, project, tmp.path(), timeout)?;
     cmd.env_clear();
     cmd.envs(environment(&sandbox.grants, tmp.path(), own_env));
-    platform::confine(cmd, sandbox, project, tmp.path(), timeout)?;
-    Ok(Guard { _tmp: tmp })
+    Ok((cmd, Guard { _tmp: tmp }))
+}
+
+/// Why the sandbox could not run the hook's program, when that is how it ended (the Linux
+/// helper's own exit code and message); `None` for an ordinary ending.
+pub(crate) fn setup_failure(code: i32, stderr: &[u8]) -> Option<String> {
+    #[cfg(target_os = "linux")]
+    return linux::helper_failure(code, stderr);
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (code, stderr);
+        None
+    }
 }
 
 /// What lives as long as a sandboxed hook: its private temporary directory, removed when the
