@@ -219,3 +219,71 @@ async fn headers_expand_only_allowed_environment_variables() {
             .contains(&std::env::var("HOME").unwrap_or_else(|_| "/root".into()))
     );
 }
+
+/// The message of a hook held to public addresses that named another.
+const PUBLIC_ONLY: &str = "may reach public addresses and loopback only";
+
+#[tokio::test]
+async fn project_and_claude_http_hooks_may_not_reach_private_or_metadata_addresses() {
+    for url in [
+        "http://10.255.255.1:9/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[fd00:ec2::254]/",
+        "http://[::ffff:192.168.0.1]/",
+        "http://100.100.100.200/",
+    ] {
+        let p = http_project(url, json!({}));
+        let r = p
+            .runner()
+            .fire(pre_tool(&p.path(), "bash", json!({})))
+            .await;
+        let h = &r.hooks[0];
+        assert_eq!((r.decision, h.outcome), (Decision::Block, Outcome::Error));
+        assert!(
+            h.message.as_deref().unwrap_or("").contains(PUBLIC_ONLY),
+            "{url}: {:?}",
+            h.message
+        );
+    }
+    // Claude Code's own settings: held to public addresses, as Claude Code holds them.
+    let p = Project::new(json!({"hooks": {}}));
+    let claude = p.home.path().join(".claude");
+    std::fs::create_dir_all(&claude).unwrap();
+    std::fs::write(
+        claude.join("settings.json"),
+        json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "http", "url": "http://169.254.169.254/", "timeout": 1}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    let r = p
+        .runner()
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
+    let h = r.hooks.first().expect("the Claude settings' hook ran");
+    assert!(
+        h.message.as_deref().unwrap_or("").contains(PUBLIC_ONLY),
+        "{:?}",
+        h.message
+    );
+}
+
+#[tokio::test]
+async fn the_users_own_http_hooks_may_reach_a_private_address() {
+    let p = Project::new(json!({"hooks": {}}));
+    p.write_global(
+        json!({"hooks": {"PreToolUse": [{"url": "http://10.255.255.1:9/", "timeout": 300}]}}),
+    );
+    let r = p
+        .runner()
+        .fire(pre_tool(&p.path(), "bash", json!({})))
+        .await;
+    let h = &r.hooks[0];
+    // Tried (and not answered here), not refused.
+    assert_ne!(h.outcome, Outcome::Pass);
+    assert!(
+        !h.message.as_deref().unwrap_or("").contains(PUBLIC_ONLY),
+        "{:?}",
+        h.message
+    );
+}

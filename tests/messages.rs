@@ -1414,7 +1414,10 @@ fn doctor_human_report() {
     // The kernel's Landlock ABI is the machine's, not the message's.
     settings.add_filter(r"Landlock ABI [0-9]+", "Landlock ABI [N]");
     // Where the build put the sandbox helper (beside the binary) is the build's.
-    settings.add_filter(r"entered through \S+/hookhost-sandbox", "entered through [DIR]/hookhost-sandbox");
+    settings.add_filter(
+        r"entered through \S+/hookhost-sandbox",
+        "entered through [DIR]/hookhost-sandbox",
+    );
     settings.bind(|| snapshot(&p, "doctor_human_report", &text));
 }
 

@@ -127,9 +127,15 @@ impl Resolver<'_> {
         let (sandbox, limits) = grants(kind, sandbox, &keys, raw_grants);
         let how = (mcp_server, fields.shell.unwrap_or_default());
         let http = (headers, allowed_env);
-        let handler = self
+        let mut handler = self
             .handler(runs, how, &cwd, limits, http)
             .map_err(|e| vec![e.to_string()])?;
+        if let Handler::Http { public_only, .. } = &mut handler {
+            // As Claude Code holds its HTTP hooks; the user's own and the managed native
+            // files may name a private address (a policy server on the LAN).
+            *public_only = dialect != crate::Dialect::Native
+                || !matches!(self.scope, Scope::Global | Scope::Managed);
+        }
         Ok(Hook {
             event,
             index,
@@ -262,6 +268,7 @@ impl Resolver<'_> {
                 url,
                 headers,
                 allowed_env,
+                public_only: true,
             },
             Runs::Mcp(m) => Handler::Mcp {
                 display: format!("{}/{}", m.server, m.tool),

@@ -366,6 +366,9 @@ pub enum Handler {
         /// The host environment variables header values may reference (`allowedEnv`); a
         /// reference to any other is a config error.
         allowed_env: Vec<String>,
+        /// Held to public addresses and loopback (`spawner/public_net.rs`): every HTTP hook
+        /// but those of the user's own and the managed native files.
+        public_only: bool,
     },
     /// Call tool `tool` of the MCP server `server` with `input` (its `${...}` references
     /// filled from the payload) and read the tool's text result as the hook's answer.

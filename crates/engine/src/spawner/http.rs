@@ -15,18 +15,52 @@ use async_trait::async_trait;
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// Runs `url` hooks with one shared connection pool.
+/// Runs `url` hooks with one shared connection pool, and one more for hooks held to public
+/// addresses.
 #[derive(Debug, Clone)]
 pub struct HttpSpawner {
     client: reqwest::Client,
+    public: reqwest::Client,
 }
 
 impl Default for HttpSpawner {
     fn default() -> Self {
         HttpSpawner {
             client: hook_client(),
+            public: public_client(),
         }
     }
+}
+
+/// The client of HTTP hooks held to public addresses: names resolved by
+/// [`PublicOnly`](super::public_net::PublicOnly), and no proxy (a proxy would resolve the
+/// name itself, past the check).
+fn public_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("hookhost/", env!("CARGO_PKG_VERSION")))
+        .no_proxy()
+        .dns_resolver(std::sync::Arc::new(super::public_net::PublicOnly))
+        .build()
+        .unwrap_or_default()
+}
+
+/// Why `url` may not be requested by a hook held to public addresses: its host is an
+/// address that is not (a name is checked when it is resolved).
+fn refused_literal(url: &str) -> Option<String> {
+    let parsed = reqwest::Url::parse(url).ok()?;
+    let host = parsed.host_str()?;
+    // An IPv6 host comes in brackets; a name does not parse as an address.
+    let ip: std::net::IpAddr = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse()
+        .ok()?;
+    super::public_net::refused(ip).map(|why| {
+        format!(
+            "{url} is {why}; this HTTP hook may reach public addresses and loopback only (as Claude Code's HTTP hooks); move the hook into your own ~/.coding-agent/hooks.json to reach a private address"
+        )
+    })
 }
 
 /// The HTTP client of every hook that speaks HTTP (HTTP hooks, MCP servers over HTTP, model
@@ -60,12 +94,20 @@ impl Spawner for HttpSpawner {
             url,
             headers,
             allowed_env,
+            public_only,
         } = &req.handler
         else {
             return SpawnOutput::spawn_failed("HttpSpawner got a non-HTTP hook", Duration::ZERO);
         };
-        let mut request = self
-            .client
+        if *public_only && let Some(why) = refused_literal(url) {
+            return SpawnOutput::spawn_failed(why, start.elapsed());
+        }
+        let client = if *public_only {
+            &self.public
+        } else {
+            &self.client
+        };
+        let mut request = client
             .post(url)
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header("X-Hook-Event", req.event.as_str())

@@ -12,6 +12,7 @@ mod mcp;
 mod mcp_http;
 mod model;
 pub(crate) mod program;
+mod public_net;
 pub(crate) mod sandbox;
 mod shell;
 pub mod wasm;
