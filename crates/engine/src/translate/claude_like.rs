@@ -171,4 +171,83 @@ mod tests {
         assert_eq!(e, None);
         assert!(recognise(Dialect::Qwen, &native(json!({"prompt": "x"}))).is_none());
     }
+
+    fn fixtures(d: Dialect) -> Vec<(String, Value)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/agents")
+            .join(d.as_str());
+        let mut out: Vec<(String, Value)> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .map(|p| {
+                let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+                let text = std::fs::read_to_string(&p).unwrap();
+                (name, serde_json::from_str(&text).unwrap())
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// Every documented payload of every Claude-like agent (tests/fixtures/agents/AGENT/
+    /// doc-EVENT.json) is read into the native payload of its event, a shell call as the
+    /// core's `bash`; and written back for a hook of that agent, it says the same.
+    #[test]
+    fn every_documented_payload_reads_into_native_and_back() {
+        for d in Dialect::CLAUDE_LIKE {
+            let docs: Vec<(String, Value)> = fixtures(d)
+                .into_iter()
+                .filter(|(n, _)| n.starts_with("doc-"))
+                .collect();
+            assert!(!docs.is_empty(), "{d}: no fixtures");
+            for (name, v) in docs {
+                let want: Event = name.trim_start_matches("doc-").parse().unwrap();
+                let (got_d, e, fields) = super::super::recognise_for(d, &v).unwrap();
+                assert_eq!((got_d, e), (d, Some(want)), "{d} {name}");
+                let payload = Payload::from_object(
+                    want,
+                    Value::Object(fields.clone()),
+                    std::path::Path::new("/p"),
+                    "s",
+                )
+                .unwrap();
+                if want == Event::PreToolUse {
+                    assert_eq!(fields["toolName"], json!("bash"), "{d} {name}");
+                    assert_eq!(fields["toolArgs"]["command"], json!("rm -rf /tmp/x"));
+                    // A hook of the agent's dialect sees the agent's tool name again.
+                    let out: Value =
+                        serde_json::from_slice(&super::super::render(d, &payload)).unwrap();
+                    assert_eq!(out["tool_name"], v["tool_name"], "{d} {name}: {out}");
+                    assert_eq!(out["tool_input"]["command"], json!("rm -rf /tmp/x"));
+                }
+            }
+        }
+    }
+
+    /// A native block, answered to each agent, is the deny its docs show
+    /// (tests/fixtures/agents/AGENT/answer-PreToolUse-deny.json): the same fields, the same
+    /// decision.
+    #[test]
+    fn a_block_is_answered_as_each_agent_documents_a_deny() {
+        use crate::report::{Decision, EventReport};
+        for d in Dialect::CLAUDE_LIKE {
+            let (_, doc) = fixtures(d)
+                .into_iter()
+                .find(|(n, _)| n == "answer-PreToolUse-deny")
+                .unwrap_or_else(|| panic!("{d}: no answer fixture"));
+            let mut r = EventReport::new(Event::PreToolUse);
+            r.decision = Decision::Block;
+            r.reason = Some("rm -rf is blocked".into());
+            let a = super::super::respond(d, &r, Some("bash"));
+            let got: Value = serde_json::from_str(&a.stdout).unwrap();
+            let shape = |v: &Value| match v.get("hookSpecificOutput") {
+                Some(h) => (h["permissionDecision"].clone(), h["hookEventName"].clone()),
+                None => (v["decision"].clone(), Value::Null),
+            };
+            assert_eq!(shape(&got), shape(&doc), "{d}: {got} vs {doc}");
+            assert_eq!(a.exit_code, 0);
+            assert!(a.stdout.contains("rm -rf is blocked"), "{d}: {}", a.stdout);
+        }
+    }
 }

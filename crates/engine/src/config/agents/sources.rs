@@ -339,6 +339,50 @@ mod tests {
     }
 
     #[test]
+    fn the_claude_like_agents_files_project_before_user() {
+        let dir = tempfile::tempdir().unwrap();
+        let (p, h) = (dir.path().join("p"), dir.path().join("h"));
+        for f in [
+            p.join(".grok/hooks/a.json"),
+            h.join(".grok/hooks/u.json"),
+            p.join(".agents/plugins/guard/hooks/hooks.json"),
+            h.join(".factory/hooks.json"),
+        ] {
+            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+            std::fs::write(&f, "{}").unwrap();
+        }
+        // A plugin without hooks/hooks.json is none.
+        std::fs::create_dir_all(p.join(".agents/plugins/empty")).unwrap();
+        let paths = ConfigPaths::with_home(&p, Some(h.clone()));
+        let got: Vec<(Scope, Dialect, String, bool)> = foreign_sources(&paths)
+            .into_iter()
+            .filter(|s| s.dialect.is_claude_like())
+            .map(|s| {
+                let rel = s.path.strip_prefix(dir.path()).unwrap().display().to_string();
+                (s.scope, s.dialect, rel, s.plugin_root.is_some())
+            })
+            .collect();
+        let want = [
+            (Scope::Project, Dialect::Qwen, "p/.qwen/settings.json", false),
+            (Scope::Global, Dialect::Qwen, "h/.qwen/settings.json", false),
+            (Scope::Project, Dialect::Qoder, "p/.qoder/settings.json", false),
+            (Scope::Project, Dialect::Qoder, "p/.qoder/settings.local.json", false),
+            (Scope::Global, Dialect::Qoder, "h/.qoder/settings.json", false),
+            (Scope::Project, Dialect::Grok, "p/.grok/hooks/a.json", false),
+            (Scope::Global, Dialect::Grok, "h/.grok/hooks/u.json", false),
+            // No project hooks.json: Droid reads settings.json's hooks instead.
+            (Scope::Project, Dialect::Droid, "p/.factory/settings.json", false),
+            (Scope::Global, Dialect::Droid, "h/.factory/hooks.json", false),
+            (Scope::Project, Dialect::Auggie, "p/.augment/settings.json", false),
+            (Scope::Project, Dialect::Auggie, "p/.augment/settings.local.json", false),
+            (Scope::Global, Dialect::Auggie, "h/.augment/settings.json", false),
+            (Scope::Project, Dialect::Goose, "p/.agents/plugins/guard/hooks/hooks.json", true),
+        ]
+        .map(|(s, d, p, r)| (s, d, p.to_string(), r));
+        assert_eq!(got, want);
+    }
+
+    #[test]
     fn copilot_reads_every_json_file_of_its_directories_by_name() {
         let dir = tempfile::tempdir().unwrap();
         let (p, h) = (dir.path().join("p"), dir.path().join("h"));
