@@ -358,25 +358,80 @@ mod tests {
             .into_iter()
             .filter(|s| s.dialect.is_claude_like())
             .map(|s| {
-                let rel = s.path.strip_prefix(dir.path()).unwrap().display().to_string();
+                let rel = s
+                    .path
+                    .strip_prefix(dir.path())
+                    .unwrap()
+                    .display()
+                    .to_string();
                 (s.scope, s.dialect, rel, s.plugin_root.is_some())
             })
             .collect();
         let want = [
-            (Scope::Project, Dialect::Qwen, "p/.qwen/settings.json", false),
+            (
+                Scope::Project,
+                Dialect::Qwen,
+                "p/.qwen/settings.json",
+                false,
+            ),
             (Scope::Global, Dialect::Qwen, "h/.qwen/settings.json", false),
-            (Scope::Project, Dialect::Qoder, "p/.qoder/settings.json", false),
-            (Scope::Project, Dialect::Qoder, "p/.qoder/settings.local.json", false),
-            (Scope::Global, Dialect::Qoder, "h/.qoder/settings.json", false),
+            (
+                Scope::Project,
+                Dialect::Qoder,
+                "p/.qoder/settings.json",
+                false,
+            ),
+            (
+                Scope::Project,
+                Dialect::Qoder,
+                "p/.qoder/settings.local.json",
+                false,
+            ),
+            (
+                Scope::Global,
+                Dialect::Qoder,
+                "h/.qoder/settings.json",
+                false,
+            ),
             (Scope::Project, Dialect::Grok, "p/.grok/hooks/a.json", false),
             (Scope::Global, Dialect::Grok, "h/.grok/hooks/u.json", false),
             // No project hooks.json: Droid reads settings.json's hooks instead.
-            (Scope::Project, Dialect::Droid, "p/.factory/settings.json", false),
-            (Scope::Global, Dialect::Droid, "h/.factory/hooks.json", false),
-            (Scope::Project, Dialect::Auggie, "p/.augment/settings.json", false),
-            (Scope::Project, Dialect::Auggie, "p/.augment/settings.local.json", false),
-            (Scope::Global, Dialect::Auggie, "h/.augment/settings.json", false),
-            (Scope::Project, Dialect::Goose, "p/.agents/plugins/guard/hooks/hooks.json", true),
+            (
+                Scope::Project,
+                Dialect::Droid,
+                "p/.factory/settings.json",
+                false,
+            ),
+            (
+                Scope::Global,
+                Dialect::Droid,
+                "h/.factory/hooks.json",
+                false,
+            ),
+            (
+                Scope::Project,
+                Dialect::Auggie,
+                "p/.augment/settings.json",
+                false,
+            ),
+            (
+                Scope::Project,
+                Dialect::Auggie,
+                "p/.augment/settings.local.json",
+                false,
+            ),
+            (
+                Scope::Global,
+                Dialect::Auggie,
+                "h/.augment/settings.json",
+                false,
+            ),
+            (
+                Scope::Project,
+                Dialect::Goose,
+                "p/.agents/plugins/guard/hooks/hooks.json",
+                true,
+            ),
         ]
         .map(|(s, d, p, r)| (s, d, p.to_string(), r));
         assert_eq!(got, want);
