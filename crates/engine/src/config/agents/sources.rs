@@ -367,73 +367,32 @@ mod tests {
                 (s.scope, s.dialect, rel, s.plugin_root.is_some())
             })
             .collect();
-        let want = [
-            (
-                Scope::Project,
-                Dialect::Qwen,
-                "p/.qwen/settings.json",
-                false,
-            ),
-            (Scope::Global, Dialect::Qwen, "h/.qwen/settings.json", false),
-            (
-                Scope::Project,
-                Dialect::Qoder,
-                "p/.qoder/settings.json",
-                false,
-            ),
-            (
-                Scope::Project,
-                Dialect::Qoder,
-                "p/.qoder/settings.local.json",
-                false,
-            ),
-            (
-                Scope::Global,
-                Dialect::Qoder,
-                "h/.qoder/settings.json",
-                false,
-            ),
-            (Scope::Project, Dialect::Grok, "p/.grok/hooks/a.json", false),
-            (Scope::Global, Dialect::Grok, "h/.grok/hooks/u.json", false),
-            // No project hooks.json: Droid reads settings.json's hooks instead.
-            (
-                Scope::Project,
-                Dialect::Droid,
-                "p/.factory/settings.json",
-                false,
-            ),
-            (
-                Scope::Global,
-                Dialect::Droid,
-                "h/.factory/hooks.json",
-                false,
-            ),
-            (
-                Scope::Project,
-                Dialect::Auggie,
-                "p/.augment/settings.json",
-                false,
-            ),
-            (
-                Scope::Project,
-                Dialect::Auggie,
-                "p/.augment/settings.local.json",
-                false,
-            ),
-            (
-                Scope::Global,
-                Dialect::Auggie,
-                "h/.augment/settings.json",
-                false,
-            ),
-            (
-                Scope::Project,
-                Dialect::Goose,
-                "p/.agents/plugins/guard/hooks/hooks.json",
-                true,
-            ),
-        ]
-        .map(|(s, d, p, r)| (s, d, p.to_string(), r));
+        // scope, dialect, path, a plugin root (no project hooks.json: Droid reads the
+        // project's settings.json instead).
+        let want: Vec<(Scope, Dialect, String, bool)> = "\
+            P qwen p/.qwen/settings.json -|G qwen h/.qwen/settings.json -|\
+            P qoder p/.qoder/settings.json -|P qoder p/.qoder/settings.local.json -|\
+            G qoder h/.qoder/settings.json -|P grok p/.grok/hooks/a.json -|\
+            G grok h/.grok/hooks/u.json -|P droid p/.factory/settings.json -|\
+            G droid h/.factory/hooks.json -|P auggie p/.augment/settings.json -|\
+            P auggie p/.augment/settings.local.json -|G auggie h/.augment/settings.json -|\
+            P goose p/.agents/plugins/guard/hooks/hooks.json root"
+            .split('|')
+            .map(|row| {
+                let w: Vec<&str> = row.split_whitespace().collect();
+                let scope = if w[0] == "P" {
+                    Scope::Project
+                } else {
+                    Scope::Global
+                };
+                (
+                    scope,
+                    w[1].parse().unwrap(),
+                    w[2].to_string(),
+                    w[3] == "root",
+                )
+            })
+            .collect();
         assert_eq!(got, want);
     }
 
