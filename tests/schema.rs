@@ -541,6 +541,10 @@ fn every_rendered_payload_matches_its_dialects_schema() {
     let mut pairs = Vec::new();
     for p in payloads() {
         for d in Dialect::ALL {
+            // VS Code's and goose's payloads have no schema file (their docs give none).
+            if matches!(d, Dialect::Vscode | Dialect::Goose) {
+                continue;
+            }
             let v: Value = serde_json::from_slice(&hookhost::dialect::render(d, &p)).unwrap();
             pairs.push((
                 match d {
@@ -551,6 +555,8 @@ fn every_rendered_payload_matches_its_dialects_schema() {
                     Dialect::Ling => "payload-ling.schema.json",
                     Dialect::Cursor => "payload-cursor.schema.json",
                     Dialect::Copilot => "payload-copilot.schema.json",
+                    // Claude Code's payload in the agent's tool names.
+                    _ => "payload-claude.schema.json",
                 },
                 v,
             ));

@@ -9,6 +9,7 @@ mod common;
 
 mod agent;
 mod claude;
+mod claude_like;
 mod corpus;
 mod cursor_copilot;
 mod fixtures;

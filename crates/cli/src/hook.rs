@@ -1,4 +1,5 @@
-//! `hookhost hook --for claude|gemini|codex|cursor|copilot`: the outbound adapter. Reads that agent's hook
+//! `hookhost hook --for claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose`:
+//! the outbound adapter. Reads that agent's hook
 //! payload on stdin, fires the event through the native engine with the project's and the
 //! user's `.coding-agent/hooks.json` only (never the agent's own settings file), and answers
 //! on stdout and exit code in that agent's protocol (`hooks::dialect::respond`).
@@ -43,7 +44,10 @@ use std::path::{Path, PathBuf};
 
 /// The agents `--for` takes (the completion scripts offer them; scripts/check-docs checks
 /// that docs/cli.md names each).
-pub const AGENTS: &[&str] = &["claude", "gemini", "codex", "cursor", "copilot"];
+pub const AGENTS: &[&str] = &[
+    "claude", "gemini", "codex", "cursor", "copilot", "qwen", "qoder", "grok", "droid", "auggie",
+    "vscode", "goose",
+];
 
 /// Set in the environment of the hooks the adapter runs.
 pub const ADAPTER_ENV: &str = "HOOKHOST_ADAPTER";
@@ -53,13 +57,14 @@ pub struct HookArgs {
     /// Whose payload comes on stdin and whose protocol the answer speaks.
     #[arg(
         long = "for",
-        value_name = "claude|gemini|codex|cursor|copilot",
+        value_name = "claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose",
         value_parser = crate::shell::Hinted::new(AGENTS.iter().copied()),
         hide_possible_values = true
     )]
     agent: String,
     /// Project directory (default: the agent's `$CLAUDE_PROJECT_DIR` / `$GEMINI_PROJECT_DIR` /
-    /// `$CURSOR_PROJECT_DIR` / `$COPILOT_PROJECT_DIR`, else the nearest directory at or above
+    /// `$CURSOR_PROJECT_DIR` / `$COPILOT_PROJECT_DIR` / `$QWEN_PROJECT_DIR` /
+    /// `$FACTORY_PROJECT_DIR`, else the nearest directory at or above
     /// the payload's `cwd` (then the current directory) holding .coding-agent/, .git,
     /// .claude/, .codex/, .gemini/ or .cursor/, below the home directory; else the payload's
     /// `cwd`, else the current directory).
@@ -73,14 +78,8 @@ pub struct HookArgs {
 
 pub async fn hook(a: HookArgs, user_home: &crate::env::UserHome) -> anyhow::Result<u8> {
     let d: Dialect = a.agent.parse().map_err(anyhow::Error::msg)?;
-    if !matches!(
-        d,
-        Dialect::Claude | Dialect::Gemini | Dialect::Codex | Dialect::Cursor | Dialect::Copilot
-    ) {
-        bail!(
-            "--for takes claude, gemini, codex, cursor or copilot, got {}",
-            a.agent
-        );
+    if matches!(d, Dialect::Native | Dialect::Ling) {
+        bail!("--for takes {}, got {}", AGENTS.join(", "), a.agent);
     }
     // Until the payload is read and says otherwise, an error may be hiding a PreToolUse.
     let mut blocking = true;
@@ -98,7 +97,7 @@ pub async fn hook(a: HookArgs, user_home: &crate::env::UserHome) -> anyhow::Resu
 type Read = (Option<Event>, Map<String, Value>, Map<String, Value>);
 
 /// The payload on stdin.
-fn read_payload(agent: &str) -> anyhow::Result<Read> {
+fn read_payload(d: Dialect, agent: &str) -> anyhow::Result<Read> {
     let bytes = read_stream_bounded(
         std::io::stdin().lock(),
         PAYLOAD_LIMIT,
@@ -107,10 +106,23 @@ fn read_payload(agent: &str) -> anyhow::Result<Read> {
     .map_err(anyhow::Error::msg)?;
     let value: Value =
         serde_json::from_slice(&bytes).context("the payload on stdin is not valid JSON")?;
-    let (Some((_, event, fields)), Value::Object(own)) = (dialect::recognise(&value), value) else {
-        bail!("the payload on stdin has no `hook_event_name`; is this {agent}'s hook payload?");
+    let (Some((_, event, fields)), Value::Object(own)) = (dialect::recognise_for(d, &value), value)
+    else {
+        bail!(
+            "the payload on stdin has no `{}`; is this {agent}'s hook payload?",
+            event_field(d)
+        );
     };
     Ok((event, fields, own))
+}
+
+/// The field that names the event in agent `d`'s payload.
+fn event_field(d: Dialect) -> &'static str {
+    match d {
+        Dialect::Vscode => "hookEventName",
+        Dialect::Goose => "event",
+        _ => "hook_event_name",
+    }
 }
 
 /// The adapter's work; `blocking` is cleared once the payload is known not to be a
@@ -122,7 +134,7 @@ async fn adapt(
     user_home: &crate::env::UserHome,
     blocking: &mut bool,
 ) -> anyhow::Result<u8> {
-    let read = read_payload(&a.agent);
+    let read = read_payload(d, &a.agent);
     if let Ok((event, _, _)) = &read {
         *blocking = *event == Some(Event::PreToolUse);
     }
@@ -323,6 +335,9 @@ fn project_of(
         Dialect::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
         Dialect::Cursor => &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
         Dialect::Copilot => &["COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        // Their own variables only (`QWEN_PROJECT_DIR`, `FACTORY_PROJECT_DIR`; none for the
+        // agents that name none): a Claude Code session around them is not their project.
+        d if d.is_claude_like() => dialect::agent_variables(d),
         _ => &["CLAUDE_PROJECT_DIR"],
     };
     let started_in = vars

@@ -32,11 +32,30 @@ pub enum Dialect {
     /// GitHub Copilot CLI: `.github/hooks/*.json`, camelCase payload without an event name,
     /// `permissionDecision` answers, `timeoutSec`.
     Copilot,
+    /// Qwen Code: `.qwen/settings.json`, Claude Code's shape, Gemini CLI's tool names,
+    /// milliseconds.
+    Qwen,
+    /// Qoder CLI: `.qoder/settings.json`, Claude Code's shape and tool names, seconds.
+    Qoder,
+    /// Grok CLI: `.grok/hooks/*.json`, Claude Code's shape, seconds (default 5).
+    Grok,
+    /// Factory Droid: `.factory/hooks.json`, Claude Code's shape, its tool names
+    /// (`Execute`, `Create`), seconds.
+    Droid,
+    /// Augment's Auggie CLI: `.augment/settings.json`, Claude Code's shape, its tool names
+    /// (`launch-process`), milliseconds.
+    Auggie,
+    /// VS Code's agent hooks: Claude Code's answers, `hookEventName` and `sessionId` in the
+    /// payload, its tool names; it reads Copilot CLI's and Claude Code's files.
+    Vscode,
+    /// goose (the Open Plugins hooks format): `.agents/plugins/*/hooks/hooks.json`, an
+    /// `event` field, `{"decision": "block"}` answers, seconds.
+    Goose,
 }
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: [Dialect; 7] = [
+    pub const ALL: [Dialect; 14] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Gemini,
@@ -44,9 +63,34 @@ impl Dialect {
         Dialect::Ling,
         Dialect::Cursor,
         Dialect::Copilot,
+        Dialect::Qwen,
+        Dialect::Qoder,
+        Dialect::Grok,
+        Dialect::Droid,
+        Dialect::Auggie,
+        Dialect::Vscode,
+        Dialect::Goose,
     ];
 
-    /// `native`, `claude`, `gemini`, `codex`, `ling`, `cursor` or `copilot`.
+    /// The dialects whose hook files and payloads are Claude Code's shape with a few
+    /// differences (their table is the engine's `config::agents::claude_like`).
+    pub const CLAUDE_LIKE: [Dialect; 7] = [
+        Dialect::Qwen,
+        Dialect::Qoder,
+        Dialect::Grok,
+        Dialect::Droid,
+        Dialect::Auggie,
+        Dialect::Vscode,
+        Dialect::Goose,
+    ];
+
+    /// Whether this is one of [`Dialect::CLAUDE_LIKE`].
+    pub fn is_claude_like(self) -> bool {
+        Dialect::CLAUDE_LIKE.contains(&self)
+    }
+
+    /// `native`, `claude`, `gemini`, `codex`, `ling`, `cursor`, `copilot`, `qwen`, `qoder`,
+    /// `grok`, `droid`, `auggie`, `vscode` or `goose`.
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::Native => "native",
@@ -56,6 +100,13 @@ impl Dialect {
             Dialect::Ling => "ling",
             Dialect::Cursor => "cursor",
             Dialect::Copilot => "copilot",
+            Dialect::Qwen => "qwen",
+            Dialect::Qoder => "qoder",
+            Dialect::Grok => "grok",
+            Dialect::Droid => "droid",
+            Dialect::Auggie => "auggie",
+            Dialect::Vscode => "vscode",
+            Dialect::Goose => "goose",
         }
     }
 
@@ -69,24 +120,39 @@ impl Dialect {
             Dialect::Ling => "ling",
             Dialect::Cursor => "Cursor",
             Dialect::Copilot => "GitHub Copilot CLI",
+            Dialect::Qwen => "Qwen Code",
+            Dialect::Qoder => "Qoder CLI",
+            Dialect::Grok => "Grok CLI",
+            Dialect::Droid => "Factory Droid",
+            Dialect::Auggie => "Auggie",
+            Dialect::Vscode => "VS Code",
+            Dialect::Goose => "goose",
         }
     }
 
-    /// Claude Code, Gemini CLI and Codex share one family of rules (exit 2 uses stderr,
-    /// `continue: false`, failures never block unless `onError: "block"`).
+    /// Claude Code, Gemini CLI, Codex and the Claude-like agents share one family of rules
+    /// (exit 2 uses stderr, `continue: false`, failures never block unless `onError:
+    /// "block"`).
     pub fn is_claude_family(self) -> bool {
-        matches!(self, Dialect::Claude | Dialect::Gemini | Dialect::Codex)
+        matches!(self, Dialect::Claude | Dialect::Gemini | Dialect::Codex) || self.is_claude_like()
     }
 
     /// The timeout a hook of this dialect gets when it states none: Claude Code's and Codex's
     /// 600 s, Gemini CLI's 60 s, Copilot CLI's documented 30 s (`timeoutSec`), Cursor's 60 s
     /// (its docs say "the platform default"; cursor-agent logs 60000 ms for a hook without
-    /// one), hookhost's 10 s for the others.
+    /// one), hookhost's 10 s for native and ling hooks. The others as their hooks references
+    /// say: Qoder CLI 600 s; Qwen Code, Factory Droid and Auggie 60 s; VS Code and goose 30 s;
+    /// Grok CLI 5 s.
     pub fn default_timeout_ms(self) -> u64 {
         match self {
-            Dialect::Claude | Dialect::Codex => 600_000,
-            Dialect::Gemini | Dialect::Cursor => 60_000,
-            Dialect::Copilot => 30_000,
+            Dialect::Claude | Dialect::Codex | Dialect::Qoder => 600_000,
+            Dialect::Gemini
+            | Dialect::Cursor
+            | Dialect::Qwen
+            | Dialect::Droid
+            | Dialect::Auggie => 60_000,
+            Dialect::Copilot | Dialect::Vscode | Dialect::Goose => 30_000,
+            Dialect::Grok => 5_000,
             Dialect::Native | Dialect::Ling => crate::hook::DEFAULT_TIMEOUT_MS,
         }
     }

@@ -63,7 +63,10 @@ pub(super) fn parse_foreign(
     };
     for mut fh in foreign.hooks {
         if let Some(root) = plugin_root {
-            agents::expand_plugin_root(&mut fh.hook, root);
+            match agents::claude_like::profile(d) {
+                Some(p) => agents::expand_root_variable(&mut fh.hook, root, p.plugin_root_var),
+                None => agents::expand_plugin_root(&mut fh.hook, root),
+            }
         }
         let resolved = match raw::read_hook(fh.event, fh.index, &fh.hook) {
             Entry::Hook(raw) => resolver.resolve(*raw),

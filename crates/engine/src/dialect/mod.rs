@@ -31,7 +31,7 @@ pub use crate::config::agents::{
 #[doc(hidden)]
 pub use crate::translate::{
     AgentEnv, Answer, EnvFacts, agent_variables, before_model_answer, env, env_unset, payload_from,
-    recognise, render, respond, rewrite_messages, route_replacement, to_native,
+    recognise, recognise_for, render, respond, rewrite_messages, route_replacement, to_native,
 };
 
 #[doc(no_inline)]

@@ -435,6 +435,47 @@ const COPILOT: Rules = Rules {
     tool_output: ToolOutput::Unsupported,
 };
 
+/// The Claude-like agents (`config::agents::claude_like`): Claude Code's rules, documented
+/// by each (exit 2 blocks with stderr, `hookSpecificOutput.permissionDecision`, other exits
+/// are non-blocking errors).
+const QWEN: Rules = Rules {
+    dialect: Dialect::Qwen,
+    ..CLAUDE
+};
+const QODER: Rules = Rules {
+    dialect: Dialect::Qoder,
+    ..CLAUDE
+};
+const GROK: Rules = Rules {
+    dialect: Dialect::Grok,
+    ..CLAUDE
+};
+const DROID: Rules = Rules {
+    dialect: Dialect::Droid,
+    ..CLAUDE
+};
+const AUGGIE: Rules = Rules {
+    dialect: Dialect::Auggie,
+    ..CLAUDE
+};
+const VSCODE: Rules = Rules {
+    dialect: Dialect::Vscode,
+    ..CLAUDE
+};
+/// goose: exit 2 (stderr) or `{"decision": "block", "reason"}` blocks a PreToolUse or keeps
+/// a Stop going; stdout is the decision channel only (plain text is no context); any other
+/// end is no decision (fails open unless `on_failure: "block"`, the native `onError`).
+const GOOSE: Rules = Rules {
+    dialect: Dialect::Goose,
+    plain_stdout: PlainStdout::Ignored,
+    json_block_blocks_prompt: false,
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    reads_top_level: false,
+    tool_output: ToolOutput::Unsupported,
+    ..CLAUDE
+};
+
 /// The rules hooks of dialect `d` are judged by.
 pub fn rules(d: Dialect) -> &'static Rules {
     match d {
@@ -445,6 +486,13 @@ pub fn rules(d: Dialect) -> &'static Rules {
         Dialect::Codex => &CODEX,
         Dialect::Cursor => &CURSOR,
         Dialect::Copilot => &COPILOT,
+        Dialect::Qwen => &QWEN,
+        Dialect::Qoder => &QODER,
+        Dialect::Grok => &GROK,
+        Dialect::Droid => &DROID,
+        Dialect::Auggie => &AUGGIE,
+        Dialect::Vscode => &VSCODE,
+        Dialect::Goose => &GOOSE,
     }
 }
 

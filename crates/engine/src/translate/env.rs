@@ -8,6 +8,10 @@
 //! | Codex | none (Codex 0.171 sets no variable for its hooks) |
 //! | Cursor | `CURSOR_PROJECT_DIR`, `CLAUDE_PROJECT_DIR` |
 //! | GitHub Copilot CLI | `COPILOT_PROJECT_DIR`, `CLAUDE_PROJECT_DIR` (what Copilot CLI 1.0.102 sets) |
+//! | Qwen Code | `QWEN_PROJECT_DIR` |
+//! | Factory Droid | `FACTORY_PROJECT_DIR` |
+//! | Qoder CLI, Grok CLI, Auggie, VS Code | none (their hooks references name none) |
+//! | goose | `PLUGIN_ROOT` (the plugin's directory: set with the command, `config/agents/plugins.rs`) |
 //! | native, ling | none |
 //!
 //! From hookhost's own agent the values are the ones hookhost knows (the project, the
@@ -20,6 +24,7 @@
 //! did not set for it ([`env_unset`]).
 
 use crate::Dialect;
+use crate::config::agents::claude_like;
 use std::path::Path;
 
 /// The variables agent `d` sets for its hooks that hookhost passes on from its own
@@ -44,6 +49,8 @@ pub fn agent_variables(d: Dialect) -> &'static [&'static str] {
         Dialect::Cursor => &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
         Dialect::Copilot => &["COPILOT_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
         Dialect::Codex | Dialect::Native | Dialect::Ling => &[],
+        // The Claude-like agents: their row's (`config::agents::claude_like`).
+        d => claude_like::profile(d).map_or(&[], |p| p.variables),
     }
 }
 
@@ -146,6 +153,10 @@ pub fn env(d: Dialect, f: &EnvFacts) -> Vec<(String, String)> {
             ("CLAUDE_PROJECT_DIR".into(), dir()),
         ],
         Dialect::Codex | Dialect::Native | Dialect::Ling => return Vec::new(),
+        d => agent_variables(d)
+            .iter()
+            .map(|name| (name.to_string(), dir()))
+            .collect(),
     };
     if let Some(agent) = f.agent.filter(|a| a.dialect == d) {
         for (name, value) in &agent.vars {

@@ -12,7 +12,8 @@
 //!   stdin, and the reverse ([`recognise`]: a payload of any dialect, told by its shape;
 //!   [`payload_from`]);
 //! - `cursor`, `copilot`: Cursor's and GitHub Copilot CLI's payloads, both ways (their shapes
-//!   are their own);
+//!   are their own); `claude_like`: the Claude-like agents' (Qwen Code, Qoder CLI, Grok CLI,
+//!   Factory Droid, Auggie, VS Code, goose), both ways;
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`);
 //! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
@@ -21,6 +22,7 @@
 //!
 //! The public path is still `hookhost::dialect::...` (re-exports).
 
+mod claude_like;
 mod copilot;
 mod cursor;
 mod env;
@@ -30,5 +32,5 @@ mod respond;
 
 pub use env::{AgentEnv, EnvFacts, agent_variables, env, env_unset};
 pub use gemini_model::{before_model_answer, rewrite_messages, route_replacement};
-pub use render::{payload_from, recognise, render, to_native};
+pub use render::{payload_from, recognise, recognise_for, render, to_native};
 pub use respond::{Answer, respond};

@@ -56,11 +56,13 @@ pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
         (Dialect::Ling, _) => to_map(&ling_payload(e, &k)),
         (Dialect::Cursor, _) => to_map(&super::cursor::payload(e, p)),
         (Dialect::Copilot, _) => to_map(&super::copilot::payload(e, p)),
+        (d, _) if d.is_claude_like() => super::claude_like::payload(d, e, p),
         (_, Some(origin)) => from_origin(d, e, &k, origin),
         (_, None) => agent_payload(d, e, &k, Source::Own),
     };
     let mut object = object;
-    if matches!(d, Dialect::Claude | Dialect::Codex) {
+    if matches!(d, Dialect::Claude | Dialect::Codex) || (d.is_claude_like() && d != Dialect::Goose)
+    {
         event_fields(d, p, &mut object);
     }
     // One compact line, ended by a newline so that `read -r payload` succeeds even under
@@ -75,7 +77,7 @@ pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
 /// permission mode, no compaction instructions), or another agent, whose payload says what
 /// is known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Source {
+pub(super) enum Source {
     Own,
     Agent,
 }
@@ -142,7 +144,7 @@ fn keys(d: Dialect) -> impl Iterator<Item = &'static str> {
         Dialect::Claude => (CLAUDE_KEYS, &[]),
         Dialect::Codex => (CLAUDE_KEYS, CODEX_ONLY_KEYS),
         Dialect::Gemini => (GEMINI_KEYS, &[]),
-        Dialect::Native | Dialect::Ling | Dialect::Cursor | Dialect::Copilot => (&[], &[]),
+        _ => (&[], &[]),
     };
     first.iter().chain(more).copied()
 }
@@ -163,7 +165,7 @@ fn agent_payload(d: Dialect, e: Event, k: &NativePayload, source: Source) -> Map
         }),
         Dialect::Codex => to_map(&codex_payload(e, k, source)),
         Dialect::Gemini => to_map(&gemini_payload(e, k)),
-        Dialect::Native | Dialect::Ling | Dialect::Cursor | Dialect::Copilot => Map::new(),
+        _ => Map::new(),
     }
 }
 
@@ -259,7 +261,12 @@ fn sends_permission_mode(d: Dialect, e: Event) -> bool {
 }
 
 /// Claude Code's fields (also Codex's): the common ones, then the event's.
-fn claude_fields(d: Dialect, e: Event, k: &NativePayload, source: Source) -> ClaudeFields {
+pub(super) fn claude_fields(
+    d: Dialect,
+    e: Event,
+    k: &NativePayload,
+    source: Source,
+) -> ClaudeFields {
     let own = source == Source::Own;
     let mut c = ClaudeFields {
         cwd: or(&k.cwd, ""),
@@ -438,7 +445,7 @@ fn tool_calls_in(d: Dialect, calls: &Value) -> Value {
 }
 
 /// The own fields of an event Claude Code added, from its payload, in hookhost's names.
-fn event_fields_in(
+pub(super) fn event_fields_in(
     d: Dialect,
     event: Option<Event>,
     obj: &Map<String, Value>,
@@ -589,6 +596,19 @@ pub fn payload_from(event: Event, v: Value, cwd: &Path, session: &str) -> Result
     Ok(p)
 }
 
+/// A payload of agent `d` as native fields: `(dialect, event, fields)`, read as `d`'s where
+/// its shape does not tell the agent (the Claude-like agents, `claude_like.rs`), else as
+/// [`recognise`] tells it. What `hookhost hook --for d` reads.
+pub fn recognise_for(
+    d: Dialect,
+    v: &Value,
+) -> Option<(Dialect, Option<Event>, Map<String, Value>)> {
+    match v.as_object() {
+        Some(obj) if d.is_claude_like() => super::claude_like::recognise(d, obj),
+        _ => recognise(v),
+    }
+}
+
 /// A payload of any dialect, told by its shape, as native fields: `(dialect, event, fields)`.
 /// Cursor's event names or `conversation_id` mean Cursor; a `sessionId` with a numeric
 /// `timestamp` and no event name means Copilot CLI (its event told by its fields);
@@ -651,7 +671,7 @@ pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value
     Some((Dialect::Ling, event, from_ling(obj)))
 }
 
-fn fields_of(known: &NativePayload) -> Map<String, Value> {
+pub(super) fn fields_of(known: &NativePayload) -> Map<String, Value> {
     match serde_json::to_value(known) {
         Ok(Value::Object(m)) => m,
         _ => Map::new(),
@@ -666,7 +686,7 @@ fn text(v: Option<Value>) -> Option<String> {
 }
 
 /// A Claude Code, Codex or Gemini CLI payload in native fields.
-fn from_agent(d: Dialect, event: Option<Event>, a: AgentPayload) -> NativePayload {
+pub(super) fn from_agent(d: Dialect, event: Option<Event>, a: AgentPayload) -> NativePayload {
     let tool = a.tool_name.map(|tool| {
         let args = a.tool_input.unwrap_or_else(|| Value::Object(Map::new()));
         tools::to_core(d, &tool, &args)

@@ -82,12 +82,52 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         Dialect::Codex => text(&codex_answer(&f)),
         Dialect::Cursor => text(&cursor_answer(&f)),
         Dialect::Copilot => text(&copilot_answer(&f)),
-        Dialect::Claude | Dialect::Native | Dialect::Ling => text(&claude_answer(&f)),
+        Dialect::Goose => text(&goose_answer(&f)),
+        // Qwen Code, Qoder CLI, Grok CLI, Factory Droid, Auggie and VS Code read Claude Code's.
+        _ => text(&claude_answer(&f)),
     };
     Answer {
         stdout,
         exit_code: 0,
         stderr: String::new(),
+    }
+}
+
+/// goose's answer (the Open Plugins hooks format): `{"decision": "block", "reason"}`.
+#[derive(Debug, Default, PartialEq, Serialize)]
+struct GooseAnswer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decision: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+}
+
+/// goose decides only on PreToolUse (block) and Stop (block keeps the turn going): a deny,
+/// an ask (goose cannot ask: a block that says so) or a rewrite (goose cannot apply one: a
+/// block that says so) on PreToolUse; a forced Stop. Its other events cannot decide, and it
+/// has no channel for context or for the user: nothing.
+fn goose_answer(f: &Facts) -> GooseAnswer {
+    let reason = match f.event {
+        Event::PreToolUse if f.blocked => Some(f.reason.clone()),
+        Event::PreToolUse if f.ask => Some(match &f.ask_reason {
+            Some(why) => format!("a hookhost hook asks for confirmation ({why}), which a goose hook cannot ask for; blocked to fail closed"),
+            None => "a hookhost hook asks for confirmation, which a goose hook cannot ask for; blocked to fail closed".to_string(),
+        }),
+        Event::PreToolUse if f.updated.is_some() => Some(
+            "a hookhost hook rewrote this call's arguments, which a goose hook cannot apply; blocked so that the unrewritten call does not run".to_string(),
+        ),
+        Event::Stop | Event::SubagentStop if f.ends_turn => Some(f.reason.clone()),
+        _ => None,
+    };
+    GooseAnswer {
+        decision: reason.as_ref().map(|_| "block"),
+        reason: reason.map(|r| {
+            if r.trim().is_empty() {
+                "denied by a hookhost hook".to_string()
+            } else {
+                r
+            }
+        }),
     }
 }
 

@@ -40,7 +40,9 @@
 //! (`ChatCompressionService.compress`), so such a payload is not a compaction: only a
 //! `"manual"` one (`/compress`, which compresses) is PreCompact ([`inbound`]).
 //!
-//! The `dialects` of further agents add their rows here.
+//! The `dialects` of further agents add their rows here; the Claude-like agents (Qwen Code,
+//! Qoder CLI, Grok CLI, Factory Droid, Auggie, VS Code, goose) use Claude Code's names for
+//! the events their row in `claude_like.rs` lists.
 
 use crate::Dialect;
 use crate::event::Event;
@@ -258,6 +260,8 @@ pub const NO_NATIVE_MEANING: &[(Dialect, &str, &str)] = &[
 pub fn agent_name(d: Dialect, e: Event) -> Option<&'static str> {
     match d {
         Dialect::Native | Dialect::Ling => Some(e.as_str()),
+        // Claude Code's names, for the events the agent fires (`claude_like.rs`).
+        d if d.is_claude_like() => super::claude_like::fires(d, e).then(|| e.as_str()),
         _ => AGENT_EVENTS
             .iter()
             .find(|(dd, _, ee)| *dd == d && *ee == e)
@@ -269,6 +273,10 @@ pub fn agent_name(d: Dialect, e: Event) -> Option<&'static str> {
 pub fn from_agent_name(d: Dialect, name: &str) -> Option<Event> {
     match d {
         Dialect::Native | Dialect::Ling => name.parse().ok(),
+        d if d.is_claude_like() => name
+            .parse()
+            .ok()
+            .filter(|e| super::claude_like::fires(d, *e)),
         _ => AGENT_EVENTS
             .iter()
             .find(|(dd, n, _)| *dd == d && *n == name)

@@ -45,7 +45,7 @@ pub(super) enum Layout {
 
 /// The unit of a hook's `timeout`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Unit {
+pub(crate) enum Unit {
     Seconds,
     Milliseconds,
 }
@@ -271,6 +271,37 @@ pub(super) const COPILOT: Format = Format {
     hook: super::copilot::hook,
 };
 
+/// An event name of a Claude-like agent's file: Claude Code's name of an event that agent
+/// fires (`claude_like.rs`).
+fn like_event(d: Dialect, name: &str) -> Option<Meaning> {
+    events::from_agent_name(d, name).map(|event| plain(event, d))
+}
+
+/// A Claude-like agent's file: Claude Code's table with its row's unit and http hooks
+/// (`claude_like.rs`); one line per agent.
+const fn like(d: Dialect, event: fn(&str) -> Option<Meaning>) -> Format {
+    let row = super::claude_like::row(d);
+    Format {
+        dialect: d,
+        event,
+        timeout_unit: row.timeout_unit,
+        url_example: if row.http { Some("http://...") } else { None },
+        ..CLAUDE
+    }
+}
+
+const QWEN: Format = like(Dialect::Qwen, |n| like_event(Dialect::Qwen, n));
+const QODER: Format = like(Dialect::Qoder, |n| like_event(Dialect::Qoder, n));
+const GROK: Format = like(Dialect::Grok, |n| like_event(Dialect::Grok, n));
+const DROID: Format = like(Dialect::Droid, |n| like_event(Dialect::Droid, n));
+const AUGGIE: Format = like(Dialect::Auggie, |n| like_event(Dialect::Auggie, n));
+const VSCODE: Format = like(Dialect::Vscode, |n| like_event(Dialect::Vscode, n));
+/// goose: a regex matcher, where `*` is no wildcard (goose skips such a rule).
+const GOOSE: Format = Format {
+    match_any: &[""],
+    ..like(Dialect::Goose, |n| like_event(Dialect::Goose, n))
+};
+
 /// The format of dialect `d`'s hook files (`None`: ling's list of rules, or native).
 pub(super) fn of(d: Dialect) -> Option<&'static Format> {
     match d {
@@ -279,6 +310,13 @@ pub(super) fn of(d: Dialect) -> Option<&'static Format> {
         Dialect::Codex => Some(&CODEX),
         Dialect::Cursor => Some(&CURSOR),
         Dialect::Copilot => Some(&COPILOT),
+        Dialect::Qwen => Some(&QWEN),
+        Dialect::Qoder => Some(&QODER),
+        Dialect::Grok => Some(&GROK),
+        Dialect::Droid => Some(&DROID),
+        Dialect::Auggie => Some(&AUGGIE),
+        Dialect::Vscode => Some(&VSCODE),
+        Dialect::Goose => Some(&GOOSE),
         Dialect::Native | Dialect::Ling => None,
     }
 }

@@ -35,6 +35,7 @@
 pub mod events;
 pub mod tools;
 
+pub(crate) mod claude_like;
 mod codex_toml;
 mod copilot;
 mod cursor;
@@ -51,6 +52,7 @@ mod switches;
 pub use codex_toml::codex_state_key;
 pub use frontmatter::frontmatter_notes;
 pub use gemini_wiring::{GEMINI_BEFORE_MODEL_FIX, gemini_before_model_wiring};
+pub(crate) use plugins::expand_root_variable;
 pub use plugins::{PluginHooks, Plugins, claude_plugins, expand_plugin_root};
 pub use sources::{ForeignSource, foreign_sources};
 
@@ -171,6 +173,7 @@ pub(crate) fn agent_name(d: Dialect) -> &'static str {
         Dialect::Cursor => "Cursor",
         Dialect::Copilot => "GitHub Copilot CLI",
         Dialect::Native => "hookhost",
+        other => other.agent(),
     }
 }
 

@@ -64,12 +64,44 @@ pub(super) fn hook(
         }
     }
     let off = condition(fmt.dialect, event, &entry, &mut out, label, f);
+    if fmt.dialect == Dialect::Goose
+        && let Some(v) = entry.other.remove("on_failure")
+    {
+        goose_on_failure(event, &v, &mut out, label, f)?;
+    }
     ignored_keys(&entry.other, Some(label), f);
     Some(Read {
         hook: out.into_value(),
         switch_id,
         off,
     })
+}
+
+/// goose's `on_failure` (Open Plugins): `"block"` makes a PreToolUse hook that returns no
+/// decision deny the call (the native `onError: "block"`), `"allow"` is the default; goose
+/// ignores it on every other event, and skips the whole file for any other value (here: the
+/// hook, with the error).
+fn goose_on_failure(
+    event: Event,
+    v: &Value,
+    out: &mut NativeHookObject,
+    label: &str,
+    f: &mut ForeignFile,
+) -> Option<()> {
+    match v.as_str() {
+        Some("block") if event == Event::PreToolUse => {
+            out.on_error = Some(Value::String("block".into()));
+        }
+        Some("block" | "allow") => {}
+        _ => {
+            f.problems.push((
+                Some(label.to_string()),
+                format!("`on_failure` is {v}: goose takes \"allow\" or \"block\" (and skips the whole file otherwise); write one of them"),
+            ));
+            return None;
+        }
+    }
+    Some(())
 }
 
 /// Claude Code's `args`, `shell`, `onFailure`, `once` and `asyncRewake` (Gemini CLI and Codex

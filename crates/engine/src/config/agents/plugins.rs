@@ -118,17 +118,21 @@ pub fn claude_plugins(home: &Path, project: &Path) -> Plugins {
 /// sees it, set by the `export` this prepends); an exec-form hook (`args`) and a wasm module
 /// (which get no host environment) only the expansion.
 pub fn expand_plugin_root(hook: &mut Value, root: &Path) {
+    expand_root_variable(hook, root, "CLAUDE_PLUGIN_ROOT");
+}
+
+/// [`expand_plugin_root`] for a plugin whose agent names its directory by `var` (goose's
+/// `PLUGIN_ROOT`).
+pub(crate) fn expand_root_variable(hook: &mut Value, root: &Path, var: &str) {
     let root_text = root.display().to_string();
-    let expand = |s: &str| {
-        s.replace("${CLAUDE_PLUGIN_ROOT}", &root_text)
-            .replace("$CLAUDE_PLUGIN_ROOT", &root_text)
-    };
+    let (braced, bare) = (format!("${{{var}}}"), format!("${var}"));
+    let expand = |s: &str| s.replace(&braced, &root_text).replace(&bare, &root_text);
     let exec_form = hook.get("args").is_some();
     if let Some(Value::String(command)) = hook.get_mut("command") {
         let expanded = expand(command);
         *command = match shlex::try_quote(&root_text) {
             Ok(quoted) if !exec_form && hook_is_shell(&expanded) => {
-                format!("export CLAUDE_PLUGIN_ROOT={quoted}; {expanded}")
+                format!("export {var}={quoted}; {expanded}")
             }
             _ => expanded,
         };

@@ -114,15 +114,93 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
     if let Some(home) = home {
         out.extend(copilot_files(Scope::Global, &home.join(".copilot/hooks")));
     }
+    for p in super::claude_like::PROFILES {
+        out.extend(claude_like_sources(p, project, home));
+    }
     out
 }
 
-/// The `*.json` files of a Copilot CLI hooks directory, sorted by name (none when it is
-/// missing or not a directory); too many is one source carrying the error.
+/// A Claude-like agent's files (`claude_like.rs`), project before user: its settings files
+/// (a fallback one only where the file it stands in for is missing), the `*.json` files of
+/// its hook directories, its plugins' `hooks/hooks.json`. A project at the home directory
+/// reads each once, as the user's.
+fn claude_like_sources(
+    p: &super::claude_like::Profile,
+    project: &Path,
+    home: Option<&PathBuf>,
+) -> Vec<ForeignSource> {
+    let source = |scope, path| ForeignSource {
+        scope,
+        dialect: p.dialect,
+        path,
+        problem: None,
+        plugin_root: None,
+    };
+    let at_home = home.is_some_and(|h| same_file(h, project));
+    let scopes: Vec<(Scope, &Path)> = std::iter::once((Scope::Project, project))
+        .filter(|_| !at_home)
+        .chain(home.map(|h| (Scope::Global, h.as_path())))
+        .collect();
+    let mut out = Vec::new();
+    for &(scope, dir) in &scopes {
+        for &(rel, project_only) in p.files {
+            if project_only && scope == Scope::Global {
+                continue;
+            }
+            let file = dir.join(rel);
+            match p.fallback.iter().find(|(main, _)| *main == rel) {
+                Some((_, instead)) if !file.exists() => out.push(source(scope, dir.join(instead))),
+                _ => out.push(source(scope, file)),
+            }
+        }
+        for rel in p.hook_dirs {
+            out.extend(json_files(p.dialect, scope, &dir.join(rel)));
+        }
+        for rel in p.plugin_dirs {
+            out.extend(plugin_dir_sources(p.dialect, scope, &dir.join(rel)));
+        }
+    }
+    out
+}
+
+/// Each plugin of a plugins directory that has a `hooks/hooks.json` (goose's
+/// `.agents/plugins/NAME/`), sorted by name; its directory is the plugin root.
+fn plugin_dir_sources(dialect: Dialect, scope: Scope, dir: &Path) -> Vec<ForeignSource> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut roots: Vec<PathBuf> = entries
+        .take(MAX_COPILOT_ENTRIES)
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|root| root.join("hooks/hooks.json").is_file())
+        .collect();
+    roots.sort();
+    roots
+        .into_iter()
+        .take(MAX_COPILOT_FILES)
+        .map(|root| ForeignSource {
+            scope,
+            dialect,
+            path: root.join("hooks/hooks.json"),
+            problem: None,
+            plugin_root: Some(root),
+        })
+        .collect()
+}
+
+/// The `*.json` files of a Copilot CLI hooks directory ([`json_files`]).
 fn copilot_files(scope: Scope, dir: &Path) -> Vec<ForeignSource> {
+    json_files(Dialect::Copilot, scope, dir)
+}
+
+/// The `*.json` files of an agent's hooks directory (Copilot CLI's, Grok CLI's), sorted by
+/// name (none when it is missing or not a directory); too many is one source carrying the
+/// error.
+fn json_files(dialect: Dialect, scope: Scope, dir: &Path) -> Vec<ForeignSource> {
     let source = |path: PathBuf, problem: Option<String>| ForeignSource {
         scope,
-        dialect: Dialect::Copilot,
+        dialect,
         path,
         problem,
         plugin_root: None,
@@ -151,7 +229,12 @@ fn copilot_files(scope: Scope, dir: &Path) -> Vec<ForeignSource> {
         return vec![source(
             dir.to_path_buf(),
             Some(format!(
-                "more than {MAX_COPILOT_FILES} hook files (or {MAX_COPILOT_ENTRIES} entries) in this directory; hookhost reads none of them: keep Copilot CLI's hooks in fewer files"
+                "more than {MAX_COPILOT_FILES} hook files (or {MAX_COPILOT_ENTRIES} entries) in this directory; hookhost reads none of them: keep {}'s hooks in fewer files",
+                if dialect == Dialect::Copilot {
+                    "Copilot CLI"
+                } else {
+                    dialect.agent()
+                }
             )),
         )];
     }
@@ -185,6 +268,7 @@ mod tests {
             ConfigPaths::with_home(Path::new("/nonexistent/p"), Some("/nonexistent/h".into()));
         let got: Vec<(Scope, Dialect, String)> = foreign_sources(&paths)
             .into_iter()
+            .filter(|s| !s.dialect.is_claude_like())
             .map(|s| (s.scope, s.dialect, s.path.display().to_string()))
             .collect();
         let want = [
@@ -252,6 +336,64 @@ mod tests {
         .map(|(s, d, p)| (s, d, p.to_string()));
         assert_eq!(got, want);
         assert!(foreign_sources(&paths.native_only()).is_empty());
+    }
+
+    #[test]
+    fn the_claude_like_agents_files_project_before_user() {
+        let dir = tempfile::tempdir().unwrap();
+        let (p, h) = (dir.path().join("p"), dir.path().join("h"));
+        for f in [
+            p.join(".grok/hooks/a.json"),
+            h.join(".grok/hooks/u.json"),
+            p.join(".agents/plugins/guard/hooks/hooks.json"),
+            h.join(".factory/hooks.json"),
+        ] {
+            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+            std::fs::write(&f, "{}").unwrap();
+        }
+        // A plugin without hooks/hooks.json is none.
+        std::fs::create_dir_all(p.join(".agents/plugins/empty")).unwrap();
+        let paths = ConfigPaths::with_home(&p, Some(h.clone()));
+        let got: Vec<(Scope, Dialect, String, bool)> = foreign_sources(&paths)
+            .into_iter()
+            .filter(|s| s.dialect.is_claude_like())
+            .map(|s| {
+                let rel = s
+                    .path
+                    .strip_prefix(dir.path())
+                    .unwrap()
+                    .display()
+                    .to_string();
+                (s.scope, s.dialect, rel, s.plugin_root.is_some())
+            })
+            .collect();
+        // scope, dialect, path, a plugin root (no project hooks.json: Droid reads the
+        // project's settings.json instead).
+        let want: Vec<(Scope, Dialect, String, bool)> = "\
+            P qwen p/.qwen/settings.json -|G qwen h/.qwen/settings.json -|\
+            P qoder p/.qoder/settings.json -|P qoder p/.qoder/settings.local.json -|\
+            G qoder h/.qoder/settings.json -|P grok p/.grok/hooks/a.json -|\
+            G grok h/.grok/hooks/u.json -|P droid p/.factory/settings.json -|\
+            G droid h/.factory/hooks.json -|P auggie p/.augment/settings.json -|\
+            P auggie p/.augment/settings.local.json -|G auggie h/.augment/settings.json -|\
+            P goose p/.agents/plugins/guard/hooks/hooks.json root"
+            .split('|')
+            .map(|row| {
+                let w: Vec<&str> = row.split_whitespace().collect();
+                let scope = if w[0] == "P" {
+                    Scope::Project
+                } else {
+                    Scope::Global
+                };
+                (
+                    scope,
+                    w[1].parse().unwrap(),
+                    w[2].to_string(),
+                    w[3] == "root",
+                )
+            })
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -17,9 +17,13 @@ pub(super) fn agent_switches(d: Dialect, root: &Value, f: &mut ForeignFile) -> V
     };
     match d {
         Dialect::Claude => claude_switches(root, f),
+        // Claude Code's switch, documented by Qwen Code.
+        d if super::claude_like::profile(d).is_some_and(|p| p.disable_all_hooks) => {
+            claude_switches(root, f)
+        }
         Dialect::Gemini => gemini_switches(root, f),
         Dialect::Codex => not_the_agents_switches(d, root, f),
-        Dialect::Ling | Dialect::Native | Dialect::Cursor | Dialect::Copilot => Vec::new(),
+        _ => Vec::new(),
     }
 }
 

@@ -22,6 +22,12 @@
 //! with the argument keys Copilot CLI 1.0.102 sends (`{"command", "description"}` for
 //! `bash`, captured in tests/fixtures/dialects/copilot/).
 //!
+//! The Claude-like agents' names are their row's in `claude_like.rs`: Qwen Code's
+//! `run_shell_command`/`read_file`/`write_file`/`edit`, Factory Droid's `Execute`/`Read`/
+//! `Create`/`Edit`, Auggie's `launch-process`/`view`/`save-file`/`str-replace-editor`, VS
+//! Code's `runTerminalCommand`, goose's `developer__shell`/`developer__write`/`developer__edit`
+//! (`before`, `after`), Claude Code's for Qoder CLI and Grok CLI.
+//!
 //! Any other tool keeps its name and keys. An event that already carries the agent's own
 //! name (`Bash`, from a Claude Code payload) is left alone: [`to_dialect`] maps core names
 //! only, [`to_core`] maps that agent's names only, so both directions are idempotent.
@@ -30,7 +36,7 @@ use crate::Dialect;
 use serde_json::{Map, Value};
 
 /// (core name, dialect name, [(core key, dialect key)]) for one dialect.
-type Alias = (
+pub(crate) type Alias = (
     &'static str,
     &'static str,
     &'static [(&'static str, &'static str)],
@@ -105,6 +111,8 @@ fn table(d: Dialect) -> &'static [Alias] {
         Dialect::Ling => LING,
         Dialect::Cursor => CURSOR,
         Dialect::Copilot => COPILOT,
+        // The Claude-like agents: their row (`claude_like.rs`).
+        d => super::claude_like::profile(d).map_or(&[], |p| p.tools),
     }
 }
 
