@@ -15,6 +15,7 @@
 //! - [`display`]: text from a config or a hook made safe for a terminal.
 //! - [`preflight`]: whether the shell will find a command's program.
 //! - [`resolve`]: a path as the kernel resolves it, links and `..` included.
+//! - [`stamps`]: stamps of what a read relied on, to know reading again would find the same.
 //! - [`store`]: the content-addressed store of package modules.
 //!
 //! It depends only on `hookhost-core` (for the process identity). The layer map of the
@@ -31,6 +32,7 @@ pub mod jsonc;
 pub mod locations;
 pub mod preflight;
 pub mod resolve;
+pub mod stamps;
 pub mod store;
 
 pub use display::{terminal_safe, terminal_safe_lines};
