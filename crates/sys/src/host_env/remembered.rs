@@ -124,6 +124,9 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
+    /// A probed file, and its text setting one name.
+    type Kind = (&'static str, fn(&str) -> String);
+
     /// Every kind of file the walk reads, at the project and above it: created, edited and
     /// deleted between two reads, the second read sees it; untouched, the walk is
     /// remembered.
@@ -136,7 +139,7 @@ mod tests {
         std::fs::create_dir_all(&project).unwrap();
         let ahead = || SystemTime::now() + Duration::from_secs(60);
         let read = || read_since(&[&project], Some(&home), ahead());
-        let kinds: [(&str, fn(&str) -> String); 9] = [
+        let kinds: [Kind; 9] = [
             (".claude/settings.json", |n| {
                 format!(r#"{{"env": {{"{n}": "1"}}}}"#)
             }),
