@@ -147,7 +147,11 @@ fn claude_wired_in_its_settings_file_is_reported_per_event() {
         assert_eq!(via.len(), 1, "{e:#}");
         assert_eq!(via[0]["kind"], "settings");
         assert_eq!(via[0]["file"], json!(settings));
-        assert_eq!(via[0]["command"], "hookhost hook --for claude");
+        assert_eq!(
+            via[0]["command"],
+            hookhost::dialect::adapter_command("claude"),
+            "the plugin wires the static client, else hookhost"
+        );
     }
     let ok = with(&report, "agents", "ok");
     assert!(

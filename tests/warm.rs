@@ -526,3 +526,55 @@ fn a_listener_that_is_not_hookhost_at_the_engines_socket_is_never_asked() {
         "the impostor got no request"
     );
 }
+
+/// The agents' project files that can set a variable (issue 37), which the engine probes at
+/// the project and every directory above it and remembers by their stamps (issue 43): each
+/// kind, created, edited and deleted between two events of one engine, changes the next
+/// answer as it would a fresh process's. The answer here is the adapter's note that a
+/// project sets `$HOOKHOST_LOG_DIR` (so the log keeps its default place), said on every
+/// event that sees such a file.
+#[test]
+fn every_probed_project_file_created_edited_or_deleted_changes_the_next_answer() {
+    let p = guarded();
+    let rt = runtime();
+    let note = "ignoring $HOOKHOST_LOG_DIR";
+    let event = || {
+        let (out, _) = hook(HOOKHOST, &p, rt.path(), "wait", &payload(&p, "ls"), &[]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let json = |n: &str| json!({"env": {n: "/elsewhere"}}).to_string();
+    let kinds: [(&str, &dyn Fn(&str) -> String); 9] = [
+        (".claude/settings.json", &json),
+        (".claude/settings.local.json", &json),
+        (".cursor/hooks.json", &json),
+        (".gemini/settings.json", &json),
+        (".codex/hooks.json", &json),
+        (".github/hooks/guard.json", &json),
+        (".codex/config.toml", &|n| {
+            format!("[shell_environment_policy]\nset = {{ {n} = \"/elsewhere\" }}\n")
+        }),
+        (".gemini/.env", &|n| format!("{n}=/elsewhere\n")),
+        (".env", &|n| format!("export {n}=/elsewhere\n")),
+    ];
+    assert!(!event().contains(note));
+    for (rel, text) in kinds {
+        let file = p.write(rel, &text("HOOKHOST_LOG_DIR"));
+        let said = event();
+        assert!(
+            said.contains(note) && said.contains(&file.display().to_string()),
+            "created {rel}: {said}"
+        );
+        assert!(event().contains(note), "{rel}, unchanged: {said}");
+        p.write(rel, &text("SOMETHING_ELSE"));
+        assert!(!event().contains(note), "edited {rel}");
+        p.write(rel, &text("HOOKHOST_LOG_DIR"));
+        assert!(event().contains(note), "edited back {rel}");
+        std::fs::remove_file(&file).unwrap();
+        assert!(!event().contains(note), "deleted {rel}");
+    }
+    // The levels above the project are walked alike (`hookhost_sys::host_env`'s unit tests:
+    // this project's parent is the shared temporary directory).
+    let pids: std::collections::HashSet<u32> = seen(&p).into_iter().map(|(pid, _)| pid).collect();
+    assert_eq!(pids.len(), 1, "one engine answered every event: {pids:?}");
+}

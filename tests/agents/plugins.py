@@ -129,8 +129,12 @@ def manifests(r: Results) -> None:
         want = sorted(n for d, n in rows if d == dialect and n not in not_wired)
         hooks = json.loads((PLUGINS / agent / "hooks" / "hooks.json").read_text())["hooks"]
         commands = {h["command"] for entries in hooks.values() for e in entries for h in e["hooks"]}
-        r.check(f"{agent} plugin files: every event of events.rs is wired to `hookhost hook --for {agent}`",
-                want != [] and sorted(hooks) == want and commands == {f"hookhost hook --for {agent}"},
+        # The wired command (`adapter_command` in crates/engine/src/config/agents/mod.rs): the
+        # static client when it is on PATH, else `hookhost` itself.
+        wired = (f"command -v hookhost-warm >/dev/null 2>&1 && exec hookhost-warm hook --for {agent}"
+                 f" || exec hookhost hook --for {agent}")
+        r.check(f"{agent} plugin files: every event of events.rs is wired to `hookhost-warm hook --for {agent}` (else `hookhost`)",
+                want != [] and sorted(hooks) == want and commands == {wired},
                 f"events.rs {want}, hooks.json {sorted(hooks)}, commands {commands}")
         got = json.loads((PLUGINS / manifest).read_text()).get("version")
         r.check(f"{agent} plugin files: {manifest} has the workspace version {version}", got == version, str(got))

@@ -87,6 +87,9 @@ pub fn serve(a: &WarmServeArgs) -> anyhow::Result<u8> {
     // wasmtime engine and compiled modules are what is kept.
     hookhost::locations::settle_per_setup();
     hookhost::setup::share_spawners();
+    // The agents' project files probed at every level above a project (issue 37) are read
+    // again only when a stamp of what was read changed (`hookhost_sys::stamps`).
+    hookhost::host_env::remember_reads();
     let origin = Arc::new(Origin {
         env: sorted(std::env::vars_os().collect()),
         cwd: std::env::current_dir()?,
@@ -371,6 +374,8 @@ fn run(
             false,
         );
     }
+    // Which variables a project sets is found anew by each invocation, as in a fresh process.
+    hookhost::host_env::forget();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         super::finish(rt.block_on(super::dispatch(command, &global)))
     }));

@@ -56,7 +56,10 @@
 use std::collections::{BTreeMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, RwLock};
+
+mod remembered;
 
 /// The largest project file read for its variable names.
 const FILE_LIMIT: u64 = 1 << 20;
@@ -69,22 +72,15 @@ pub struct ProjectSet {
 
 impl ProjectSet {
     /// The names set by the project files at each of `starts` and every directory above it,
-    /// stopping below `home` (the user's own files) and at the filesystem root.
+    /// stopping below `home` (the user's own files) and at the filesystem root. In a process
+    /// that [`remember_reads`], a walk whose stamps are unchanged is not read again.
     pub fn read(starts: &[&Path], home: Option<&Path>) -> ProjectSet {
-        let home = home.map(crate::confine::canonical_or_same);
+        if REMEMBER.load(Ordering::SeqCst) {
+            return remembered::read(starts, home);
+        }
         let mut set = ProjectSet::default();
-        let mut seen = HashSet::new();
-        for start in starts {
-            let start = crate::confine::canonical_or_same(start);
-            for dir in start.ancestors() {
-                if Some(dir) == home.as_deref() {
-                    break;
-                }
-                if !seen.insert(dir.to_path_buf()) {
-                    break;
-                }
-                set.read_dir(dir);
-            }
+        for dir in walk(starts, home) {
+            set.read_dir(&dir);
         }
         set
     }
@@ -115,25 +111,19 @@ impl ProjectSet {
 
     /// The agents' project files in `dir`.
     fn read_dir(&mut self, dir: &Path) {
-        for rel in [
-            ".claude/settings.json",
-            ".claude/settings.local.json",
-            ".cursor/hooks.json",
-            ".gemini/settings.json",
-            ".codex/hooks.json",
-        ] {
+        for rel in JSON_FILES {
             self.read_json(&dir.join(rel));
         }
-        if let Ok(entries) = std::fs::read_dir(dir.join(".github/hooks")) {
-            for entry in entries.flatten().take(256) {
+        if let Ok(entries) = std::fs::read_dir(dir.join(COPILOT_DIR)) {
+            for entry in entries.flatten().take(COPILOT_FILES) {
                 let path = entry.path();
                 if path.extension().is_some_and(|e| e == "json") {
                     self.read_json(&path);
                 }
             }
         }
-        self.read_codex(&dir.join(".codex/config.toml"));
-        for rel in [".gemini/.env", ".env"] {
+        self.read_codex(&dir.join(CODEX_TOML));
+        for rel in DOTENV_FILES {
             self.read_dotenv(&dir.join(rel));
         }
     }
@@ -208,6 +198,39 @@ impl ProjectSet {
     }
 }
 
+/// The agents' JSON files that can set variables, relative to each directory walked.
+const JSON_FILES: [&str; 5] = [
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".cursor/hooks.json",
+    ".gemini/settings.json",
+    ".codex/hooks.json",
+];
+/// Codex's config, relative to each directory walked.
+const CODEX_TOML: &str = ".codex/config.toml";
+/// The `.env` files Gemini CLI loads, relative to each directory walked.
+const DOTENV_FILES: [&str; 2] = [".gemini/.env", ".env"];
+/// Copilot CLI's hook files' directory, and how many of its entries are read.
+const COPILOT_DIR: &str = ".github/hooks";
+const COPILOT_FILES: usize = 256;
+
+/// The directories whose project files are read: each of `starts` (canonical) and every
+/// directory above it, stopping below `home` and at the root, each once.
+fn walk(starts: &[&Path], home: Option<&Path>) -> Vec<PathBuf> {
+    let home = home.map(crate::confine::canonical_or_same);
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for start in starts {
+        let start = crate::confine::canonical_or_same(start);
+        for dir in start.ancestors() {
+            if Some(dir) == home.as_deref() || dirs.iter().any(|d| d == dir) {
+                break;
+            }
+            dirs.push(dir.to_path_buf());
+        }
+    }
+    dirs
+}
+
 /// A file's text, at most [`FILE_LIMIT`] bytes; `None` when it is missing or unreadable.
 fn read_text(file: &Path) -> Option<String> {
     let bytes = crate::files::read_bounded(file, FILE_LIMIT).ok()?;
@@ -228,6 +251,28 @@ pub fn guard(starts: &[&Path], home: Option<&Path>) {
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     g.get_or_insert_with(ProjectSet::default).merge(found);
+}
+
+/// Whether [`ProjectSet::read`] remembers what it read (the warm engine, for all its life).
+static REMEMBER: AtomicBool = AtomicBool::new(false);
+
+/// From now on this process remembers each walk of [`ProjectSet::read`] with the stamps of
+/// what it read ([`crate::stamps`]), and reads a walk again only when one changed: for a
+/// process that reads the same projects event after event (the warm engine).
+pub fn remember_reads() {
+    REMEMBER.store(true, Ordering::SeqCst);
+}
+
+/// Forgets what [`guard`] found and which names were said: the state of a process that
+/// never called it. For a process that runs one invocation after another as fresh
+/// processes would (the warm engine, before each).
+pub fn forget() {
+    *GUARD
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    *NOTED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
 }
 
 /// Whether [`guard`] was called in this process.

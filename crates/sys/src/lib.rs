@@ -16,6 +16,7 @@
 //! - [`display`]: text from a config or a hook made safe for a terminal.
 //! - [`preflight`]: whether the shell will find a command's program.
 //! - [`resolve`]: a path as the kernel resolves it, links and `..` included.
+//! - [`stamps`]: stamps of what a read relied on, to know reading again would find the same.
 //! - [`store`]: the content-addressed store of package modules.
 //!
 //! Of our crates it depends only on `hookhost-core` (for the process identity); `jail` uses
@@ -34,6 +35,7 @@ pub mod jsonc;
 pub mod locations;
 pub mod preflight;
 pub mod resolve;
+pub mod stamps;
 pub mod store;
 
 pub use display::{terminal_safe, terminal_safe_lines};

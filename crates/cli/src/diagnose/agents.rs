@@ -414,6 +414,12 @@ fn wire(d: Dialect, source: &Source, events: &mut [EventWiring], problems: &mut 
 /// Why an adapter command would not work for `d`: another agent's `--for`, none, or a
 /// hookhost binary that is not there.
 fn command_problem(d: Dialect, command: &str) -> Option<String> {
+    // The plugins' form (`hookhost::dialect::adapter_command`): `hookhost-warm` when it is on
+    // PATH, else what follows `|| exec`, which must work.
+    let command = match command.rsplit_once(" || exec ") {
+        Some((_, fallback)) if command.starts_with("command -v hookhost-warm ") => fallback,
+        _ => command,
+    };
     let words = shlex::split(command)?;
     let mut rest = words
         .iter()

@@ -200,10 +200,42 @@ fn switch_off_own(f: &mut ForeignFile) {
 /// What reading an agent's file says of its entry for hookhost's own adapter.
 pub const ADAPTER_SKIPPED: &str = "this is hookhost's own adapter (`hookhost hook`); skipped, as hookhost runs the native hooks directly";
 
-/// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary,
-/// and nothing else: a command that chains more (`;`, `&&`, `|`, a substitution, a process
-/// substitution) may hold a guard of its own, which must not be skipped with the adapter.
+/// The command hookhost wires as `agent`'s hook (the plugins, the README's and docs'
+/// snippets; issue 43): the small static client `hookhost-warm` when it is on `PATH` (it asks
+/// the warm engine, and runs `hookhost` in its place when none answers), else `hookhost`
+/// itself. One of the two `exec`s replaces the shell, so the adapter runs once and its exit
+/// status (2 blocks) is the command's; an `exec` that fails ends the shell (126/127) without
+/// trying the other. For an agent that runs its hook commands through a shell (every one
+/// hookhost wires: docs/install.md).
+pub fn adapter_command(agent: &str) -> String {
+    format!("{WIRED_PREFIX}{agent}{WIRED_MIDDLE}{agent}")
+}
+
+/// [`adapter_command`] around its agent.
+const WIRED_PREFIX: &str =
+    "command -v hookhost-warm >/dev/null 2>&1 && exec hookhost-warm hook --for ";
+const WIRED_MIDDLE: &str = " || exec hookhost hook --for ";
+
+/// Whether `command` is exactly [`adapter_command`] of one agent.
+fn is_wired_form(command: &str) -> bool {
+    let Some(rest) = command.trim().strip_prefix(WIRED_PREFIX) else {
+        return false;
+    };
+    let Some((agent, again)) = rest.split_once(WIRED_MIDDLE) else {
+        return false;
+    };
+    !agent.is_empty() && agent.bytes().all(|b| b.is_ascii_lowercase()) && agent == again
+}
+
+/// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary
+/// or through the thin client `hookhost-warm`, and nothing else: a command that chains more
+/// (`;`, `&&`, `|`, a substitution, a process substitution) may hold a guard of its own,
+/// which must not be skipped with the adapter; the one chain taken is [`adapter_command`]'s,
+/// exactly.
 pub fn is_adapter(command: &str) -> bool {
+    if is_wired_form(command) {
+        return true;
+    }
     if command.contains([';', '&', '|', '\n', '`'])
         || ["$(", "<(", ">("].iter().any(|s| command.contains(s))
     {
@@ -217,7 +249,7 @@ pub fn is_adapter(command: &str) -> bool {
     let program = rest.next().map(|w| std::path::Path::new(w.as_str()));
     program
         .and_then(|p| p.file_name())
-        .is_some_and(|n| n == "hookhost" || n == "hookhost.exe")
+        .is_some_and(|n| n == "hookhost" || n == "hookhost.exe" || n == "hookhost-warm")
         && rest.next().is_some_and(|w| w == "hook")
 }
 
@@ -225,6 +257,28 @@ pub fn is_adapter(command: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The wired command is the adapter; a chain that adds to it, or another program, is not.
+    #[test]
+    fn the_wired_command_and_the_thin_client_are_the_adapter() {
+        for agent in ["claude", "gemini", "codex", "cursor", "copilot"] {
+            assert!(is_adapter(&adapter_command(agent)), "{agent}");
+        }
+        assert!(is_adapter("hookhost-warm hook --for claude"));
+        assert!(is_adapter("/usr/local/bin/hookhost hook --for codex"));
+        for not in [
+            format!("{}; rm -rf ~", adapter_command("claude")),
+            adapter_command("claude").replace(
+                "|| exec hookhost hook --for claude",
+                "|| exec hookhost hook --for gemini",
+            ),
+            adapter_command("claude").replace("exec hookhost-warm", "exec evil"),
+            "hookhost-warm hook --for claude && ./guard.sh".to_string(),
+            "hookhost-warmer hook --for claude".to_string(),
+        ] {
+            assert!(!is_adapter(&not), "{not}");
+        }
+    }
 
     #[test]
     fn claude_settings_become_native_hooks() {
