@@ -10,6 +10,7 @@ mod env;
 mod explain;
 mod hook;
 mod import;
+mod install;
 mod list;
 mod log;
 mod new;
@@ -203,6 +204,13 @@ enum Command {
     /// <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json only (never the
     /// agent's own settings), and answers on stdout in that agent's protocol.
     Hook(hook::HookArgs),
+    /// Wire this hookhost into an agent's user settings on every event it fires (or unwire it).
+    ///
+    /// Writes `<absolute path of this hookhost> hook --for AGENT` into ~/.claude/settings.json,
+    /// ~/.codex/hooks.json, ~/.gemini/settings.json, ~/.cursor/hooks.json or
+    /// ~/.copilot/hooks/hookhost.json, keeping the user's hooks and settings; `--uninstall`
+    /// removes exactly hookhost's entries.
+    Install(install::InstallArgs),
     /// Convert Claude Code / Gemini CLI / Codex hooks into .coding-agent/hooks.json.
     ///
     /// Reads <project>/.claude/settings.json, .claude/settings.local.json,
@@ -456,6 +464,7 @@ async fn dispatch(command: Command, global: &Global) -> anyhow::Result<u8> {
         Command::Test(args) => new::test::test(args).await,
         Command::Hook(args) => hook::hook(args, home).await,
         Command::Import(args) => import::import(args, home),
+        Command::Install(args) => install::install(args, home),
         Command::Pack(args) => package::pack::pack(args),
         Command::Inspect(args) => package::inspect::inspect(args, home).await,
         Command::Publish(args) => package::publish::publish(args).await,
