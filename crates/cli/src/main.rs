@@ -16,6 +16,8 @@ mod log;
 mod new;
 mod package;
 mod project;
+#[cfg(unix)]
+mod prove;
 mod replay;
 mod run;
 mod serve;
@@ -211,6 +213,15 @@ enum Command {
     /// ~/.copilot/hooks/hookhost.json, keeping the user's hooks and settings; `--uninstall`
     /// removes exactly hookhost's entries.
     Install(install::InstallArgs),
+    /// Prove that the wired agents enforce a guard: run each real agent against a scripted model.
+    ///
+    /// For each agent installed here and wired to hookhost in your settings (Claude Code,
+    /// Codex, Gemini CLI), runs it headless and offline in a throwaway copy of that wiring
+    /// with a canary guard, and reports per path (shell, file write, subagent, MCP, a crashing
+    /// and a timing-out hook): enforced, degraded, bypassed, not applicable or not tested.
+    /// Exit 1 when a path is bypassed.
+    #[cfg(unix)]
+    Prove(prove::ProveArgs),
     /// Convert Claude Code / Gemini CLI / Codex hooks into .coding-agent/hooks.json.
     ///
     /// Reads <project>/.claude/settings.json, .claude/settings.local.json,
@@ -465,6 +476,8 @@ async fn dispatch(command: Command, global: &Global) -> anyhow::Result<u8> {
         Command::Hook(args) => hook::hook(args, home).await,
         Command::Import(args) => import::import(args, home),
         Command::Install(args) => install::install(args, home),
+        #[cfg(unix)]
+        Command::Prove(args) => prove::prove(args, home),
         Command::Pack(args) => package::pack::pack(args),
         Command::Inspect(args) => package::inspect::inspect(args, home).await,
         Command::Publish(args) => package::publish::publish(args).await,
