@@ -31,6 +31,11 @@ impl UserHome {
         }
     }
 
+    /// `--home` as given (`None`: the account's home is used).
+    pub fn flag(&self) -> Option<&Path> {
+        self.flag.as_deref()
+    }
+
     /// The directory (`None`: no `--home` and no home for this account).
     pub fn dir(&self) -> Option<PathBuf> {
         self.dir

@@ -10,11 +10,14 @@ mod env;
 mod explain;
 mod hook;
 mod import;
+mod install;
 mod list;
 mod log;
 mod new;
 mod package;
 mod project;
+#[cfg(unix)]
+mod prove;
 mod replay;
 mod run;
 mod serve;
@@ -203,6 +206,22 @@ enum Command {
     /// <project>/.coding-agent/hooks.json and ~/.coding-agent/hooks.json only (never the
     /// agent's own settings), and answers on stdout in that agent's protocol.
     Hook(hook::HookArgs),
+    /// Wire this hookhost into an agent's user settings on every event it fires (or unwire it).
+    ///
+    /// Writes `<absolute path of this hookhost> hook --for AGENT` into ~/.claude/settings.json,
+    /// ~/.codex/hooks.json, ~/.gemini/settings.json, ~/.cursor/hooks.json or
+    /// ~/.copilot/hooks/hookhost.json, keeping the user's hooks and settings; `--uninstall`
+    /// removes exactly hookhost's entries.
+    Install(install::InstallArgs),
+    /// Prove that the wired agents enforce a guard: run each real agent against a scripted model.
+    ///
+    /// For each agent installed here and wired to hookhost in your settings (Claude Code,
+    /// Codex, Gemini CLI), runs it headless and offline in a throwaway copy of that wiring
+    /// with a canary guard, and reports per path (shell, file write, subagent, MCP, a crashing
+    /// and a timing-out hook): enforced, degraded, bypassed, not applicable or not tested.
+    /// Exit 1 when a path is bypassed.
+    #[cfg(unix)]
+    Prove(prove::ProveArgs),
     /// Convert Claude Code / Gemini CLI / Codex hooks into .coding-agent/hooks.json.
     ///
     /// Reads <project>/.claude/settings.json, .claude/settings.local.json,
@@ -456,6 +475,9 @@ async fn dispatch(command: Command, global: &Global) -> anyhow::Result<u8> {
         Command::Test(args) => new::test::test(args).await,
         Command::Hook(args) => hook::hook(args, home).await,
         Command::Import(args) => import::import(args, home),
+        Command::Install(args) => install::install(args, home),
+        #[cfg(unix)]
+        Command::Prove(args) => prove::prove(args, home),
         Command::Pack(args) => package::pack::pack(args),
         Command::Inspect(args) => package::inspect::inspect(args, home).await,
         Command::Publish(args) => package::publish::publish(args).await,

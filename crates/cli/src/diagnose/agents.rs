@@ -10,6 +10,7 @@
 //! ([`hookhost::dialect::is_adapter`]) count; the agent's other hooks are the hooks section's.
 
 use super::{Finding, Section};
+use crate::install::table::{self, AgentRow, Shape, replaces_the_agents_own};
 use hookhost::config::ConfigPaths;
 use hookhost::dialect::events::{AGENT_EVENTS, NO_NATIVE_MEANING};
 use hookhost::dialect::{Dialect, is_adapter};
@@ -26,31 +27,41 @@ const FILE_LIMIT: u64 = 4 << 20;
 /// At most this many entries of a plugin directory are looked at.
 const MAX_DIR_ENTRIES: usize = 256;
 
-/// An agent doctor knows how to look at.
+/// An agent doctor knows how to look at: its row of install's table (executable, events,
+/// file shape) and how to wire it in one step.
 struct Agent {
     dialect: Dialect,
-    binary: &'static str,
-    /// How to wire it in one step.
     fix: &'static str,
 }
 
 const AGENTS: &[Agent] = &[
     Agent {
         dialect: Dialect::Claude,
-        binary: "claude",
-        fix: "claude plugin marketplace add PATH/plugins && claude plugin install hookhost@hookhost (docs/plugins.md)",
+        fix: "hookhost install --for claude (or the plugin: claude plugin marketplace add PATH/plugins && claude plugin install hookhost@hookhost; docs/plugins.md)",
     },
     Agent {
         dialect: Dialect::Codex,
-        binary: "codex",
-        fix: "codex plugin marketplace add PATH/plugins && codex plugin add hookhost@hookhost (docs/plugins.md)",
+        fix: "hookhost install --for codex (or the plugin: codex plugin marketplace add PATH/plugins && codex plugin add hookhost@hookhost; docs/plugins.md)",
     },
     Agent {
         dialect: Dialect::Gemini,
-        binary: "gemini",
-        fix: "gemini extensions install PATH/plugins/gemini (docs/plugins.md)",
+        fix: "hookhost install --for gemini (or the extension: gemini extensions install PATH/plugins/gemini; docs/plugins.md)",
+    },
+    Agent {
+        dialect: Dialect::Cursor,
+        fix: "hookhost install --for cursor",
+    },
+    Agent {
+        dialect: Dialect::Copilot,
+        fix: "hookhost install --for copilot",
     },
 ];
+
+impl Agent {
+    fn row(&self) -> &'static AgentRow {
+        table::row(self.dialect).expect("every agent doctor shows has a row in install's table")
+    }
+}
 
 /// A file whose hooks are read: where, and as what.
 struct Source {
@@ -75,12 +86,13 @@ pub fn section(paths: &ConfigPaths) -> (Section, Vec<AgentStatus>) {
 
 fn look_at(agent: &Agent, paths: &ConfigPaths, out: &mut Vec<Finding>) -> AgentStatus {
     let d = agent.dialect;
-    let binary = find_on_path(agent.binary);
-    let mut events: Vec<EventWiring> = AGENT_EVENTS
-        .iter()
-        .filter(|(dialect, _, e)| *dialect == d && !replaces_the_agents_own(*e))
-        .map(|(_, name, _)| EventWiring {
-            event: (*name).to_string(),
+    let row = agent.row();
+    let binary = find_on_path(row.binary);
+    let mut events: Vec<EventWiring> = row
+        .events()
+        .into_iter()
+        .map(|name| EventWiring {
+            event: name.to_string(),
             wired_via: Vec::new(),
         })
         .collect();
@@ -88,7 +100,7 @@ fn look_at(agent: &Agent, paths: &ConfigPaths, out: &mut Vec<Finding>) -> AgentS
     let mut sources = settings_sources(d, paths);
     sources.extend(plugin_sources(d, paths, &mut problems));
     for source in &sources {
-        wire(d, source, &mut events, &mut problems);
+        wire(row, source, &mut events, &mut problems);
     }
     out.extend(problems);
     out.extend(summary(agent, binary.as_deref(), &events));
@@ -100,24 +112,14 @@ fn look_at(agent: &Agent, paths: &ConfigPaths, out: &mut Vec<Finding>) -> AgentS
     }
 }
 
-/// Events whose hook replaces what the agent itself does (Claude Code's WorktreeCreate and
-/// WorktreeRemove: a hook there creates and removes the worktree instead of `git
-/// worktree`): the adapter is wired for them only where the user has hooks on them, so they
-/// are not expected.
-fn replaces_the_agents_own(e: hookhost::Event) -> bool {
-    matches!(
-        e,
-        hookhost::Event::WorktreeCreate | hookhost::Event::WorktreeRemove
-    )
-}
-
 /// The findings of one agent's wiring as a whole: not wired at all (info), every event
 /// wired (ok), some not (warning), some twice (warning).
 fn summary(agent: &Agent, binary: Option<&Path>, events: &[EventWiring]) -> Vec<Finding> {
     let name = agent.dialect.agent();
+    let exe = agent.row().binary;
     let on_path = match binary {
-        Some(b) => format!("`{}` at {}", agent.binary, b.display()),
-        None => format!("`{}` not on PATH", agent.binary),
+        Some(b) => format!("`{exe}` at {}", b.display()),
+        None => format!("`{exe}` not on PATH"),
     };
     let wired: Vec<&EventWiring> = events.iter().filter(|e| !e.wired_via.is_empty()).collect();
     if wired.is_empty() {
@@ -318,7 +320,8 @@ fn unreadable(path: &Path, why: &str) -> Finding {
 
 /// The JSON of `file` (Gemini CLI's may have comments); `None` when missing, and a finding
 /// when it cannot be read or parsed.
-fn read_json(file: &Path, d: Dialect, problems: &mut Vec<Finding>) -> Option<Value> {
+fn read_json(file: &Path, row: &AgentRow, problems: &mut Vec<Finding>) -> Option<Value> {
+    let d = row.dialect;
     let bytes = match hookhost::files::read_bounded(file, FILE_LIMIT) {
         Err(e) if e.is_not_found() => return None,
         Err(e) => {
@@ -328,7 +331,7 @@ fn read_json(file: &Path, d: Dialect, problems: &mut Vec<Finding>) -> Option<Val
         Ok(b) => b,
     };
     let text = String::from_utf8_lossy(&bytes);
-    let text = if d == Dialect::Gemini {
+    let text = if row.comments {
         hookhost::jsonc::strip_comments(&text).into_owned()
     } else {
         text.into_owned()
@@ -350,8 +353,9 @@ fn read_json(file: &Path, d: Dialect, problems: &mut Vec<Finding>) -> Option<Val
 }
 
 /// Adds the adapter entries of `source` to `events`; what is wrong with one is a finding.
-fn wire(d: Dialect, source: &Source, events: &mut [EventWiring], problems: &mut Vec<Finding>) {
-    let Some(doc) = read_json(&source.file, d, problems) else {
+fn wire(row: &AgentRow, source: &Source, events: &mut [EventWiring], problems: &mut Vec<Finding>) {
+    let d = row.dialect;
+    let Some(doc) = read_json(&source.file, row, problems) else {
         if source.kind == WiringKind::Plugin && !source.file.exists() {
             problems.push(
                 Finding::warning(format!(
@@ -366,14 +370,7 @@ fn wire(d: Dialect, source: &Source, events: &mut [EventWiring], problems: &mut 
     };
     let mut seen = BTreeSet::new();
     for (event, groups) in doc["hooks"].as_object().into_iter().flatten() {
-        let commands = groups
-            .as_array()
-            .into_iter()
-            .flatten()
-            .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
-            .filter_map(|h| h["command"].as_str())
-            .filter(|c| is_adapter(c));
-        for command in commands {
+        for command in adapter_commands(row.shape, groups) {
             // Wired, but broken: one finding per file and problem, not one per event.
             if let Some(problem) = command_problem(d, command)
                 && seen.insert(problem.clone())
@@ -391,6 +388,8 @@ fn wire(d: Dialect, source: &Source, events: &mut [EventWiring], problems: &mut 
                     plugin: source.plugin.clone(),
                     command: command.to_string(),
                 }),
+                // Cursor's per-tool-kind events and the like: not the ones install wires.
+                None if !matches!(row.shape, Shape::Groups { .. }) => {}
                 None if NO_NATIVE_MEANING
                     .iter()
                     .any(|(nd, name, _)| *nd == d && name == event) => {}
@@ -409,6 +408,24 @@ fn wire(d: Dialect, source: &Source, events: &mut [EventWiring], problems: &mut 
             }
         }
     }
+}
+
+/// The adapter commands of one event's list, in the file's shape.
+fn adapter_commands(shape: Shape, list: &Value) -> Vec<&str> {
+    let entries: Vec<&Value> = match shape {
+        Shape::Groups { .. } => list
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
+            .collect(),
+        Shape::CursorFlat | Shape::CopilotFlat => list.as_array().into_iter().flatten().collect(),
+    };
+    entries
+        .into_iter()
+        .filter_map(|h| h[shape.command_key()].as_str())
+        .filter(|c| is_adapter(c))
+        .collect()
 }
 
 /// Why an adapter command would not work for `d`: another agent's `--for`, none, or a

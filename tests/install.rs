@@ -1,0 +1,240 @@
+//! `hookhost install --for AGENT`: the real binary on real files in a temporary home. A fresh
+//! install wires every event, a second changes nothing, the user's hooks and settings (and
+//! their key order) stay, uninstall gives the original back, a file the agent could not read
+//! is refused naming the file and line, and `doctor` sees the wiring.
+
+mod common;
+
+use common::Project;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+fn install(p: &Project, args: &[&str]) -> Output {
+    p.command().arg("install").args(args).output().unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    text
+}
+
+fn file(p: &Project, rel: &str) -> PathBuf {
+    p.home.path().join(rel)
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The adapter commands of a claude-shaped file, by event.
+fn wired(doc: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (event, groups) in doc["hooks"].as_object().into_iter().flatten() {
+        for g in groups.as_array().unwrap() {
+            for h in g["hooks"].as_array().into_iter().flatten() {
+                let c = h["command"].as_str().unwrap_or_default();
+                if c.contains(" hook --for ") {
+                    out.push((event.clone(), c.to_string()));
+                }
+            }
+            for key in ["command", "bash"] {
+                if let Some(c) = g[key].as_str().filter(|c| c.contains(" hook --for ")) {
+                    out.push((event.clone(), c.to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+const CLAUDE_USER: &str = r#"{
+  "theme": "dark",
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "/home/me/guard.sh", "timeout": 5}]}
+    ]
+  },
+  "permissions": {"allow": ["Bash(ls:*)"]},
+  "alpha": 1
+}
+"#;
+
+#[test]
+fn install_is_idempotent_keeps_the_users_hooks_and_uninstall_restores() {
+    let p = Project::new(json!({"hooks": {}}));
+    let settings = file(&p, ".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, CLAUDE_USER).unwrap();
+
+    let text = ok(&install(&p, &["--for", "claude"]));
+    assert!(text.contains("added    PreToolUse"), "{text}");
+    let after = read(&settings);
+    let doc: Value = serde_json::from_str(&after).unwrap();
+    let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_hookhost")).unwrap();
+    let events = wired(&doc);
+    // Every event Claude Code fires but the two whose hooks replace its own work.
+    assert_eq!(events.len(), 31, "{after}");
+    assert!(
+        events
+            .iter()
+            .all(|(_, c)| c.starts_with(&format!("{} hook --for claude", exe.display()))),
+        "{events:?}"
+    );
+    // The user's guard is still first on PreToolUse, and the keys keep their order.
+    assert_eq!(
+        doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        "/home/me/guard.sh"
+    );
+    assert_eq!(doc["hooks"]["PreToolUse"][1]["matcher"], "*");
+    let keys: Vec<usize> = ["\"theme\"", "\"hooks\"", "\"permissions\"", "\"alpha\""]
+        .iter()
+        .map(|k| after.find(k).unwrap())
+        .collect();
+    assert!(keys.windows(2).all(|w| w[0] < w[1]), "{after}");
+    // The original, once.
+    let backup = file(&p, ".claude/settings.json.hookhost-backup");
+    assert_eq!(read(&backup), CLAUDE_USER);
+
+    // Twice: nothing changes, not even the bytes.
+    let text = ok(&install(&p, &["--for", "claude"]));
+    assert!(text.contains("nothing to change"), "{text}");
+    assert_eq!(read(&settings), after);
+    assert_eq!(read(&backup), CLAUDE_USER);
+
+    // Uninstall: the user's file as it was (as JSON; the indentation is hookhost's).
+    let text = ok(&install(&p, &["--for", "claude", "--uninstall"]));
+    assert!(text.contains("removed  PreToolUse (1 entries)"), "{text}");
+    let back: Value = serde_json::from_str(&read(&settings)).unwrap();
+    let original: Value = serde_json::from_str(CLAUDE_USER).unwrap();
+    assert_eq!(back, original);
+}
+
+#[test]
+fn dry_run_writes_nothing_and_json_says_what_it_would() {
+    let p = Project::new(json!({"hooks": {}}));
+    let out = install(&p, &["--for", "gemini", "--dry-run", "--json"]);
+    ok(&out);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["changed"], true);
+    assert_eq!(report["dryRun"], true);
+    assert!(!file(&p, ".gemini/settings.json").exists());
+    let content: Value = serde_json::from_str(report["content"].as_str().unwrap()).unwrap();
+    assert_eq!(content["hooks"]["BeforeTool"][0]["matcher"], ".*");
+    assert_eq!(
+        content["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
+        60000
+    );
+    let events: Vec<&str> = report["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert!(events.contains(&"AfterAgent") && !events.contains(&"BeforeModel"));
+}
+
+#[test]
+fn a_file_the_agent_cannot_read_is_refused_naming_file_and_line() {
+    let p = Project::new(json!({"hooks": {}}));
+    let hooks = file(&p, ".codex/hooks.json");
+    std::fs::create_dir_all(hooks.parent().unwrap()).unwrap();
+    let broken = "{\n  \"hooks\": {\n    \"Stop\": [],\n  }\n}\n";
+    std::fs::write(&hooks, broken).unwrap();
+    let out = install(&p, &["--for", "codex"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&hooks.display().to_string()) && err.contains("line 4"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was changed"), "{err}");
+    assert_eq!(read(&hooks), broken);
+    assert!(!file(&p, ".codex/hooks.json.hookhost-backup").exists());
+
+    // Gemini CLI allows comments; a rewrite would lose them: refused, and the dry run
+    // still shows the entries.
+    let settings = file(&p, ".gemini/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, "{\n  // mine\n  \"a\": 1\n}\n").unwrap();
+    let out = install(&p, &["--for", "gemini"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("comments (the first at line 2)"), "{err}");
+    ok(&install(&p, &["--for", "gemini", "--dry-run"]));
+    assert!(read(&settings).contains("// mine"));
+
+    // A shape the agent would not read either: named by its place.
+    std::fs::write(&hooks, r#"{"hooks": {"PreToolUse": {"matcher": "*"}}}"#).unwrap();
+    let out = install(&p, &["--for", "codex"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("`hooks.PreToolUse` is an object, expected an array"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cursor_and_copilot_files_and_doctor_sees_every_wiring() {
+    let p = Project::new(json!({"hooks": {}}));
+    for agent in ["claude", "codex", "gemini", "cursor", "copilot"] {
+        ok(&install(&p, &["--for", agent]));
+    }
+    let cursor: Value = serde_json::from_str(&read(&file(&p, ".cursor/hooks.json"))).unwrap();
+    assert_eq!(cursor["version"], 1);
+    assert_eq!(wired(&cursor).len(), 8, "{cursor:#}");
+    assert!(cursor["hooks"]["preToolUse"][0]["command"].is_string());
+    let copilot_file = file(&p, ".copilot/hooks/hookhost.json");
+    let copilot: Value = serde_json::from_str(&read(&copilot_file)).unwrap();
+    assert_eq!(copilot["hooks"]["preToolUse"][0]["timeoutSec"], 60);
+    assert_eq!(wired(&copilot).len(), 8, "{copilot:#}");
+
+    let out = p.cli(&["doctor", "--json"], &[]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for a in report["agents"].as_array().unwrap() {
+        let events = a["events"].as_array().unwrap();
+        assert!(
+            events
+                .iter()
+                .all(|e| e["wiredVia"].as_array().unwrap().len() == 1),
+            "{a:#}"
+        );
+    }
+    assert_eq!(report["agents"].as_array().unwrap().len(), 5);
+
+    // Copilot CLI's file is hookhost's own: uninstall removes it.
+    ok(&install(&p, &["--for", "copilot", "--uninstall"]));
+    assert!(!copilot_file.exists());
+}
+
+#[test]
+fn doctor_names_a_wiring_whose_hookhost_is_gone() {
+    let p = Project::new(json!({"hooks": {}}));
+    let settings = file(&p, ".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &settings,
+        json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "/gone/bin/hookhost hook --for claude"}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    let out = p.cli(&["doctor", "--json"], &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("/gone/bin/hookhost"), "{text}");
+    assert!(text.contains("is not an executable file"), "{text}");
+    // Install repoints it in place.
+    let text = ok(&install(&p, &["--for", "claude"]));
+    assert!(
+        text.contains("updated  PreToolUse (was: /gone/bin/hookhost hook --for claude)"),
+        "{text}"
+    );
+    let out = p.cli(&["doctor", "--json"], &[]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("/gone/bin"));
+}
