@@ -195,9 +195,9 @@ struct FilterKind {
     write: bool,
 }
 
-/// The seccomp programs for a hook of `kind`: the denied calls, and `clone3` answered with
-/// ENOSYS (its flags are behind a pointer seccomp cannot read; libc then falls back to
-/// `clone`, whose flags it can). Built once per kind.
+/// The seccomp program for a hook of `kind`: the denied calls, every call of the x32 ABI
+/// (x86-64), and `clone3` answered with ENOSYS (its flags are behind a pointer seccomp
+/// cannot read; libc then falls back to `clone`, whose flags it can). Built once per kind.
 fn filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, String> {
     type Cell = OnceLock<Result<Arc<[BpfProgram]>, String>>;
     static CELLS: [Cell; 4] = [const { OnceLock::new() }; 4];
@@ -208,26 +208,41 @@ fn filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, String> {
     .clone()
 }
 
-fn build_filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, seccompiler::Error> {
-    let net = kind.net;
-    let arch = TargetArch::try_from(std::env::consts::ARCH)?;
-    let cond = |arg, op, value| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value);
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    for nr in DENIED {
-        rules.insert(*nr, Vec::new());
-    }
+fn build_filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, String> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| e.to_string())?;
+    // Denied outright: the head's binary search (bpf.rs).
+    let mut denied: Vec<i64> = DENIED.to_vec();
     if !kind.write {
-        for nr in METADATA.iter().chain([&SYS_FCHMODAT2]) {
-            rules.insert(*nr, Vec::new());
-        }
+        denied.extend(METADATA.iter().chain([&SYS_FCHMODAT2]));
     }
     // No network: no socket at all (a UNIX socket reaches the agent's, Docker's, the
-    // desktop's services). With a grant: TCP/UDP over IPv4 and IPv6 only; Landlock limits
-    // the TCP ports.
-    rules.insert(
-        libc::SYS_socket,
-        if net { socket_rules()? } else { Vec::new() },
-    );
+    // desktop's services). With a grant: TCP/UDP over IPv4 and IPv6 only (below); Landlock
+    // limits the TCP ports.
+    if !kind.net {
+        denied.push(libc::SYS_socket);
+    }
+    let head = super::bpf::head(&denied, &[libc::SYS_clone3])?;
+    let rest: BpfProgram = SeccompFilter::new(
+        argument_rules(kind.net).map_err(|e| e.to_string())?,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .and_then(TryInto::try_into)
+    .map_err(|e| e.to_string())?;
+    let program: BpfProgram = head.into_iter().chain(rest).collect();
+    Ok(Arc::from(vec![program]))
+}
+
+/// The calls denied for some arguments only: `clone` making a namespace, the `ioctl`s that
+/// type into a terminal or set a file's flags, and with a network grant the sockets that
+/// are not plain TCP or UDP.
+fn argument_rules(net: bool) -> Result<BTreeMap<i64, Vec<SeccompRule>>, seccompiler::Error> {
+    let cond = |arg, op, value| SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value);
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    if net {
+        rules.insert(libc::SYS_socket, socket_rules()?);
+    }
     let namespaces = NAMESPACE_FLAGS
         .iter()
         .map(|flag| {
@@ -246,27 +261,7 @@ fn build_filters(kind: FilterKind) -> Result<Arc<[BpfProgram]>, seccompiler::Err
         .map(|request| SeccompRule::new(vec![cond(1, SeccompCmpOp::Eq, request)?]))
         .collect::<Result<Vec<_>, _>>()?;
     rules.insert(libc::SYS_ioctl, ioctls);
-    let x32 = x32_aliases(&rules);
-    rules.extend(x32);
-    let main: BpfProgram = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM as u32),
-        arch,
-    )?
-    .try_into()?;
-    let mut clone3 = BTreeMap::new();
-    clone3.insert(libc::SYS_clone3, Vec::new());
-    let x32 = x32_aliases(&clone3);
-    clone3.extend(x32);
-    let clone3: BpfProgram = SeccompFilter::new(
-        clone3,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::ENOSYS as u32),
-        arch,
-    )?
-    .try_into()?;
-    Ok(Arc::from(vec![main, clone3]))
+    Ok(rules)
 }
 
 /// With a network grant, the sockets that are not plain TCP or UDP over IPv4 or IPv6: another
@@ -297,21 +292,6 @@ fn socket_rules() -> Result<Vec<SeccompRule>, seccompiler::Error> {
         )?])?);
     }
     Ok(rules)
-}
-
-/// On x86-64 the x32 ABI shares the architecture tag and numbers its calls with bit 30 set:
-/// each rule again under that number, so a kernel built with x32 cannot be used to step
-/// around the filter.
-fn x32_aliases(rules: &BTreeMap<i64, Vec<SeccompRule>>) -> Vec<(i64, Vec<SeccompRule>)> {
-    if cfg!(target_arch = "x86_64") {
-        const X32_BIT: i64 = 0x4000_0000;
-        rules
-            .iter()
-            .map(|(nr, r)| (nr | X32_BIT, r.clone()))
-            .collect()
-    } else {
-        Vec::new()
-    }
 }
 
 /// The rights `access` stands for under `abi`.
@@ -516,7 +496,7 @@ mod tests {
     fn every_filter_builds() {
         for net in [false, true] {
             for write in [false, true] {
-                assert_eq!(filters(FilterKind { net, write }).unwrap().len(), 2);
+                assert_eq!(filters(FilterKind { net, write }).unwrap().len(), 1);
             }
         }
     }

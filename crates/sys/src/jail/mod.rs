@@ -14,6 +14,8 @@
 //! capabilities, a session of its own, rlimits); elsewhere [`support`] says there is none.
 
 #[cfg(target_os = "linux")]
+mod bpf;
+#[cfg(target_os = "linux")]
 mod linux;
 
 #[cfg(target_os = "linux")]
