@@ -77,6 +77,9 @@ fn install_is_idempotent_keeps_the_users_hooks_and_uninstall_restores() {
     let after = read(&settings);
     let doc: Value = serde_json::from_str(&after).unwrap();
     let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_hookhost")).unwrap();
+    // The static client beside it is what gets wired (the fast path, issue 43).
+    let client = exe.with_file_name("hookhost-warm");
+    let exe = if client.is_file() { client } else { exe };
     let events = wired(&doc);
     // Every event Claude Code fires but the two whose hooks replace its own work.
     assert_eq!(events.len(), 31, "{after}");

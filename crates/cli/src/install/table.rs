@@ -194,9 +194,11 @@ pub fn replaces_the_agents_own(e: hookhost::Event) -> bool {
     )
 }
 
-/// The command every agent's entry runs: this hookhost, by absolute path, as the outbound
-/// adapter for `d`; with `--home` when install was given one (the adapter then reads the
-/// same `~/.coding-agent/` install was pointed at). The one place the wired command is made.
+/// The command every agent's entry runs, by absolute path, as the outbound adapter for `d`:
+/// the static client `hookhost-warm` installed beside this hookhost (issue 43: the fast path,
+/// which asks the warm engine and runs this hookhost when none answers), else this hookhost;
+/// with `--home` when install was given one (the adapter then reads the same
+/// `~/.coding-agent/` install was pointed at). The one place the wired command is made.
 pub fn wired_command(exe: &Path, d: Dialect, home: Option<&Path>) -> String {
     let quote = |p: &Path| {
         let s = p.to_string_lossy();
@@ -204,7 +206,13 @@ pub fn wired_command(exe: &Path, d: Dialect, home: Option<&Path>) -> String {
             .map(std::borrow::Cow::into_owned)
             .unwrap_or_else(|_| s.into_owned())
     };
-    let mut cmd = format!("{} hook --for {}", quote(exe), d.as_str());
+    let client = exe.with_file_name(if cfg!(windows) {
+        "hookhost-warm.exe"
+    } else {
+        "hookhost-warm"
+    });
+    let program = if client.is_file() { client.as_path() } else { exe };
+    let mut cmd = format!("{} hook --for {}", quote(program), d.as_str());
     if let Some(home) = home {
         cmd.push_str(&format!(" --home {}", quote(home)));
     }
