@@ -544,7 +544,7 @@ fn every_probed_project_file_created_edited_or_deleted_changes_the_next_answer()
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
     let json = |n: &str| json!({"env": {n: "/elsewhere"}}).to_string();
-    let kinds: [(&str, &dyn Fn(&str) -> String); 9] = [
+    let kinds: [(&str, &Contents); 9] = [
         (".claude/settings.json", &json),
         (".claude/settings.local.json", &json),
         (".cursor/hooks.json", &json),
@@ -578,3 +578,6 @@ fn every_probed_project_file_created_edited_or_deleted_changes_the_next_answer()
     let pids: std::collections::HashSet<u32> = seen(&p).into_iter().map(|(pid, _)| pid).collect();
     assert_eq!(pids.len(), 1, "one engine answered every event: {pids:?}");
 }
+
+/// How a probed file of the test above says "this variable is set": its contents for a name.
+type Contents = dyn Fn(&str) -> String;

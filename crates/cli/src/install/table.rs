@@ -211,7 +211,11 @@ pub fn wired_command(exe: &Path, d: Dialect, home: Option<&Path>) -> String {
     } else {
         "hookhost-warm"
     });
-    let program = if client.is_file() { client.as_path() } else { exe };
+    let program = if client.is_file() {
+        client.as_path()
+    } else {
+        exe
+    };
     let mut cmd = format!("{} hook --for {}", quote(program), d.as_str());
     if let Some(home) = home {
         cmd.push_str(&format!(" --home {}", quote(home)));

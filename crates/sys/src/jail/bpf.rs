@@ -9,10 +9,16 @@
 
 use seccompiler::sock_filter;
 
-const BPF_LD_W_ABS: u16 = 0x00 | 0x00 | 0x20;
+// Classic BPF opcodes (linux/bpf_common.h): class | size/operation | source.
+/// `BPF_LD | BPF_W | BPF_ABS` (0x00 | 0x00 | 0x20).
+const BPF_LD_W_ABS: u16 = 0x20;
+/// `BPF_JMP | BPF_JA`.
 const BPF_JMP_JA: u16 = 0x05;
-const BPF_JEQ_K: u16 = 0x05 | 0x10;
-const BPF_JGE_K: u16 = 0x05 | 0x30;
+/// `BPF_JMP | BPF_JEQ | BPF_K`.
+const BPF_JEQ_K: u16 = 0x15;
+/// `BPF_JMP | BPF_JGE | BPF_K`.
+const BPF_JGE_K: u16 = 0x35;
+/// `BPF_RET | BPF_K`.
 const BPF_RET_K: u16 = 0x06;
 
 /// On x86-64, calls of the x32 ABI (numbered from here up) are all denied: no hook needs them,
