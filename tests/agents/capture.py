@@ -7,7 +7,7 @@ payload of each event is written byte for byte (after the scenario's temporary p
 replaced by stable placeholders) to `OUT/<agent>/<Event>.json`, and the variables the agent
 set for that hook (beyond the harness's own) to `OUT/<agent>/<Event>.env.json`.
 
-Usage: capture.py --bin DIR --out tests/fixtures/agents [--agents claude,codex,gemini]
+Usage: capture.py --bin DIR --out tests/fixtures/agents [--agents claude,codex,gemini,qwen]
 Re-capture after bumping a pinned version in scripts/test-real-agents:
     scripts/test-real-agents --capture
 """
@@ -38,10 +38,21 @@ EVENTS = {
     "codex": ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "Stop"],
     "gemini": ["SessionStart", "BeforeAgent", "BeforeModel", "AfterModel", "BeforeToolSelection", "BeforeTool",
                "AfterTool", "PreCompress", "Notification", "AfterAgent", "SessionEnd"],
+    # Qwen Code 0.24.4's HookEventName (packages/core/src/hooks/types.ts), all but the
+    # interactive-only ones a headless run cannot reach.
+    "qwen": ["SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PermissionDenied",
+             "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification", "SubagentStart",
+             "SubagentStop", "PreCompact", "PostCompact", "Stop", "StopFailure", "SessionEnd", "MessageDisplay",
+             "InstructionsLoaded", "TodoCreated", "TodoCompleted"],
 }
 
+# The file name's prefix: the Claude-like agents' fixture directories also hold payloads from
+# their docs (`doc-<Event>.json`), so the captured ones are `captured-<Event>.json` there.
+PREFIX = {"qwen": "captured-"}
+
 # Events that take a tool matcher in each agent's settings.
-TOOL_EVENTS = {"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "BeforeTool", "AfterTool"}
+TOOL_EVENTS = {"PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure",
+               "BeforeTool", "AfterTool"}
 
 # The runs: a harmless call, a failing call (PostToolUseFailure), a call that needs permission
 # (PermissionRequest, Notification), and a compaction where the agent can be asked for one.
@@ -60,6 +71,10 @@ RUNS = {
         ("permission", [{"shell": "touch made-by-the-model"}, {"text": "Done."}], {"ask": True}),
     ],
     "gemini": [
+        ("tools", [{"shell": "ls"}, {"shell": "cat missing-file"}, {"text": "Done."}], {}),
+        ("permission", [{"shell": "touch made-by-the-model"}, {"text": "Done."}], {"ask": True}),
+    ],
+    "qwen": [
         ("tools", [{"shell": "ls"}, {"shell": "cat missing-file"}, {"text": "Done."}], {}),
         ("permission", [{"shell": "touch made-by-the-model"}, {"text": "Done."}], {"ask": True}),
     ],
@@ -91,6 +106,8 @@ class CaptureAgent:
             path = home / ".claude" / "settings.json"
         elif self.name == "gemini":
             path = home / ".gemini" / "settings.json"
+        elif self.name == "qwen":
+            path = home / ".qwen" / "settings.json"
         else:
             path = home / ".codex" / "hooks.json"
         settings = json.loads(path.read_text()) if path.is_file() else {}
@@ -154,7 +171,7 @@ def main(argv: list[str]) -> int:
                 print(f"     {name} {run_name}: {x.summary()}", flush=True)
                 for f in sorted(raw.glob("*.json"), key=lambda f: f.stat().st_mtime):
                     event = f.name.split(".")[0]
-                    dest = out / name / f"{event}.json"
+                    dest = out / name / f"{PREFIX.get(name, '')}{event}.json"
                     if dest.exists() and dest.stat().st_mtime > server_start:
                         f.unlink()
                         continue
@@ -174,7 +191,8 @@ def main(argv: list[str]) -> int:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
     for name in a.agents.split(","):
-        got = sorted(f.stem for f in (out / name).glob("*.json") if not f.name.endswith(".env.json"))
+        got = sorted(f.stem.removeprefix(PREFIX.get(name, "")) for f in (out / name).glob(f"{PREFIX.get(name, '')}*.json")
+                     if not f.name.endswith(".env.json"))
         missing = [e for e in EVENTS[name] if e not in got]
         print(f"{name}: captured {', '.join(got)}; not fired: {', '.join(missing) or 'none'}")
     return 0

@@ -1,9 +1,10 @@
 """A scripted model server for the real-agents tier: 127.0.0.1 only, stdlib only.
 
-It speaks just enough of three model APIs for an agent's main loop:
+It speaks just enough of four model APIs for an agent's main loop:
 - Anthropic Messages (`POST /v1/messages`, SSE when `"stream": true`) for Claude Code;
 - OpenAI Responses (`POST .../responses`, SSE) for Codex;
-- Gemini (`POST .../models/M:generateContent` and `:streamGenerateContent?alt=sse`) for Gemini CLI.
+- Gemini (`POST .../models/M:generateContent` and `:streamGenerateContent?alt=sse`) for Gemini CLI;
+- OpenAI Chat Completions (`POST .../chat/completions`, SSE when `"stream": true`) for Qwen Code.
 
 A script is a list of turns, each `{"shell": "COMMAND"}` (call the agent's shell tool),
 `{"text": "..."}` (a final answer), or, for Anthropic only, `{"tool": NAME or [NAMES], "input": {...}}`
@@ -52,6 +53,10 @@ def _tool_names_gemini(body: dict) -> list[str]:
     return names
 
 
+def _tool_names_chat(body: dict) -> list[str]:
+    return [(t.get("function") or {}).get("name", "") for t in body.get("tools") or [] if isinstance(t, dict)]
+
+
 def _count_results_anthropic(body: dict) -> int:
     n = 0
     for m in body.get("messages") or []:
@@ -76,6 +81,10 @@ def _count_results_gemini(body: dict) -> int:
     for c in body.get("contents") or []:
         n += sum(1 for p in (c or {}).get("parts") or [] if isinstance(p, dict) and "functionResponse" in p)
     return n
+
+
+def _count_results_chat(body: dict) -> int:
+    return sum(1 for m in body.get("messages") or [] if isinstance(m, dict) and m.get("role") == "tool")
 
 
 def _pick_shell(names: list[str]) -> str | None:
@@ -195,6 +204,8 @@ class Server:
                     return self.api_anthropic(body)
                 if path.endswith("/responses"):
                     return self.api_responses(body)
+                if path.endswith("/chat/completions"):
+                    return self.api_chat(body)
                 if ":countTokens" in path:
                     server._record(self.path, body, "side", None)
                     return self._send(200, {"totalTokens": 10})
@@ -281,6 +292,42 @@ class Server:
                     ("response.completed", {"type": "response.completed",
                                             "response": dict(response, status="completed", output=[item], usage=usage)}),
                 ])
+
+            # ---- OpenAI Chat Completions ----
+            def api_chat(self, body: dict):
+                shell = _pick_shell(_tool_names_chat(body))
+                turn_no = _count_results_chat(body)
+                if shell is None:
+                    server._record(self.path, body, "side", None)
+                    fmt = body.get("response_format") or {}
+                    wants_json = "json" in str(fmt.get("type", "")).lower()
+                    turn = {"text": json.dumps({"reasoning": "scripted"}) if wants_json else "scripted"}
+                else:
+                    server._record(self.path, body, "main", turn_no)
+                    turn = server._turn(turn_no)
+                chat_id, model = server.next_id("chatcmpl"), body.get("model", "scripted")
+                if "shell" in turn and shell:
+                    call = {"id": server.next_id("call"), "type": "function",
+                            "function": {"name": shell, "arguments": json.dumps(_shell_args(shell, turn["shell"]))}}
+                    message = {"role": "assistant", "content": None, "tool_calls": [call]}
+                    delta = {"role": "assistant", "content": None, "tool_calls": [dict(call, index=0)]}
+                    finish = "tool_calls"
+                else:
+                    message = delta = {"role": "assistant", "content": turn.get("text", "done")}
+                    finish = "stop"
+                usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+                head = {"id": chat_id, "created": int(time.time()), "model": model}
+                if not body.get("stream"):
+                    return self._send(200, dict(head, object="chat.completion", usage=usage, choices=[
+                        {"index": 0, "message": message, "finish_reason": finish}]))
+                chunk = dict(head, object="chat.completion.chunk")
+                events = [
+                    (None, dict(chunk, choices=[{"index": 0, "delta": delta, "finish_reason": None}])),
+                    (None, dict(chunk, choices=[{"index": 0, "delta": {}, "finish_reason": finish}])),
+                    (None, dict(chunk, choices=[], usage=usage)),
+                ]
+                data = "".join(f"data: {json.dumps(e)}\n\n" for _, e in events) + "data: [DONE]\n\n"
+                self._send(200, data.encode(), "text/event-stream")
 
             # ---- Gemini ----
             def api_gemini(self, body: dict, stream: bool):

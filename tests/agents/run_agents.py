@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The real-agents tier: the real Claude Code, Codex and Gemini CLI, run headless and offline
+"""The real-agents tier: the real Claude Code, Codex, Gemini CLI and Qwen Code, run headless and offline
 against the scripted model server (model_server.py), with `hookhost hook --for <agent>` as
 their hook command. Each scenario gets a fresh HOME and project; each check prints one line;
 the run closes with `N passed, N failed in Xs`. Exit status 1 on any failure.
 
-Usage: run_agents.py --hookhost /abs/hookhost --bin DIR [--agents claude,codex,gemini] [--keep]
+Usage: run_agents.py --hookhost /abs/hookhost --bin DIR [--agents claude,codex,gemini,qwen] [--keep]
        [--only scenarios,answers,replaced,own_files]
 (DIR holds the agents' executables: `npm install --prefix CACHE` puts them in CACHE/node_modules/.bin).
 """
@@ -66,6 +66,9 @@ def tool_results(body: dict) -> str:
                 if isinstance(i, dict) and i.get("type") in ("function_call_output", "custom_tool_call_output")]
     for c in body.get("contents") or []:  # Gemini
         out += [p["functionResponse"] for p in (c or {}).get("parts") or [] if isinstance(p, dict) and "functionResponse" in p]
+    for m in body.get("messages") or []:  # Chat Completions
+        if isinstance(m, dict) and m.get("role") == "tool":
+            out.append(m.get("content"))
     return json.dumps(out)
 
 
@@ -107,12 +110,19 @@ class Agent:
     def env(self, home: Path) -> dict:
         return {}
 
-    # Whether the agent shows a hook's systemMessage to a headless user at all.
+    # Whether the agent shows a hook's systemMessage to a headless user at all (else why not).
     shows_hook_messages = True
-    # Whether `continue: false` on PreToolUse ends the session (else only the deny holds).
+    hidden_messages_why = ""
+    # Whether `continue: false` on PreToolUse ends the session (else only the deny holds, and why).
     stops_on_pretooluse = True
-    # Whether the agent runs a hook's rewritten tool input.
+    no_stop_why = ""
+    # Whether the agent runs a hook's rewritten tool input (else why not).
     rewrites = True
+    no_rewrite_why = ""
+    # Known gaps in hookhost's answer to this agent, by scenario ("rewrite", "feedback"):
+    # while the gap is there the scenario prints UNSUPPORTED with this text instead of
+    # failing; once hookhost closes it the scenario's own check runs (and must pass).
+    gaps: dict[str, str] = {}
     # Whether the next run's user settings also wire the adapter before each model request
     # (Gemini CLI's BeforeModel: how a prompt a hook replaced reaches its model).
     before_model = False
@@ -120,6 +130,16 @@ class Agent:
     def shown(self, run: "Run") -> str:
         """What the user sees of a run: its stdout and stderr."""
         return run.stdout + run.stderr
+
+    def hook_failures(self, run: "Run") -> list[str] | None:
+        """The agent's own record of hook runs whose answer it could not use (it then goes on
+        as if the hook had passed), or None when it keeps no such record."""
+        return None
+
+    def hook_log(self, run: "Run") -> str | None:
+        """What the agent logged of its hooks' answers where it shows them to nobody (None:
+        it keeps no such log)."""
+        return None
 
 
 class Claude(Agent):
@@ -165,9 +185,17 @@ class Codex(Agent):
     # `codex exec` prints `hook: PreToolUse Completed|Blocked|Failed` but no hook
     # systemMessage, neither in its human output, nor in --json events, nor in the rollout.
     shows_hook_messages = False
+    hidden_messages_why = ("codex exec shows no hook systemMessage (human output, --json events and rollout "
+                           "checked); Codex accepted the answer that carries it (see above)")
     # "PreToolUse hook returned unsupported continue:false": Codex cannot stop from there.
     stops_on_pretooluse = False
+    no_stop_why = "Codex rejects continue:false on PreToolUse; hookhost answers the deny alone"
     rewrites = False
+    no_rewrite_why = "Codex refuses updatedInput from a hook; hookhost denies the call instead (fails closed)"
+
+    def hook_failures(self, run):
+        """`codex exec` prints `hook: PreToolUse Completed|Blocked|Failed` on stderr."""
+        return [ln for ln in run.stderr.splitlines() if ln.startswith("hook: ") and ln.endswith(" Failed")]
 
     def setup(self, home, project):
         codex_home = home / ".codex"
@@ -230,7 +258,91 @@ class Gemini(Agent):
 
 
 
-AGENTS = {a.name: a for a in (Claude, Codex, Gemini)}
+class Qwen(Agent):
+    name, exe = "qwen", "qwen"
+    # Qwen Code 0.24 reads a hook's timeout in seconds, but 1000 or more in milliseconds (its
+    # older unit, kept): 60000 is 60 s to Qwen Code and to hookhost's Qwen table alike.
+    hook_timeout = 60000
+    # `qwen -p` prints a hook's systemMessage only from a Stop hook and only with
+    # `--output-format text` (on stderr); any other goes to its debug log alone.
+    shows_hook_messages = False
+    hidden_messages_why = ("qwen -p shows a hook's systemMessage only from a Stop hook with --output-format text; "
+                           "a PreToolUse one goes to its debug log alone (checked above)")
+    # Its PreToolUse `continue: false` is a deny like any other: the call gets the reason as
+    # its result and the loop goes on (firePreToolUseHook's "stop" block type).
+    stops_on_pretooluse = False
+    no_stop_why = ("Qwen Code treats continue:false on PreToolUse as a deny (the reason is the tool result) "
+                   "and asks the model again")
+    # Qwen Code 0.24 reads `updatedInput` from PermissionRequest hooks only; its PreToolUse
+    # takes a decision, a reason and context (firePreToolUseHook).
+    rewrites = False
+    no_rewrite_why = "Qwen Code drops updatedInput from a PreToolUse hook (it applies one only from PermissionRequest)"
+    gaps = {
+        "rewrite": "hookhost's Qwen answer is Claude Code's updatedInput, so the original command ran: "
+                   "it should deny as for Codex (fail closed)",
+        # Its PostToolUse reads `continue`, `additionalContext` and artifacts, not `decision`/`reason`.
+        "feedback": "Qwen Code drops a PostToolUse decision:block and its reason (it reads additionalContext); "
+                    "hookhost's Qwen answer is Claude Code's decision:block, so the model never sees the feedback",
+    }
+
+    def setup(self, home, project):
+        events = {e: [{"hooks": [self.hook()]}] for e in ("UserPromptSubmit", "Stop")}
+        for e in ("PreToolUse", "PostToolUse"):
+            events[e] = [{"matcher": "*", "hooks": [self.hook()]}]
+        write_json(home / ".qwen" / "settings.json", {
+            # The OpenAI-compatible provider (chat completions), its URL, key and model from env.
+            "security": {"auth": {"selectedType": "openai"}},
+            "model": {"name": "qwen-scripted"},
+            "general": {"enableAutoUpdate": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            # Its shell tool through a pty: in a one-shot run it pipes the command and takes
+            # the result at the child's exit, which can come before the output (an `ls` that
+            # printed nothing one run in a few); the pty path waits for the output.
+            "tools": {"shell": {"enableInteractiveShell": True}},
+            "hooks": events,
+        })
+
+    def command(self, project):
+        return [str(self.path), "-p", PROMPT, "--yolo", "--auth-type", "openai", "--output-format", "stream-json"]
+
+    def env(self, home):
+        # QWEN_DEBUG_LOG_FILE: its debug log (~/.qwen/debug/SESSION.txt) records each hook run,
+        # the failed ones, and the systemMessages it shows nobody in a headless run.
+        return {"OPENAI_BASE_URL": f"{self.url}/v1", "OPENAI_API_KEY": "fake-key", "OPENAI_MODEL": "qwen-scripted",
+                "QWEN_CODE_NO_RELAUNCH": "true", "QWEN_CODE_SUPPRESS_YOLO_WARNING": "1", "QWEN_DEBUG_LOG_FILE": "1"}
+
+    def hook_log(self, run):
+        logs = sorted((run.home / ".qwen" / "debug").glob("*.txt"))
+        return "".join(f.read_text(errors="replace") for f in logs) if logs else None
+
+    def hook_failures(self, run):
+        """Its debug log's `Hook(s) [...] failed for event E` and `Hook event bus error` lines
+        (the hook's answer then counts for nothing); no log at all is a failure too."""
+        log = self.hook_log(run)
+        if log is None:
+            return [f"no debug log in {run.home / '.qwen' / 'debug'}"]
+        return [ln for ln in log.splitlines() if "failed for event" in ln or "Hook event bus error" in ln]
+
+    def shown(self, run):
+        """What a headless user gets of stream-json: system notices, tool results, the
+        result; and stderr."""
+        out = []
+        for line in run.stdout.splitlines():
+            try:
+                m = json.loads(line)
+            except ValueError:
+                continue
+            if m.get("type") == "system" and m.get("subtype") != "init":
+                out.append(json.dumps(m))
+            elif m.get("type") == "user":
+                out.append(json.dumps(m.get("message", "")))
+            elif m.get("type") == "result":
+                out.append(str(m.get("result", "")) + str(m.get("error", "")))
+        return "\n".join(out) + run.stderr
+
+
+AGENTS = {a.name: a for a in (Claude, Codex, Gemini, Qwen)}
 
 
 # ---------------------------------------------------------------- one scenario
@@ -319,10 +431,10 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
         root = Path(tempfile.mkdtemp(prefix=f"{a}-{name}-", dir=work))
         res = Run(agent, server, root, turns, native, project_hooks)
         print(f"     {a} {name}: {res.summary()} [{root.name}]", flush=True)
-        if a == "codex":  # Codex marks a hook whose answer it cannot read as Failed and goes on
-            failed = [ln for ln in res.stderr.splitlines() if ln.startswith("hook: ") and ln.endswith(" Failed")]
-            r.check(f"{a} {name}: Codex accepted every hookhost answer (no `hook: ... Failed`)", not failed,
-                    "; ".join(failed))
+        failed = agent.hook_failures(res)  # a hook whose answer the agent cannot read is a failure it goes past
+        if failed is not None:
+            r.check(f"{a} {name}: the agent accepted every hookhost answer (no hook failure logged)", not failed,
+                    "; ".join(failed)[:600])
         return res
 
     def kept(x: Run) -> bool:
@@ -348,8 +460,7 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
         r.check(f"{a} stop: the session ended (no model request after the stopped call)", x.next_request is None,
                 x.summary())
     else:
-        r.unsupported_check(f"{a} stop: ending the session from PreToolUse",
-                            "Codex rejects continue:false on PreToolUse; hookhost answers the deny alone")
+        r.unsupported_check(f"{a} stop: ending the session from PreToolUse", agent.no_stop_why)
 
     # 3. An untrusted project shell hook runs in the kernel sandbox (it cannot write the
     #    project) or not at all, and the user is told.
@@ -362,9 +473,11 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
     if agent.shows_hook_messages:
         r.check(f"{a} untrusted: the user is shown hookhost's systemMessage", NOTICE in agent.shown(x), x.summary())
     else:
-        r.unsupported_check(f"{a} untrusted: showing hookhost's systemMessage",
-                            "codex exec shows no hook systemMessage (human output, --json events and rollout "
-                            "checked); Codex accepted the answer that carries it (see above)")
+        logged = agent.hook_log(x)
+        if logged is not None:
+            r.check(f"{a} untrusted: the agent read hookhost's systemMessage (its own log has it)",
+                    NOTICE in logged, x.summary())
+        r.unsupported_check(f"{a} untrusted: showing hookhost's systemMessage", agent.hidden_messages_why)
 
     # 4. A harmless call passes the guard and runs; the prompt and stop events reach the native hooks.
     log.unlink(missing_ok=True)
@@ -433,7 +546,11 @@ def answers(agent: Agent, server: Server, work: Path, r: Results) -> None:
     # 7. PostToolUse feedback: exit 2 on PostToolUse shows stderr to the model.
     fb = write_script(work / "bin" / f"{a}-feedback.sh", f"cat > /dev/null\necho {shlex.quote(FEEDBACK)} >&2\nexit 2\n")
     x, reqs = run("feedback", [{"shell": "ls"}, {"text": "Listed."}], {"PostToolUse": [{"command": fb, "match": "bash"}]})
-    r.check(f"{a} feedback: the PostToolUse feedback reaches the model", body_has(x, FEEDBACK, reqs), x.summary())
+    reached = body_has(x, FEEDBACK, reqs)
+    if reached or "feedback" not in agent.gaps:
+        r.check(f"{a} feedback: the PostToolUse feedback reaches the model", reached, x.summary())
+    else:
+        r.unsupported_check(f"{a} feedback: the PostToolUse feedback reaches the model", agent.gaps["feedback"])
 
     # 8. Rewrite: updatedInput replaces the command the agent runs.
     rw = write_script(work / "bin" / f"{a}-rewrite.sh",
@@ -448,10 +565,13 @@ def answers(agent: Agent, server: Server, work: Path, r: Results) -> None:
                 "no next request" if x.next_request is None else tool_results(x.next_request)[:300])
     else:
         said = x.next_request is not None and "cannot apply" in tool_results(x.next_request)
-        r.check(f"{a} rewrite: the call is denied, saying the agent cannot apply the rewrite", said,
-                "no next request" if x.next_request is None else tool_results(x.next_request)[:300])
-        r.unsupported_check(f"{a} rewrite: running a rewritten command",
-                            "Codex refuses updatedInput from a hook; hookhost denies the call instead (fails closed)")
+        if said or "rewrite" not in agent.gaps:
+            r.check(f"{a} rewrite: the call is denied, saying the agent cannot apply the rewrite", said,
+                    "no next request" if x.next_request is None else tool_results(x.next_request)[:300])
+            r.unsupported_check(f"{a} rewrite: running a rewritten command", agent.no_rewrite_why)
+        else:
+            r.unsupported_check(f"{a} rewrite: running a rewritten command",
+                                f"{agent.no_rewrite_why}; {agent.gaps['rewrite']}")
 
 
 REPLACED = "hookhost-replaced-9d1e: say hello and nothing else"
@@ -532,6 +652,9 @@ def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> Non
     if agent.shows_hook_messages:
         r.check(f"{a} replaced ({why}): the user is shown the replacement",
                 REPLACED in agent.shown(x), x.summary())
+    elif a == "qwen":
+        r.unsupported_check(f"{a} replaced: showing the user the replacement",
+                            "qwen -p ends a run whose prompt a hook blocked with an empty result and no reason")
 
 
 def own_files(agent: Agent, hookhost: Path, work: Path, r: Results) -> None:
@@ -541,13 +664,15 @@ def own_files(agent: Agent, hookhost: Path, work: Path, r: Results) -> None:
     home, project = root / "home", root / "project"
     project.mkdir(parents=True)
     guard = write_script(root / "guard.sh", f'case "$(cat)" in *"rm -rf"*) echo {shlex.quote(REASON)} >&2; exit 2;; esac\n')
-    entry = {"matcher": "Bash" if a != "gemini" else "run_shell_command",
+    entry = {"matcher": "run_shell_command" if a in ("gemini", "qwen") else "Bash",
              "hooks": [{"type": "command", "command": guard, "timeout": agent.hook_timeout}]}
     event = "BeforeTool" if a == "gemini" else "PreToolUse"
     if a == "claude":
         write_json(home / ".claude" / "settings.json", {"hooks": {event: [entry]}})
     elif a == "gemini":
         write_json(home / ".gemini" / "settings.json", {"hooks": {event: [entry]}})
+    elif a == "qwen":
+        write_json(home / ".qwen" / "settings.json", {"hooks": {event: [entry]}})
     else:
         write_json(home / ".codex" / "hooks.json", {"hooks": {event: [entry]}})
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
@@ -575,7 +700,7 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hookhost", required=True, help="absolute path of the hookhost binary")
     p.add_argument("--bin", required=True, help="directory with the agents' executables")
-    p.add_argument("--agents", default="claude,codex,gemini")
+    p.add_argument("--agents", default="claude,codex,gemini,qwen")
     p.add_argument("--keep", action="store_true", help="keep the scenario directories")
     p.add_argument("--only", help="run only these groups (scenarios,answers,replaced,own_files)")
     a = p.parse_args(argv)

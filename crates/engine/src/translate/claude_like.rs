@@ -225,6 +225,37 @@ mod tests {
         }
     }
 
+    /// Every payload captured from a real Claude-like agent (tests/fixtures/agents/AGENT/
+    /// captured-EVENT.json, from `scripts/test-real-agents --capture`) is read as that agent's:
+    /// the tool and prompt events as their native events, a shell call as the core's `bash`;
+    /// an event its row does not list, as none.
+    #[test]
+    fn every_captured_payload_reads_into_native() {
+        for d in Dialect::CLAUDE_LIKE {
+            let captured = fixtures(d)
+                .into_iter()
+                .filter(|(n, _)| n.starts_with("captured-") && !n.ends_with(".env"));
+            for (name, v) in captured {
+                let named: Option<Event> = name.trim_start_matches("captured-").parse().ok();
+                let (got_d, e, fields) = super::super::recognise_for(d, &v)
+                    .unwrap_or_else(|| panic!("{d} {name}: not recognised"));
+                assert_eq!(got_d, d, "{d} {name}");
+                assert!(e.is_none() || e == named, "{d} {name}: read as {e:?}");
+                use Event::{PostToolUse, PreToolUse, Stop, UserPromptSubmit};
+                if matches!(
+                    named,
+                    Some(PreToolUse | PostToolUse | UserPromptSubmit | Stop)
+                ) {
+                    assert_eq!(e, named, "{d} {name}");
+                }
+                if matches!(e, Some(PreToolUse | PostToolUse)) {
+                    assert_eq!(fields["toolName"], json!("bash"), "{d} {name}");
+                    assert_eq!(fields["toolArgs"]["command"], json!("ls"), "{d} {name}");
+                }
+            }
+        }
+    }
+
     /// A native block, answered to each agent, is the deny its docs show
     /// (tests/fixtures/agents/AGENT/answer-PreToolUse-deny.json): the same fields, the same
     /// decision.
