@@ -277,14 +277,6 @@ class Qwen(Agent):
     # takes a decision, a reason and context (firePreToolUseHook).
     rewrites = False
     no_rewrite_why = "Qwen Code drops updatedInput from a PreToolUse hook (it applies one only from PermissionRequest)"
-    gaps = {
-        "rewrite": "hookhost's Qwen answer is Claude Code's updatedInput, so the original command ran: "
-                   "it should deny as for Codex (fail closed)",
-        # Its PostToolUse reads `continue`, `additionalContext` and artifacts, not `decision`/`reason`.
-        "feedback": "Qwen Code drops a PostToolUse decision:block and its reason (it reads additionalContext); "
-                    "hookhost's Qwen answer is Claude Code's decision:block, so the model never sees the feedback",
-    }
-
     def setup(self, home, project):
         events = {e: [{"hooks": [self.hook()]}] for e in ("UserPromptSubmit", "Stop")}
         for e in ("PreToolUse", "PostToolUse"):

@@ -83,7 +83,8 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         Dialect::Cursor => text(&cursor_answer(&f)),
         Dialect::Copilot => text(&copilot_answer(&f)),
         Dialect::Goose => text(&goose_answer(&f)),
-        // Qwen Code, Qoder CLI, Grok CLI, Factory Droid, Auggie and VS Code read Claude Code's.
+        Dialect::Qwen => text(&qwen_answer(&f)),
+        // Qoder CLI, Grok CLI, Factory Droid, Auggie and VS Code read Claude Code's.
         _ => text(&claude_answer(&f)),
     };
     Answer {
@@ -544,6 +545,30 @@ fn claude_answer(f: &Facts) -> ClaudeAnswer {
     a.with_context(f).claude(f.event)
 }
 
+/// Qwen Code's answer: Claude Code's, except where Qwen Code 0.24 reads less (seen in the
+/// real-agents tier): it applies `updatedInput` only from a PermissionRequest hook, so a
+/// rewrite on PreToolUse is a deny that says so (never the unrewritten call); and its
+/// PostToolUse reads `additionalContext`, not `decision`/`reason`, so feedback goes there.
+fn qwen_answer(f: &Facts) -> ClaudeAnswer {
+    match f.event {
+        Event::PreToolUse if !f.blocked && f.updated.is_some() => {
+            let mut a = Family::of(f);
+            a.permission = Some(PermissionDecision::Deny);
+            a.permission_reason = Some("a hookhost hook rewrote this call's arguments, which Qwen Code cannot apply from a PreToolUse hook; blocked to fail closed".to_string());
+            a.decide(f);
+            a.with_context(f).claude(f.event)
+        }
+        Event::PostToolUse if f.feedback.is_some() => {
+            let mut a = Family::of(f);
+            a.updated_tool_output.clone_from(&f.tool_output);
+            a.context = context_then_feedback(f);
+            a.decide(f);
+            a.with_context(f).claude(f.event)
+        }
+        _ => claude_answer(f),
+    }
+}
+
 /// Codex's answer: on PreToolUse only a deny (Codex rejects "ask" and "allow", and cannot
 /// apply a rewrite: a rewrite is a deny that says so, never silently dropped).
 fn codex_answer(f: &Facts) -> CodexAnswer {
@@ -832,6 +857,34 @@ mod tests {
         assert_eq!(gemini["hookSpecificOutput"]["hookEventName"], "BeforeTool");
         let codex = parsed(&respond(Dialect::Codex, &r, Some("write_file")));
         assert_eq!(codex["hookSpecificOutput"]["permissionDecision"], "deny");
+    }
+
+    #[test]
+    fn qwen_is_denied_a_rewrite_and_gets_feedback_as_context() {
+        let mut r = report(Event::PreToolUse);
+        r.updated_args = Some(json!({"command": "ls"}));
+        let qwen = parsed(&respond(Dialect::Qwen, &r, Some("bash")));
+        assert_eq!(qwen["hookSpecificOutput"]["permissionDecision"], "deny");
+        assert!(
+            qwen["hookSpecificOutput"]["permissionDecisionReason"]
+                .as_str()
+                .unwrap()
+                .contains("cannot apply"),
+            "{qwen}"
+        );
+        let mut r = report(Event::PostToolUse);
+        r.feedback = vec!["lint failed".into()];
+        let qwen = parsed(&respond(Dialect::Qwen, &r, Some("bash")));
+        assert_eq!(
+            qwen["hookSpecificOutput"]["additionalContext"], "lint failed",
+            "{qwen}"
+        );
+        // Without either, Claude Code's answer.
+        let r = report(Event::PreToolUse);
+        assert_eq!(
+            respond(Dialect::Qwen, &r, Some("bash")).stdout,
+            respond(Dialect::Claude, &r, Some("bash")).stdout
+        );
     }
 
     #[test]

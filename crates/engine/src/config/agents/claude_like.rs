@@ -133,7 +133,7 @@ pub(crate) const PROFILES: &[Profile] = &[
             ),
         ],
         variables: &["QWEN_PROJECT_DIR"],
-        timeout_unit: Unit::Milliseconds,
+        timeout_unit: Unit::SecondsUnlessThousands,
         http: true,
         files: &[(".qwen/settings.json", false)],
         disable_all_hooks: true,
@@ -310,5 +310,17 @@ mod tests {
         }
         assert_eq!(PROFILES.len(), Dialect::CLAUDE_LIKE.len());
         assert!(profile(Dialect::Claude).is_none());
+    }
+
+    /// Qwen Code 0.24's timeouts: seconds, but 1000 and more are still milliseconds.
+    #[test]
+    fn qwen_timeouts_are_seconds_until_a_thousand() {
+        let text = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+            {"type": "command", "command": "a", "timeout": 30},
+            {"type": "command", "command": "b", "timeout": 60000}]}]}})
+        .to_string();
+        let f = super::super::read_settings(Dialect::Qwen, &text);
+        let ms: Vec<_> = f.hooks.iter().map(|h| h.hook["timeout"].clone()).collect();
+        assert_eq!(ms, [30_000, 60_000], "{:?}", f.problems);
     }
 }

@@ -48,6 +48,9 @@ pub(super) enum Layout {
 pub(crate) enum Unit {
     Seconds,
     Milliseconds,
+    /// Qwen Code 0.24's: seconds, except that a value of 1000 or more keeps its older meaning,
+    /// milliseconds (seen in its bundled source by the real-agents tier).
+    SecondsUnlessThousands,
 }
 
 impl Unit {
@@ -56,6 +59,7 @@ impl Unit {
         match self {
             Unit::Seconds => "seconds",
             Unit::Milliseconds => "milliseconds",
+            Unit::SecondsUnlessThousands => "seconds (milliseconds from 1000 up)",
         }
     }
 }

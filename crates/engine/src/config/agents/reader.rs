@@ -427,6 +427,12 @@ pub(super) fn timeout(fmt: &Format, t: &Value, label: &str, f: &mut ForeignFile)
     let ms = match (fmt.timeout_unit, t.as_f64()) {
         (super::format::Unit::Milliseconds, Some(ms)) if ms > 0.0 => Some(ms.round() as u64),
         (super::format::Unit::Seconds, Some(s)) if s > 0.0 => Some((s * 1000.0).round() as u64),
+        (super::format::Unit::SecondsUnlessThousands, Some(n)) if n >= 1000.0 => {
+            Some(n.round() as u64)
+        }
+        (super::format::Unit::SecondsUnlessThousands, Some(s)) if s > 0.0 => {
+            Some((s * 1000.0).round() as u64)
+        }
         _ => None,
     };
     if ms.is_none() {
