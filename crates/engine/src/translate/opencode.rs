@@ -195,6 +195,42 @@ mod tests {
         assert!(recognise(&object(json!({"tool": "bash"}))).is_none());
     }
 
+    fn fixture(name: &str) -> Value {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/agents/opencode")
+            .join(name);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// The plugin's payloads (tests/fixtures/agents/opencode/payload-EVENT.json), read as
+    /// `hook --for opencode` reads them, are their native events; a native block is the
+    /// answer the plugin throws on (answer-PreToolUse-deny.json).
+    #[test]
+    fn the_fixtures_read_as_their_events_and_a_block_as_the_plugin_reads_it() {
+        for e in [Event::PreToolUse, Event::PostToolUse, Event::SessionStart] {
+            let v = fixture(&format!("payload-{e}.json"));
+            let (d, got, f) = super::super::recognise_for(Dialect::Opencode, &v).unwrap();
+            assert_eq!((d, got), (Dialect::Opencode, Some(e)));
+            assert_eq!(f["sessionId"], v["sessionID"], "{e}");
+        }
+        let (_, _, f) =
+            super::super::recognise_for(Dialect::Opencode, &fixture("payload-PreToolUse.json"))
+                .unwrap();
+        assert_eq!(
+            (&f["toolName"], &f["toolArgs"]["command"]),
+            (&json!("bash"), &json!("rm -rf /tmp/x"))
+        );
+        let mut r = crate::report::EventReport::new(Event::PreToolUse);
+        r.decision = crate::report::Decision::Block;
+        r.reason = Some("rm -rf is blocked".into());
+        assert_eq!(
+            answer(&r, Some("bash")),
+            fixture("answer-PreToolUse-deny.json")
+        );
+    }
+
     fn answer(r: &crate::report::EventReport, tool: Option<&str>) -> Value {
         let a = super::super::respond(Dialect::Opencode, r, tool);
         assert_eq!(a.exit_code, 0);
