@@ -202,6 +202,7 @@ impl Reader<'_> {
             _ => {
                 let names: Vec<String> = Dialect::ALL
                     .iter()
+                    .filter(|d| **d != Dialect::Opencode)
                     .map(|d| format!("\"{}\"", d.as_str()))
                     .collect();
                 self.problems.push(format!(
