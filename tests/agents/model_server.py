@@ -29,7 +29,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # The shell tool each API's agent offers, by preference.
-SHELL_TOOLS = ("Bash", "run_shell_command", "shell_command", "exec_command", "shell")
+SHELL_TOOLS = ("Bash", "run_shell_command", "shell_command", "exec_command", "shell", "bash")  # bash: opencode
 FINAL = {"text": "done"}
 
 

@@ -15,4 +15,5 @@ mod cursor_copilot;
 mod fixtures;
 mod gemini;
 mod http;
+mod opencode;
 mod others;

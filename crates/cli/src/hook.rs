@@ -1,4 +1,4 @@
-//! `hookhost hook --for claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose`:
+//! `hookhost hook --for claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode`:
 //! the outbound adapter. Reads that agent's hook
 //! payload on stdin, fires the event through the native engine with the project's and the
 //! user's `.coding-agent/hooks.json` only (never the agent's own settings file), and answers
@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 /// that docs/cli.md names each).
 pub const AGENTS: &[&str] = &[
     "claude", "gemini", "codex", "cursor", "copilot", "qwen", "qoder", "grok", "droid", "auggie",
-    "vscode", "goose",
+    "vscode", "goose", "opencode",
 ];
 
 /// Set in the environment of the hooks the adapter runs.
@@ -57,7 +57,7 @@ pub struct HookArgs {
     /// Whose payload comes on stdin and whose protocol the answer speaks.
     #[arg(
         long = "for",
-        value_name = "claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose",
+        value_name = "claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode",
         value_parser = crate::shell::Hinted::new(AGENTS.iter().copied()),
         hide_possible_values = true
     )]
@@ -120,7 +120,7 @@ fn read_payload(d: Dialect, agent: &str) -> anyhow::Result<Read> {
 fn event_field(d: Dialect) -> &'static str {
     match d {
         Dialect::Vscode => "hookEventName",
-        Dialect::Goose => "event",
+        Dialect::Goose | Dialect::Opencode => "event",
         _ => "hook_event_name",
     }
 }
@@ -338,6 +338,9 @@ fn project_of(
         // Their own variables only (`QWEN_PROJECT_DIR`, `FACTORY_PROJECT_DIR`; none for the
         // agents that name none): a Claude Code session around them is not their project.
         d if d.is_claude_like() => dialect::agent_variables(d),
+        // opencode names none; its plugin sends the directory opencode was started in as
+        // `cwd`.
+        Dialect::Opencode => &[],
         _ => &["CLAUDE_PROJECT_DIR"],
     };
     let started_in = vars

@@ -51,11 +51,16 @@ pub enum Dialect {
     /// goose (the Open Plugins hooks format): `.agents/plugins/*/hooks/hooks.json`, an
     /// `event` field, `{"decision": "block"}` answers, seconds.
     Goose,
+    /// opencode: its hooks are JS plugins (`tool.execute.before`, ...), which hookhost's
+    /// plugin (`plugins/opencode/hookhost.js`) hands to `hookhost hook --for opencode` as
+    /// `{"event", "tool", "args", "sessionID", "callID", "cwd"}`; answers
+    /// `{"block", "reason", "args", "output"}`. No hook file of its own.
+    Opencode,
 }
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: [Dialect; 14] = [
+    pub const ALL: [Dialect; 15] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Gemini,
@@ -70,6 +75,7 @@ impl Dialect {
         Dialect::Auggie,
         Dialect::Vscode,
         Dialect::Goose,
+        Dialect::Opencode,
     ];
 
     /// The dialects whose hook files and payloads are Claude Code's shape with a few
@@ -90,7 +96,7 @@ impl Dialect {
     }
 
     /// `native`, `claude`, `gemini`, `codex`, `ling`, `cursor`, `copilot`, `qwen`, `qoder`,
-    /// `grok`, `droid`, `auggie`, `vscode` or `goose`.
+    /// `grok`, `droid`, `auggie`, `vscode`, `goose` or `opencode`.
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::Native => "native",
@@ -107,6 +113,7 @@ impl Dialect {
             Dialect::Auggie => "auggie",
             Dialect::Vscode => "vscode",
             Dialect::Goose => "goose",
+            Dialect::Opencode => "opencode",
         }
     }
 
@@ -127,6 +134,7 @@ impl Dialect {
             Dialect::Auggie => "Auggie",
             Dialect::Vscode => "VS Code",
             Dialect::Goose => "goose",
+            Dialect::Opencode => "opencode",
         }
     }
 
@@ -142,7 +150,8 @@ impl Dialect {
     /// (its docs say "the platform default"; cursor-agent logs 60000 ms for a hook without
     /// one), hookhost's 10 s for native and ling hooks. The others as their hooks references
     /// say: Qoder CLI 600 s; Qwen Code, Factory Droid and Auggie 60 s; VS Code and goose 30 s;
-    /// Grok CLI 5 s.
+    /// Grok CLI 5 s; opencode's plugin waits for the adapter as long as hookhost's own (it
+    /// has no timeout of its own).
     pub fn default_timeout_ms(self) -> u64 {
         match self {
             Dialect::Claude | Dialect::Codex | Dialect::Qoder => 600_000,
@@ -153,7 +162,7 @@ impl Dialect {
             | Dialect::Auggie => 60_000,
             Dialect::Copilot | Dialect::Vscode | Dialect::Goose => 30_000,
             Dialect::Grok => 5_000,
-            Dialect::Native | Dialect::Ling => crate::hook::DEFAULT_TIMEOUT_MS,
+            Dialect::Native | Dialect::Ling | Dialect::Opencode => crate::hook::DEFAULT_TIMEOUT_MS,
         }
     }
 }

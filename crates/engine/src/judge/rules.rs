@@ -476,6 +476,14 @@ const GOOSE: Rules = Rules {
     ..CLAUDE
 };
 
+/// opencode: no hook file and no hook command of its own (its hooks are JS plugins; a hook
+/// object cannot say `"dialect": "opencode"`, `config::raw`): hookhost's own rules, were one
+/// ever judged.
+const OPENCODE: Rules = Rules {
+    dialect: Dialect::Opencode,
+    ..NATIVE
+};
+
 /// The rules hooks of dialect `d` are judged by.
 pub fn rules(d: Dialect) -> &'static Rules {
     match d {
@@ -493,6 +501,7 @@ pub fn rules(d: Dialect) -> &'static Rules {
         Dialect::Auggie => &AUGGIE,
         Dialect::Vscode => &VSCODE,
         Dialect::Goose => &GOOSE,
+        Dialect::Opencode => &OPENCODE,
     }
 }
 

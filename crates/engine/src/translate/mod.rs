@@ -13,7 +13,8 @@
 //!   [`payload_from`]);
 //! - `cursor`, `copilot`: Cursor's and GitHub Copilot CLI's payloads, both ways (their shapes
 //!   are their own); `claude_like`: the Claude-like agents' (Qwen Code, Qoder CLI, Grok CLI,
-//!   Factory Droid, Auggie, VS Code, goose), both ways;
+//!   Factory Droid, Auggie, VS Code, goose), both ways; `opencode`: the payload hookhost's
+//!   opencode plugin sends, both ways;
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`);
 //! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
@@ -27,6 +28,7 @@ mod copilot;
 mod cursor;
 mod env;
 mod gemini_model;
+mod opencode;
 mod render;
 mod respond;
 

@@ -56,6 +56,7 @@ pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
         (Dialect::Ling, _) => to_map(&ling_payload(e, &k)),
         (Dialect::Cursor, _) => to_map(&super::cursor::payload(e, p)),
         (Dialect::Copilot, _) => to_map(&super::copilot::payload(e, p)),
+        (Dialect::Opencode, _) => super::opencode::payload(e, p),
         (d, _) if d.is_claude_like() => super::claude_like::payload(d, e, p),
         (_, Some(origin)) => from_origin(d, e, &k, origin),
         (_, None) => agent_payload(d, e, &k, Source::Own),
@@ -605,6 +606,7 @@ pub fn recognise_for(
 ) -> Option<(Dialect, Option<Event>, Map<String, Value>)> {
     match v.as_object() {
         Some(obj) if d.is_claude_like() => super::claude_like::recognise(d, obj),
+        Some(obj) if d == Dialect::Opencode => super::opencode::recognise(obj),
         _ => recognise(v),
     }
 }

@@ -84,6 +84,7 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         Dialect::Copilot => text(&copilot_answer(&f)),
         Dialect::Goose => text(&goose_answer(&f)),
         Dialect::Qwen => text(&qwen_answer(&f)),
+        Dialect::Opencode => text(&opencode_answer(&f)),
         // Qoder CLI, Grok CLI, Factory Droid, Auggie and VS Code read Claude Code's.
         _ => text(&claude_answer(&f)),
     };
@@ -129,6 +130,65 @@ fn goose_answer(f: &Facts) -> GooseAnswer {
                 r
             }
         }),
+    }
+}
+
+/// The answer hookhost's opencode plugin (`plugins/opencode/hookhost.js`) reads: `block`
+/// with its `reason` (the plugin throws an Error with it, which opencode shows the model as
+/// the tool's failure), `args` (the plugin puts them in the call's `output.args`, which
+/// opencode runs), `output` (in place of the tool's result) and `context` (added to the
+/// result the model reads), `message` (the plugin logs it).
+#[derive(Debug, Default, PartialEq, Serialize)]
+struct OpencodeAnswer {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    block: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+/// opencode decides on `tool.execute.before` only: a deny blocks; an ask blocks and says so
+/// (a plugin's before-hook cannot ask the user); a rewrite goes back as `args`, which the
+/// plugin applies. After the tool, a replaced result is `output`, context and feedback are
+/// `context`. A forced Stop (opencode's `session.idle` cannot keep the session going) and a
+/// defer (opencode's own permission flow is what it means) say nothing.
+fn opencode_answer(f: &Facts) -> OpencodeAnswer {
+    let pre = f.event == Event::PreToolUse;
+    let reason = match () {
+        _ if pre && f.blocked => Some(f.reason.clone()),
+        _ if pre && f.ask => Some(match &f.ask_reason {
+            Some(why) => format!("a hookhost hook asks for confirmation ({why}), which an opencode plugin cannot ask for before a tool runs; blocked to fail closed"),
+            None => "a hookhost hook asks for confirmation, which an opencode plugin cannot ask for before a tool runs; blocked to fail closed".to_string(),
+        }),
+        _ => None,
+    }
+    .map(|r| {
+        if r.trim().is_empty() {
+            "denied by a hookhost hook".to_string()
+        } else {
+            r
+        }
+    });
+    let post = f.event == Event::PostToolUse;
+    let context: Vec<String> = [f.context.clone(), f.feedback.clone()]
+        .into_iter()
+        .flatten()
+        .filter(|_| post)
+        .collect();
+    OpencodeAnswer {
+        block: reason.is_some(),
+        args: f.updated.clone().filter(|_| pre && reason.is_none()),
+        reason,
+        output: f.tool_output_text().filter(|_| post),
+        context: joined(&context),
+        message: f.messages.clone(),
     }
 }
 

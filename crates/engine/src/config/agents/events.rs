@@ -130,6 +130,12 @@ pub const AGENT_EVENTS: &[(Dialect, &str, Event)] = &[
     (Dialect::Gemini, "PreCompress", Event::PreCompact),
     (Dialect::Gemini, "AfterAgent", Event::Stop),
     (Dialect::Gemini, "SessionEnd", Event::SessionEnd),
+    // opencode: the names of its plugin hooks and bus events that hookhost's plugin
+    // (`plugins/opencode/hookhost.js`) hands on (opencode.ai/docs/plugins).
+    (Dialect::Opencode, "tool.execute.before", Event::PreToolUse),
+    (Dialect::Opencode, "tool.execute.after", Event::PostToolUse),
+    (Dialect::Opencode, "session.created", Event::SessionStart),
+    (Dialect::Opencode, "session.idle", Event::Stop),
 ];
 
 /// The payload fields of the events Claude Code added, besides those every event has and

@@ -22,6 +22,11 @@
 //! with the argument keys Copilot CLI 1.0.102 sends (`{"command", "description"}` for
 //! `bash`, captured in tests/fixtures/dialects/copilot/).
 //!
+//! opencode's are its built-in tools' ids (`bash` {`command`, `timeout`, `workdir`,
+//! `description`}, `read` {`filePath`}, `write` {`filePath`, `content`}, `edit` {`filePath`,
+//! `oldString`, `newString`}; its other tools, `grep`, `glob`, `list`, `patch`, `webfetch`,
+//! `task`, `todowrite`, keep their names), as its plugins' `tool.execute.before` sees them.
+//!
 //! The Claude-like agents' names are their row's in `claude_like.rs`: Qwen Code's
 //! `run_shell_command`/`read_file`/`write_file`/`edit`, Factory Droid's `Execute`/`Read`/
 //! `Create`/`Edit`, Auggie's `launch-process`/`view`/`save-file`/`str-replace-editor`, VS
@@ -103,6 +108,20 @@ const COPILOT: &[Alias] = &[
     ),
 ];
 
+const OPENCODE: &[Alias] = &[
+    ("read_file", "read", &[("path", "filePath")]),
+    ("write_file", "write", &[("path", "filePath")]),
+    (
+        "edit_file",
+        "edit",
+        &[
+            ("path", "filePath"),
+            ("old", "oldString"),
+            ("new", "newString"),
+        ],
+    ),
+];
+
 fn table(d: Dialect) -> &'static [Alias] {
     match d {
         Dialect::Native => &[],
@@ -111,6 +130,7 @@ fn table(d: Dialect) -> &'static [Alias] {
         Dialect::Ling => LING,
         Dialect::Cursor => CURSOR,
         Dialect::Copilot => COPILOT,
+        Dialect::Opencode => OPENCODE,
         // The Claude-like agents: their row (`claude_like.rs`).
         d => super::claude_like::profile(d).map_or(&[], |p| p.tools),
     }

@@ -25,3 +25,19 @@ fn a_wrongly_typed_hook_is_still_read_as_far_as_it_goes() {
     assert!(raw.keys.contains("command") && raw.timeout_ms.is_none());
     assert_eq!(raw.problems.len(), 2, "{:?}", raw.problems);
 }
+
+/// opencode has no hook commands (its hooks are JS plugins): no hook is written for it.
+#[test]
+fn no_hook_is_of_opencodes_dialect() {
+    let entries =
+        read_file(r#"{"hooks": {"PreToolUse": [{"command": "x", "dialect": "opencode"}]}}"#);
+    let [Entry::Hook(raw)] = entries.as_slice() else {
+        panic!("{entries:?}")
+    };
+    assert!(raw.dialect.is_none());
+    assert!(
+        raw.problems[0].contains("plugins/opencode/hookhost.js"),
+        "{:?}",
+        raw.problems
+    );
+}

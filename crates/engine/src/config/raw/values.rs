@@ -192,10 +192,17 @@ impl Reader<'_> {
     pub(super) fn dialect(&mut self) -> Option<Dialect> {
         let v = self.obj.get("dialect")?;
         match v.as_str().map(str::parse::<Dialect>) {
+            Some(Ok(Dialect::Opencode)) => {
+                self.problems.push(
+                    "`dialect` cannot be \"opencode\": opencode's hooks are JS plugins, not commands; hookhost's plugin (plugins/opencode/hookhost.js) runs your native hooks for it".to_string(),
+                );
+                None
+            }
             Some(Ok(d)) => Some(d),
             _ => {
                 let names: Vec<String> = Dialect::ALL
                     .iter()
+                    .filter(|d| **d != Dialect::Opencode)
                     .map(|d| format!("\"{}\"", d.as_str()))
                     .collect();
                 self.problems.push(format!(
