@@ -201,6 +201,11 @@ fn cursor_and_copilot_files_and_doctor_sees_every_wiring() {
     let out = p.cli(&["doctor", "--json"], &[]);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     for a in report["agents"].as_array().unwrap() {
+        if !["claude", "codex", "gemini", "cursor", "copilot"]
+            .contains(&a["agent"].as_str().unwrap())
+        {
+            continue;
+        }
         let events = a["events"].as_array().unwrap();
         assert!(
             events
@@ -209,7 +214,8 @@ fn cursor_and_copilot_files_and_doctor_sees_every_wiring() {
             "{a:#}"
         );
     }
-    assert_eq!(report["agents"].as_array().unwrap().len(), 5);
+    // Every agent with a row, the Claude-like ones (not wired here) included.
+    assert_eq!(report["agents"].as_array().unwrap().len(), 11);
 
     // Copilot CLI's file is hookhost's own: uninstall removes it.
     ok(&install(&p, &["--for", "copilot", "--uninstall"]));
@@ -240,4 +246,124 @@ fn doctor_names_a_wiring_whose_hookhost_is_gone() {
     );
     let out = p.cli(&["doctor", "--json"], &[]);
     assert!(!String::from_utf8_lossy(&out.stdout).contains("/gone/bin"));
+}
+
+const QWEN_USER: &str = r#"{
+  "model": {"name": "qwen3-coder"},
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "/home/me/guard.sh", "timeout": 5}]}
+    ]
+  },
+  "telemetry": {"enabled": false}
+}
+"#;
+
+/// The events of an agent in doctor's report, and how many wirings each has.
+fn doctor_wirings(p: &Project, agent: &str) -> Vec<(String, usize)> {
+    let out = p.cli(&["doctor", "--json"], &[]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let a = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == agent)
+        .unwrap_or_else(|| panic!("no {agent} in {report:#}"))
+        .clone();
+    a["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let n = e["wiredVia"].as_array().unwrap().len();
+            (e["event"].as_str().unwrap().to_string(), n)
+        })
+        .collect()
+}
+
+#[test]
+fn qwen_code_is_wired_in_its_settings_idempotently_and_unwired() {
+    let p = Project::new(json!({"hooks": {}}));
+    let settings = file(&p, ".qwen/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, QWEN_USER).unwrap();
+    assert!(doctor_wirings(&p, "qwen").iter().all(|(_, n)| *n == 0));
+
+    let text = ok(&install(&p, &["--for", "qwen"]));
+    assert!(text.contains("added    PreToolUse"), "{text}");
+    let after = read(&settings);
+    let doc: Value = serde_json::from_str(&after).unwrap();
+    let events = wired(&doc);
+    // The fourteen events Qwen Code fires (config/agents/claude_like.rs), in Claude Code's names.
+    assert_eq!(events.len(), 14, "{after}");
+    assert!(
+        events.iter().any(|(e, _)| e == "PermissionRequest"),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().all(|(_, c)| c.contains(" hook --for qwen")),
+        "{events:?}"
+    );
+    // The user's guard first; ours matches every tool; 60 is seconds to Qwen Code (below 1000).
+    let pre = &doc["hooks"]["PreToolUse"];
+    assert_eq!(pre[0]["hooks"][0]["command"], "/home/me/guard.sh");
+    assert_eq!(pre[1]["matcher"], "*");
+    assert_eq!(pre[1]["hooks"][0]["timeout"], 60);
+    assert!(doc["hooks"]["Stop"][0].get("matcher").is_none(), "{after}");
+    assert_eq!(doc["model"]["name"], "qwen3-coder");
+    // doctor: every event it fires wired once, in that file.
+    let seen = doctor_wirings(&p, "qwen");
+    assert_eq!(seen.len(), 14);
+    assert!(seen.iter().all(|(_, n)| *n == 1), "{seen:?}");
+
+    let text = ok(&install(&p, &["--for", "qwen"]));
+    assert!(text.contains("nothing to change"), "{text}");
+    assert_eq!(read(&settings), after);
+
+    ok(&install(&p, &["--for", "qwen", "--uninstall"]));
+    let back: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(back, serde_json::from_str::<Value>(QWEN_USER).unwrap());
+}
+
+#[test]
+fn goose_gets_a_plugin_of_its_own_and_droid_its_settings_fallback() {
+    let p = Project::new(json!({"hooks": {}}));
+    // goose: hookhost's plugin under ~/.agents/plugins/, regex matchers.
+    let out = install(&p, &["--for", "goose", "--json"]);
+    ok(&out);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let plugin = file(&p, ".agents/plugins/hookhost/hooks/hooks.json");
+    assert_eq!(Path::new(report["file"].as_str().unwrap()), plugin);
+    let doc: Value = serde_json::from_str(&read(&plugin)).unwrap();
+    assert_eq!(doc["hooks"]["PreToolUse"][0]["matcher"], ".*");
+    assert_eq!(wired(&doc).len(), 7, "{doc:#}");
+    let seen = doctor_wirings(&p, "goose");
+    assert!(seen.iter().all(|(_, n)| *n == 1), "{seen:?}");
+    ok(&install(&p, &["--for", "goose"]));
+    assert_eq!(serde_json::from_str::<Value>(&read(&plugin)).unwrap(), doc);
+    ok(&install(&p, &["--for", "goose", "--uninstall"]));
+    assert!(!plugin.exists());
+    assert!(doctor_wirings(&p, "goose").iter().all(|(_, n)| *n == 0));
+
+    // Factory Droid reads settings.json's hooks while there is no hooks.json: a new
+    // hooks.json would hide the user's, so install edits settings.json.
+    let settings = file(&p, ".factory/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    let user = json!({"model": "x", "hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "/home/me/notify.sh"}]}]}});
+    std::fs::write(&settings, user.to_string()).unwrap();
+    ok(&install(&p, &["--for", "droid"]));
+    assert!(!file(&p, ".factory/hooks.json").exists());
+    let doc: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(wired(&doc).len(), 9, "{doc:#}");
+    assert_eq!(
+        doc["hooks"]["Stop"][0]["hooks"][0]["command"],
+        "/home/me/notify.sh"
+    );
+    assert!(doctor_wirings(&p, "droid").iter().all(|(_, n)| *n == 1));
+    ok(&install(&p, &["--for", "droid", "--uninstall"]));
+    assert_eq!(
+        serde_json::from_str::<Value>(&read(&settings)).unwrap(),
+        user
+    );
 }

@@ -3,14 +3,14 @@
 
 1. A fresh home where `hookhost install --for AGENT` wired each agent: `hookhost prove --json`
    reports the shell path enforced for each, exits 0, and changes nothing in that home.
-2. The same home with the wiring deliberately broken (Claude Code and Gemini CLI: the
-   PreToolUse / BeforeTool entry removed; Codex: the hook command points at a hookhost that
-   does not exist):
+2. The same home with the wiring deliberately broken (Claude Code, Gemini CLI and Qwen Code:
+   the PreToolUse / BeforeTool entry removed; Codex: the hook command points at a hookhost
+   that does not exist):
    prove reports the shell path bypassed for each and exits 1.
 
 Each check prints `PASS`/`FAIL name`; the run closes with `N passed, N failed in Xs`.
 
-Usage: prove.py --hookhost /abs/hookhost --bin DIR [--agents claude,codex,gemini]
+Usage: prove.py --hookhost /abs/hookhost --bin DIR [--agents claude,codex,gemini,qwen]
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hookhost", required=True)
     p.add_argument("--bin", required=True)
-    p.add_argument("--agents", default="claude,codex,gemini")
+    p.add_argument("--agents", default="claude,codex,gemini,qwen")
     a = p.parse_args(argv)
     start = time.monotonic()
     passed = failed = 0
@@ -101,11 +101,12 @@ def main(argv: list[str]) -> int:
         check("prove: nothing in the user's home changed", snapshot(home) == before,
               json.dumps(sorted(set(snapshot(home).items()) ^ set(before.items())))[:400])
 
-        # Broken wirings: Claude Code and Gemini CLI without the tool-gating entry, Codex's
+        # Broken wirings: Claude Code, Gemini CLI and Qwen Code without the tool-gating entry, Codex's
         # command pointing at a hookhost that is not there. (Gemini CLI with a missing binary
         # blocks every prompt at BeforeAgent: nothing reaches the model, nothing to bypass.)
         for agent, rel, event in (("claude", ".claude/settings.json", "PreToolUse"),
-                                  ("gemini", ".gemini/settings.json", "BeforeTool")):
+                                  ("gemini", ".gemini/settings.json", "BeforeTool"),
+                                  ("qwen", ".qwen/settings.json", "PreToolUse")):
             if agent in agents:
                 f = home / rel
                 doc = json.loads(f.read_text())

@@ -55,6 +55,30 @@ const AGENTS: &[Agent] = &[
         dialect: Dialect::Copilot,
         fix: "hookhost install --for copilot",
     },
+    Agent {
+        dialect: Dialect::Qwen,
+        fix: "hookhost install --for qwen",
+    },
+    Agent {
+        dialect: Dialect::Qoder,
+        fix: "hookhost install --for qoder",
+    },
+    Agent {
+        dialect: Dialect::Grok,
+        fix: "hookhost install --for grok",
+    },
+    Agent {
+        dialect: Dialect::Droid,
+        fix: "hookhost install --for droid",
+    },
+    Agent {
+        dialect: Dialect::Auggie,
+        fix: "hookhost install --for auggie",
+    },
+    Agent {
+        dialect: Dialect::Goose,
+        fix: "hookhost install --for goose",
+    },
 ];
 
 impl Agent {
@@ -217,8 +241,31 @@ fn plugin_sources(d: Dialect, paths: &ConfigPaths, problems: &mut Vec<Finding>) 
                 kind: WiringKind::Plugin,
             })
             .collect(),
+        // goose's plugins (`~/.agents/plugins/NAME/hooks/hooks.json`, hookhost's own among
+        // them), as the engine reads them.
+        d if d.is_claude_like() => claude_like_plugins(d, paths),
         _ => Vec::new(),
     }
+}
+
+/// The plugin hook files of a Claude-like agent, project before user, as
+/// [`hookhost::dialect::foreign_sources`] lists them.
+fn claude_like_plugins(d: Dialect, paths: &ConfigPaths) -> Vec<Source> {
+    hookhost::dialect::foreign_sources(&ConfigPaths {
+        foreign: true,
+        ..paths.clone()
+    })
+    .into_iter()
+    .filter(|s| s.dialect == d)
+    .filter_map(|s| {
+        let root = s.plugin_root?;
+        Some(Source {
+            plugin: root.file_name().map(|n| n.to_string_lossy().into_owned()),
+            file: s.path,
+            kind: WiringKind::Plugin,
+        })
+    })
+    .collect()
 }
 
 /// Claude Code's installed plugins that the user's or the project's settings enable (the

@@ -22,7 +22,10 @@ use table::AgentRow;
 #[derive(Args, Debug)]
 #[command(
     after_help = "Writes the agent's user settings file (~/.claude/settings.json, ~/.codex/hooks.json, \
-    ~/.gemini/settings.json, ~/.cursor/hooks.json, ~/.copilot/hooks/hookhost.json), atomically, \
+    ~/.gemini/settings.json, ~/.cursor/hooks.json, ~/.copilot/hooks/hookhost.json, \
+    ~/.qwen/settings.json, ~/.qoder/settings.json, ~/.grok/hooks/hookhost.json, ~/.factory/hooks.json \
+    (its settings.json while there is no hooks.json), ~/.augment/settings.json, \
+    ~/.agents/plugins/hookhost/hooks/hooks.json for goose), atomically, \
     with a copy of the original as FILE.hookhost-backup the first time. Reads ~/.codex/config.toml \
     (whether Codex's hooks are switched off). Exit 1 when the file cannot be read as the agent reads it."
 )]
@@ -30,7 +33,7 @@ pub struct InstallArgs {
     /// The agent whose user settings get the adapter.
     #[arg(
         long = "for",
-        value_name = "claude|codex|gemini|cursor|copilot",
+        value_name = "claude|codex|gemini|cursor|copilot|qwen|qoder|grok|droid|auggie|goose",
         value_parser = crate::shell::Hinted::new(table::AGENTS.iter().map(|r| r.dialect.as_str())),
         hide_possible_values = true
     )]

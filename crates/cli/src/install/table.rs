@@ -6,7 +6,7 @@
 //! The wired command is [`wired_command`], in one place: `<absolute path> hook --for AGENT`.
 
 use hookhost::dialect::Dialect;
-use hookhost::dialect::events::{AGENT_EVENTS, from_agent_name};
+use hookhost::dialect::events::{AGENT_EVENTS, agent_name, from_agent_name};
 use std::path::{Path, PathBuf};
 
 /// How an agent's settings file holds a hook entry.
@@ -46,6 +46,9 @@ pub enum Events {
     Table,
     /// Listed here (agents whose event names the engine reads per tool kind or from fields).
     Listed(&'static [&'static str]),
+    /// The events its row of the engine's Claude-like table fires, under Claude Code's
+    /// names (`config/agents/claude_like.rs`).
+    ClaudeLike,
 }
 
 /// One agent.
@@ -56,6 +59,9 @@ pub struct AgentRow {
     pub binary: &'static str,
     /// Its user settings file, relative to the home directory.
     pub user_file: &'static str,
+    /// The file the agent reads instead while `user_file` is missing (Factory Droid's
+    /// `settings.json`): install edits that one then, so that the new file does not hide it.
+    pub fallback: Option<&'static str>,
     /// Whether that file may have `//` and `/* */` comments (Gemini CLI's may).
     pub comments: bool,
     pub shape: Shape,
@@ -96,6 +102,7 @@ pub const AGENTS: &[AgentRow] = &[
         dialect: Dialect::Claude,
         binary: "claude",
         user_file: ".claude/settings.json",
+        fallback: None,
         comments: false,
         shape: Shape::Groups { tool_matcher: "*" },
         events: Events::Table,
@@ -105,6 +112,7 @@ pub const AGENTS: &[AgentRow] = &[
         dialect: Dialect::Codex,
         binary: "codex",
         user_file: ".codex/hooks.json",
+        fallback: None,
         comments: false,
         shape: Shape::Groups { tool_matcher: "*" },
         events: Events::Table,
@@ -114,6 +122,7 @@ pub const AGENTS: &[AgentRow] = &[
         dialect: Dialect::Gemini,
         binary: "gemini",
         user_file: ".gemini/settings.json",
+        fallback: None,
         comments: true,
         shape: Shape::Groups { tool_matcher: ".*" },
         events: Events::Table,
@@ -124,6 +133,7 @@ pub const AGENTS: &[AgentRow] = &[
         dialect: Dialect::Cursor,
         binary: "cursor-agent",
         user_file: ".cursor/hooks.json",
+        fallback: None,
         comments: false,
         shape: Shape::CursorFlat,
         events: Events::Listed(CURSOR_EVENTS),
@@ -134,19 +144,69 @@ pub const AGENTS: &[AgentRow] = &[
         binary: "copilot",
         // Copilot CLI reads every `*.json` of ~/.copilot/hooks/: hookhost's is its own file.
         user_file: ".copilot/hooks/hookhost.json",
+        fallback: None,
         comments: false,
         shape: Shape::CopilotFlat,
         events: Events::Listed(COPILOT_EVENTS),
         timeout: 60,
     },
+    // The Claude-like agents: their user file of `config/agents/claude_like.rs`, Claude Code's
+    // shape. VS Code has no row: its user hook files are Claude Code's and Copilot CLI's
+    // (`~/.claude/settings.json`, `~/.copilot/hooks/`), which those agents run too.
+    claude_like(Dialect::Qwen, "qwen", ".qwen/settings.json", "*", 60),
+    claude_like(Dialect::Qoder, "qodercli", ".qoder/settings.json", "*", 60),
+    // Grok CLI reads every `*.json` of ~/.grok/hooks/: hookhost's is its own file.
+    claude_like(Dialect::Grok, "grok", ".grok/hooks/hookhost.json", "*", 60),
+    AgentRow {
+        fallback: Some(".factory/settings.json"),
+        ..claude_like(Dialect::Droid, "droid", ".factory/hooks.json", "*", 60)
+    },
+    // Auggie's unit is the millisecond.
+    claude_like(
+        Dialect::Auggie,
+        "auggie",
+        ".augment/settings.json",
+        "*",
+        60_000,
+    ),
+    // goose reads each plugin of ~/.agents/plugins/ with a `hooks/hooks.json`; its matchers
+    // are regular expressions (`*` is none).
+    claude_like(
+        Dialect::Goose,
+        "goose",
+        ".agents/plugins/hookhost/hooks/hooks.json",
+        ".*",
+        60,
+    ),
 ];
+
+/// The row of a Claude-like agent: `timeout` in its unit (Qwen Code reads 60 as seconds: below
+/// 1000 they are seconds).
+const fn claude_like(
+    dialect: Dialect,
+    binary: &'static str,
+    user_file: &'static str,
+    tool_matcher: &'static str,
+    timeout: u64,
+) -> AgentRow {
+    AgentRow {
+        dialect,
+        binary,
+        user_file,
+        fallback: None,
+        comments: false,
+        shape: Shape::Groups { tool_matcher },
+        events: Events::ClaudeLike,
+        timeout,
+    }
+}
 
 /// The row of `d`, if hookhost installs into that agent.
 pub fn row(d: Dialect) -> Option<&'static AgentRow> {
     AGENTS.iter().find(|r| r.dialect == d)
 }
 
-/// The agents `--for` takes, for messages: `claude, codex, gemini, cursor, copilot`.
+/// The agents `--for` takes, for messages: `claude, codex, gemini, cursor, copilot, ...`.
 pub fn names() -> String {
     AGENTS
         .iter()
@@ -160,6 +220,11 @@ impl AgentRow {
     pub fn events(&self) -> Vec<&'static str> {
         match self.events {
             Events::Listed(list) => list.to_vec(),
+            Events::ClaudeLike => hookhost::Event::ALL
+                .into_iter()
+                .filter(|e| !replaces_the_agents_own(*e))
+                .filter_map(|e| agent_name(self.dialect, e))
+                .collect(),
             Events::Table => AGENT_EVENTS
                 .iter()
                 .filter(|(d, _, e)| *d == self.dialect && !replaces_the_agents_own(*e))
@@ -178,9 +243,14 @@ impl AgentRow {
         }
     }
 
-    /// The user settings file under `home`.
+    /// The user settings file under `home`: the fallback file the agent reads while its own is
+    /// missing, when that one is there.
     pub fn file(&self, home: &Path) -> PathBuf {
-        home.join(self.user_file)
+        let file = home.join(self.user_file);
+        match self.fallback.map(|f| home.join(f)) {
+            Some(instead) if !file.exists() && instead.is_file() => instead,
+            _ => file,
+        }
     }
 }
 

@@ -110,9 +110,52 @@ pub const HEADLESS: &[Headless] = &[
             }))
         },
     },
+    Headless {
+        dialect: Dialect::Qwen,
+        // Qwen Code reads a timeout below 1000 as seconds.
+        timeout_per_second: 1,
+        args: |_| {
+            ["-p", PROMPT, "--yolo", "--auth-type", "openai"]
+                .into_iter()
+                .chain(["--output-format", "stream-json"])
+                .map(str::to_string)
+                .collect()
+        },
+        env: |url, _| {
+            vec![
+                ("OPENAI_BASE_URL", format!("{url}/v1")),
+                ("OPENAI_API_KEY", "hookhost-prove".into()),
+                ("OPENAI_MODEL", "qwen-scripted".into()),
+                ("QWEN_CODE_NO_RELAUNCH", "true".into()),
+                ("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1".into()),
+            ]
+        },
+        setup: |_, _, _| {
+            // The OpenAI-compatible provider (chat completions), its URL, key and model from
+            // the variables; the shell tool through a pty (a piped one-shot command can be
+            // reported done before its output).
+            Ok(json!({
+                "security": {"auth": {"selectedType": "openai"}},
+                "model": {"name": "qwen-scripted"},
+                "general": {"enableAutoUpdate": false},
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+                "tools": {"shell": {"enableInteractiveShell": true}},
+            }))
+        },
+    },
 ];
 
 /// The headless row of `d`.
 pub fn headless(d: Dialect) -> Option<&'static Headless> {
     HEADLESS.iter().find(|h| h.dialect == d)
+}
+
+/// The agents prove runs, for messages: `claude, codex, gemini, qwen`.
+pub fn names() -> String {
+    HEADLESS
+        .iter()
+        .map(|h| h.dialect.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

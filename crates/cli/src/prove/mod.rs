@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug)]
 #[command(
     after_help = "Reads the agents' user settings files (~/.claude/settings.json, ~/.codex/hooks.json, \
-    ~/.gemini/settings.json). Writes only a temporary directory (removed unless --keep). Runs each \
+    ~/.gemini/settings.json, ~/.qwen/settings.json). Writes only a temporary directory (removed unless --keep). Runs each \
     agent (found on PATH) up to three times, each killed after 150 s. Exit 1 when a path is bypassed, \
     or when the agent --for names cannot be proven."
 )]
@@ -35,7 +35,7 @@ pub struct ProveArgs {
     /// Prove this agent only (default: every agent installed and wired).
     #[arg(
         long = "for",
-        value_name = "claude|codex|gemini",
+        value_name = "claude|codex|gemini|qwen",
         value_parser = crate::shell::Hinted::new(agents::HEADLESS.iter().map(|h| h.dialect.as_str())),
         hide_possible_values = true
     )]
@@ -81,7 +81,7 @@ pub fn prove(a: ProveArgs, home: &crate::env::UserHome) -> anyhow::Result<u8> {
         None => None,
         Some(s) => Some(
             s.parse()
-                .map_err(|_| anyhow::anyhow!("--for takes claude, codex or gemini, got {s:?}"))?,
+                .map_err(|_| anyhow::anyhow!("--for takes {}, got {s:?}", agents::names()))?,
         ),
     };
     let Some(home_dir) = home.dir() else {

@@ -1,13 +1,14 @@
 //! The scripted model server of `hookhost prove`: HTTP/1.1 on 127.0.0.1 only, std threads, no
-//! network beyond the loopback. It speaks just enough of three model APIs for an agent's main
+//! network beyond the loopback. It speaks just enough of four model APIs for an agent's main
 //! loop, one file each: Anthropic Messages ([`anthropic`], Claude Code), OpenAI Responses
 //! ([`responses`], Codex), Gemini `generateContent`/`streamGenerateContent` ([`gemini`],
-//! Gemini CLI). What the model answers is the [`script`]'s: the same in every API, from the
+//! Gemini CLI), OpenAI Chat Completions ([`chat`], Qwen Code). What the model answers is the [`script`]'s: the same in every API, from the
 //! tools a request offers and the tool results already in its conversation.
 //!
 //! Every request is recorded ([`Server::requests`]). The server stops when dropped.
 
 pub mod anthropic;
+pub mod chat;
 pub mod gemini;
 pub mod http;
 pub mod responses;
@@ -132,6 +133,8 @@ fn serve_connection(mut stream: TcpStream, state: &State) {
 fn api_of(path: &str) -> Option<(&'static Api, bool)> {
     if path.ends_with("/messages") {
         Some((&anthropic::API, false))
+    } else if path.ends_with("/chat/completions") {
+        Some((&chat::API, false))
     } else if path.ends_with("/responses") {
         Some((&responses::API, false))
     } else if path.contains(":streamGenerateContent") {

@@ -21,8 +21,8 @@ pub const SHELL_TOOLS: &[&str] = &[
 ];
 /// Their file-writing tools.
 pub const WRITE_TOOLS: &[&str] = &["Write", "write_file", "apply_patch"];
-/// Their subagent tools (Claude Code's was `Task`, is `Agent`).
-pub const SUBAGENT_TOOLS: &[&str] = &["Agent", "Task"];
+/// Their subagent tools (Claude Code's was `Task`, is `Agent`; Qwen Code's is `agent`).
+pub const SUBAGENT_TOOLS: &[&str] = &["Agent", "Task", "agent"];
 /// In the prompt of the subagent the model starts (never the token: the subagent call itself
 /// must pass the guard).
 pub const SUBAGENT_MARKER: &str = "hookhost-prove-subagent";
@@ -86,18 +86,44 @@ impl Script {
             return Turn::Side;
         };
         let subagent_tool = offered(SUBAGENT_TOOLS);
-        if subagent_tool.is_none() && body.to_string().contains(SUBAGENT_MARKER) {
+        let write = offered(WRITE_TOOLS);
+        let steps = self.main_steps(&shell, subagent_tool, write.as_deref());
+        // A subagent's loop: the marker in its conversation, and either no subagent tool
+        // (Claude Code's) or fewer results than the main loop has once it called the
+        // subagent (Qwen Code's subagents may start subagents).
+        let called_at = steps.iter().position(|t| {
+            matches!(
+                t,
+                Turn::Call {
+                    probe: Probe::Subagent,
+                    ..
+                }
+            )
+        });
+        if body.to_string().contains(SUBAGENT_MARKER) && called_at.is_none_or(|k| results <= k) {
             return match results {
                 0 => self.shell_call(&shell, Probe::Subagent),
                 _ => Turn::Text("done".into()),
             };
         }
-        let steps: Vec<Turn> = self
-            .probes
+        steps
+            .into_iter()
+            .nth(results)
+            .unwrap_or_else(|| Turn::Text("done".into()))
+    }
+
+    /// The main loop's canary calls, in order, for the tools offered.
+    fn main_steps(
+        &self,
+        shell: &str,
+        subagent_tool: Option<String>,
+        write: Option<&str>,
+    ) -> Vec<Turn> {
+        self.probes
             .iter()
             .filter_map(|p| match p {
-                Probe::Shell => Some(self.shell_call(&shell, Probe::Shell)),
-                Probe::Write => offered(WRITE_TOOLS).map(|w| self.write_call(&w)),
+                Probe::Shell => Some(self.shell_call(shell, Probe::Shell)),
+                Probe::Write => write.map(|w| self.write_call(w)),
                 Probe::Subagent => subagent_tool.clone().map(|name| Turn::Call {
                     probe: Probe::Subagent,
                     name,
@@ -108,11 +134,7 @@ impl Script {
                     }),
                 }),
             })
-            .collect();
-        steps
-            .into_iter()
-            .nth(results)
-            .unwrap_or_else(|| Turn::Text("done".into()))
+            .collect()
     }
 
     fn shell_call(&self, tool: &str, probe: Probe) -> Turn {
@@ -212,6 +234,27 @@ mod tests {
             if name == "Bash" && args["command"] == "touch /p/prove-subagent-tok")
         );
         assert_eq!(s.turn(&tools, 1, &body), Turn::Text("done".into()));
+    }
+
+    /// Qwen Code's subagents offer its subagent tool too: their loop is told apart from the
+    /// main one by how many results it has.
+    #[test]
+    fn a_subagent_that_may_start_subagents_gets_its_canary_too() {
+        let s = script();
+        let body =
+            json!({"messages": [{"role": "user", "content": format!("{SUBAGENT_MARKER}: go")}]});
+        let tools = names(&["run_shell_command", "write_file", "agent"]);
+        assert!(matches!(
+            s.turn(&tools, 0, &body),
+            Turn::Call { probe: Probe::Subagent, name, .. } if name == "run_shell_command"
+        ));
+        assert_eq!(s.turn(&tools, 1, &body), Turn::Text("done".into()));
+        // The main loop after its subagent call (shell, write, subagent: three results).
+        assert_eq!(s.turn(&tools, 3, &body), Turn::Text("done".into()));
+        assert!(matches!(
+            s.turn(&tools, 2, &json!({})),
+            Turn::Call { probe: Probe::Subagent, name, .. } if name == "agent"
+        ));
     }
 
     #[test]
