@@ -215,7 +215,7 @@ fn cursor_and_copilot_files_and_doctor_sees_every_wiring() {
         );
     }
     // Every agent with a row, the Claude-like ones (not wired here) included.
-    assert_eq!(report["agents"].as_array().unwrap().len(), 11);
+    assert_eq!(report["agents"].as_array().unwrap().len(), 12);
 
     // Copilot CLI's file is hookhost's own: uninstall removes it.
     ok(&install(&p, &["--for", "copilot", "--uninstall"]));
@@ -366,4 +366,56 @@ fn goose_gets_a_plugin_of_its_own_and_droid_its_settings_fallback() {
         serde_json::from_str::<Value>(&read(&settings)).unwrap(),
         user
     );
+}
+
+#[test]
+fn opencode_gets_hookhosts_plugin_file_and_never_a_users_file() {
+    let p = Project::new(json!({"hooks": {}}));
+    let plugin = file(&p, ".config/opencode/plugins/hookhost.js");
+    let shipped =
+        read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/opencode/hookhost.js"));
+    assert!(doctor_wirings(&p, "opencode").iter().all(|(_, n)| *n == 0));
+
+    let text = ok(&install(&p, &["--for", "opencode"]));
+    assert!(text.contains("added    tool.execute.before"), "{text}");
+    assert_eq!(read(&plugin), shipped);
+    let seen = doctor_wirings(&p, "opencode");
+    assert_eq!(seen.len(), 4, "{seen:?}");
+    assert!(seen.iter().all(|(_, n)| *n == 1), "{seen:?}");
+    assert!(ok(&install(&p, &["--for", "opencode"])).contains("nothing to change"));
+
+    // An older copy of the plugin is replaced; doctor warned about it first.
+    std::fs::write(
+        &plugin,
+        format!("{}\n// old\n", shipped.lines().next().unwrap()),
+    )
+    .unwrap();
+    let out = p.cli(&["doctor"], &[]);
+    let doctor = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        doctor.contains("another version of hookhost's opencode plugin"),
+        "{doctor}"
+    );
+    let text = ok(&install(&p, &["--for", "opencode"]));
+    assert!(text.contains("updated  tool.execute.before"), "{text}");
+    assert_eq!(read(&plugin), shipped);
+    assert!(!file(&p, ".config/opencode/plugins/hookhost.js.hookhost-backup").exists());
+
+    ok(&install(&p, &["--for", "opencode", "--uninstall"]));
+    assert!(!plugin.exists());
+
+    // A file of the user's by that name: neither install nor uninstall touches it.
+    std::fs::write(&plugin, "export const Mine = async () => ({});\n").unwrap();
+    for args in [
+        &["--for", "opencode"][..],
+        &["--for", "opencode", "--uninstall"],
+    ] {
+        let out = install(&p, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("not hookhost's plugin"), "{err}");
+        assert!(err.contains("hookhost.js"), "{err}");
+    }
+    assert_eq!(read(&plugin), "export const Mine = async () => ({});\n");
+    assert!(doctor_wirings(&p, "opencode").iter().all(|(_, n)| *n == 0));
 }

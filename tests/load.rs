@@ -49,12 +49,14 @@ fn zombies() -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thousand_concurrent_events_leak_nothing() {
+    // A minute each: this is about leaks, and 4,000 hooks on a busy 2-core machine can queue
+    // for longer than the default 10 s (a trivial guest once timed out waiting).
     let p = Project::new(json!({"hooks": {
         "PostToolUse": [
-            {"command": "hooks/t.wasm"},
-            {"command": "exit 1"},
-            {"command": "hooks/h.wasm exit 3"},
-            {"command": "cat > /dev/null"}
+            {"command": "hooks/t.wasm", "timeout": 60000},
+            {"command": "exit 1", "timeout": 60000},
+            {"command": "hooks/h.wasm exit 3", "timeout": 60000},
+            {"command": "cat > /dev/null", "timeout": 60000}
         ]
     }}));
     std::fs::create_dir_all(p.path().join("hooks")).unwrap();

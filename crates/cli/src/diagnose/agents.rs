@@ -79,6 +79,10 @@ const AGENTS: &[Agent] = &[
         dialect: Dialect::Goose,
         fix: "hookhost install --for goose",
     },
+    Agent {
+        dialect: Dialect::Opencode,
+        fix: "hookhost install --for opencode (hookhost's plugin in ~/.config/opencode/plugins/; docs/plugins.md)",
+    },
 ];
 
 impl Agent {
@@ -121,6 +125,17 @@ fn look_at(agent: &Agent, paths: &ConfigPaths, out: &mut Vec<Finding>) -> AgentS
         })
         .collect();
     let mut problems = Vec::new();
+    if let Shape::PluginFile { text } = row.shape {
+        plugin_file_wiring(row, text, paths, &mut events, &mut problems);
+        out.extend(problems);
+        out.extend(summary(agent, binary.as_deref(), &events));
+        return AgentStatus {
+            agent: d.as_str().into(),
+            name: d.agent().into(),
+            binary,
+            events,
+        };
+    }
     let mut sources = settings_sources(d, paths);
     sources.extend(plugin_sources(d, paths, &mut problems));
     for source in &sources {
@@ -198,6 +213,63 @@ fn summary(agent: &Agent, binary: Option<&Path>, events: &[EventWiring]) -> Vec<
         );
     }
     out
+}
+
+/// An agent wired by hookhost's plugin file (opencode): the project's copy
+/// (`.opencode/plugins/hookhost.js`) and the user's (`row.user_file`); a copy wires every
+/// event of the row, another version of it is a warning, and a file there that is not
+/// hookhost's is not counted.
+fn plugin_file_wiring(
+    row: &AgentRow,
+    ours: &str,
+    paths: &ConfigPaths,
+    events: &mut [EventWiring],
+    problems: &mut Vec<Finding>,
+) {
+    let name = Path::new(row.user_file)
+        .file_name()
+        .unwrap_or_default()
+        .to_os_string();
+    let mut files = Vec::new();
+    files.push(paths.project_dir.join(".opencode/plugins").join(&name));
+    if let Some(home) = &paths.home {
+        files.push(home.join(row.user_file));
+    }
+    files.dedup();
+    for file in files {
+        let state = match crate::install::plugin_file::state(&file, ours) {
+            Ok(s) => s,
+            Err(e) => {
+                problems.push(unreadable(&file, &e.to_string()));
+                continue;
+            }
+        };
+        use crate::install::plugin_file::State;
+        match state {
+            State::Missing | State::Foreign => continue,
+            State::Other => problems.push(
+                Finding::warning(format!(
+                    "{} holds another version of hookhost's {} plugin than this hookhost ships",
+                    file.display(),
+                    row.dialect.agent()
+                ))
+                .at(file.display().to_string())
+                .fix(format!(
+                    "hookhost install --for {} (for the user's copy), or copy plugins/{}/ again",
+                    row.dialect, row.dialect
+                )),
+            ),
+            State::Current => {}
+        }
+        for e in events.iter_mut() {
+            e.wired_via.push(Wiring {
+                kind: WiringKind::Plugin,
+                file: file.clone(),
+                plugin: Some("hookhost".into()),
+                command: format!("hookhost hook --for {}", row.dialect),
+            });
+        }
+    }
 }
 
 /// The agent's settings files, project before user (a project at the home directory reads
@@ -466,7 +538,9 @@ fn adapter_commands(shape: Shape, list: &Value) -> Vec<&str> {
             .flatten()
             .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
             .collect(),
-        Shape::CursorFlat | Shape::CopilotFlat => list.as_array().into_iter().flatten().collect(),
+        Shape::CursorFlat | Shape::CopilotFlat | Shape::PluginFile { .. } => {
+            list.as_array().into_iter().flatten().collect()
+        }
     };
     entries
         .into_iter()

@@ -159,7 +159,8 @@ fn adapter_places(
                     }
                 }
             }
-            Shape::CursorFlat | Shape::CopilotFlat => {
+            // A plugin file has no entries (install never edits it as a document).
+            Shape::CursorFlat | Shape::CopilotFlat | Shape::PluginFile { .. } => {
                 if item.get(key).and_then(Json::as_str).is_some_and(is_adapter) {
                     out.push((g, g));
                 }
@@ -225,7 +226,9 @@ fn new_group(row: &AgentRow, event: &str, command: &str) -> Json {
             group.set("hooks", Json::Array(vec![entry]));
             group
         }
-        Shape::CursorFlat => Json::obj([("command", Json::str(command)), ("timeout", timeout)]),
+        Shape::CursorFlat | Shape::PluginFile { .. } => {
+            Json::obj([("command", Json::str(command)), ("timeout", timeout)])
+        }
         Shape::CopilotFlat => Json::obj([
             ("type", Json::str("command")),
             ("bash", Json::str(command)),

@@ -103,6 +103,15 @@ pub fn backup_path(file: &Path) -> PathBuf {
 /// Writes `text` to `file` atomically; the first time, the original (if any) is copied to
 /// its backup first. Returns the backup when this call made it.
 pub fn write(file: &Path, text: &str) -> Result<Option<PathBuf>, FileError> {
+    write_with(file, text, true)
+}
+
+/// Writes `text` to `file` atomically, with no backup (a file that is hookhost's own).
+pub fn write_own(file: &Path, text: &str) -> Result<(), FileError> {
+    write_with(file, text, false).map(|_| ())
+}
+
+fn write_with(file: &Path, text: &str, back_up: bool) -> Result<Option<PathBuf>, FileError> {
     let err = |why: std::io::Error| FileError::Write {
         file: file.into(),
         why: why.to_string(),
@@ -113,7 +122,7 @@ pub fn write(file: &Path, text: &str) -> Result<Option<PathBuf>, FileError> {
     let mut made = None;
     let backup = backup_path(file);
     let old = std::fs::metadata(&real).ok();
-    if old.is_some() && std::fs::symlink_metadata(&backup).is_err() {
+    if back_up && old.is_some() && std::fs::symlink_metadata(&backup).is_err() {
         std::fs::copy(&real, &backup).map_err(err)?;
         made = Some(backup);
     }

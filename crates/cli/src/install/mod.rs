@@ -8,6 +8,7 @@
 pub mod edit;
 pub mod file;
 pub mod ordered;
+pub mod plugin_file;
 pub mod table;
 
 use anyhow::{Context, bail};
@@ -26,14 +27,15 @@ use table::AgentRow;
     ~/.qwen/settings.json, ~/.qoder/settings.json, ~/.grok/hooks/hookhost.json, ~/.factory/hooks.json \
     (its settings.json while there is no hooks.json), ~/.augment/settings.json, \
     ~/.agents/plugins/hookhost/hooks/hooks.json for goose), atomically, \
-    with a copy of the original as FILE.hookhost-backup the first time. Reads ~/.codex/config.toml \
+    with a copy of the original as FILE.hookhost-backup the first time; for opencode, hookhost's \
+    plugin as ~/.config/opencode/plugins/hookhost.js (never a file there that is not hookhost's). Reads ~/.codex/config.toml \
     (whether Codex's hooks are switched off). Exit 1 when the file cannot be read as the agent reads it."
 )]
 pub struct InstallArgs {
     /// The agent whose user settings get the adapter.
     #[arg(
         long = "for",
-        value_name = "claude|codex|gemini|cursor|copilot|qwen|qoder|grok|droid|auggie|goose",
+        value_name = "claude|codex|gemini|cursor|copilot|qwen|qoder|grok|droid|auggie|opencode|goose",
         value_parser = crate::shell::Hinted::new(table::AGENTS.iter().map(|r| r.dialect.as_str())),
         hide_possible_values = true
     )]
@@ -83,6 +85,9 @@ pub fn install(a: InstallArgs, home: &crate::env::UserHome) -> anyhow::Result<u8
         bail!("no home directory for this account: pass --home DIR");
     };
     let path = row.file(&home_dir);
+    if let table::Shape::PluginFile { text } = row.shape {
+        return install_plugin_file(&a, row, &path, text, &home_dir);
+    }
     let mut doc = file::read(&path, row.comments, a.dry_run)?;
     let original = doc.clone();
     let shape = |e: edit::ShapeError| file::FileError::Shape {
@@ -117,11 +122,61 @@ pub fn install(a: InstallArgs, home: &crate::env::UserHome) -> anyhow::Result<u8
             out.backup = file::write(&path, &text)?;
         }
     }
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+    print_outcome(&out, a.json)?;
+    Ok(0)
+}
+
+fn print_outcome(out: &Outcome, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(out)?);
     } else {
-        print!("{}", render(&out));
+        print!("{}", render(out));
     }
+    Ok(())
+}
+
+/// Install for an agent wired by hookhost's plugin file (opencode): the file is the plugin
+/// this hookhost ships, which runs `hookhost-warm` or `hookhost` from the agent's PATH.
+fn install_plugin_file(
+    a: &InstallArgs,
+    row: &AgentRow,
+    path: &Path,
+    text: &str,
+    home_dir: &Path,
+) -> anyhow::Result<u8> {
+    let (events, change) = plugin_file::plan(row, path, text, a.uninstall)?;
+    let mut notes = notes(row, home_dir);
+    if !a.uninstall {
+        notes.push(format!(
+            "the plugin runs `hookhost-warm` or `hookhost` from {}'s PATH (not this binary by its path){}",
+            row.dialect.agent(),
+            if hookhost::preflight::find_on_path("hookhost").is_none() {
+                ": `hookhost` is not on this PATH, and until it is every tool call is blocked"
+            } else {
+                ""
+            }
+        ));
+    }
+    let out = Outcome {
+        agent: row.dialect.as_str(),
+        file: path.to_path_buf(),
+        operation: if a.uninstall { "uninstall" } else { "install" },
+        dry_run: a.dry_run,
+        changed: change.is_some(),
+        command: (!a.uninstall).then(|| "hookhost's plugin: hook --for opencode".to_string()),
+        backup: None,
+        removed_file: matches!(change, Some(None)),
+        events,
+        notes,
+        content: match (&change, a.dry_run) {
+            (Some(Some(t)), true) => Some(t.clone()),
+            _ => None,
+        },
+    };
+    if let (Some(c), false) = (&change, a.dry_run) {
+        plugin_file::apply(path, c.as_deref())?;
+    }
+    print_outcome(&out, a.json)?;
     Ok(0)
 }
 

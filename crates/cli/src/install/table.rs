@@ -21,6 +21,9 @@ pub enum Shape {
     /// GitHub Copilot CLI's: `{"version": 1, "hooks": {EVENT: [{"type": "command", "bash":
     /// C, "timeoutSec": T}]}}`.
     CopilotFlat,
+    /// No settings entries: the file is hookhost's plugin for the agent, this text
+    /// ([`super::plugin_file`]), which runs the adapter on every event of the row.
+    PluginFile { text: &'static str },
 }
 
 impl Shape {
@@ -96,6 +99,14 @@ const COPILOT_EVENTS: &[&str] = &[
     "sessionEnd",
 ];
 
+/// The opencode events hookhost's opencode plugin hands over (plugins/opencode/hookhost.js).
+const OPENCODE_EVENTS: &[&str] = &[
+    "tool.execute.before",
+    "tool.execute.after",
+    "session.created",
+    "session.idle",
+];
+
 /// Every agent `install --for` takes, in the order `doctor` shows them.
 pub const AGENTS: &[AgentRow] = &[
     AgentRow {
@@ -169,6 +180,20 @@ pub const AGENTS: &[AgentRow] = &[
         "*",
         60_000,
     ),
+    // opencode loads every `*.js` of ~/.config/opencode/plugins/: hookhost's plugin is one
+    // file there (XDG_CONFIG_HOME is not read: a variable, and the place is the default).
+    AgentRow {
+        dialect: Dialect::Opencode,
+        binary: "opencode",
+        user_file: ".config/opencode/plugins/hookhost.js",
+        fallback: None,
+        comments: false,
+        shape: Shape::PluginFile {
+            text: super::plugin_file::OPENCODE_PLUGIN,
+        },
+        events: Events::Listed(OPENCODE_EVENTS),
+        timeout: 0,
+    },
     // goose reads each plugin of ~/.agents/plugins/ with a `hooks/hooks.json`; its matchers
     // are regular expressions (`*` is none).
     claude_like(
