@@ -4,7 +4,8 @@ It speaks just enough of four model APIs for an agent's main loop:
 - Anthropic Messages (`POST /v1/messages`, SSE when `"stream": true`) for Claude Code;
 - OpenAI Responses (`POST .../responses`, SSE) for Codex;
 - Gemini (`POST .../models/M:generateContent` and `:streamGenerateContent?alt=sse`) for Gemini CLI;
-- OpenAI Chat Completions (`POST .../chat/completions`, SSE when `"stream": true`) for Qwen Code.
+- OpenAI Chat Completions (`POST .../chat/completions`, SSE when `"stream": true`) for Qwen Code,
+  opencode and Factory Droid.
 
 A script is a list of turns, each `{"shell": "COMMAND"}` (call the agent's shell tool),
 `{"text": "..."}` (a final answer), or, for Anthropic only, `{"tool": NAME or [NAMES], "input": {...}}`
@@ -29,7 +30,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # The shell tool each API's agent offers, by preference.
-SHELL_TOOLS = ("Bash", "run_shell_command", "shell_command", "exec_command", "shell", "bash")  # bash: opencode
+SHELL_TOOLS = ("Bash", "run_shell_command", "shell_command", "exec_command", "shell", "bash", "Execute")
+# bash: opencode; Execute: Factory Droid
 FINAL = {"text": "done"}
 
 
@@ -101,6 +103,9 @@ def _shell_args(tool: str, command: str) -> dict:
         return {"cmd": command}
     if tool == "run_shell_command":
         return {"command": command, "description": "scripted call"}
+    if tool == "Execute":  # Factory Droid: all four are required
+        return {"command": command, "summary": "Run the scripted command", "riskLevel": "low",
+                "riskLevelReason": "A scripted test command in a throwaway directory."}
     return {"command": command, "description": "scripted call"}  # Bash, shell_command
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from model_server import Server  # noqa: E402
-from run_agents import AGENT_TIMEOUT_S, Claude, Codex, Gemini, Results, Run, tool_results, write_json  # noqa: E402
+from run_agents import AGENT_TIMEOUT_S, Claude, Codex, Gemini, Opencode, Results, Run, tool_results, write_json  # noqa: E402
 
 PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
 INSTALL_TIMEOUT_S = 120
@@ -86,7 +86,15 @@ class GeminiPlugin(Gemini):
         return {**super().env(home), **cache_env(home)}
 
 
-AGENTS = {a.name: a for a in (ClaudePlugin, CodexPlugin, GeminiPlugin)}
+class OpencodePlugin(Opencode):
+    """The plugin copied into ~/.config/opencode/plugins/ (docs/plugins.md), calling `hookhost`
+    from PATH as a user's would (no --home: the project's config is what it reads)."""
+
+    def env(self, home):
+        return {**super().env(home), **cache_env(home)}
+
+
+AGENTS = {a.name: a for a in (ClaudePlugin, CodexPlugin, GeminiPlugin, OpencodePlugin)}
 
 
 def scenario(agent, server: Server, work: Path, guard: Path, r: Results) -> None:

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The real-agents tier: the real Claude Code, Codex, Gemini CLI and Qwen Code, run headless and offline
-against the scripted model server (model_server.py), with `hookhost hook --for <agent>` as
-their hook command. Each scenario gets a fresh HOME and project; each check prints one line;
+"""The real-agents tier: the real Claude Code, Codex, Gemini CLI, Qwen Code, opencode and Factory Droid,
+run headless and offline against the scripted model server (model_server.py), with `hookhost hook
+--for <agent>` as their hook command (opencode: hookhost's plugin, which runs it). Each scenario gets a fresh HOME and project; each check prints one line;
 the run closes with `N passed, N failed in Xs`. Exit status 1 on any failure.
 
-Usage: run_agents.py --hookhost /abs/hookhost --bin DIR [--agents claude,codex,gemini,qwen] [--keep]
+Usage: run_agents.py --hookhost /abs/hookhost --bin DIR [--agents claude,codex,gemini,qwen,opencode,droid] [--keep]
        [--only scenarios,answers,replaced,own_files]
 (DIR holds the agents' executables: `npm install --prefix CACHE` puts them in CACHE/node_modules/.bin).
 """
@@ -113,6 +113,9 @@ class Agent:
     # Whether the agent shows a hook's systemMessage to a headless user at all (else why not).
     shows_hook_messages = True
     hidden_messages_why = ""
+    # Whether a headless user sees the reason of a PreToolUse `continue: false` (else why not).
+    shows_stop_reason = True
+    hidden_stop_why = ""
     # Whether `continue: false` on PreToolUse ends the session (else only the deny holds, and why).
     stops_on_pretooluse = True
     no_stop_why = ""
@@ -126,6 +129,18 @@ class Agent:
     # Whether the next run's user settings also wire the adapter before each model request
     # (Gemini CLI's BeforeModel: how a prompt a hook replaced reaches its model).
     before_model = False
+    # The session events whose arrival at the native hooks the harmless run checks.
+    lifecycle = ("UserPromptSubmit", "Stop")
+    # Whether a UserPromptSubmit hook runs at all in a headless run (else why not): its
+    # context and its replaced prompt are then UNSUPPORTED.
+    prompt_hooks = True
+    no_prompt_why = ""
+    # Whether a Stop hook can keep the agent going (else why not).
+    forces_stop = True
+    no_force_why = ""
+    # The agent's own hook file, relative to HOME, as {"hooks": {"PreToolUse": [...]}} (None:
+    # hookhost reads no file of this agent; `own_files` is then UNSUPPORTED).
+    own_file: str | None = None
 
     def shown(self, run: "Run") -> str:
         """What the user sees of a run: its stdout and stderr."""
@@ -144,6 +159,7 @@ class Agent:
 
 class Claude(Agent):
     name, exe = "claude", "claude"
+    own_file = ".claude/settings.json"
 
     def setup(self, home, project):
         events = {e: [{"hooks": [self.hook()]}] for e in ("UserPromptSubmit", "Stop")}
@@ -182,6 +198,7 @@ class Claude(Agent):
 
 class Codex(Agent):
     name, exe = "codex", "codex"
+    own_file = ".codex/hooks.json"
     # `codex exec` prints `hook: PreToolUse Completed|Blocked|Failed` but no hook
     # systemMessage, neither in its human output, nor in --json events, nor in the rollout.
     shows_hook_messages = False
@@ -228,6 +245,7 @@ class Codex(Agent):
 
 class Gemini(Agent):
     name, exe = "gemini", "gemini"
+    own_file = ".gemini/settings.json"
     hook_timeout = 60000  # milliseconds; a hook past it is a warning and the call runs
     # A model pinned in the user's settings (None: Gemini CLI's "auto", which asks a small
     # model to route each prompt first).
@@ -260,6 +278,7 @@ class Gemini(Agent):
 
 class Qwen(Agent):
     name, exe = "qwen", "qwen"
+    own_file = ".qwen/settings.json"
     # Qwen Code 0.24 reads a hook's timeout in seconds, but 1000 or more in milliseconds (its
     # older unit, kept): 60000 is 60 s to Qwen Code and to hookhost's Qwen table alike.
     hook_timeout = 60000
@@ -334,7 +353,147 @@ class Qwen(Agent):
         return "\n".join(out) + run.stderr
 
 
-AGENTS = {a.name: a for a in (Claude, Codex, Gemini, Qwen)}
+PLUGINS = Path(__file__).resolve().parents[2] / "plugins"
+
+
+class Opencode(Agent):
+    """opencode has no hook commands: hookhost's plugin (plugins/opencode/hookhost.js), copied
+    into `~/.config/opencode/plugins/`, runs `hookhost hook --for opencode` from PATH; here
+    PATH starts with a wrapper that adds `--home HOME` (the plugin passes no home)."""
+
+    name, exe = "opencode", "opencode"
+    # The plugin hands a hook's message to opencode's log (client.app.log), which
+    # `opencode run` shows nobody: ~/.local/share/opencode/log/, which the harness reads.
+    shows_hook_messages = False
+    hidden_messages_why = ("the plugin logs a hook's message through opencode's log (client.app.log), which "
+                           "`opencode run` shows nobody (its log file has it: checked above)")
+    stops_on_pretooluse = False
+    no_stop_why = "an opencode plugin can fail a tool call (the reason is its result), not end the session"
+    lifecycle = ("SessionStart", "Stop")  # session.created, session.idle
+    prompt_hooks = False
+    no_prompt_why = "hookhost's opencode plugin hands on no prompt event (UserPromptSubmit never fires)"
+    forces_stop = False
+    no_force_why = "opencode's session.idle cannot keep the session going"
+
+    def setup(self, home, project):
+        cfg = home / ".config" / "opencode"
+        write_json(cfg / "opencode.json", {
+            # An OpenAI-compatible provider (chat completions; @ai-sdk/openai-compatible is
+            # bundled in opencode) on the model server, as the main and the small model.
+            "provider": {"scripted": {
+                "npm": "@ai-sdk/openai-compatible", "name": "Scripted",
+                "options": {"baseURL": f"{self.url}/v1", "apiKey": "fake-key"},
+                "models": {"scripted": {"name": "Scripted", "tool_call": True}},
+            }},
+            "model": "scripted/scripted",
+            "small_model": "scripted/scripted",
+            "autoupdate": False,
+            "share": "disabled",
+        })
+        (cfg / "plugins").mkdir(parents=True, exist_ok=True)
+        shutil.copy(PLUGINS / "opencode" / "hookhost.js", cfg / "plugins" / "hookhost.js")
+        if self.home_flag:
+            write_script(home.parent / "bin" / "hookhost",
+                         f'exec {shlex.quote(str(self.hookhost))} "$@" --home {shlex.quote(str(home))}\n')
+
+    def command(self, project):
+        return [str(self.path), "run", "--format", "json", PROMPT]
+
+    def env(self, home):
+        path = os.environ.get("PATH", "/usr/bin:/bin")
+        return {
+            "PATH": f"{home.parent / 'bin'}{os.pathsep}{path}" if self.home_flag else path,
+            # opencode installs @opencode-ai/plugin into each config directory in the
+            # background (hookhost's plugin needs none of it): offline, npm fails at once.
+            "npm_config_offline": "true",
+            "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
+            "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+            "OPENCODE_DISABLE_SHARE": "1", "OPENCODE_DISABLE_CLAUDE_CODE": "1",
+        }
+
+    def hook_log(self, run):
+        logs = sorted((run.home / ".local" / "share" / "opencode" / "log").glob("*.log"))
+        return "".join(f.read_text(errors="replace") for f in logs) if logs else None
+
+    def hook_failures(self, run):
+        """The plugin's own errors: a call it blocked because hookhost could not answer (the
+        tool's error in the json events), an after-tool or session event it could not hand
+        on (`service=hookhost` at ERROR in opencode's log); no log at all is a failure too."""
+        log = self.hook_log(run)
+        if log is None:
+            return [f"no opencode log in {run.home / '.local' / 'share' / 'opencode' / 'log'}"]
+        bad = [ln for ln in log.splitlines() if "service=hookhost" in ln and "level=ERROR" in ln]
+        return bad + [ln[:300] for ln in run.stdout.splitlines() if "hookhost could not decide" in ln]
+
+    def shown(self, run):
+        """What `opencode run --format json` shows: its events (a tool's error and output,
+        the text), and stderr."""
+        return run.stdout + run.stderr
+
+
+class Droid(Agent):
+    """Factory Droid's `droid exec` with a custom model (BYOK: no Factory login) on the model
+    server; its hooks in `~/.factory/settings.json`."""
+
+    name, exe = "droid", "droid"
+    own_file = ".factory/settings.json"
+    # `droid exec` prints neither a hook's systemMessage nor a stop reason (text, json and
+    # stream-json alike); its session file records each hook run and its answer.
+    shows_hook_messages = False
+    hidden_messages_why = ("droid exec shows no hook systemMessage in any output format; its session file "
+                           "records the answer that carries it (checked above)")
+    shows_stop_reason = False
+    hidden_stop_why = ("droid exec ends a session a hook stopped with an empty result and no reason; its "
+                       "session file records the answer (checked above)")
+
+    def hook_log(self, run):
+        """Droid's session files (~/.factory/sessions/<project>/<id>.jsonl): each hook run
+        with its command, status and stdout."""
+        files = sorted((run.home / ".factory" / "sessions").glob("*/*.jsonl"))
+        return "".join(f.read_text(errors="replace") for f in files) if files else None
+
+    def hook_failures(self, run):
+        """Hook runs whose `hookStatus` is not `completed` in the session file (no file at all
+        is a failure too)."""
+        log = self.hook_log(run)
+        if log is None:
+            return [f"no session file in {run.home / '.factory' / 'sessions'}"]
+        bad = []
+        for line in log.splitlines():
+            try:
+                m = json.loads(line).get("message") or {}
+            except ValueError:
+                continue
+            if isinstance(m, dict) and "hookStatus" in m and m["hookStatus"] != "completed":
+                bad.append(f"{m.get('hookEventName')}: {m['hookStatus']} {json.dumps(m.get('hookResults'))[:200]}")
+        return bad
+    lifecycle = ("SessionStart", "Stop")
+    prompt_hooks = False
+    no_prompt_why = "droid exec fires no UserPromptSubmit hook (SessionStart, the tool hooks, Stop, SessionEnd only)"
+
+    def setup(self, home, project):
+        events = {e: [{"hooks": [self.hook()]}] for e in ("SessionStart", "UserPromptSubmit", "Stop")}
+        for e in ("PreToolUse", "PostToolUse"):
+            events[e] = [{"matcher": "*", "hooks": [self.hook()]}]
+        write_json(home / ".factory" / "settings.json", {
+            # A custom model needs no Factory account; `custom:<displayName>-<index>` selects it.
+            "customModels": [{"model": "scripted", "displayName": "Scripted", "baseUrl": f"{self.url}/v1",
+                              "apiKey": "fake-key", "provider": "generic-chat-completion-api",
+                              "maxOutputTokens": 4096}],
+            "hooks": events,
+        })
+
+    def command(self, project):
+        # --auto high: `rm -rf` in the project is the hook's to stop, not droid's read-only default.
+        return [str(self.path), "exec", "--auto", "high", "--output-format", "stream-json",
+                "--model", "custom:Scripted-0", PROMPT]
+
+    def env(self, home):
+        return {"FACTORY_DROID_AUTO_UPDATE_ENABLED": "false", "FACTORY_DISABLE_DYNAMIC_CONFIG": "1",
+                "FACTORY_DISABLE_KEYRING": "1", "FACTORY_TELEMETRY_INGEST_BASE_URL": self.url}
+
+
+AGENTS = {a.name: a for a in (Claude, Codex, Gemini, Qwen, Opencode, Droid)}
 
 
 # ---------------------------------------------------------------- one scenario
@@ -447,7 +606,14 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
     x = run("stop", [{"shell": "rm -r victim"}, {"text": "Should not get here."}],
             {"PreToolUse": [{"command": stopper}]})
     r.check(f"{a} stop: victim/ still exists after continue:false", kept(x), x.summary())
-    r.check(f"{a} stop: the stop reason is shown to the user", STOP_REASON in agent.shown(x), x.summary())
+    if agent.shows_stop_reason:
+        r.check(f"{a} stop: the stop reason is shown to the user", STOP_REASON in agent.shown(x), x.summary())
+    else:
+        logged = agent.hook_log(x)
+        if logged is not None:
+            r.check(f"{a} stop: the agent read the stop reason (its own log has it)", STOP_REASON in logged,
+                    x.summary())
+        r.unsupported_check(f"{a} stop: showing the stop reason", agent.hidden_stop_why)
     if agent.stops_on_pretooluse:
         r.check(f"{a} stop: the session ended (no model request after the stopped call)", x.next_request is None,
                 x.summary())
@@ -474,15 +640,14 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
     # 4. A harmless call passes the guard and runs; the prompt and stop events reach the native hooks.
     log.unlink(missing_ok=True)
     x = run("harmless", [{"shell": "ls"}, {"text": "Listed."}],
-            {"PreToolUse": [{"command": guard, "match": "bash"}],
-             "UserPromptSubmit": [{"command": logger}], "Stop": [{"command": logger}]})
+            {"PreToolUse": [{"command": guard, "match": "bash"}], **{e: [{"command": logger}] for e in agent.lifecycle}})
     r.check(f"{a} harmless: the guard saw `ls`", log.is_file() and '"ls"' in log.read_text(), x.summary())
     seen = x.next_request is not None and "canary.txt" in tool_results(x.next_request)
     r.check(f"{a} harmless: `ls` ran (its output is the tool result)", seen,
             "no next request" if x.next_request is None else tool_results(x.next_request)[:300])
     ev = events_log.read_text() if events_log.is_file() else ""
-    r.check(f"{a} harmless: UserPromptSubmit and Stop reached the native hooks",
-            '"UserPromptSubmit"' in ev and '"Stop"' in ev, ev[:300] or "no event logged")
+    r.check(f"{a} harmless: {' and '.join(agent.lifecycle)} reached the native hooks",
+            all(f'"{e}"' in ev for e in agent.lifecycle), ev[:300] or "no event logged")
 
     # 5. The agent cannot rewrite its own guards: its shell write of the user's hooks.json is
     # denied by hookhost's protected-state guard (the user's guard would have let it through),
@@ -522,9 +687,12 @@ def answers(agent: Agent, server: Server, work: Path, r: Results) -> None:
     # 5. Context: a UserPromptSubmit hook's additionalContext reaches the model.
     ctx = write_script(work / "bin" / f"{a}-ctx.sh",
                        f"cat > /dev/null\necho {shlex.quote(json.dumps({'additionalContext': CTX}))}\n")
-    x, reqs = run("context", [{"text": "Noted."}], {"UserPromptSubmit": [{"command": ctx}]})
-    r.check(f"{a} context: UserPromptSubmit additionalContext reaches the model", body_has(x, CTX, reqs),
-            x.summary())
+    if agent.prompt_hooks:
+        x, reqs = run("context", [{"text": "Noted."}], {"UserPromptSubmit": [{"command": ctx}]})
+        r.check(f"{a} context: UserPromptSubmit additionalContext reaches the model", body_has(x, CTX, reqs),
+                x.summary())
+    else:
+        r.unsupported_check(f"{a} context: UserPromptSubmit additionalContext", agent.no_prompt_why)
 
     # 6. Stop force: exit 2 with a message once keeps the agent going, with the message.
     marker = work / f"{a}-forced"
@@ -533,7 +701,10 @@ def answers(agent: Agent, server: Server, work: Path, r: Results) -> None:
                          f"touch {shlex.quote(str(marker))}\necho {shlex.quote(FORCE)}\nexit 2\n")
     x, reqs = run("force", [{"text": "First answer."}], {"Stop": [{"command": force}]})
     r.check(f"{a} force: the Stop hook ran", marker.exists(), x.summary())
-    r.check(f"{a} force: the agent went on with the hook's message", body_has(x, FORCE, reqs), x.summary())
+    if agent.forces_stop:
+        r.check(f"{a} force: the agent went on with the hook's message", body_has(x, FORCE, reqs), x.summary())
+    else:
+        r.unsupported_check(f"{a} force: going on with the Stop hook's message", agent.no_force_why)
 
     # 7. PostToolUse feedback: exit 2 on PostToolUse shows stderr to the model.
     fb = write_script(work / "bin" / f"{a}-feedback.sh", f"cat > /dev/null\necho {shlex.quote(FEEDBACK)} >&2\nexit 2\n")
@@ -591,6 +762,9 @@ def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> Non
     the agents whose prompt hooks cannot replace a prompt) the original is blocked and the
     user is shown the replacement."""
     a = agent.name
+    if not agent.prompt_hooks:
+        r.unsupported_check(f"{a} replaced: a UserPromptSubmit hook's updatedPrompt", agent.no_prompt_why)
+        return
     # With context too: Gemini CLI puts it after the prompt in the same message. Only the
     # test's prompt is replaced (a later prompt of a resumed session is not).
     answer = {"updatedPrompt": REPLACED, "additionalContext": REPLACED_CTX}
@@ -652,21 +826,17 @@ def replaced_prompt(agent: Agent, server: Server, work: Path, r: Results) -> Non
 def own_files(agent: Agent, hookhost: Path, work: Path, r: Results) -> None:
     """Hooks in the agent's own settings file, seen through hookhost's list/check/run."""
     a = agent.name
+    if agent.own_file is None:
+        r.unsupported_check(f"{a} own files", "hookhost reads no file of this agent (it has no hook file)")
+        return
     root = Path(tempfile.mkdtemp(prefix=f"{a}-ownfiles-", dir=work))
     home, project = root / "home", root / "project"
     project.mkdir(parents=True)
     guard = write_script(root / "guard.sh", f'case "$(cat)" in *"rm -rf"*) echo {shlex.quote(REASON)} >&2; exit 2;; esac\n')
-    entry = {"matcher": "run_shell_command" if a in ("gemini", "qwen") else "Bash",
-             "hooks": [{"type": "command", "command": guard, "timeout": agent.hook_timeout}]}
+    matcher = {"gemini": "run_shell_command", "qwen": "run_shell_command", "droid": "Execute"}.get(a, "Bash")
+    entry = {"matcher": matcher, "hooks": [{"type": "command", "command": guard, "timeout": agent.hook_timeout}]}
     event = "BeforeTool" if a == "gemini" else "PreToolUse"
-    if a == "claude":
-        write_json(home / ".claude" / "settings.json", {"hooks": {event: [entry]}})
-    elif a == "gemini":
-        write_json(home / ".gemini" / "settings.json", {"hooks": {event: [entry]}})
-    elif a == "qwen":
-        write_json(home / ".qwen" / "settings.json", {"hooks": {event: [entry]}})
-    else:
-        write_json(home / ".codex" / "hooks.json", {"hooks": {event: [entry]}})
+    write_json(home / agent.own_file, {"hooks": {event: [entry]}})
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8"}
 
     def hh(*args: str) -> subprocess.CompletedProcess:
@@ -692,7 +862,7 @@ def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hookhost", required=True, help="absolute path of the hookhost binary")
     p.add_argument("--bin", required=True, help="directory with the agents' executables")
-    p.add_argument("--agents", default="claude,codex,gemini,qwen")
+    p.add_argument("--agents", default=",".join(AGENTS))
     p.add_argument("--keep", action="store_true", help="keep the scenario directories")
     p.add_argument("--only", help="run only these groups (scenarios,answers,replaced,own_files)")
     a = p.parse_args(argv)

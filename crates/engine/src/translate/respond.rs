@@ -84,8 +84,9 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         Dialect::Copilot => text(&copilot_answer(&f)),
         Dialect::Goose => text(&goose_answer(&f)),
         Dialect::Qwen => text(&qwen_answer(&f)),
+        Dialect::Droid => text(&droid_answer(&f)),
         Dialect::Opencode => text(&opencode_answer(&f)),
-        // Qoder CLI, Grok CLI, Factory Droid, Auggie and VS Code read Claude Code's.
+        // Qoder CLI, Grok CLI, Auggie and VS Code read Claude Code's.
         _ => text(&claude_answer(&f)),
     };
     Answer {
@@ -618,15 +619,29 @@ fn qwen_answer(f: &Facts) -> ClaudeAnswer {
             a.decide(f);
             a.with_context(f).claude(f.event)
         }
-        Event::PostToolUse if f.feedback.is_some() => {
-            let mut a = Family::of(f);
-            a.updated_tool_output.clone_from(&f.tool_output);
-            a.context = context_then_feedback(f);
-            a.decide(f);
-            a.with_context(f).claude(f.event)
-        }
+        Event::PostToolUse if f.feedback.is_some() => feedback_as_context(f),
         _ => claude_answer(f),
     }
+}
+
+/// Factory Droid's answer: Claude Code's, except that its PostToolUse (0.215.0, seen in the
+/// real-agents tier) reads `additionalContext` and ignores `decision: "block"` with its
+/// `reason`: feedback goes in the context too, which Droid hands the model.
+fn droid_answer(f: &Facts) -> ClaudeAnswer {
+    match f.event {
+        Event::PostToolUse if f.feedback.is_some() => feedback_as_context(f),
+        _ => claude_answer(f),
+    }
+}
+
+/// A PostToolUse answer with the hooks' feedback also after their context in
+/// `additionalContext`, for an agent that reads no `decision`/`reason` there.
+fn feedback_as_context(f: &Facts) -> ClaudeAnswer {
+    let mut a = Family::of(f);
+    a.updated_tool_output.clone_from(&f.tool_output);
+    a.context = context_then_feedback(f);
+    a.decide(f);
+    a.with_context(f).claude(f.event)
 }
 
 /// Codex's answer: on PreToolUse only a deny (Codex rejects "ask" and "allow", and cannot
@@ -943,6 +958,23 @@ mod tests {
         let r = report(Event::PreToolUse);
         assert_eq!(
             respond(Dialect::Qwen, &r, Some("bash")).stdout,
+            respond(Dialect::Claude, &r, Some("bash")).stdout
+        );
+    }
+
+    #[test]
+    fn droid_gets_feedback_as_context_and_claude_codes_answer_otherwise() {
+        let mut r = report(Event::PostToolUse);
+        r.feedback = vec!["lint failed".into()];
+        let droid = parsed(&respond(Dialect::Droid, &r, Some("bash")));
+        assert_eq!(
+            droid["hookSpecificOutput"]["additionalContext"], "lint failed",
+            "{droid}"
+        );
+        let mut r = report(Event::PreToolUse);
+        r.updated_args = Some(json!({"command": "ls"}));
+        assert_eq!(
+            respond(Dialect::Droid, &r, Some("bash")).stdout,
             respond(Dialect::Claude, &r, Some("bash")).stdout
         );
     }
