@@ -10,6 +10,7 @@ mod common;
 mod agent;
 mod claude;
 mod claude_like;
+mod cline;
 mod corpus;
 mod cursor_copilot;
 mod fixtures;

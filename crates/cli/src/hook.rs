@@ -1,4 +1,4 @@
-//! `hookhost hook --for claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode`:
+//! `hookhost hook --for claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode|cline`:
 //! the outbound adapter. Reads that agent's hook
 //! payload on stdin, fires the event through the native engine with the project's and the
 //! user's `.coding-agent/hooks.json` only (never the agent's own settings file), and answers
@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 /// that docs/cli.md names each).
 pub const AGENTS: &[&str] = &[
     "claude", "gemini", "codex", "cursor", "copilot", "qwen", "qoder", "grok", "droid", "auggie",
-    "vscode", "goose", "opencode",
+    "vscode", "goose", "opencode", "cline",
 ];
 
 /// Set in the environment of the hooks the adapter runs.
@@ -57,7 +57,7 @@ pub struct HookArgs {
     /// Whose payload comes on stdin and whose protocol the answer speaks.
     #[arg(
         long = "for",
-        value_name = "claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode",
+        value_name = "claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode|cline",
         value_parser = crate::shell::Hinted::new(AGENTS.iter().copied()),
         hide_possible_values = true
     )]
@@ -339,8 +339,8 @@ fn project_of(
         // agents that name none): a Claude Code session around them is not their project.
         d if d.is_claude_like() => dialect::agent_variables(d),
         // opencode names none; its plugin sends the directory opencode was started in as
-        // `cwd`.
-        Dialect::Opencode => &[],
+        // `cwd`. Cline names none: its payload's `workspaceRoots` is the project.
+        Dialect::Opencode | Dialect::Cline => &[],
         _ => &["CLAUDE_PROJECT_DIR"],
     };
     let started_in = vars

@@ -14,7 +14,7 @@
 //! - `cursor`, `copilot`: Cursor's and GitHub Copilot CLI's payloads, both ways (their shapes
 //!   are their own); `claude_like`: the Claude-like agents' (Qwen Code, Qoder CLI, Grok CLI,
 //!   Factory Droid, Auggie, VS Code, goose), both ways; `opencode`: the payload hookhost's
-//!   opencode plugin sends, both ways;
+//!   opencode plugin sends, both ways; `cline`: Cline's, both ways;
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`);
 //! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
@@ -24,6 +24,7 @@
 //! The public path is still `hookhost::dialect::...` (re-exports).
 
 mod claude_like;
+mod cline;
 mod copilot;
 mod cursor;
 mod env;

@@ -22,6 +22,10 @@
 //! | SessionEnd | SessionEnd | SessionEnd | SessionEnd |
 //! | Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PostToolBatch, PermissionDenied, TaskCreated, TaskCompleted, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, Elicitation, ElicitationResult, PreModelSwitch, PostModelSwitch | the same names | - | - |
 //!
+//! Cline's events are its hook files' names: TaskStart and TaskResume (SessionStart),
+//! UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, TaskComplete (Stop), TaskError
+//! (StopFailure), TaskCancel and SessionShutdown (SessionEnd).
+//!
 //! Cursor and Copilot CLI have none of the nineteen events of the last row either; a hook on
 //! one of them in another agent's file is a warning that names the agent whose event it is
 //! ([`foreign_only`]).
@@ -136,6 +140,25 @@ pub const AGENT_EVENTS: &[(Dialect, &str, Event)] = &[
     (Dialect::Opencode, "tool.execute.after", Event::PostToolUse),
     (Dialect::Opencode, "session.created", Event::SessionStart),
     (Dialect::Opencode, "session.idle", Event::Stop),
+    // Cline: its hook files' names (docs.cline.bot, "Hook Reference"; the SDK's
+    // `HookConfigFileName`). A task is a session: TaskStart and TaskResume start one,
+    // TaskComplete ends a turn, TaskCancel and SessionShutdown end it, TaskError is a turn
+    // ended by an error. TaskResume and SessionShutdown are in [`SECOND_NAMES`].
+    (Dialect::Cline, "TaskStart", Event::SessionStart),
+    (Dialect::Cline, "UserPromptSubmit", Event::UserPromptSubmit),
+    (Dialect::Cline, "PreToolUse", Event::PreToolUse),
+    (Dialect::Cline, "PostToolUse", Event::PostToolUse),
+    (Dialect::Cline, "PreCompact", Event::PreCompact),
+    (Dialect::Cline, "TaskComplete", Event::Stop),
+    (Dialect::Cline, "TaskError", Event::StopFailure),
+    (Dialect::Cline, "TaskCancel", Event::SessionEnd),
+];
+
+/// An agent's second name for a native event it has in [`AGENT_EVENTS`]: read as that event,
+/// never rendered (its hooks see the first).
+pub const SECOND_NAMES: &[(Dialect, &str, Event)] = &[
+    (Dialect::Cline, "TaskResume", Event::SessionStart),
+    (Dialect::Cline, "SessionShutdown", Event::SessionEnd),
 ];
 
 /// The payload fields of the events Claude Code added, besides those every event has and
@@ -285,6 +308,7 @@ pub fn from_agent_name(d: Dialect, name: &str) -> Option<Event> {
             .filter(|e| super::claude_like::fires(d, *e)),
         _ => AGENT_EVENTS
             .iter()
+            .chain(SECOND_NAMES)
             .find(|(dd, n, _)| *dd == d && *n == name)
             .map(|(_, _, e)| *e),
     }
@@ -512,6 +536,10 @@ mod tests {
         assert_eq!(agent_name(Dialect::Gemini, Event::PermissionRequest), None);
         assert_eq!(agent_name(Dialect::Codex, Event::Notification), None);
         assert_eq!(from_agent_name(Dialect::Gemini, "BeforeModel"), None);
+        for (d, name, e) in SECOND_NAMES {
+            assert_eq!(from_agent_name(*d, name), Some(*e), "{d} {name}");
+            assert_ne!(agent_name(*d, *e), Some(*name), "{d} {e}");
+        }
     }
 
     #[test]

@@ -306,8 +306,9 @@ const GOOSE: Format = Format {
     ..like(Dialect::Goose, |n| like_event(Dialect::Goose, n))
 };
 
-/// The format of dialect `d`'s hook files (`None`: ling's list of rules, native, or opencode,
-/// whose hooks are JS plugins and which has no hook file: nothing reads one).
+/// The format of dialect `d`'s hook files (`None`: ling's list of rules, native, Cline's
+/// files (`cline.rs`), or opencode, whose hooks are JS plugins and which has no hook file:
+/// nothing reads one).
 pub(super) fn of(d: Dialect) -> Option<&'static Format> {
     match d {
         Dialect::Claude => Some(&CLAUDE),
@@ -322,6 +323,6 @@ pub(super) fn of(d: Dialect) -> Option<&'static Format> {
         Dialect::Auggie => Some(&AUGGIE),
         Dialect::Vscode => Some(&VSCODE),
         Dialect::Goose => Some(&GOOSE),
-        Dialect::Native | Dialect::Ling | Dialect::Opencode => None,
+        Dialect::Native | Dialect::Ling | Dialect::Opencode | Dialect::Cline => None,
     }
 }

@@ -117,6 +117,25 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
     for p in super::claude_like::PROFILES {
         out.extend(claude_like_sources(p, project, home));
     }
+    out.extend(cline_sources(project, home));
+    out
+}
+
+/// Cline's hook files (`cline.rs`): the project's directories, then the user's; a project at
+/// the home directory reads its `.cline/hooks` once, as the user's.
+fn cline_sources(project: &Path, home: Option<&PathBuf>) -> Vec<ForeignSource> {
+    let at_home = home.is_some_and(|h| same_file(h, project));
+    let mut out = Vec::new();
+    if !at_home {
+        for rel in super::cline::PROJECT_DIRS {
+            out.extend(super::cline::hook_files(Scope::Project, &project.join(rel)));
+        }
+    }
+    if let Some(home) = home {
+        for rel in super::cline::USER_DIRS {
+            out.extend(super::cline::hook_files(Scope::Global, &home.join(rel)));
+        }
+    }
     out
 }
 
