@@ -18,3 +18,4 @@ mod gemini;
 mod http;
 mod opencode;
 mod others;
+mod windsurf;

@@ -60,11 +60,15 @@ pub enum Dialect {
     /// camelCase payload with the event's own object (`preToolUse`), `{"cancel": true}`
     /// answers, 30 s.
     Cline,
+    /// Windsurf's Cascade hooks: `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`,
+    /// events per tool kind (`pre_run_command`, `pre_write_code`, ...), `agent_action_name`
+    /// and `tool_info` in the payload; exit 2 blocks, with stderr.
+    Windsurf,
 }
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: [Dialect; 16] = [
+    pub const ALL: [Dialect; 17] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Gemini,
@@ -81,6 +85,7 @@ impl Dialect {
         Dialect::Goose,
         Dialect::Opencode,
         Dialect::Cline,
+        Dialect::Windsurf,
     ];
 
     /// The dialects whose hook files and payloads are Claude Code's shape with a few
@@ -101,7 +106,7 @@ impl Dialect {
     }
 
     /// `native`, `claude`, `gemini`, `codex`, `ling`, `cursor`, `copilot`, `qwen`, `qoder`,
-    /// `grok`, `droid`, `auggie`, `vscode`, `goose`, `opencode` or `cline`.
+    /// `grok`, `droid`, `auggie`, `vscode`, `goose`, `opencode`, `cline` or `windsurf`.
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::Native => "native",
@@ -120,6 +125,7 @@ impl Dialect {
             Dialect::Goose => "goose",
             Dialect::Opencode => "opencode",
             Dialect::Cline => "cline",
+            Dialect::Windsurf => "windsurf",
         }
     }
 
@@ -142,6 +148,7 @@ impl Dialect {
             Dialect::Goose => "goose",
             Dialect::Opencode => "opencode",
             Dialect::Cline => "Cline",
+            Dialect::Windsurf => "Windsurf",
         }
     }
 
@@ -159,6 +166,7 @@ impl Dialect {
     /// say: Qoder CLI 600 s; Qwen Code, Factory Droid and Auggie 60 s; VS Code and goose 30 s;
     /// Grok CLI 5 s; Cline 30 s (its hook runner's `HOOK_EXECUTION_TIMEOUT_MS`); opencode's
     /// plugin waits for the adapter as long as hookhost's own (it has no timeout of its own).
+    /// Windsurf documents none: hookhost's 30 s.
     pub fn default_timeout_ms(self) -> u64 {
         match self {
             Dialect::Claude | Dialect::Codex | Dialect::Qoder => 600_000,
@@ -167,7 +175,11 @@ impl Dialect {
             | Dialect::Qwen
             | Dialect::Droid
             | Dialect::Auggie => 60_000,
-            Dialect::Copilot | Dialect::Vscode | Dialect::Goose | Dialect::Cline => 30_000,
+            Dialect::Copilot
+            | Dialect::Vscode
+            | Dialect::Goose
+            | Dialect::Cline
+            | Dialect::Windsurf => 30_000,
             Dialect::Grok => 5_000,
             Dialect::Native | Dialect::Ling | Dialect::Opencode => crate::hook::DEFAULT_TIMEOUT_MS,
         }

@@ -588,6 +588,60 @@ const CLINE: Rules = Rules {
     answer_of: last_json_object,
 };
 
+/// Windsurf's rules; columns as [`NATIVE_TABLE`]. Exit 2 blocks what a pre-hook is about (a
+/// tool call, a prompt), with stderr (else stdout) as the reason; any other exit is a hook
+/// error that is "logged but the action still proceeds" (docs.windsurf.com, "Cascade Hooks",
+/// "Exit Codes"), and so are a timeout and a failure to start (Windsurf documents neither):
+/// they block only where a native `onError: "block"` says so. A post-hook cannot change what
+/// happened, `post_cascade_response` cannot keep Cascade going.
+pub const WINDSURF_TABLE: Table = {
+    use Cell::*;
+    const FAILS_OPEN: [Cell; 8] = [
+        WarnOrBlock,
+        WarnOrBlock,
+        Warn,
+        Warn,
+        Warn,
+        WarnOrBlock,
+        WarnOrBlock,
+        Block,
+    ];
+    [
+        (
+            Condition::Exit0,
+            [Pass, Pass, Pass, Pass, Pass, Pass, Pass, Pass],
+        ),
+        (
+            Condition::Exit2,
+            [Block, BlockPrompt, Warn, Warn, Warn, Block, Block, Block],
+        ),
+        (Condition::OtherExit, FAILS_OPEN),
+        (Condition::Timeout, FAILS_OPEN),
+        (Condition::SpawnFailure, FAILS_OPEN),
+    ]
+};
+
+/// Windsurf reads no answer from stdout: exit codes only.
+fn no_answer(_stdout: &[u8]) -> Cow<'_, [u8]> {
+    Cow::Borrowed(&[])
+}
+
+/// Windsurf: [`WINDSURF_TABLE`]; stdout, JSON or not, decides nothing.
+const WINDSURF: Rules = Rules {
+    dialect: Dialect::Windsurf,
+    table: WINDSURF_TABLE,
+    exit2_needs_stderr: false,
+    plain_stdout: PlainStdout::Ignored,
+    json_block_blocks_prompt: false,
+    refuses: refuses_nothing,
+    merges_tool_input: false,
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    reads_top_level: false,
+    tool_output: ToolOutput::Unsupported,
+    answer_of: no_answer,
+};
+
 /// The rules hooks of dialect `d` are judged by.
 pub fn rules(d: Dialect) -> &'static Rules {
     match d {
@@ -607,6 +661,7 @@ pub fn rules(d: Dialect) -> &'static Rules {
         Dialect::Goose => &GOOSE,
         Dialect::Opencode => &OPENCODE,
         Dialect::Cline => &CLINE,
+        Dialect::Windsurf => &WINDSURF,
     }
 }
 

@@ -149,7 +149,10 @@ mod tests {
         assert_eq!((d, e), (Dialect::Cline, Some(Event::PreToolUse)));
         assert_eq!(f["toolName"], "bash");
         assert_eq!(f["toolArgs"]["command"], "rm -rf /");
-        assert_eq!((f["cwd"].as_str(), f["sessionId"].as_str()), (Some("/w"), Some("t1")));
+        assert_eq!(
+            (f["cwd"].as_str(), f["sessionId"].as_str()),
+            (Some("/w"), Some("t1"))
+        );
         // Claude Code's payload is not Cline's.
         let claude = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash"});
         assert!(recognise(claude.as_object().unwrap()).is_none());
@@ -240,9 +243,17 @@ mod tests {
         let mut r = EventReport::new(Event::PreToolUse);
         r.updated_args = Some(json!({"command": "ls"}));
         let a = super::super::respond(Dialect::Cline, &r, Some("bash"));
-        assert!(a.stdout.contains("\"cancel\":true") && a.stdout.contains("rewrote"), "{}", a.stdout);
+        assert!(
+            a.stdout.contains("\"cancel\":true") && a.stdout.contains("rewrote"),
+            "{}",
+            a.stdout
+        );
         // A pass says nothing.
-        let a = super::super::respond(Dialect::Cline, &EventReport::new(Event::PreToolUse), Some("bash"));
+        let a = super::super::respond(
+            Dialect::Cline,
+            &EventReport::new(Event::PreToolUse),
+            Some("bash"),
+        );
         assert_eq!(a.stdout, "");
     }
 }

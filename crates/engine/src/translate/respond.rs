@@ -77,6 +77,9 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         return worktree_answer(report);
     }
     let f = Facts::of(d, report, tool);
+    if d == Dialect::Windsurf {
+        return windsurf_answer(&f);
+    }
     let stdout = match d {
         Dialect::Gemini => text(&gemini_answer(&f)),
         Dialect::Codex => text(&codex_answer(&f)),
@@ -93,6 +96,42 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         stdout,
         exit_code: 0,
         stderr: String::new(),
+    }
+}
+
+/// Windsurf's answer (docs.windsurf.com/windsurf/cascade/hooks, "Exit Codes"): it reads exit
+/// codes only. Exit 2 blocks a pre-hook's action (a tool call, a prompt), with the reason on
+/// stderr; a denied call, an ask (which Windsurf cannot ask) and a rewrite (which it cannot
+/// apply) are such a block, the last two saying so; so is a blocked prompt or `continue:
+/// false` on a pre-hook. Everything else is exit 0 with nothing: context, a forced Stop
+/// (`post_cascade_response` cannot keep Cascade going) and messages for the user cannot be
+/// said.
+fn windsurf_answer(f: &Facts) -> Answer {
+    let pre = matches!(f.event, Event::PreToolUse | Event::UserPromptSubmit);
+    let why = match f.event {
+        Event::PreToolUse if f.blocked => Some(block_reason(f)),
+        Event::PreToolUse if f.ask => Some(match &f.ask_reason {
+            Some(why) => format!("a hookhost hook asks for confirmation ({why}), which a Windsurf hook cannot ask for; blocked to fail closed"),
+            None => "a hookhost hook asks for confirmation, which a Windsurf hook cannot ask for; blocked to fail closed".to_string(),
+        }),
+        Event::PreToolUse if f.updated.is_some() => Some(
+            "a hookhost hook rewrote this call's arguments, which a Windsurf hook cannot hand back; blocked so that the unrewritten call does not run".to_string(),
+        ),
+        Event::UserPromptSubmit if f.ends_turn => Some(block_reason(f)),
+        _ if pre => f.stop.clone(),
+        _ => None,
+    };
+    match why {
+        Some(why) => Answer {
+            stdout: String::new(),
+            exit_code: 2,
+            stderr: lines(Some(why), &f.messages).unwrap_or_default(),
+        },
+        None => Answer {
+            stdout: String::new(),
+            exit_code: 0,
+            stderr: String::new(),
+        },
     }
 }
 

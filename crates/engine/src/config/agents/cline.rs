@@ -131,7 +131,8 @@ pub(super) fn read_cline(text: &str, file: &Path) -> ForeignFile {
         return f;
     };
     if only_the_adapter(text) {
-        f.warnings.push((Some(name.to_string()), ADAPTER_SKIPPED.into()));
+        f.warnings
+            .push((Some(name.to_string()), ADAPTER_SKIPPED.into()));
         return f;
     }
     let Some(event) = events::from_agent_name(Dialect::Cline, name) else {
@@ -167,9 +168,15 @@ mod tests {
         );
         let py = read_cline("print('{}')", Path::new("/h/.cline/hooks/taskstart.py"));
         assert_eq!(py.hooks[0].event, crate::event::Event::SessionStart);
-        assert_eq!(py.hooks[0].hook["command"], "python3 /h/.cline/hooks/taskstart.py");
+        assert_eq!(
+            py.hooks[0].hook["command"],
+            "python3 /h/.cline/hooks/taskstart.py"
+        );
         let spaced = read_cline("exit 0", Path::new("/my hooks/TaskComplete.sh"));
-        assert_eq!(spaced.hooks[0].hook["command"], "bash '/my hooks/TaskComplete.sh'");
+        assert_eq!(
+            spaced.hooks[0].hook["command"],
+            "bash '/my hooks/TaskComplete.sh'"
+        );
     }
 
     #[test]

@@ -152,6 +152,18 @@ pub const AGENT_EVENTS: &[(Dialect, &str, Event)] = &[
     (Dialect::Cline, "TaskComplete", Event::Stop),
     (Dialect::Cline, "TaskError", Event::StopFailure),
     (Dialect::Cline, "TaskCancel", Event::SessionEnd),
+    // Windsurf's Cascade hooks (docs.windsurf.com/windsurf/cascade/hooks): one event per tool
+    // kind ([`windsurf_event`]); the shell's names are the first, the others' are in
+    // [`SECOND_NAMES`]. `post_cascade_response` runs after a response and cannot keep Cascade
+    // going (a Stop that never forces).
+    (Dialect::Windsurf, "pre_run_command", Event::PreToolUse),
+    (Dialect::Windsurf, "post_run_command", Event::PostToolUse),
+    (
+        Dialect::Windsurf,
+        "pre_user_prompt",
+        Event::UserPromptSubmit,
+    ),
+    (Dialect::Windsurf, "post_cascade_response", Event::Stop),
 ];
 
 /// An agent's second name for a native event it has in [`AGENT_EVENTS`]: read as that event,
@@ -159,6 +171,12 @@ pub const AGENT_EVENTS: &[(Dialect, &str, Event)] = &[
 pub const SECOND_NAMES: &[(Dialect, &str, Event)] = &[
     (Dialect::Cline, "TaskResume", Event::SessionStart),
     (Dialect::Cline, "SessionShutdown", Event::SessionEnd),
+    (Dialect::Windsurf, "pre_read_code", Event::PreToolUse),
+    (Dialect::Windsurf, "pre_write_code", Event::PreToolUse),
+    (Dialect::Windsurf, "pre_mcp_tool_use", Event::PreToolUse),
+    (Dialect::Windsurf, "post_read_code", Event::PostToolUse),
+    (Dialect::Windsurf, "post_write_code", Event::PostToolUse),
+    (Dialect::Windsurf, "post_mcp_tool_use", Event::PostToolUse),
 ];
 
 /// The payload fields of the events Claude Code added, besides those every event has and
@@ -489,6 +507,46 @@ pub(crate) fn cursor_native_of(name: &str) -> Option<(Event, Option<&'static str
         _ => None,
     };
     Some((e.event, tool))
+}
+
+/// Windsurf's tool kinds: the name each of its per-tool events carries as a built-in match
+/// (in Windsurf's tool names, `tools.rs`), by its event names' middle part.
+const WINDSURF_KINDS: [(&str, &str); 4] = [
+    ("run_command", "run_command"),
+    ("read_code", "read_code"),
+    ("write_code", "write_code"),
+    ("mcp_tool_use", MCP_TOOLS),
+];
+
+/// The native meaning of a Windsurf event name and the match it carries by itself
+/// (`pre_run_command`: PreToolUse on `run_command`, Windsurf's name for `bash`); `None` for
+/// one hookhost does not fire (`post_setup_worktree`,
+/// `post_cascade_response_with_transcript`).
+pub(crate) fn windsurf_event(name: &str) -> Option<(Event, Option<&'static str>)> {
+    let event = from_agent_name(Dialect::Windsurf, name)?;
+    let kind = name
+        .strip_prefix("pre_")
+        .or_else(|| name.strip_prefix("post_"))
+        .and_then(|k| WINDSURF_KINDS.iter().find(|(n, _)| *n == k))
+        .map(|(_, m)| *m);
+    Some((event, kind))
+}
+
+/// The Windsurf event a native event and core tool are rendered as; `None` when Windsurf has
+/// no such event (its hooks then see hookhost's name).
+pub(crate) fn windsurf_event_name(event: Event, core_tool: &str) -> Option<&'static str> {
+    let mcp = core_tool.starts_with("mcp__") || core_tool.starts_with("MCP:");
+    Some(match (event, core_tool) {
+        (Event::PreToolUse, "read_file") => "pre_read_code",
+        (Event::PreToolUse, "write_file" | "edit_file") => "pre_write_code",
+        (Event::PreToolUse, _) if mcp => "pre_mcp_tool_use",
+        (Event::PreToolUse, _) => "pre_run_command",
+        (Event::PostToolUse, "read_file") => "post_read_code",
+        (Event::PostToolUse, "write_file" | "edit_file") => "post_write_code",
+        (Event::PostToolUse, _) if mcp => "post_mcp_tool_use",
+        (Event::PostToolUse, _) => "post_run_command",
+        (e, _) => return agent_name(Dialect::Windsurf, e),
+    })
 }
 
 /// The native event of a Copilot CLI event name, and the dialect its hooks are written for.

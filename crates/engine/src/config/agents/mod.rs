@@ -50,6 +50,7 @@ mod plugins;
 mod reader;
 mod sources;
 mod switches;
+mod windsurf;
 
 pub use codex_toml::codex_state_key;
 pub use frontmatter::frontmatter_notes;

@@ -118,6 +118,24 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
         out.extend(claude_like_sources(p, project, home));
     }
     out.extend(cline_sources(project, home));
+    // Windsurf's workspace file, then the user's (its JetBrains plugin's `~/.codeium/hooks.json`
+    // is not read).
+    out.push(ForeignSource {
+        scope: Scope::Project,
+        dialect: Dialect::Windsurf,
+        path: project.join(".windsurf/hooks.json"),
+        problem: None,
+        plugin_root: None,
+    });
+    if let Some(home) = home {
+        out.push(ForeignSource {
+            scope: Scope::Global,
+            dialect: Dialect::Windsurf,
+            path: home.join(".codeium/windsurf/hooks.json"),
+            problem: None,
+            plugin_root: None,
+        });
+    }
     out
 }
 
@@ -350,6 +368,16 @@ mod tests {
                 Scope::Global,
                 Dialect::Cursor,
                 "/nonexistent/h/.cursor/hooks.json",
+            ),
+            (
+                Scope::Project,
+                Dialect::Windsurf,
+                "/nonexistent/p/.windsurf/hooks.json",
+            ),
+            (
+                Scope::Global,
+                Dialect::Windsurf,
+                "/nonexistent/h/.codeium/windsurf/hooks.json",
             ),
         ]
         .map(|(s, d, p)| (s, d, p.to_string()));

@@ -135,6 +135,18 @@ const CLINE: &[Alias] = &[
     ("edit_file", "replace_in_file", &[]),
 ];
 
+/// Windsurf's: its hooks name no tools, each event is a tool kind; these are the kinds'
+/// names (its event names' middle part, `pre_run_command`), with its `tool_info` keys:
+/// `run_command` {`command_line`, `cwd`}, `read_code` {`file_path`}, `write_code`
+/// {`file_path`, `edits`: [{`old_string`, `new_string`}]} (a write and an edit alike;
+/// `translate/windsurf.rs` turns `edits` into the core's `content` or `old`/`new`).
+const WINDSURF: &[Alias] = &[
+    ("bash", "run_command", &[("command", "command_line")]),
+    ("read_file", "read_code", &[("path", "file_path")]),
+    ("write_file", "write_code", &[("path", "file_path")]),
+    ("edit_file", "write_code", &[("path", "file_path")]),
+];
+
 fn table(d: Dialect) -> &'static [Alias] {
     match d {
         Dialect::Native => &[],
@@ -145,6 +157,7 @@ fn table(d: Dialect) -> &'static [Alias] {
         Dialect::Copilot => COPILOT,
         Dialect::Opencode => OPENCODE,
         Dialect::Cline => CLINE,
+        Dialect::Windsurf => WINDSURF,
         // The Claude-like agents: their row (`claude_like.rs`).
         d => super::claude_like::profile(d).map_or(&[], |p| p.tools),
     }
