@@ -85,7 +85,7 @@ pub(super) fn hook_files(scope: Scope, dir: &Path) -> Vec<ForeignSource> {
 /// The command line Cline runs `file` with: its `#!` interpreter, else by extension.
 fn command_for(text: &str, file: &Path) -> String {
     let quoted = shlex::try_quote(&file.to_string_lossy())
-        .map(|q| q.into_owned())
+        .map(std::borrow::Cow::into_owned)
         .unwrap_or_else(|_| file.display().to_string());
     let shebang = text
         .lines()

@@ -118,23 +118,26 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
         out.extend(claude_like_sources(p, project, home));
     }
     out.extend(cline_sources(project, home));
-    // Windsurf's workspace file, then the user's (its JetBrains plugin's `~/.codeium/hooks.json`
-    // is not read).
-    out.push(ForeignSource {
-        scope: Scope::Project,
+    out.extend(windsurf_sources(project, home));
+    out
+}
+
+/// Windsurf's workspace file, then the user's (its JetBrains plugin's `~/.codeium/hooks.json`
+/// is not read).
+fn windsurf_sources(project: &Path, home: Option<&PathBuf>) -> Vec<ForeignSource> {
+    let file = |scope, path| ForeignSource {
+        scope,
         dialect: Dialect::Windsurf,
-        path: project.join(".windsurf/hooks.json"),
+        path,
         problem: None,
         plugin_root: None,
-    });
+    };
+    let mut out = vec![file(Scope::Project, project.join(".windsurf/hooks.json"))];
     if let Some(home) = home {
-        out.push(ForeignSource {
-            scope: Scope::Global,
-            dialect: Dialect::Windsurf,
-            path: home.join(".codeium/windsurf/hooks.json"),
-            problem: None,
-            plugin_root: None,
-        });
+        out.push(file(
+            Scope::Global,
+            home.join(".codeium/windsurf/hooks.json"),
+        ));
     }
     out
 }
@@ -305,7 +308,7 @@ mod tests {
             ConfigPaths::with_home(Path::new("/nonexistent/p"), Some("/nonexistent/h".into()));
         let got: Vec<(Scope, Dialect, String)> = foreign_sources(&paths)
             .into_iter()
-            .filter(|s| !s.dialect.is_claude_like())
+            .filter(|s| !s.dialect.is_claude_like() && s.dialect != Dialect::Windsurf)
             .map(|s| (s.scope, s.dialect, s.path.display().to_string()))
             .collect();
         let want = [
@@ -369,20 +372,31 @@ mod tests {
                 Dialect::Cursor,
                 "/nonexistent/h/.cursor/hooks.json",
             ),
-            (
-                Scope::Project,
-                Dialect::Windsurf,
-                "/nonexistent/p/.windsurf/hooks.json",
-            ),
-            (
-                Scope::Global,
-                Dialect::Windsurf,
-                "/nonexistent/h/.codeium/windsurf/hooks.json",
-            ),
         ]
         .map(|(s, d, p)| (s, d, p.to_string()));
         assert_eq!(got, want);
         assert!(foreign_sources(&paths.native_only()).is_empty());
+    }
+
+    #[test]
+    fn windsurfs_workspace_file_then_the_users() {
+        let paths =
+            ConfigPaths::with_home(Path::new("/nonexistent/p"), Some("/nonexistent/h".into()));
+        let got: Vec<(Scope, String)> = foreign_sources(&paths)
+            .into_iter()
+            .filter(|s| s.dialect == Dialect::Windsurf)
+            .map(|s| (s.scope, s.path.display().to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Scope::Project, "/nonexistent/p/.windsurf/hooks.json".into()),
+                (
+                    Scope::Global,
+                    "/nonexistent/h/.codeium/windsurf/hooks.json".into()
+                ),
+            ]
+        );
     }
 
     #[test]
