@@ -221,7 +221,7 @@ config_errors! {
 ]}}"#;
     async_on_a_blocking_event: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "async": true}]}}"#;
     bad_on_error: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "onError": "explode"}]}}"#;
-    bad_dialect: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "dialect": "windsurf"}]}}"#;
+    bad_dialect: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "dialect": "surfboard"}]}}"#;
     wasm_options_on_a_shell_hook: r#"{"hooks": {"PreToolUse": [{"command": "echo hi", "fuel": 1000, "memory": 16, "fs": "none", "env": ["HOME"]}]}}"#;
     bad_wasm_limits: r#"{"hooks": {"PreToolUse": [{"command": "hooks/guard.wasm", "fuel": 0, "memory": 0, "fs": "all", "env": "HOME"}]}}"#;
     wasm_path_with_backslashes: r#"{"hooks": {"PreToolUse": [{"command": ".coding-agent\\hooks\\guard.wasm --strict"}]}}"#;
@@ -1009,7 +1009,7 @@ fn hook_for_an_unknown_agent() {
         &p,
         "hook_for_unknown_agent",
         &input,
-        "windsurf",
+        "surfboard",
         payload.as_bytes(),
         &[],
     );

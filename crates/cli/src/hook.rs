@@ -1,4 +1,4 @@
-//! `hookhost hook --for claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode`:
+//! `hookhost hook --for claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode|cline|windsurf`:
 //! the outbound adapter. Reads that agent's hook
 //! payload on stdin, fires the event through the native engine with the project's and the
 //! user's `.coding-agent/hooks.json` only (never the agent's own settings file), and answers
@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 /// that docs/cli.md names each).
 pub const AGENTS: &[&str] = &[
     "claude", "gemini", "codex", "cursor", "copilot", "qwen", "qoder", "grok", "droid", "auggie",
-    "vscode", "goose", "opencode",
+    "vscode", "goose", "opencode", "cline", "windsurf",
 ];
 
 /// Set in the environment of the hooks the adapter runs.
@@ -57,7 +57,7 @@ pub struct HookArgs {
     /// Whose payload comes on stdin and whose protocol the answer speaks.
     #[arg(
         long = "for",
-        value_name = "claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode",
+        value_name = "claude|gemini|codex|cursor|copilot|qwen|qoder|grok|droid|auggie|vscode|goose|opencode|cline|windsurf",
         value_parser = crate::shell::Hinted::new(AGENTS.iter().copied()),
         hide_possible_values = true
     )]
@@ -86,6 +86,14 @@ pub async fn hook(a: HookArgs, user_home: &crate::env::UserHome) -> anyhow::Resu
     match adapt(d, a, user_home, &mut blocking).await {
         Err(e) if blocking => {
             eprintln!("hookhost: error: {e:#}; blocking the tool call to fail closed");
+            if d == Dialect::Cline {
+                // Cline blocks on `cancel: true` only: any exit code is a failure it ignores.
+                let why = format!("hookhost could not answer ({e:#}); cancelled to fail closed");
+                print_answer(
+                    &serde_json::json!({"cancel": true, "errorMessage": why}).to_string(),
+                )?;
+                return Ok(0);
+            }
             Ok(2)
         }
         other => other,
@@ -121,6 +129,8 @@ fn event_field(d: Dialect) -> &'static str {
     match d {
         Dialect::Vscode => "hookEventName",
         Dialect::Goose | Dialect::Opencode => "event",
+        Dialect::Cline => "hookName",
+        Dialect::Windsurf => "agent_action_name",
         _ => "hook_event_name",
     }
 }
@@ -339,8 +349,9 @@ fn project_of(
         // agents that name none): a Claude Code session around them is not their project.
         d if d.is_claude_like() => dialect::agent_variables(d),
         // opencode names none; its plugin sends the directory opencode was started in as
-        // `cwd`.
-        Dialect::Opencode => &[],
+        // `cwd`. Cline names none: its payload's `workspaceRoots` is the project. Windsurf
+        // names none: a command's `tool_info.cwd`, else the nearest project marker.
+        Dialect::Opencode | Dialect::Cline | Dialect::Windsurf => &[],
         _ => &["CLAUDE_PROJECT_DIR"],
     };
     let started_in = vars

@@ -103,6 +103,9 @@ pub const KNOWN_ANSWER_KEYS: &[&str] = &[
     "permissionDecision",
     "permissionDecisionReason",
     "modifiedArgs",
+    "cancel",
+    "errorMessage",
+    "contextModification",
 ];
 
 /// The decision a hook's JSON answer states (`decision`, or Claude Code's
@@ -196,7 +199,10 @@ fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
         }
         r.updated_input = Some(args);
     }
-    r.additional_context.clone_from(&a.additional_context);
+    r.additional_context = a
+        .additional_context
+        .clone()
+        .or_else(|| a.context_modification.clone().filter(|c| !c.is_empty()));
     r.updated_tool_output.clone_from(&a.updated_tool_output);
     r.updated_prompt.clone_from(&a.updated_prompt);
     let nested = a.hook_specific_output.as_ref();
@@ -235,11 +241,15 @@ fn top_level(a: &HookAnswer) -> Result<HookResponse, String> {
 
 /// Cursor's `permission` and Copilot CLI's top-level `permissionDecision` are `decision`
 /// spelt their way (all given must agree); `permissionDecisionReason`, then Cursor's
-/// `agent_message`, are the reason when `reason` is absent.
+/// `agent_message`, then Cline's `errorMessage`, are the reason when `reason` is absent;
+/// Cline's `cancel: true` is a block.
 fn other_agents_decisions(a: &HookAnswer, r: &mut HookResponse) -> Result<(), String> {
+    // Cline's `cancel: true` blocks; its `false` decides nothing (it is no allow).
+    let cancel = (a.cancel == Some(true)).then_some(StatedDecision::Block);
     for (key, stated) in [
         ("permission", a.permission),
         ("permissionDecision", a.permission_decision),
+        ("cancel", cancel),
     ] {
         let Some(d) = stated.map(JsonDecision::from) else {
             continue;
@@ -255,7 +265,8 @@ fn other_agents_decisions(a: &HookAnswer, r: &mut HookResponse) -> Result<(), St
         r.reason = a
             .permission_decision_reason
             .clone()
-            .or_else(|| a.agent_message.clone());
+            .or_else(|| a.agent_message.clone())
+            .or_else(|| a.error_message.clone().filter(|m| !m.trim().is_empty()));
     }
     Ok(())
 }
@@ -518,6 +529,21 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(r.decision, Some(JsonDecision::Block));
+    }
+
+    #[test]
+    fn reads_clines_answers() {
+        let read = |s: &str| parse_stdout(s.as_bytes(), false).unwrap().unwrap();
+        // tests/fixtures/agents/cline/answer-PreToolUse-deny.json
+        let r = read(r#"{"cancel": true, "errorMessage": "no .js here"}"#);
+        assert_eq!(r.decision, Some(JsonDecision::Block));
+        assert_eq!(r.reason.as_deref(), Some("no .js here"));
+        assert!(r.unrecognized.is_empty());
+        // `cancel: false` decides nothing; contextModification is context.
+        let r = read(r#"{"cancel": false, "contextModification": "PERFORMANCE: slow"}"#);
+        assert_eq!(r.decision, None);
+        assert_eq!(r.additional_context.as_deref(), Some("PERFORMANCE: slow"));
+        assert!(parse_stdout(br#"{"cancel": "yes"}"#, false).is_err());
     }
 
     #[test]

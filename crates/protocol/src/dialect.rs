@@ -56,11 +56,19 @@ pub enum Dialect {
     /// `{"event", "tool", "args", "sessionID", "callID", "cwd"}`; answers
     /// `{"block", "reason", "args", "output"}`. No hook file of its own.
     Opencode,
+    /// Cline: an executable per event in a hooks directory (`.clinerules/hooks/PreToolUse`),
+    /// camelCase payload with the event's own object (`preToolUse`), `{"cancel": true}`
+    /// answers, 30 s.
+    Cline,
+    /// Windsurf's Cascade hooks: `.windsurf/hooks.json`, `~/.codeium/windsurf/hooks.json`,
+    /// events per tool kind (`pre_run_command`, `pre_write_code`, ...), `agent_action_name`
+    /// and `tool_info` in the payload; exit 2 blocks, with stderr.
+    Windsurf,
 }
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: [Dialect; 15] = [
+    pub const ALL: [Dialect; 17] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Gemini,
@@ -76,6 +84,8 @@ impl Dialect {
         Dialect::Vscode,
         Dialect::Goose,
         Dialect::Opencode,
+        Dialect::Cline,
+        Dialect::Windsurf,
     ];
 
     /// The dialects whose hook files and payloads are Claude Code's shape with a few
@@ -96,7 +106,7 @@ impl Dialect {
     }
 
     /// `native`, `claude`, `gemini`, `codex`, `ling`, `cursor`, `copilot`, `qwen`, `qoder`,
-    /// `grok`, `droid`, `auggie`, `vscode`, `goose` or `opencode`.
+    /// `grok`, `droid`, `auggie`, `vscode`, `goose`, `opencode`, `cline` or `windsurf`.
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::Native => "native",
@@ -114,6 +124,8 @@ impl Dialect {
             Dialect::Vscode => "vscode",
             Dialect::Goose => "goose",
             Dialect::Opencode => "opencode",
+            Dialect::Cline => "cline",
+            Dialect::Windsurf => "windsurf",
         }
     }
 
@@ -135,6 +147,8 @@ impl Dialect {
             Dialect::Vscode => "VS Code",
             Dialect::Goose => "goose",
             Dialect::Opencode => "opencode",
+            Dialect::Cline => "Cline",
+            Dialect::Windsurf => "Windsurf",
         }
     }
 
@@ -150,8 +164,9 @@ impl Dialect {
     /// (its docs say "the platform default"; cursor-agent logs 60000 ms for a hook without
     /// one), hookhost's 10 s for native and ling hooks. The others as their hooks references
     /// say: Qoder CLI 600 s; Qwen Code, Factory Droid and Auggie 60 s; VS Code and goose 30 s;
-    /// Grok CLI 5 s; opencode's plugin waits for the adapter as long as hookhost's own (it
-    /// has no timeout of its own).
+    /// Grok CLI 5 s; Cline 30 s (its hook runner's `HOOK_EXECUTION_TIMEOUT_MS`); opencode's
+    /// plugin waits for the adapter as long as hookhost's own (it has no timeout of its own).
+    /// Windsurf documents none: hookhost's 30 s.
     pub fn default_timeout_ms(self) -> u64 {
         match self {
             Dialect::Claude | Dialect::Codex | Dialect::Qoder => 600_000,
@@ -160,7 +175,11 @@ impl Dialect {
             | Dialect::Qwen
             | Dialect::Droid
             | Dialect::Auggie => 60_000,
-            Dialect::Copilot | Dialect::Vscode | Dialect::Goose => 30_000,
+            Dialect::Copilot
+            | Dialect::Vscode
+            | Dialect::Goose
+            | Dialect::Cline
+            | Dialect::Windsurf => 30_000,
             Dialect::Grok => 5_000,
             Dialect::Native | Dialect::Ling | Dialect::Opencode => crate::hook::DEFAULT_TIMEOUT_MS,
         }

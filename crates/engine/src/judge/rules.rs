@@ -484,6 +484,164 @@ const OPENCODE: Rules = Rules {
     ..NATIVE
 };
 
+/// Cline's rules; columns as [`NATIVE_TABLE`]. Only an answer's `cancel: true` stops
+/// anything: any exit, a timeout or a crash is a hook failure that does not (docs.cline.bot,
+/// "Hook Reference", "Error Handling"), so exit 2 is a warning like any other failure, and a
+/// failure blocks only where a native `onError: "block"` says so (Cline has no such switch).
+pub const CLINE_TABLE: Table = {
+    use Cell::*;
+    [
+        (
+            Condition::Exit0,
+            [Pass, Pass, Pass, Pass, Pass, Pass, Pass, Pass],
+        ),
+        (
+            Condition::Exit2,
+            [
+                WarnOrBlock,
+                WarnOrBlock,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
+        ),
+        (
+            Condition::OtherExit,
+            [
+                WarnOrBlock,
+                WarnOrBlock,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
+        ),
+        (
+            Condition::Timeout,
+            [
+                WarnOrBlock,
+                WarnOrBlock,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
+        ),
+        (
+            Condition::SpawnFailure,
+            [
+                WarnOrBlock,
+                WarnOrBlock,
+                Warn,
+                Warn,
+                Warn,
+                WarnOrBlock,
+                WarnOrBlock,
+                Block,
+            ],
+        ),
+    ]
+};
+
+/// Cline reads only the last JSON object of stdout: lines before it are logging.
+fn last_json_object(stdout: &[u8]) -> Cow<'_, [u8]> {
+    let starts = stdout
+        .split(|b| *b == b'\n')
+        .scan(0usize, |at, line| {
+            let start = *at;
+            *at += line.len() + 1;
+            Some((start, line))
+        })
+        .filter(|(_, line)| line.trim_ascii_start().starts_with(b"{"))
+        .map(|(start, _)| start);
+    // The last line that starts an object and, from there, is one JSON value.
+    let found = starts.collect::<Vec<_>>().into_iter().rev().find(|&start| {
+        serde_json::from_slice::<serde_json::Value>(&stdout[start..]).is_ok_and(|v| v.is_object())
+    });
+    match found {
+        Some(start) if start > 0 => Cow::Borrowed(&stdout[start..]),
+        _ => Cow::Borrowed(stdout),
+    }
+}
+
+/// Cline: [`CLINE_TABLE`]; stdout is JSON (its last object) or nothing; `cancel: true`
+/// blocks (read by the one answer reader), `contextModification` is context for the model.
+const CLINE: Rules = Rules {
+    dialect: Dialect::Cline,
+    table: CLINE_TABLE,
+    exit2_needs_stderr: false,
+    plain_stdout: PlainStdout::Ignored,
+    json_block_blocks_prompt: true,
+    refuses: refuses_nothing,
+    merges_tool_input: false,
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    reads_top_level: false,
+    tool_output: ToolOutput::Unsupported,
+    answer_of: last_json_object,
+};
+
+/// Windsurf's rules; columns as [`NATIVE_TABLE`]. Exit 2 blocks what a pre-hook is about (a
+/// tool call, a prompt), with stderr (else stdout) as the reason; any other exit is a hook
+/// error that is "logged but the action still proceeds" (docs.windsurf.com, "Cascade Hooks",
+/// "Exit Codes"), and so are a timeout and a failure to start (Windsurf documents neither):
+/// they block only where a native `onError: "block"` says so. A post-hook cannot change what
+/// happened, `post_cascade_response` cannot keep Cascade going.
+pub const WINDSURF_TABLE: Table = {
+    use Cell::*;
+    const FAILS_OPEN: [Cell; 8] = [
+        WarnOrBlock,
+        WarnOrBlock,
+        Warn,
+        Warn,
+        Warn,
+        WarnOrBlock,
+        WarnOrBlock,
+        Block,
+    ];
+    [
+        (
+            Condition::Exit0,
+            [Pass, Pass, Pass, Pass, Pass, Pass, Pass, Pass],
+        ),
+        (
+            Condition::Exit2,
+            [Block, BlockPrompt, Warn, Warn, Warn, Block, Block, Block],
+        ),
+        (Condition::OtherExit, FAILS_OPEN),
+        (Condition::Timeout, FAILS_OPEN),
+        (Condition::SpawnFailure, FAILS_OPEN),
+    ]
+};
+
+/// Windsurf reads no answer from stdout: exit codes only.
+fn no_answer(_stdout: &[u8]) -> Cow<'_, [u8]> {
+    Cow::Borrowed(&[])
+}
+
+/// Windsurf: [`WINDSURF_TABLE`]; stdout, JSON or not, decides nothing.
+const WINDSURF: Rules = Rules {
+    dialect: Dialect::Windsurf,
+    table: WINDSURF_TABLE,
+    exit2_needs_stderr: false,
+    plain_stdout: PlainStdout::Ignored,
+    json_block_blocks_prompt: false,
+    refuses: refuses_nothing,
+    merges_tool_input: false,
+    stop_exit2_forces_without_stderr: false,
+    invalid: refuses_nothing,
+    reads_top_level: false,
+    tool_output: ToolOutput::Unsupported,
+    answer_of: no_answer,
+};
+
 /// The rules hooks of dialect `d` are judged by.
 pub fn rules(d: Dialect) -> &'static Rules {
     match d {
@@ -502,12 +660,23 @@ pub fn rules(d: Dialect) -> &'static Rules {
         Dialect::Vscode => &VSCODE,
         Dialect::Goose => &GOOSE,
         Dialect::Opencode => &OPENCODE,
+        Dialect::Cline => &CLINE,
+        Dialect::Windsurf => &WINDSURF,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cline_reads_the_last_json_object() {
+        let out = b"Processing hook...\nTool: x\n{\"cancel\": true}\n";
+        assert_eq!(&*last_json_object(out), b"{\"cancel\": true}\n");
+        let pretty = b"log\n{\n  \"cancel\": false\n}\n";
+        assert_eq!(&*last_json_object(pretty), b"{\n  \"cancel\": false\n}\n");
+        assert_eq!(&*last_json_object(b"plain"), b"plain");
+    }
 
     #[test]
     fn copilot_progress_lines_are_not_the_answer() {

@@ -63,6 +63,9 @@ const AGENT_WIRING: &[(&str, &str)] = &[
     (".copilot/hooks", "GitHub Copilot CLI's user hooks"),
     (".copilot/config.json", "GitHub Copilot CLI's user config"),
     (".ling/hooks.json", "the ling agent's user hooks"),
+    ("Documents/Cline/Hooks", "Cline's user hooks"),
+    (".cline/hooks", "Cline's user hooks"),
+    (".codeium/windsurf/hooks.json", "Windsurf's user hooks"),
 ];
 
 /// The project's agent settings files that are protected when they name hookhost.

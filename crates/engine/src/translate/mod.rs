@@ -14,7 +14,8 @@
 //! - `cursor`, `copilot`: Cursor's and GitHub Copilot CLI's payloads, both ways (their shapes
 //!   are their own); `claude_like`: the Claude-like agents' (Qwen Code, Qoder CLI, Grok CLI,
 //!   Factory Droid, Auggie, VS Code, goose), both ways; `opencode`: the payload hookhost's
-//!   opencode plugin sends, both ways;
+//!   opencode plugin sends, both ways; `cline`: Cline's, both ways; `windsurf`: Windsurf
+//!   Cascade's, both ways;
 //! - `respond`: an event's report -> the answer an agent expects from its hook (the outbound
 //!   adapter, `hookhost hook --for`);
 //! - `env`: the variables each agent sets for its hooks, and the ones it gave hookhost;
@@ -24,6 +25,7 @@
 //! The public path is still `hookhost::dialect::...` (re-exports).
 
 mod claude_like;
+mod cline;
 mod copilot;
 mod cursor;
 mod env;
@@ -31,6 +33,7 @@ mod gemini_model;
 mod opencode;
 mod render;
 mod respond;
+mod windsurf;
 
 pub use env::{AgentEnv, EnvFacts, agent_variables, env, env_unset};
 pub use gemini_model::{before_model_answer, rewrite_messages, route_replacement};

@@ -57,6 +57,8 @@ pub fn render(d: Dialect, p: &Payload) -> Arc<[u8]> {
         (Dialect::Cursor, _) => to_map(&super::cursor::payload(e, p)),
         (Dialect::Copilot, _) => to_map(&super::copilot::payload(e, p)),
         (Dialect::Opencode, _) => super::opencode::payload(e, p),
+        (Dialect::Cline, _) => super::cline::payload(e, p),
+        (Dialect::Windsurf, _) => super::windsurf::payload(e, p),
         (d, _) if d.is_claude_like() => super::claude_like::payload(d, e, p),
         (_, Some(origin)) => from_origin(d, e, &k, origin),
         (_, None) => agent_payload(d, e, &k, Source::Own),
@@ -607,6 +609,8 @@ pub fn recognise_for(
     match v.as_object() {
         Some(obj) if d.is_claude_like() => super::claude_like::recognise(d, obj),
         Some(obj) if d == Dialect::Opencode => super::opencode::recognise(obj),
+        Some(obj) if d == Dialect::Cline => super::cline::recognise(obj),
+        Some(obj) if d == Dialect::Windsurf => super::windsurf::recognise(obj),
         _ => recognise(v),
     }
 }
@@ -614,6 +618,8 @@ pub fn recognise_for(
 /// A payload of any dialect, told by its shape, as native fields: `(dialect, event, fields)`.
 /// Cursor's event names or `conversation_id` mean Cursor; a `sessionId` with a numeric
 /// `timestamp` and no event name means Copilot CLI (its event told by its fields);
+/// `clineVersion` (or Cline's `hookName` with a `taskId`) means Cline; `agent_action_name`
+/// (one of Windsurf's, or with a `tool_info`) means Windsurf;
 /// `hook_event_name` means Claude Code, Codex (with `turn_id`, or `model`: Codex sends no
 /// `turn_id` on SessionStart), Gemini CLI (its event names,
 /// or a `timestamp`) or Copilot CLI's VS Code form (Claude Code's names with an ISO
@@ -623,7 +629,11 @@ pub fn recognise(v: &Value) -> Option<(Dialect, Option<Event>, Map<String, Value
     let obj = v.as_object()?;
     // Cursor's (its event names, `conversation_id`) and Copilot CLI's camelCase payloads
     // (no event name, a numeric `timestamp`) first: their shapes are their own.
-    if let Some(found) = super::cursor::recognise(obj).or_else(|| super::copilot::recognise(obj)) {
+    if let Some(found) = super::cursor::recognise(obj)
+        .or_else(|| super::copilot::recognise(obj))
+        .or_else(|| super::cline::recognise(obj))
+        .or_else(|| super::windsurf::recognise(obj))
+    {
         return Some(found);
     }
     // Every field is read leniently: this cannot fail.

@@ -77,6 +77,9 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         return worktree_answer(report);
     }
     let f = Facts::of(d, report, tool);
+    if d == Dialect::Windsurf {
+        return windsurf_answer(&f);
+    }
     let stdout = match d {
         Dialect::Gemini => text(&gemini_answer(&f)),
         Dialect::Codex => text(&codex_answer(&f)),
@@ -86,6 +89,7 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         Dialect::Qwen => text(&qwen_answer(&f)),
         Dialect::Droid => text(&droid_answer(&f)),
         Dialect::Opencode => text(&opencode_answer(&f)),
+        Dialect::Cline => text(&cline_answer(&f)),
         // Qoder CLI, Grok CLI, Auggie and VS Code read Claude Code's.
         _ => text(&claude_answer(&f)),
     };
@@ -93,6 +97,42 @@ pub fn respond(d: Dialect, report: &EventReport, tool: Option<&str>) -> Answer {
         stdout,
         exit_code: 0,
         stderr: String::new(),
+    }
+}
+
+/// Windsurf's answer (docs.windsurf.com/windsurf/cascade/hooks, "Exit Codes"): it reads exit
+/// codes only. Exit 2 blocks a pre-hook's action (a tool call, a prompt), with the reason on
+/// stderr; a denied call, an ask (which Windsurf cannot ask) and a rewrite (which it cannot
+/// apply) are such a block, the last two saying so; so is a blocked prompt or `continue:
+/// false` on a pre-hook. Everything else is exit 0 with nothing: context, a forced Stop
+/// (`post_cascade_response` cannot keep Cascade going) and messages for the user cannot be
+/// said.
+fn windsurf_answer(f: &Facts) -> Answer {
+    let pre = matches!(f.event, Event::PreToolUse | Event::UserPromptSubmit);
+    let why = match f.event {
+        Event::PreToolUse if f.blocked => Some(block_reason(f)),
+        Event::PreToolUse if f.ask => Some(match &f.ask_reason {
+            Some(why) => format!("a hookhost hook asks for confirmation ({why}), which a Windsurf hook cannot ask for; blocked to fail closed"),
+            None => "a hookhost hook asks for confirmation, which a Windsurf hook cannot ask for; blocked to fail closed".to_string(),
+        }),
+        Event::PreToolUse if f.updated.is_some() => Some(
+            "a hookhost hook rewrote this call's arguments, which a Windsurf hook cannot hand back; blocked so that the unrewritten call does not run".to_string(),
+        ),
+        Event::UserPromptSubmit if f.ends_turn => Some(block_reason(f)),
+        _ if pre => f.stop.clone(),
+        _ => None,
+    };
+    match why {
+        Some(why) => Answer {
+            stdout: String::new(),
+            exit_code: 2,
+            stderr: lines(Some(why), &f.messages).unwrap_or_default(),
+        },
+        None => Answer {
+            stdout: String::new(),
+            exit_code: 0,
+            stderr: String::new(),
+        },
     }
 }
 
@@ -190,6 +230,53 @@ fn opencode_answer(f: &Facts) -> OpencodeAnswer {
         output: f.tool_output_text().filter(|_| post),
         context: joined(&context),
         message: f.messages.clone(),
+    }
+}
+
+/// Cline's answer (docs.cline.bot, "Hook Reference", "Output Format").
+#[derive(Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClineAnswer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cancel: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context_modification: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_message: Option<String>,
+}
+
+/// Cline has one decision, `cancel: true`, which stops the task (the user resumes it) and
+/// shows `errorMessage`: a denied call (an ask, which Cline cannot ask, and a rewrite, which
+/// its documented answer cannot carry, are denials that say so), a blocked prompt, a
+/// `continue: false` anywhere. Context for the model goes in `contextModification`. A forced
+/// Stop cannot be said (TaskComplete cannot keep the task going), nor anything for the user
+/// without a cancel (the untrusted-hooks notice rides on a cancel's `errorMessage`).
+fn cline_answer(f: &Facts) -> ClineAnswer {
+    let why = match f.event {
+        Event::PreToolUse if f.blocked => Some(block_reason(f)),
+        Event::PreToolUse if f.ask => Some(match &f.ask_reason {
+            Some(why) => format!("a hookhost hook asks for confirmation ({why}), which a Cline hook cannot ask for; cancelled to fail closed"),
+            None => "a hookhost hook asks for confirmation, which a Cline hook cannot ask for; cancelled to fail closed".to_string(),
+        }),
+        Event::PreToolUse if f.updated.is_some() => Some(
+            "a hookhost hook rewrote this call's arguments, which a Cline hook cannot hand back; cancelled so that the unrewritten call does not run".to_string(),
+        ),
+        Event::UserPromptSubmit if f.ends_turn => Some(block_reason(f)),
+        _ => f.stop.clone(),
+    };
+    match why {
+        Some(why) => ClineAnswer {
+            cancel: Some(true),
+            context_modification: None,
+            error_message: lines(Some(why), &f.messages),
+        },
+        None => ClineAnswer {
+            context_modification: match f.event {
+                Event::PostToolUse => context_and_feedback(f),
+                _ => f.context.clone(),
+            },
+            ..ClineAnswer::default()
+        },
     }
 }
 

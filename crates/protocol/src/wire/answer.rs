@@ -4,7 +4,8 @@
 //! Gemini CLI's (`continue`/`stopReason`, `suppressOutput`, `hookSpecificOutput`), Cursor's
 //! (`permission`, `user_message`, `agent_message`, `followup_message`; cursor.com/docs/hooks)
 //! and GitHub Copilot CLI's (top-level `permissionDecision`, `permissionDecisionReason`,
-//! `modifiedArgs`; docs.github.com/en/copilot/reference/hooks-reference). One reader
+//! `modifiedArgs`; docs.github.com/en/copilot/reference/hooks-reference) and Cline's
+//! (`cancel`, `errorMessage`, `contextModification`; docs.cline.bot, "Hook Reference"). One reader
 //! for all of them: the engine's `parse_stdout` reads this type, then checks that
 //! two spellings of one field agree.
 //!
@@ -74,6 +75,21 @@ pub struct HookAnswer {
         skip_serializing_if = "Option::is_none"
     )]
     pub blocked: Option<bool>,
+    /// Cline: `true` blocks what the event is about (with `errorMessage`); `false` decides
+    /// nothing.
+    #[serde(
+        default,
+        deserialize_with = "cancel",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cancel: Option<bool>,
+    /// Cline: text for the model (read as `additionalContext` when there is none).
+    #[serde(
+        default,
+        deserialize_with = "context_modification",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub context_modification: Option<String>,
     /// `false`: stop the agent, with `stopReason`.
     #[serde(
         rename = "continue",
@@ -89,6 +105,13 @@ pub struct HookAnswer {
         skip_serializing_if = "Option::is_none"
     )]
     pub decision: Option<StatedDecision>,
+    /// Cline: why it cancelled (read as `reason` when there is none).
+    #[serde(
+        default,
+        deserialize_with = "error_message",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub error_message: Option<String>,
     /// Cursor, at `stop`: the next user message (the agent goes on, as with a forcing
     /// `decision: "block"`).
     #[serde(
@@ -384,6 +407,9 @@ strict! {
     string block_reason = "blockReason",
     bool blocked = "blocked",
     bool continue_ = "continue",
+    bool cancel = "cancel",
+    string context_modification = "contextModification",
+    string error_message = "errorMessage",
     arguments modified_params = "modifiedParams",
     string reason = "reason",
     string stop_reason = "stopReason",

@@ -22,6 +22,10 @@
 //! | SessionEnd | SessionEnd | SessionEnd | SessionEnd |
 //! | Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PostToolBatch, PermissionDenied, TaskCreated, TaskCompleted, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, Elicitation, ElicitationResult, PreModelSwitch, PostModelSwitch | the same names | - | - |
 //!
+//! Cline's events are its hook files' names: TaskStart and TaskResume (SessionStart),
+//! UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, TaskComplete (Stop), TaskError
+//! (StopFailure), TaskCancel and SessionShutdown (SessionEnd).
+//!
 //! Cursor and Copilot CLI have none of the nineteen events of the last row either; a hook on
 //! one of them in another agent's file is a warning that names the agent whose event it is
 //! ([`foreign_only`]).
@@ -136,6 +140,43 @@ pub const AGENT_EVENTS: &[(Dialect, &str, Event)] = &[
     (Dialect::Opencode, "tool.execute.after", Event::PostToolUse),
     (Dialect::Opencode, "session.created", Event::SessionStart),
     (Dialect::Opencode, "session.idle", Event::Stop),
+    // Cline: its hook files' names (docs.cline.bot, "Hook Reference"; the SDK's
+    // `HookConfigFileName`). A task is a session: TaskStart and TaskResume start one,
+    // TaskComplete ends a turn, TaskCancel and SessionShutdown end it, TaskError is a turn
+    // ended by an error. TaskResume and SessionShutdown are in [`SECOND_NAMES`].
+    (Dialect::Cline, "TaskStart", Event::SessionStart),
+    (Dialect::Cline, "UserPromptSubmit", Event::UserPromptSubmit),
+    (Dialect::Cline, "PreToolUse", Event::PreToolUse),
+    (Dialect::Cline, "PostToolUse", Event::PostToolUse),
+    (Dialect::Cline, "PreCompact", Event::PreCompact),
+    (Dialect::Cline, "TaskComplete", Event::Stop),
+    (Dialect::Cline, "TaskError", Event::StopFailure),
+    (Dialect::Cline, "TaskCancel", Event::SessionEnd),
+    // Windsurf's Cascade hooks (docs.windsurf.com/windsurf/cascade/hooks): one event per tool
+    // kind ([`windsurf_event`]); the shell's names are the first, the others' are in
+    // [`SECOND_NAMES`]. `post_cascade_response` runs after a response and cannot keep Cascade
+    // going (a Stop that never forces).
+    (Dialect::Windsurf, "pre_run_command", Event::PreToolUse),
+    (Dialect::Windsurf, "post_run_command", Event::PostToolUse),
+    (
+        Dialect::Windsurf,
+        "pre_user_prompt",
+        Event::UserPromptSubmit,
+    ),
+    (Dialect::Windsurf, "post_cascade_response", Event::Stop),
+];
+
+/// An agent's second name for a native event it has in [`AGENT_EVENTS`]: read as that event,
+/// never rendered (its hooks see the first).
+pub const SECOND_NAMES: &[(Dialect, &str, Event)] = &[
+    (Dialect::Cline, "TaskResume", Event::SessionStart),
+    (Dialect::Cline, "SessionShutdown", Event::SessionEnd),
+    (Dialect::Windsurf, "pre_read_code", Event::PreToolUse),
+    (Dialect::Windsurf, "pre_write_code", Event::PreToolUse),
+    (Dialect::Windsurf, "pre_mcp_tool_use", Event::PreToolUse),
+    (Dialect::Windsurf, "post_read_code", Event::PostToolUse),
+    (Dialect::Windsurf, "post_write_code", Event::PostToolUse),
+    (Dialect::Windsurf, "post_mcp_tool_use", Event::PostToolUse),
 ];
 
 /// The payload fields of the events Claude Code added, besides those every event has and
@@ -285,6 +326,7 @@ pub fn from_agent_name(d: Dialect, name: &str) -> Option<Event> {
             .filter(|e| super::claude_like::fires(d, *e)),
         _ => AGENT_EVENTS
             .iter()
+            .chain(SECOND_NAMES)
             .find(|(dd, n, _)| *dd == d && *n == name)
             .map(|(_, _, e)| *e),
     }
@@ -467,6 +509,46 @@ pub(crate) fn cursor_native_of(name: &str) -> Option<(Event, Option<&'static str
     Some((e.event, tool))
 }
 
+/// Windsurf's tool kinds: the name each of its per-tool events carries as a built-in match
+/// (in Windsurf's tool names, `tools.rs`), by its event names' middle part.
+const WINDSURF_KINDS: [(&str, &str); 4] = [
+    ("run_command", "run_command"),
+    ("read_code", "read_code"),
+    ("write_code", "write_code"),
+    ("mcp_tool_use", MCP_TOOLS),
+];
+
+/// The native meaning of a Windsurf event name and the match it carries by itself
+/// (`pre_run_command`: PreToolUse on `run_command`, Windsurf's name for `bash`); `None` for
+/// one hookhost does not fire (`post_setup_worktree`,
+/// `post_cascade_response_with_transcript`).
+pub(crate) fn windsurf_event(name: &str) -> Option<(Event, Option<&'static str>)> {
+    let event = from_agent_name(Dialect::Windsurf, name)?;
+    let kind = name
+        .strip_prefix("pre_")
+        .or_else(|| name.strip_prefix("post_"))
+        .and_then(|k| WINDSURF_KINDS.iter().find(|(n, _)| *n == k))
+        .map(|(_, m)| *m);
+    Some((event, kind))
+}
+
+/// The Windsurf event a native event and core tool are rendered as; `None` when Windsurf has
+/// no such event (its hooks then see hookhost's name).
+pub(crate) fn windsurf_event_name(event: Event, core_tool: &str) -> Option<&'static str> {
+    let mcp = core_tool.starts_with("mcp__") || core_tool.starts_with("MCP:");
+    Some(match (event, core_tool) {
+        (Event::PreToolUse, "read_file") => "pre_read_code",
+        (Event::PreToolUse, "write_file" | "edit_file") => "pre_write_code",
+        (Event::PreToolUse, _) if mcp => "pre_mcp_tool_use",
+        (Event::PreToolUse, _) => "pre_run_command",
+        (Event::PostToolUse, "read_file") => "post_read_code",
+        (Event::PostToolUse, "write_file" | "edit_file") => "post_write_code",
+        (Event::PostToolUse, _) if mcp => "post_mcp_tool_use",
+        (Event::PostToolUse, _) => "post_run_command",
+        (e, _) => return agent_name(Dialect::Windsurf, e),
+    })
+}
+
 /// The native event of a Copilot CLI event name, and the dialect its hooks are written for.
 pub(crate) fn copilot_event(name: &str) -> Option<(Event, Dialect)> {
     let event = match name {
@@ -512,6 +594,10 @@ mod tests {
         assert_eq!(agent_name(Dialect::Gemini, Event::PermissionRequest), None);
         assert_eq!(agent_name(Dialect::Codex, Event::Notification), None);
         assert_eq!(from_agent_name(Dialect::Gemini, "BeforeModel"), None);
+        for (d, name, e) in SECOND_NAMES {
+            assert_eq!(from_agent_name(*d, name), Some(*e), "{d} {name}");
+            assert_ne!(agent_name(*d, *e), Some(*name), "{d} {e}");
+        }
     }
 
     #[test]

@@ -275,6 +275,39 @@ pub(super) const COPILOT: Format = Format {
     hook: super::copilot::hook,
 };
 
+fn windsurf_meaning(name: &str) -> Option<Meaning> {
+    events::windsurf_event(name).map(|(event, builtin)| Meaning {
+        event,
+        dialect: Dialect::Windsurf,
+        builtin,
+        tool_matcher: false,
+    })
+}
+
+/// Windsurf's Cascade `hooks.json`: Cursor's layout (`event: [hook, ...]`), no version, no
+/// matcher (each event is a tool kind), no timeout.
+pub(super) const WINDSURF: Format = Format {
+    dialect: Dialect::Windsurf,
+    whose: "Windsurf's ",
+    root_example: "{\"hooks\": {\"pre_run_command\": [...]}}",
+    version: None,
+    file_switch: false,
+    report_top_keys: true,
+    event: windsurf_meaning,
+    unknown_event: UnknownEvent::Warn,
+    misplaced_switches: &[],
+    layout: Layout::Hooks,
+    items: "hooks",
+    item_example: "{\"command\": \"...\"}",
+    list_rejects_file: None,
+    hook_example: "{\"command\": \"python3 .windsurf/guard.py\", \"show_output\": true}",
+    match_any: &[""],
+    matcher_hint: "absent (Windsurf's events are per tool kind)",
+    timeout_unit: Unit::Seconds,
+    url_example: None,
+    hook: super::windsurf::hook,
+};
+
 /// An event name of a Claude-like agent's file: Claude Code's name of an event that agent
 /// fires (`claude_like.rs`).
 fn like_event(d: Dialect, name: &str) -> Option<Meaning> {
@@ -306,8 +339,9 @@ const GOOSE: Format = Format {
     ..like(Dialect::Goose, |n| like_event(Dialect::Goose, n))
 };
 
-/// The format of dialect `d`'s hook files (`None`: ling's list of rules, native, or opencode,
-/// whose hooks are JS plugins and which has no hook file: nothing reads one).
+/// The format of dialect `d`'s hook files (`None`: ling's list of rules, native, Cline's
+/// files (`cline.rs`), or opencode, whose hooks are JS plugins and which has no hook file:
+/// nothing reads one).
 pub(super) fn of(d: Dialect) -> Option<&'static Format> {
     match d {
         Dialect::Claude => Some(&CLAUDE),
@@ -322,6 +356,7 @@ pub(super) fn of(d: Dialect) -> Option<&'static Format> {
         Dialect::Auggie => Some(&AUGGIE),
         Dialect::Vscode => Some(&VSCODE),
         Dialect::Goose => Some(&GOOSE),
-        Dialect::Native | Dialect::Ling | Dialect::Opencode => None,
+        Dialect::Windsurf => Some(&WINDSURF),
+        Dialect::Native | Dialect::Ling | Dialect::Opencode | Dialect::Cline => None,
     }
 }

@@ -19,6 +19,7 @@
 //!   agent's hook shares; `format.rs`: one table per agent (its shape, event names, examples,
 //!   units, wildcards) that drives it;
 //! - `nested.rs`, `cursor.rs`, `copilot.rs`: the fields of a hook only that agent has;
+//!   `cline.rs`: Cline's hooks directories, one executable per event;
 //!   `ling.rs`: ling's list of rules; `codex_toml.rs`: Codex's `config.toml`;
 //! - `switches.rs`: each agent's own on/off switches, read as that agent reads them, into
 //!   [`AgentSwitch`]es: a switch turns off the hooks of its own file here (their native
@@ -36,6 +37,7 @@ pub mod events;
 pub mod tools;
 
 pub(crate) mod claude_like;
+mod cline;
 mod codex_toml;
 mod copilot;
 mod cursor;
@@ -48,6 +50,7 @@ mod plugins;
 mod reader;
 mod sources;
 mod switches;
+mod windsurf;
 
 pub use codex_toml::codex_state_key;
 pub use frontmatter::frontmatter_notes;
@@ -109,6 +112,13 @@ pub struct ForeignFile {
 /// Reads the hooks of another agent's JSON file (`d` is not native).
 pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
     let mut f = ForeignFile::default();
+    if d == Dialect::Cline {
+        f.problems.push((
+            None,
+            "Cline's hooks are files named after their event, not a settings file".into(),
+        ));
+        return f;
+    }
     // Gemini CLI reads its settings as JSON with comments; the other agents' files are JSON.
     let parsed = match d {
         Dialect::Gemini => serde_json::from_str(&crate::jsonc::strip_comments(text)),
@@ -148,6 +158,9 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
 /// as JSON; and what depends on where the file is (Cursor runs its user hooks in
 /// `~/.cursor`, the user file's directory).
 pub fn read_settings_at(d: Dialect, text: &str, file: &Path, scope: Scope) -> ForeignFile {
+    if d == Dialect::Cline {
+        return cline::read_cline(text, file);
+    }
     if d == Dialect::Codex && file.extension().is_some_and(|e| e == "toml") {
         let mut f = codex_toml::read_codex_config(text);
         switch_off_own(&mut f);

@@ -117,6 +117,46 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
     for p in super::claude_like::PROFILES {
         out.extend(claude_like_sources(p, project, home));
     }
+    out.extend(cline_sources(project, home));
+    out.extend(windsurf_sources(project, home));
+    out
+}
+
+/// Windsurf's workspace file, then the user's (its JetBrains plugin's `~/.codeium/hooks.json`
+/// is not read).
+fn windsurf_sources(project: &Path, home: Option<&PathBuf>) -> Vec<ForeignSource> {
+    let file = |scope, path| ForeignSource {
+        scope,
+        dialect: Dialect::Windsurf,
+        path,
+        problem: None,
+        plugin_root: None,
+    };
+    let mut out = vec![file(Scope::Project, project.join(".windsurf/hooks.json"))];
+    if let Some(home) = home {
+        out.push(file(
+            Scope::Global,
+            home.join(".codeium/windsurf/hooks.json"),
+        ));
+    }
+    out
+}
+
+/// Cline's hook files (`cline.rs`): the project's directories, then the user's; a project at
+/// the home directory reads its `.cline/hooks` once, as the user's.
+fn cline_sources(project: &Path, home: Option<&PathBuf>) -> Vec<ForeignSource> {
+    let at_home = home.is_some_and(|h| same_file(h, project));
+    let mut out = Vec::new();
+    if !at_home {
+        for rel in super::cline::PROJECT_DIRS {
+            out.extend(super::cline::hook_files(Scope::Project, &project.join(rel)));
+        }
+    }
+    if let Some(home) = home {
+        for rel in super::cline::USER_DIRS {
+            out.extend(super::cline::hook_files(Scope::Global, &home.join(rel)));
+        }
+    }
     out
 }
 
@@ -268,7 +308,7 @@ mod tests {
             ConfigPaths::with_home(Path::new("/nonexistent/p"), Some("/nonexistent/h".into()));
         let got: Vec<(Scope, Dialect, String)> = foreign_sources(&paths)
             .into_iter()
-            .filter(|s| !s.dialect.is_claude_like())
+            .filter(|s| !s.dialect.is_claude_like() && s.dialect != Dialect::Windsurf)
             .map(|s| (s.scope, s.dialect, s.path.display().to_string()))
             .collect();
         let want = [
@@ -336,6 +376,27 @@ mod tests {
         .map(|(s, d, p)| (s, d, p.to_string()));
         assert_eq!(got, want);
         assert!(foreign_sources(&paths.native_only()).is_empty());
+    }
+
+    #[test]
+    fn windsurfs_workspace_file_then_the_users() {
+        let paths =
+            ConfigPaths::with_home(Path::new("/nonexistent/p"), Some("/nonexistent/h".into()));
+        let got: Vec<(Scope, String)> = foreign_sources(&paths)
+            .into_iter()
+            .filter(|s| s.dialect == Dialect::Windsurf)
+            .map(|s| (s.scope, s.path.display().to_string()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Scope::Project, "/nonexistent/p/.windsurf/hooks.json".into()),
+                (
+                    Scope::Global,
+                    "/nonexistent/h/.codeium/windsurf/hooks.json".into()
+                ),
+            ]
+        );
     }
 
     #[test]

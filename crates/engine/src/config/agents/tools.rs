@@ -33,6 +33,9 @@
 //! Code's `runTerminalCommand`, goose's `developer__shell`/`developer__write`/`developer__edit`
 //! (`before`, `after`), Claude Code's for Qoder CLI and Grok CLI.
 //!
+//! Cline's are `execute_command`, `read_file`, `write_to_file` and `replace_in_file`, with the
+//! core's keys (`path`); its edit is a `diff` of SEARCH/REPLACE blocks, not `old`/`new`.
+//!
 //! Any other tool keeps its name and keys. An event that already carries the agent's own
 //! name (`Bash`, from a Claude Code payload) is left alone: [`to_dialect`] maps core names
 //! only, [`to_core`] maps that agent's names only, so both directions are idempotent.
@@ -122,6 +125,28 @@ const OPENCODE: &[Alias] = &[
     ),
 ];
 
+/// Cline's tools (docs.cline.bot, "Cline Tools Reference"): `execute_command` {`command`,
+/// `requires_approval`}, `read_file` {`path`}, `write_to_file` {`path`, `content`},
+/// `replace_in_file` {`path`, `diff`: SEARCH/REPLACE blocks, kept as they are}.
+const CLINE: &[Alias] = &[
+    ("bash", "execute_command", &[]),
+    ("read_file", "read_file", &[]),
+    ("write_file", "write_to_file", &[]),
+    ("edit_file", "replace_in_file", &[]),
+];
+
+/// Windsurf's: its hooks name no tools, each event is a tool kind; these are the kinds'
+/// names (its event names' middle part, `pre_run_command`), with its `tool_info` keys:
+/// `run_command` {`command_line`, `cwd`}, `read_code` {`file_path`}, `write_code`
+/// {`file_path`, `edits`: [{`old_string`, `new_string`}]} (a write and an edit alike;
+/// `translate/windsurf.rs` turns `edits` into the core's `content` or `old`/`new`).
+const WINDSURF: &[Alias] = &[
+    ("bash", "run_command", &[("command", "command_line")]),
+    ("read_file", "read_code", &[("path", "file_path")]),
+    ("write_file", "write_code", &[("path", "file_path")]),
+    ("edit_file", "write_code", &[("path", "file_path")]),
+];
+
 fn table(d: Dialect) -> &'static [Alias] {
     match d {
         Dialect::Native => &[],
@@ -131,6 +156,8 @@ fn table(d: Dialect) -> &'static [Alias] {
         Dialect::Cursor => CURSOR,
         Dialect::Copilot => COPILOT,
         Dialect::Opencode => OPENCODE,
+        Dialect::Cline => CLINE,
+        Dialect::Windsurf => WINDSURF,
         // The Claude-like agents: their row (`claude_like.rs`).
         d => super::claude_like::profile(d).map_or(&[], |p| p.tools),
     }
