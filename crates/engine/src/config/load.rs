@@ -68,7 +68,7 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
                 source.dialect,
                 origin,
                 paths,
-                source.plugin_root.as_deref(),
+                (source.plugin_root.as_deref(), source.plugin_data.as_deref()),
             );
         }
         // Skill and subagent frontmatter hooks: Claude Code's to run, named so none is
@@ -221,7 +221,7 @@ impl Loaded {
             }
             let read = match dialect {
                 None => self.read(file, Scope::Managed, paths),
-                Some(d) => self.read_foreign(file, d, (Scope::Managed, 0), paths, None),
+                Some(d) => self.read_foreign(file, d, (Scope::Managed, 0), paths, (None, None)),
             };
             match read {
                 Read::Parsed { managed_only: true } => {
@@ -294,14 +294,14 @@ impl Loaded {
         d: Dialect,
         origin: (Scope, u8),
         paths: &ConfigPaths,
-        plugin_root: Option<&Path>,
+        plugin: (Option<&Path>, Option<&Path>),
     ) -> Read {
         let text = match self.read_text(file) {
             Ok(text) => text,
             Err(read) => return read,
         };
         self.agent_files.insert(file.to_path_buf(), d);
-        let parsed = parse_foreign(&text, file, d, origin, paths, plugin_root);
+        let parsed = parse_foreign(&text, file, d, origin, paths, plugin);
         self.hooks.extend(parsed.hooks);
         self.disabled
             .extend(parsed.disabled.into_iter().map(|(hook, why)| DisabledHook {

@@ -31,7 +31,7 @@ pub(super) fn parse_foreign(
     d: Dialect,
     (scope, source): (Scope, u8),
     paths: &ConfigPaths,
-    plugin_root: Option<&Path>,
+    (plugin_root, plugin_data): (Option<&Path>, Option<&Path>),
 ) -> ForeignParsed {
     let resolver = Resolver {
         file,
@@ -68,6 +68,9 @@ pub(super) fn parse_foreign(
                 None => agents::expand_plugin_root(&mut fh.hook, root),
             }
         }
+        if let Some(data) = plugin_data {
+            agents::expand_root_variable(&mut fh.hook, data, "CLAUDE_PLUGIN_DATA");
+        }
         let resolved = match raw::read_hook(fh.event, fh.index, &fh.hook) {
             Entry::Hook(raw) => resolver.resolve(*raw),
             Entry::Problem { message, .. } | Entry::Unreadable(message) => Err(vec![message]),
@@ -81,6 +84,7 @@ pub(super) fn parse_foreign(
         };
         match resolved {
             Ok(mut hook) => {
+                hook.plugin_data = plugin_data.map(Path::to_path_buf);
                 // Codex names every hook by its place ([hooks.state]); Gemini CLI by name.
                 hook.switch_id = match d {
                     Dialect::Codex => Some(agents::codex_state_key(

@@ -490,6 +490,9 @@ pub struct Hook {
     /// A command hook's sandbox as configured (`fs`, `env`, `net`, `memory`, `sandbox`);
     /// [`SandboxMode::Default`] for every other kind.
     pub sandbox: SandboxMode,
+    /// A Claude Code plugin's hook: the plugin's data directory (`CLAUDE_PLUGIN_DATA`, in its
+    /// environment and expanded in its command), created private when the hook first starts.
+    pub plugin_data: Option<PathBuf>,
 }
 
 impl Hook {

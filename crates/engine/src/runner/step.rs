@@ -235,7 +235,7 @@ impl Runner {
             _ => None,
         };
         let known = payload.known();
-        let env = translate::env(
+        let mut env = translate::env(
             hook.dialect,
             &EnvFacts {
                 session_id: known.session_id.as_deref(),
@@ -243,6 +243,9 @@ impl Runner {
                 ..EnvFacts::of(&self.project_dir)
             },
         );
+        if let Some(dir) = &hook.plugin_data {
+            plugin_data_env(hook, dir, &mut env);
+        }
         let mut request = SpawnRequest {
             event: hook.event,
             handler: hook.handler.clone(),
@@ -271,6 +274,20 @@ impl Runner {
         }
         request
     }
+}
+
+/// A Claude Code plugin's hook gets its data directory as `CLAUDE_PLUGIN_DATA` (the exec
+/// form's placeholder reads it there), created private on its first use; a directory that
+/// cannot be made is logged and still named, as Claude Code names it.
+fn plugin_data_env(hook: &Hook, dir: &std::path::Path, env: &mut Vec<(String, String)>) {
+    if let Err(e) = crate::config::agents::ensure_plugin_data(dir) {
+        tracing::warn!(hook = %hook.label(), dir = %dir.display(), "cannot create the plugin's data directory: {e}");
+    }
+    env.retain(|(k, _)| k != "CLAUDE_PLUGIN_DATA");
+    env.push((
+        "CLAUDE_PLUGIN_DATA".into(),
+        dir.to_string_lossy().into_owned(),
+    ));
 }
 
 /// Calls an in-process hook and judges its answer.

@@ -104,6 +104,7 @@ fn hook(event: Event, index: usize, command: &str) -> Hook {
         once: false,
         async_rewake: false,
         sandbox: crate::config::SandboxMode::Default,
+        plugin_data: None,
     }
 }
 

@@ -52,8 +52,8 @@ mod switches;
 pub use codex_toml::codex_state_key;
 pub use frontmatter::frontmatter_notes;
 pub use gemini_wiring::{GEMINI_BEFORE_MODEL_FIX, gemini_before_model_wiring};
-pub(crate) use plugins::expand_root_variable;
 pub use plugins::{PluginHooks, Plugins, claude_plugins, expand_plugin_root};
+pub(crate) use plugins::{ensure_plugin_data, expand_root_variable};
 pub use sources::{ForeignSource, foreign_sources};
 
 use super::Scope;

@@ -13,6 +13,14 @@
 //! `hookhost trust` (which pins the plugin's `hooks.json` like any project file). A project's
 //! `false` never turns off a plugin the user enabled: a project cannot switch off the user's
 //! hooks (as with every other switch).
+//!
+//! A plugin's own data directory (`CLAUDE_PLUGIN_DATA`, Claude Code 2.1.78 and later: state
+//! kept across the plugin's updates) is `~/.claude/plugins/data/<id>`, the id with every
+//! character but `A-Z a-z 0-9 _ -` made a `-` (`formatter@my-marketplace` is
+//! `formatter-my-marketplace`), as Claude Code's plugins reference places it. hookhost puts it
+//! under the user's home only (Claude Code's `CLAUDE_CODE_PLUGIN_CACHE_DIR` is a variable,
+//! which a project may set: never read), and creates it, private, when a hook of the plugin
+//! first starts ([`ensure_plugin_data`]).
 
 use crate::Dialect;
 use crate::config::Scope;
@@ -33,6 +41,8 @@ pub struct PluginHooks {
     pub file: PathBuf,
     /// The user's (enabled in the user's settings) or the project's.
     pub scope: Scope,
+    /// Its data directory (`${CLAUDE_PLUGIN_DATA}`): [`plugin_data_dir`].
+    pub data: PathBuf,
 }
 
 /// What reading the plugin index found: the enabled plugins' hooks files, in the index's
@@ -106,10 +116,44 @@ pub fn claude_plugins(home: &Path, project: &Path) -> Plugins {
                 file: root.join("hooks/hooks.json"),
                 root,
                 scope,
+                data: plugin_data_dir(home, id),
             });
         }
     }
     out
+}
+
+/// The data directory of plugin `id` (`NAME@MARKETPLACE`) under `home`: one component made of
+/// the id's letters, digits, `_` and `-` (anything else, `/` and `.` included, is a `-`), so
+/// no id reaches outside `~/.claude/plugins/data`.
+pub(crate) fn plugin_data_dir(home: &Path, id: &str) -> PathBuf {
+    let name: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    home.join(".claude/plugins/data").join(name)
+}
+
+/// Creates a plugin's data directory when it is missing: `data` and the directory itself
+/// private to the user (0700), as a plugin's state may be a token. A path that exists is left
+/// as it is (the user's to have chosen); one that is not a directory is an error.
+pub(crate) fn ensure_plugin_data(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)?;
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other("exists and is not a directory"))
+    }
 }
 
 /// `${CLAUDE_PLUGIN_ROOT}` (and `$CLAUDE_PLUGIN_ROOT`) in a plugin hook's `command` and
@@ -200,6 +244,37 @@ mod tests {
             found.hooks[0].file,
             install("mine").join("hooks/hooks.json")
         );
+        assert_eq!(
+            found.hooks[0].data,
+            home.join(".claude/plugins/data/mine-m")
+        );
+    }
+
+    #[test]
+    fn a_plugin_data_directory_is_one_private_component_under_the_home() {
+        let home = Path::new("/h");
+        assert_eq!(
+            plugin_data_dir(home, "formatter@my-marketplace"),
+            Path::new("/h/.claude/plugins/data/formatter-my-marketplace")
+        );
+        // No id leaves the data directory.
+        assert_eq!(
+            plugin_data_dir(home, "../../x@m/y"),
+            Path::new("/h/.claude/plugins/data/------x-m-y")
+        );
+        let t = tempfile::TempDir::new().unwrap();
+        let dir = plugin_data_dir(t.path(), "p@m");
+        ensure_plugin_data(&dir).unwrap();
+        ensure_plugin_data(&dir).unwrap();
+        #[cfg(unix)]
+        for d in [&dir, &t.path().join(".claude/plugins/data")] {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(d).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700, "{}", d.display());
+        }
+        let file = plugin_data_dir(t.path(), "f@m");
+        std::fs::write(&file, "").unwrap();
+        assert!(ensure_plugin_data(&file).is_err());
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub struct ForeignSource {
     /// A Claude Code plugin's hooks file: the plugin's directory, `${CLAUDE_PLUGIN_ROOT}` in
     /// its commands.
     pub plugin_root: Option<PathBuf>,
+    /// A Claude Code plugin's data directory (`${CLAUDE_PLUGIN_DATA}`), not created yet.
+    pub plugin_data: Option<PathBuf>,
 }
 
 /// At most this many `*.json` files of one Copilot CLI hooks directory are read; more is an
@@ -64,6 +66,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                 path: user,
                 problem: None,
                 plugin_root: None,
+                plugin_data: None,
             }),
             user => {
                 out.push(ForeignSource {
@@ -72,6 +75,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                     path: project_file,
                     problem: None,
                     plugin_root: None,
+                    plugin_data: None,
                 });
                 if let Some(user) = user {
                     out.push(ForeignSource {
@@ -80,6 +84,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                         path: user,
                         problem: None,
                         plugin_root: None,
+                        plugin_data: None,
                     });
                 }
             }
@@ -135,6 +140,7 @@ fn claude_like_sources(
         path,
         problem: None,
         plugin_root: None,
+        plugin_data: None,
     };
     let at_home = home.is_some_and(|h| same_file(h, project));
     let scopes: Vec<(Scope, &Path)> = std::iter::once((Scope::Project, project))
@@ -185,6 +191,7 @@ fn plugin_dir_sources(dialect: Dialect, scope: Scope, dir: &Path) -> Vec<Foreign
             path: root.join("hooks/hooks.json"),
             problem: None,
             plugin_root: Some(root),
+            plugin_data: None,
         })
         .collect()
 }
@@ -204,6 +211,7 @@ fn json_files(dialect: Dialect, scope: Scope, dir: &Path) -> Vec<ForeignSource> 
         path,
         problem,
         plugin_root: None,
+        plugin_data: None,
     };
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -253,6 +261,7 @@ fn plugin_sources(home: &Path, project: &Path) -> Vec<ForeignSource> {
             path: p.file,
             problem: None,
             plugin_root: Some(p.root),
+            plugin_data: Some(p.data),
         })
         .collect()
 }
