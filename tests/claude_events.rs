@@ -344,6 +344,41 @@ fn answers_come_back_in_claude_codes_shape() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// PreCompact blocks a compaction (Claude Code 2.1.105 and later): exit 2 and `decision:
+/// "block"` come back as Claude Code's block, and `run` exits 2.
+#[test]
+fn a_pre_compact_hook_blocks_the_compaction() {
+    let p = Project::new(json!({"hooks": {"PreCompact": [
+        {"command": "echo 'keep the whole session for the audit' >&2; exit 2"}
+    ]}}));
+    let answer = |trigger: &str| {
+        let fields = json!({"trigger": trigger, "custom_instructions": ""});
+        let out = adapter(&p, &claude_payload(&p, "PreCompact", &fields));
+        assert_eq!(out.status.code(), Some(0), "{trigger}: {out:?}");
+        json_of(&out.stdout)
+    };
+    assert_eq!(
+        answer("auto"),
+        json!({"decision": "block", "reason": "keep the whole session for the audit"})
+    );
+    let out = p.cli(
+        &["run", "PreCompact", "--field", "trigger=manual"],
+        &[("HOOKHOST_TRUST", "all")],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // A Claude Code hook's JSON block.
+    p.write(
+        ".coding-agent/hooks.json",
+        &json!({"hooks": {"PreCompact": [{"dialect": "claude",
+            "command": "echo '{\"decision\":\"block\",\"reason\":\"not by hand\"}'"}]}})
+        .to_string(),
+    );
+    assert_eq!(
+        answer("manual"),
+        json!({"decision": "block", "reason": "not by hand"})
+    );
+}
+
 /// WorktreeCreate: the hook makes the worktree and prints its path, which the adapter prints
 /// alone; a hook that fails (or prints no absolute path) fails the creation: exit 1, why on
 /// stderr.

@@ -35,7 +35,8 @@ pub enum Event {
     Notification,
     /// A subagent starts (`agentType`, `prompt`).
     SubagentStart,
-    /// Before context compaction (`trigger`: `auto` or `manual`).
+    /// Before context compaction; hooks can block the compaction (`trigger`: `auto` or
+    /// `manual`).
     PreCompact,
     /// After context compaction (`trigger`, `summary`).
     PostCompact,
@@ -110,7 +111,7 @@ pub enum EventClass {
     Deciding,
     /// Events where a hook can refuse what the event is about, which is not a tool call (a
     /// config change, a task, a worktree, a model switch, a slash command's expansion, an
-    /// elicitation); stops at the first block.
+    /// elicitation, a compaction); stops at the first block.
     Gating,
     /// Everything else: hooks observe and add context; all of them run.
     Observing,
@@ -207,14 +208,14 @@ impl Event {
             | Event::WorktreeCreate
             | Event::Elicitation
             | Event::ElicitationResult
-            | Event::PreModelSwitch => EventClass::Gating,
+            | Event::PreModelSwitch
+            | Event::PreCompact => EventClass::Gating,
             Event::SessionStart
             | Event::UserPromptSubmit
             | Event::PostToolUse
             | Event::PostToolUseFailure
             | Event::Notification
             | Event::SubagentStart
-            | Event::PreCompact
             | Event::PostCompact
             | Event::StopFailure
             | Event::SessionEnd
@@ -280,9 +281,11 @@ impl Event {
         })
     }
 
-    /// Whether `async: true` is allowed (only where a hook cannot decide anything).
+    /// Whether `async: true` is allowed: where a hook cannot decide anything, and on
+    /// PreCompact (observing until Claude Code let its hooks block a compaction: a background
+    /// hook there still only observes, and never blocks).
     pub fn allows_async(self) -> bool {
-        self.class() == EventClass::Observing
+        self.class() == EventClass::Observing || self == Event::PreCompact
     }
 }
 

@@ -46,12 +46,12 @@ pub fn column(event: Event) -> usize {
         | Event::ConfigChange
         | Event::Elicitation
         | Event::ElicitationResult
-        | Event::PreModelSwitch => 6,
+        | Event::PreModelSwitch
+        | Event::PreCompact => 6,
         Event::WorktreeCreate => 7,
         Event::SessionStart
         | Event::Notification
         | Event::SubagentStart
-        | Event::PreCompact
         | Event::PostCompact
         | Event::StopFailure
         | Event::SessionEnd

@@ -310,7 +310,10 @@ impl Facts {
                     )
             ) || (report.decision == Decision::Block
                 && e.class() == crate::event::EventClass::Gating
-                && !matches!(e, Event::Elicitation | Event::ElicitationResult)),
+                && !matches!(e, Event::Elicitation | Event::ElicitationResult)
+                // Only Claude Code reads a PreCompact block (Codex's answer schema has no
+                // `decision`; Gemini CLI's PreCompress cannot stop a compression).
+                && (e != Event::PreCompact || d == Dialect::Claude)),
             blocked,
             reason,
             ask: report.ask,
@@ -1219,6 +1222,7 @@ mod tests {
             Event::TaskCompleted,
             Event::ConfigChange,
             Event::PreModelSwitch,
+            Event::PreCompact,
         ] {
             let mut r = report(e);
             r.decision = Decision::Block;
@@ -1228,6 +1232,14 @@ mod tests {
                 json!({"decision": "block", "reason": "not now"}),
                 "{e}"
             );
+        }
+        // A blocked compaction: only Claude Code reads it; Codex's PreCompact answer has no
+        // `decision` (its schema refuses one), Gemini CLI cannot stop a compression.
+        let mut r = report(Event::PreCompact);
+        r.decision = Decision::Block;
+        r.reason = Some("keep it".into());
+        for d in [Dialect::Codex, Dialect::Gemini, Dialect::Qwen] {
+            assert_eq!(respond(d, &r, None).stdout, "", "{d}");
         }
         let mut r = report(Event::TeammateIdle);
         r.decision = Decision::Force;
