@@ -457,6 +457,61 @@ fn file_changed_matches_the_files_name() {
     assert_eq!(saved(&p, "seen")["event"], "change");
 }
 
+/// A Claude Code `matcher` on SubagentStop matches the subagent's `agent_type`, and on
+/// DirectoryAdded the `source`, as Claude Code matches them; the hook reads Claude Code's
+/// payload, `agent_type` included.
+#[test]
+fn subagent_stop_and_directory_added_matchers_match_as_claude_code_does() {
+    let p = Project::new(json!({}));
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {
+            "SubagentStop": [{"matcher": "Explore", "hooks": [
+                {"type": "command", "command": "cat > explore.json"}]},
+                {"matcher": "Plan", "hooks": [{"type": "command", "command": "cat > plan.json"}]}],
+            "DirectoryAdded": [{"matcher": "settings", "hooks": [
+                {"type": "command", "command": "cat > added.json"}]}]
+        }})
+        .to_string(),
+    );
+    let run = |event: &str, fields: Value| {
+        let payload = claude_payload(&p, event, &fields);
+        let file = p.write("payload.json", &payload.to_string());
+        let out = p.cli(
+            &["run", event, "--payload", file.to_str().unwrap(), "--json"],
+            &[("HOOKHOST_TRUST", "all")],
+        );
+        json_of(&out.stdout)["hooks"].as_array().unwrap().len()
+    };
+    let stop = |agent: &str| {
+        json!({"stop_hook_active": false, "agent_id": "a1", "agent_type": agent,
+            "agent_transcript_path": "/tmp/a1.jsonl", "last_assistant_message": "done"})
+    };
+    assert_eq!(run("SubagentStop", stop("Explore")), 1);
+    assert_eq!(saved(&p, "explore")["agent_type"], "Explore");
+    assert!(!p.path().join("plan.json").exists());
+    assert_eq!(run("SubagentStop", stop("general-purpose")), 0);
+    // Natively: `agentType`, as hookhost's core reports a `task` subagent's stop.
+    let out = p.cli(
+        &[
+            "run",
+            "SubagentStop",
+            "--field",
+            "agentType=Plan",
+            "--json",
+        ],
+        &[("HOOKHOST_TRUST", "all")],
+    );
+    assert_eq!(json_of(&out.stdout)["hooks"].as_array().map(Vec::len), Some(1));
+    assert_eq!(saved(&p, "plan")["agent_type"], "Plan");
+
+    let added = |source: &str| json!({"directory": "/srv/shared", "source": source});
+    assert_eq!(run("DirectoryAdded", added("add_dir_command")), 0);
+    assert!(!p.path().join("added.json").exists());
+    assert_eq!(run("DirectoryAdded", added("settings")), 1);
+    assert_eq!(saved(&p, "added")["source"], "settings");
+}
+
 /// Another agent's file naming one of these events: a warning that says whose event it is.
 #[test]
 fn another_agents_file_naming_a_claude_only_event_is_warned() {

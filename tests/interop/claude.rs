@@ -765,6 +765,47 @@ fn a_plugins_hooks_get_its_private_data_directory() {
     );
 }
 
+/// A plugin's hooks get the options its user configured, from `pluginConfigs` in the user's
+/// `~/.claude/settings.json`, as `CLAUDE_PLUGIN_OPTION_<KEY>`; a project's settings give none,
+/// and a variable of that name in hookhost's own environment does not reach the hook.
+#[test]
+fn a_plugins_hooks_get_the_options_its_user_configured() {
+    let p = Project::new(json!({}));
+    let plugin = p.home.path().join(".claude/plugins/cache/m/opt/1.0.0");
+    install_plugin(&p, &plugin, "opt@m");
+    let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "cat >/dev/null; echo \"level=$CLAUDE_PLUGIN_OPTION_LEVEL retries=$CLAUDE_PLUGIN_OPTION_RETRIES extra=${CLAUDE_PLUGIN_OPTION_EXTRA:-none}\" >&2; exit 2"}]}]}});
+    std::fs::write(plugin.join("hooks/hooks.json"), hooks.to_string()).unwrap();
+    std::fs::write(
+        p.home.path().join(".claude/settings.json"),
+        json!({"enabledPlugins": {"opt@m": true},
+            "pluginConfigs": {"opt@m": {"options": {"level": "strict", "retries": 3}}}})
+        .to_string(),
+    )
+    .unwrap();
+    // The project tries to change and add options: not read.
+    p.write(
+        ".claude/settings.json",
+        &json!({"pluginConfigs": {"opt@m": {"options": {"level": "off", "extra": "planted"}}}})
+            .to_string(),
+    );
+    let out = p.cli(
+        &[
+            "run",
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+            "--json",
+        ],
+        &[("CLAUDE_PLUGIN_OPTION_EXTRA", "from-env")],
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{r}");
+    assert_eq!(reason(&r), "level=strict retries=3 extra=none", "{r}");
+}
+
 /// A prompt redactor: `updatedPrompt` replaces what the agent sends, through `run` (the
 /// report's `updatedPrompt`) and through the adapter, whose agent cannot replace a prompt:
 /// there the original is blocked and the reason gives the replacement.

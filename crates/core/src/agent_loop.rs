@@ -229,6 +229,7 @@ impl Agent {
                 session_id: session_id.to_string(),
                 cwd: project.to_path_buf(),
                 is_subagent: false,
+                agent_type: None,
             },
             project: project.to_path_buf(),
             config: AgentConfig::default(),
@@ -778,6 +779,7 @@ impl Agent {
             observer: self.observer.clone(),
             cx: HookContext {
                 is_subagent: true,
+                agent_type: Some(name.to_string()),
                 ..self.cx.clone()
             },
             project: self.project.clone(),

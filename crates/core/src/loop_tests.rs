@@ -110,7 +110,11 @@ impl ToolHooks for Recorder {
         HookVerdict::pass()
     }
     async fn subagent_stop(&self, cx: &HookContext, active: bool) -> HookVerdict {
-        self.log(format!("SubagentStop:{active}:{}", cx.is_subagent));
+        self.log(format!(
+            "SubagentStop:{active}:{}:{}",
+            cx.is_subagent,
+            cx.agent_type.as_deref().unwrap_or("-")
+        ));
         HookVerdict::pass()
     }
     async fn session_end(&self, _: &HookContext, reason: &str) -> HookVerdict {
@@ -348,7 +352,8 @@ async fn subagents_see_only_tool_hooks_and_fire_subagent_stop() {
             "SubagentStart:scout:look around:false",
             "PreToolUse:bash:sub",
             "PostToolUse:bash:false:sub",
-            "SubagentStop:false:true",
+            // The subagent's type, for SubagentStop's `agentType`.
+            "SubagentStop:false:true:scout",
             "PostToolUse:task:false",
             "Stop:false",
         ]

@@ -235,6 +235,21 @@ impl Payload {
         Self::of(Event::Notification, cwd, session_id, fields)
     }
 
+    /// SubagentStop of a subagent of `agent_type` (as its SubagentStart named it).
+    pub fn subagent_stop(
+        cwd: &Path,
+        session_id: &str,
+        stop_hook_active: bool,
+        agent_type: &str,
+    ) -> Self {
+        let fields = NativePayload {
+            stop_hook_active: Some(stop_hook_active),
+            agent_type: Some(agent_type.to_string()),
+            ..Default::default()
+        };
+        Self::of(Event::SubagentStop, cwd, session_id, fields)
+    }
+
     /// SubagentStart of a subagent of `agent_type`, given `prompt`.
     pub fn subagent_start(cwd: &Path, session_id: &str, agent_type: &str, prompt: &str) -> Self {
         let fields = NativePayload {

@@ -44,7 +44,8 @@ pub enum Event {
     Stop,
     /// A turn ended by an error of the model or its API (`error`).
     StopFailure,
-    /// A subagent's loop is about to exit; hooks can force it on (`stopHookActive`).
+    /// A subagent's loop is about to exit; hooks can force it on (`stopHookActive`,
+    /// `agentType`).
     SubagentStop,
     /// The session is over (`reason`).
     SessionEnd,
@@ -78,7 +79,7 @@ pub enum Event {
     ConfigChange,
     /// The working directory changed (`oldCwd`, `newCwd`).
     CwdChanged,
-    /// A directory was added to the session's working directories (`directory`).
+    /// A directory was added to the session's working directories (`directory`, `source`).
     DirectoryAdded,
     /// A watched file changed (`filePath`, `changeType`: `add`, `change` or `unlink`).
     FileChanged,
@@ -264,12 +265,14 @@ impl Event {
             Event::SessionStart => "source",
             Event::PreCompact | Event::PostCompact => "trigger",
             Event::Notification => "kind",
-            Event::SubagentStart => "agentType",
+            // Claude Code matches SubagentStop on the subagent's type too.
+            Event::SubagentStart | Event::SubagentStop => "agentType",
             Event::StopFailure => "errorType",
             Event::Setup => "trigger",
             Event::InstructionsLoaded => "loadReason",
             Event::UserPromptExpansion => "commandName",
-            Event::ConfigChange => "source",
+            // DirectoryAdded: how the directory was added (Claude Code's `source`).
+            Event::ConfigChange | Event::DirectoryAdded => "source",
             // The file's name (its last path component): `fileChanged` matches `.envrc|.env`.
             Event::FileChanged => "filePath",
             Event::Elicitation | Event::ElicitationResult => "mcpServerName",

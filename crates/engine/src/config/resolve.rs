@@ -157,7 +157,7 @@ impl Resolver<'_> {
             once: fields.once,
             async_rewake: fields.async_rewake,
             sandbox,
-            plugin_data: None,
+            plugin_env: None,
         })
     }
 

@@ -146,7 +146,7 @@ mod tests {
             once: false,
             async_rewake: false,
             sandbox: crate::config::SandboxMode::Default,
-            plugin_data: None,
+            plugin_env: None,
         }
     }
 

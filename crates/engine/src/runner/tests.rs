@@ -104,7 +104,7 @@ fn hook(event: Event, index: usize, command: &str) -> Hook {
         once: false,
         async_rewake: false,
         sandbox: crate::config::SandboxMode::Default,
-        plugin_data: None,
+        plugin_env: None,
     }
 }
 
@@ -735,6 +735,7 @@ async fn tool_hooks_trait_marks_subagents_and_subset_hides_other_events() {
         session_id: "s".into(),
         cwd: PathBuf::from("/p"),
         is_subagent: false,
+        agent_type: None,
     };
     let sub = SubsetHooks::new(runner.clone());
     sub.pre_tool_use(&cx, "bash", &json!({})).await;

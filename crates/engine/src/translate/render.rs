@@ -294,6 +294,10 @@ pub(super) fn claude_fields(
         Event::Stop | Event::SubagentStop => {
             c.stop_hook_active = Some(k.stop_hook_active.unwrap_or(false));
             c.last_assistant_message = k.last_assistant_message.clone().map(Some);
+            if e == Event::SubagentStop {
+                c.agent_id.clone_from(&k.agent_id);
+                c.agent_type.clone_from(&k.agent_type);
+            }
         }
         Event::SessionStart => c.source = Some(or(&k.source, "startup")),
         Event::SessionEnd => c.reason = Some(or(&k.reason, "other")),
@@ -356,7 +360,7 @@ fn new_event_fields(d: Dialect, e: Event, k: &NativePayload, c: &mut ClaudeField
             c.reason = Some(or(&k.reason, ""));
         }
         Event::Setup => c.trigger = Some(or(&k.trigger, "init")),
-        Event::ConfigChange => c.source.clone_from(&k.source),
+        Event::ConfigChange | Event::DirectoryAdded => c.source.clone_from(&k.source),
         Event::UserPromptExpansion => c.prompt.clone_from(&k.prompt),
         Event::MessageDisplay | Event::Elicitation => c.message.clone_from(&k.message),
         _ => {}

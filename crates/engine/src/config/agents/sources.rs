@@ -5,6 +5,7 @@
 //! user's.
 
 use crate::Dialect;
+use super::plugins::PluginEnv;
 use crate::config::{ConfigPaths, Scope};
 use crate::confine::same_file;
 use std::path::{Path, PathBuf};
@@ -24,8 +25,9 @@ pub struct ForeignSource {
     /// A Claude Code plugin's hooks file: the plugin's directory, `${CLAUDE_PLUGIN_ROOT}` in
     /// its commands.
     pub plugin_root: Option<PathBuf>,
-    /// A Claude Code plugin's data directory (`${CLAUDE_PLUGIN_DATA}`), not created yet.
-    pub plugin_data: Option<PathBuf>,
+    /// A Claude Code plugin's data directory (`${CLAUDE_PLUGIN_DATA}`, not created yet) and
+    /// the options its user configured (`CLAUDE_PLUGIN_OPTION_*`).
+    pub plugin_env: Option<PluginEnv>,
 }
 
 /// At most this many `*.json` files of one Copilot CLI hooks directory are read; more is an
@@ -66,7 +68,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                 path: user,
                 problem: None,
                 plugin_root: None,
-                plugin_data: None,
+                plugin_env: None,
             }),
             user => {
                 out.push(ForeignSource {
@@ -75,7 +77,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                     path: project_file,
                     problem: None,
                     plugin_root: None,
-                    plugin_data: None,
+                    plugin_env: None,
                 });
                 if let Some(user) = user {
                     out.push(ForeignSource {
@@ -84,7 +86,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                         path: user,
                         problem: None,
                         plugin_root: None,
-                        plugin_data: None,
+                        plugin_env: None,
                     });
                 }
             }
@@ -140,7 +142,7 @@ fn claude_like_sources(
         path,
         problem: None,
         plugin_root: None,
-        plugin_data: None,
+        plugin_env: None,
     };
     let at_home = home.is_some_and(|h| same_file(h, project));
     let scopes: Vec<(Scope, &Path)> = std::iter::once((Scope::Project, project))
@@ -191,7 +193,7 @@ fn plugin_dir_sources(dialect: Dialect, scope: Scope, dir: &Path) -> Vec<Foreign
             path: root.join("hooks/hooks.json"),
             problem: None,
             plugin_root: Some(root),
-            plugin_data: None,
+            plugin_env: None,
         })
         .collect()
 }
@@ -211,7 +213,7 @@ fn json_files(dialect: Dialect, scope: Scope, dir: &Path) -> Vec<ForeignSource> 
         path,
         problem,
         plugin_root: None,
-        plugin_data: None,
+        plugin_env: None,
     };
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -261,7 +263,7 @@ fn plugin_sources(home: &Path, project: &Path) -> Vec<ForeignSource> {
             path: p.file,
             problem: None,
             plugin_root: Some(p.root),
-            plugin_data: Some(p.data),
+            plugin_env: Some(p.env),
         })
         .collect()
 }
