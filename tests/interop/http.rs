@@ -147,7 +147,9 @@ async fn claude_code_settings_limit_http_hooks_and_a_project_cannot_widen_them()
     // `/allowed` hook ran, `/other` did not.
     assert_eq!(firsts.len(), 2, "{firsts:?} {r}");
     assert!(
-        firsts.iter().any(|l| l.starts_with("POST /allowed-user?by=user ")),
+        firsts
+            .iter()
+            .any(|l| l.starts_with("POST /allowed-user?by=user ")),
         "{firsts:?}"
     );
     let allowed = requests

@@ -1,4 +1,4 @@
-//! The thirty-three lifecycle events (Claude Code's) and the per-event rules that differ between them.
+//! The thirty-four lifecycle events (Claude Code's) and the per-event rules that differ between them.
 //!
 //! Everything the engine needs to know about an event (does it block? can it force or
 //! decide a permission? may a hook name a tool matcher? what does another agent's matcher
@@ -98,12 +98,17 @@ pub enum Event {
     PreModelSwitch,
     /// The model was switched (`fromModel`, `toModel`).
     PostModelSwitch,
+    /// A skill or slash command is about to run one of its inline shell commands as it loads
+    /// (Claude Code 2.1.332's `` !`command` ``); hooks can block it, as on PreToolUse
+    /// (`toolName`: the shell, `bash` or `PowerShell`; `toolArgs`: `{"command"}`).
+    PreSkillShellCommand,
 }
 
 /// How an event treats its hooks' results: one column of the decision table (DESIGN §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventClass {
-    /// PreToolUse: a hook can block the tool call; stops at the first block.
+    /// PreToolUse and PreSkillShellCommand: a hook can block the tool call (a skill's shell
+    /// command); stops at the first block.
     Blocking,
     /// Stop, SubagentStop: a hook can force the agent to continue; stops at the first force.
     Forcing,
@@ -120,7 +125,7 @@ pub enum EventClass {
 
 impl Event {
     /// Every event, in lifecycle order.
-    pub const ALL: [Event; 33] = [
+    pub const ALL: [Event; 34] = [
         Event::SessionStart,
         Event::UserPromptSubmit,
         Event::PreToolUse,
@@ -154,6 +159,7 @@ impl Event {
         Event::ElicitationResult,
         Event::PreModelSwitch,
         Event::PostModelSwitch,
+        Event::PreSkillShellCommand,
     ];
 
     /// The name as written in config files and payloads: `PreToolUse`.
@@ -192,13 +198,14 @@ impl Event {
             Event::ElicitationResult => "ElicitationResult",
             Event::PreModelSwitch => "PreModelSwitch",
             Event::PostModelSwitch => "PostModelSwitch",
+            Event::PreSkillShellCommand => "PreSkillShellCommand",
         }
     }
 
     /// Which column of the decision table this event uses.
     pub fn class(self) -> EventClass {
         match self {
-            Event::PreToolUse => EventClass::Blocking,
+            Event::PreToolUse | Event::PreSkillShellCommand => EventClass::Blocking,
             Event::PermissionRequest => EventClass::Deciding,
             Event::Stop | Event::SubagentStop | Event::TeammateIdle => EventClass::Forcing,
             Event::UserPromptExpansion
@@ -234,7 +241,7 @@ impl Event {
 
     /// Whether the event is about one tool call, so that its hooks may carry a `match` regex
     /// on the tool name: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure,
-    /// PermissionDenied.
+    /// PermissionDenied, PreSkillShellCommand (the shell).
     pub fn takes_tool_matcher(self) -> bool {
         matches!(
             self,
@@ -243,6 +250,7 @@ impl Event {
                 | Event::PostToolUse
                 | Event::PostToolUseFailure
                 | Event::PermissionDenied
+                | Event::PreSkillShellCommand
         )
     }
 

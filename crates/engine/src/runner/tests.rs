@@ -171,14 +171,14 @@ async fn cell(
     (report.decision, report.hooks[0].outcome, report)
 }
 
-const OBSERVING: [Event; 10] = [
+// PreCompact gates since Claude Code 2.1.105 (a block keeps the conversation whole).
+const OBSERVING: [Event; 9] = [
     Event::SessionStart,
     Event::UserPromptSubmit,
     Event::PostToolUse,
     Event::PostToolUseFailure,
     Event::Notification,
     Event::SubagentStart,
-    Event::PreCompact,
     Event::PostCompact,
     Event::StopFailure,
     Event::SessionEnd,

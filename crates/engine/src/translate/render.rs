@@ -256,7 +256,8 @@ fn sends_permission_mode(d: Dialect, e: Event) -> bool {
             | Event::Elicitation
             | Event::ElicitationResult
             | Event::PreModelSwitch
-            | Event::PostModelSwitch => false,
+            | Event::PostModelSwitch
+            | Event::PreSkillShellCommand => false,
         },
     }
 }
@@ -281,7 +282,7 @@ pub(super) fn claude_fields(
         ..ClaudeFields::default()
     };
     match e {
-        Event::PreToolUse | Event::PostToolUse => {
+        Event::PreToolUse | Event::PostToolUse | Event::PreSkillShellCommand => {
             let (name, input) = tool_call(d, k);
             c.tool_name = Some(name);
             c.tool_input = Some(input);

@@ -285,8 +285,8 @@ impl Facts {
         let stop = report.stop.as_ref().map(|s| s.reason.clone());
         let mut messages = report.system_messages.clone();
         messages.extend(untrusted_notice(report));
-        let blocked =
-            report.decision == Decision::Block || (e == Event::PreToolUse && stop.is_some());
+        let blocked = report.decision == Decision::Block
+            || (matches!(e, Event::PreToolUse | Event::PreSkillShellCommand) && stop.is_some());
         let reason = match (&stop, report.reason.as_deref().unwrap_or_default()) {
             (Some(stop), "") if blocked => stop.clone(),
             (_, reason) => reason.to_string(),
@@ -576,11 +576,17 @@ fn context_then_feedback(f: &Facts) -> Option<String> {
 fn claude_answer(f: &Facts) -> ClaudeAnswer {
     let mut a = Family::of(f);
     match f.event {
-        Event::PreToolUse if f.blocked => {
+        Event::PreToolUse | Event::PreSkillShellCommand if f.blocked => {
             a.permission = Some(PermissionDecision::Deny);
             a.permission_reason = Some(f.reason.clone());
         }
-        Event::PreToolUse => {
+        // Claude Code runs a skill's command as written: a rewrite cannot be applied, so the
+        // command is denied rather than run unrewritten.
+        Event::PreSkillShellCommand if f.updated.is_some() => {
+            a.permission = Some(PermissionDecision::Deny);
+            a.permission_reason = Some("a hookhost hook rewrote this skill's shell command, which Claude Code cannot apply; blocked to fail closed".to_string());
+        }
+        Event::PreToolUse | Event::PreSkillShellCommand => {
             // A rewrite goes back alone: Claude Code applies an `updatedInput` that comes
             // without a decision and runs its own permission flow on the new input (2.1.332:
             // its `hookUpdatedInput`), as hookhost's checker runs on the final arguments; an
@@ -1043,6 +1049,25 @@ mod tests {
                 assert_eq!(respond(d, &report(e), Some("bash")).stdout, "", "{d} {e}");
             }
         }
+    }
+
+    #[test]
+    fn a_skills_shell_command_is_denied_as_a_tool_call_and_never_run_rewritten() {
+        let mut r = report(Event::PreSkillShellCommand);
+        assert_eq!(respond(Dialect::Claude, &r, Some("bash")).stdout, "");
+        r.decision = Decision::Block;
+        r.reason = Some("no curl".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Claude, &r, Some("bash"))),
+            json!({"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand",
+                "permissionDecision": "deny", "permissionDecisionReason": "no curl"}})
+        );
+        // A rewrite cannot be applied to a skill's command: a deny, not the command as written.
+        let mut r = report(Event::PreSkillShellCommand);
+        r.updated_args = Some(json!({"command": "echo safe"}));
+        let a = parsed(&respond(Dialect::Claude, &r, Some("bash")));
+        assert_eq!(a["hookSpecificOutput"]["permissionDecision"], "deny", "{a}");
+        assert!(a["hookSpecificOutput"].get("updatedInput").is_none(), "{a}");
     }
 
     #[test]

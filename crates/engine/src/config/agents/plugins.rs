@@ -174,7 +174,9 @@ pub(crate) fn plugin_options(settings: &Value, id: &str) -> Vec<(String, String)
         return Vec::new();
     };
     let identifier = |k: &str| {
-        k.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        k.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
     let scalar = |v: &Value| match v {
@@ -195,8 +197,12 @@ pub(crate) fn plugin_options(settings: &Value, id: &str) -> Vec<(String, String)
                 v => scalar(v)?,
             };
             // A NUL cannot be in an environment variable.
-            (!value.contains('\0'))
-                .then(|| (format!("CLAUDE_PLUGIN_OPTION_{}", k.to_ascii_uppercase()), value))
+            (!value.contains('\0')).then(|| {
+                (
+                    format!("CLAUDE_PLUGIN_OPTION_{}", k.to_ascii_uppercase()),
+                    value,
+                )
+            })
         })
         .collect()
 }
@@ -316,7 +322,7 @@ mod tests {
         let settings = json!({"pluginConfigs": {"p@m": {"options": {
             "api_url": "https://x.example", "retries": 3, "strict": true,
             "paths": ["a", "b"], "nested": {"x": 1}, "bad-key": "v", "1st": "v",
-            "nul": "a\u0000b"
+            "nul": "a\u{0}b"
         }}, "other@m": {"options": {"leak": "no"}}}});
         let mut got = plugin_options(&settings, "p@m");
         got.sort();
@@ -364,7 +370,10 @@ mod tests {
             [
                 (
                     "mine@m",
-                    &[("CLAUDE_PLUGIN_OPTION_LEVEL".to_string(), "strict".to_string())][..]
+                    &[(
+                        "CLAUDE_PLUGIN_OPTION_LEVEL".to_string(),
+                        "strict".to_string()
+                    )][..]
                 ),
                 ("theirs@m", &[][..])
             ]

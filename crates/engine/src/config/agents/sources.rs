@@ -4,8 +4,8 @@
 //! `~/.claude/settings.json`; Codex: `hooks.json`, then the `[hooks]` of `config.toml`). A project at the home directory reads each file once, as the
 //! user's.
 
-use crate::Dialect;
 use super::plugins::PluginEnv;
+use crate::Dialect;
 use crate::config::{ConfigPaths, Scope};
 use crate::confine::same_file;
 use std::path::{Path, PathBuf};
