@@ -75,13 +75,7 @@ impl Runner {
         let logging = self.log_start(&payload);
         let original_args = payload.tool_args().cloned();
         let snapshot = self.current();
-        let mut steps = self.select(&snapshot, &payload);
-        if native_only {
-            steps.retain(|s| match s {
-                Step::Configured(hook) => hook.dialect == crate::Dialect::Native,
-                Step::InProcess(_) => true,
-            });
-        }
+        let steps = self.select(&snapshot, &payload, native_only);
         let mut effects = Effects::pass();
         // Blocking events: each synchronous hook that ran, with how many rewrites it had seen
         // (its arguments are the final ones when that is every rewrite).
@@ -208,12 +202,22 @@ impl Runner {
     /// another file, or twice in one) runs once, where it is first: the higher rank keeps it
     /// (`Hook::same_handler`, DESIGN §3). Each hook's `if` is asked when its turn comes, of
     /// the arguments it would see.
-    fn select<'a>(&'a self, snapshot: &'a Snapshot, payload: &Payload) -> Vec<Step<'a>> {
+    /// `native_only`: configured hooks of hookhost's own dialect only.
+    fn select<'a>(
+        &'a self,
+        snapshot: &'a Snapshot,
+        payload: &Payload,
+        native_only: bool,
+    ) -> Vec<Step<'a>> {
         let event = payload.event();
         let tool = payload.tool_name();
         let subject = subject(payload);
         let mut kept: Vec<&Arc<Hook>> = Vec::new();
-        for hook in snapshot.hooks.matching(event, subject) {
+        for hook in snapshot
+            .hooks
+            .matching(event, subject)
+            .filter(|h| !native_only || h.dialect == crate::Dialect::Native)
+        {
             match kept.iter().find(|k| hook.same_handler(k)) {
                 Some(first) => tracing::debug!(
                     hook = %hook.label(),
