@@ -70,6 +70,7 @@ async fn main() -> anyhow::Result<()> {
         session_id: "embed".into(),
         cwd: root.clone(),
         is_subagent: false,
+        agent_type: None,
     };
     let verdict = hooks
         .pre_tool_use(&cx, "bash", &json!({"command": "git push --force"}))

@@ -141,7 +141,8 @@ fn claude_wired_in_its_settings_file_is_reported_per_event() {
     assert_eq!(out.status.code(), Some(0), "{report:#}");
     let claude = agent(&report, "claude");
     let events = claude["events"].as_array().unwrap();
-    assert_eq!(events.len(), 31, "{claude:#}");
+    // Every event but WorktreeCreate and WorktreeRemove (PreSkillShellCommand included).
+    assert_eq!(events.len(), 32, "{claude:#}");
     for e in events {
         let via = e["wiredVia"].as_array().unwrap();
         assert_eq!(via.len(), 1, "{e:#}");
@@ -158,7 +159,7 @@ fn claude_wired_in_its_settings_file_is_reported_per_event() {
         ok[0]["what"]
             .as_str()
             .unwrap()
-            .contains("adapter wired for 31 of 31 events"),
+            .contains("adapter wired for 32 of 32 events"),
         "{report:#}"
     );
     // The adapter's own entries are not hooks that cannot run.

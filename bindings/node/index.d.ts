@@ -33,7 +33,8 @@ export type EventName =
   | "Elicitation"
   | "ElicitationResult"
   | "PreModelSwitch"
-  | "PostModelSwitch";
+  | "PostModelSwitch"
+  | "PreSkillShellCommand";
 
 export type Decision = "pass" | "block" | "force";
 

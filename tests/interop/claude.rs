@@ -705,6 +705,107 @@ fn an_enabled_plugins_hooks_run_with_its_root_and_the_enabling_files_rank() {
     assert_eq!(r["untrusted"].as_array().map(Vec::len), Some(1), "{r}");
 }
 
+/// A plugin's hooks get its data directory (`~/.claude/plugins/data/<id>`, made private on
+/// first use) as `CLAUDE_PLUGIN_DATA` and as the `${CLAUDE_PLUGIN_DATA}` placeholder, in the
+/// shell form and in the exec form's arguments.
+#[test]
+fn a_plugins_hooks_get_its_private_data_directory() {
+    let p = Project::new(json!({}));
+    let plugin = p.home.path().join(".claude/plugins/cache/m/keeper/1.0.0");
+    install_plugin(&p, &plugin, "keeper@my-market");
+    // The shell form writes through the placeholder and reads the variable; the exec form
+    // (no shell) gets the placeholder filled in its argument.
+    let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "cat >/dev/null; echo kept > \"${CLAUDE_PLUGIN_DATA}/state\"; echo \"env $CLAUDE_PLUGIN_DATA\" >&2; exit 2"}]}],
+        "PostToolUse": [{"hooks": [
+        {"type": "command", "command": "sh", "args": ["-c", "cat >/dev/null; echo \"$1\" > \"$1/exec\"", "x", "${CLAUDE_PLUGIN_DATA}"]}]}]}});
+    std::fs::write(plugin.join("hooks/hooks.json"), hooks.to_string()).unwrap();
+    std::fs::write(
+        p.home.path().join(".claude/settings.json"),
+        json!({"enabledPlugins": {"keeper@my-market": true}}).to_string(),
+    )
+    .unwrap();
+    let data = p.home.path().join(".claude/plugins/data/keeper-my-market");
+    // Listing the hooks creates nothing.
+    p.cli(&["list"], &[]);
+    assert!(!data.exists(), "list made {}", data.display());
+    let (code, r) = run_json(
+        &p,
+        &[
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+        ],
+    );
+    assert_eq!(code, 2, "{r}");
+    assert_eq!(reason(&r), format!("env {}", data.display()), "{r}");
+    assert_eq!(
+        std::fs::read_to_string(data.join("state")).unwrap(),
+        "kept\n"
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&data).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    let (_, r) = run_json(
+        &p,
+        &[
+            "PostToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+        ],
+    );
+    assert_eq!(
+        std::fs::read_to_string(data.join("exec")).unwrap().trim(),
+        data.display().to_string(),
+        "{r}"
+    );
+}
+
+/// A plugin's hooks get the options its user configured, from `pluginConfigs` in the user's
+/// `~/.claude/settings.json`, as `CLAUDE_PLUGIN_OPTION_<KEY>`; a project's settings give none,
+/// and a variable of that name in hookhost's own environment does not reach the hook.
+#[test]
+fn a_plugins_hooks_get_the_options_its_user_configured() {
+    let p = Project::new(json!({}));
+    let plugin = p.home.path().join(".claude/plugins/cache/m/opt/1.0.0");
+    install_plugin(&p, &plugin, "opt@m");
+    let hooks = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "cat >/dev/null; echo \"level=$CLAUDE_PLUGIN_OPTION_LEVEL retries=$CLAUDE_PLUGIN_OPTION_RETRIES extra=${CLAUDE_PLUGIN_OPTION_EXTRA:-none}\" >&2; exit 2"}]}]}});
+    std::fs::write(plugin.join("hooks/hooks.json"), hooks.to_string()).unwrap();
+    std::fs::write(
+        p.home.path().join(".claude/settings.json"),
+        json!({"enabledPlugins": {"opt@m": true},
+            "pluginConfigs": {"opt@m": {"options": {"level": "strict", "retries": 3}}}})
+        .to_string(),
+    )
+    .unwrap();
+    // The project tries to change and add options: not read.
+    p.write(
+        ".claude/settings.json",
+        &json!({"pluginConfigs": {"opt@m": {"options": {"level": "off", "extra": "planted"}}}})
+            .to_string(),
+    );
+    let out = p.cli(
+        &[
+            "run",
+            "PreToolUse",
+            "--tool",
+            "bash",
+            "--args",
+            r#"{"command":"ls"}"#,
+            "--json",
+        ],
+        &[("CLAUDE_PLUGIN_OPTION_EXTRA", "from-env")],
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{r}");
+    assert_eq!(reason(&r), "level=strict retries=3 extra=none", "{r}");
+}
+
 /// A prompt redactor: `updatedPrompt` replaces what the agent sends, through `run` (the
 /// report's `updatedPrompt`) and through the adapter, whose agent cannot replace a prompt:
 /// there the original is blocked and the reason gives the replacement.

@@ -272,6 +272,10 @@ impl Trace {
                 "  {} a PostToolBatch hook ended the run: {r}",
                 self.paint("31;1", "■")
             ),
+            AgentEvent::CompactBlocked(r) => format!(
+                "  {} a PreCompact hook kept the conversation uncompacted: {r}",
+                self.paint("33;1", "⇣")
+            ),
         }
     }
 }

@@ -146,7 +146,7 @@ async fn adapt(
 ) -> anyhow::Result<u8> {
     let read = read_payload(d, &a.agent);
     if let Ok((event, _, _)) = &read {
-        *blocking = *event == Some(Event::PreToolUse);
+        *blocking = matches!(event, Some(Event::PreToolUse | Event::PreSkillShellCommand));
     }
     // Before the recursion guard, whose variable a project's settings `env` can set: this
     // runs no hook, and skipping it would send a prompt a hook replaced.

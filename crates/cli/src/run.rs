@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {
-    /// The event: any of Claude Code's 33 (SessionStart, UserPromptSubmit, PreToolUse,
+    /// The event: any of Claude Code's 34 (SessionStart, UserPromptSubmit, PreToolUse,
     /// PermissionRequest, PostToolUse, ..., ConfigChange, FileChanged, WorktreeCreate;
     /// docs/events.md lists them), or another agent's name for one (BeforeTool, AfterAgent,
     /// ...); case-insensitive.

@@ -171,6 +171,9 @@ pub enum AgentEvent {
     },
     /// A PostToolBatch hook ended the run after a turn's tool calls; the text is its reason.
     BatchBlocked(String),
+    /// A PreCompact hook blocked the compaction: the conversation stays as it was (no
+    /// PostCompact); the text is its reason.
+    CompactBlocked(String),
 }
 
 /// Receives the loop's events; `depth` is 0 for the main agent, 1 inside a subagent.
@@ -226,6 +229,7 @@ impl Agent {
                 session_id: session_id.to_string(),
                 cwd: project.to_path_buf(),
                 is_subagent: false,
+                agent_type: None,
             },
             project: project.to_path_buf(),
             config: AgentConfig::default(),
@@ -775,6 +779,7 @@ impl Agent {
             observer: self.observer.clone(),
             cx: HookContext {
                 is_subagent: true,
+                agent_type: Some(name.to_string()),
                 ..self.cx.clone()
             },
             project: self.project.clone(),
@@ -804,9 +809,15 @@ impl Agent {
 
     /// Compacts the conversation (PreCompact first, PostCompact after): keeps the first
     /// message and the last `keep_after_compact`, replacing the middle with a note (the
-    /// `summary` PostCompact hooks see; empty when there was nothing to compact).
+    /// `summary` PostCompact hooks see; empty when there was nothing to compact). A PreCompact
+    /// hook that blocks keeps the conversation whole, as Claude Code does since 2.1.105.
     pub async fn compact(&mut self, trigger: &str) {
         let v = self.hooks.pre_compact(&self.cx, trigger).await;
+        if let Verdict::Block(reason) = &v.verdict {
+            self.emit(AgentEvent::CompactBlocked(reason.clone()));
+            self.absorb(&v);
+            return;
+        }
         let before = self.messages.len();
         let keep = self.config.keep_after_compact;
         let mut summary = String::new();

@@ -18,6 +18,8 @@ struct Recorder {
     permission: Option<bool>,
     /// Context SubagentStart hooks give the subagent.
     subagent_context: Option<&'static str>,
+    /// PreCompact blocks with this reason.
+    block_compact: Option<&'static str>,
 }
 
 impl Recorder {
@@ -87,7 +89,13 @@ impl ToolHooks for Recorder {
     }
     async fn pre_compact(&self, _: &HookContext, trigger: &str) -> HookVerdict {
         self.log(format!("PreCompact:{trigger}"));
-        HookVerdict::pass()
+        match self.block_compact {
+            Some(why) => HookVerdict {
+                verdict: Verdict::Block(why.into()),
+                ..HookVerdict::pass()
+            },
+            None => HookVerdict::pass(),
+        }
     }
     async fn stop(&self, _: &HookContext, active: bool) -> HookVerdict {
         self.log(format!("Stop:{active}"));
@@ -102,7 +110,11 @@ impl ToolHooks for Recorder {
         HookVerdict::pass()
     }
     async fn subagent_stop(&self, cx: &HookContext, active: bool) -> HookVerdict {
-        self.log(format!("SubagentStop:{active}:{}", cx.is_subagent));
+        self.log(format!(
+            "SubagentStop:{active}:{}:{}",
+            cx.is_subagent,
+            cx.agent_type.as_deref().unwrap_or("-")
+        ));
         HookVerdict::pass()
     }
     async fn session_end(&self, _: &HookContext, reason: &str) -> HookVerdict {
@@ -340,7 +352,8 @@ async fn subagents_see_only_tool_hooks_and_fire_subagent_stop() {
             "SubagentStart:scout:look around:false",
             "PreToolUse:bash:sub",
             "PostToolUse:bash:false:sub",
-            "SubagentStop:false:true",
+            // The subagent's type, for SubagentStop's `agentType`.
+            "SubagentStop:false:true:scout",
             "PostToolUse:task:false",
             "Stop:false",
         ]
@@ -401,6 +414,40 @@ async fn compaction_fires_pre_compact() {
             .iter()
             .any(|m| m.content.contains("earlier messages compacted"))
     );
+}
+
+/// A PreCompact hook that blocks keeps every message, and no PostCompact follows.
+#[tokio::test]
+async fn a_blocked_pre_compact_keeps_the_conversation() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let hooks = Arc::new(Recorder {
+        block_compact: Some("keep the whole history"),
+        ..Recorder::default()
+    });
+    let turns: Vec<Value> = (0..6)
+        .map(|_| json!({"toolCalls": [{"name": "read_file", "args": {"path": "missing"}}]}))
+        .chain([json!({"text": "done"})])
+        .collect();
+    let mut a =
+        agent(hooks.clone(), json!({"turns": turns}), dir.path()).with_config(AgentConfig {
+            compact_after: 6,
+            keep_after_compact: 2,
+            ..AgentConfig::default()
+        });
+    a.run("go").await.unwrap();
+    let calls = hooks.calls();
+    assert!(calls.iter().any(|c| c == "PreCompact:auto"), "{calls:?}");
+    assert!(
+        !calls.iter().any(|c| c.starts_with("PostCompact")),
+        "{calls:?}"
+    );
+    assert!(
+        !a.messages()
+            .iter()
+            .any(|m| m.content.contains("earlier messages compacted"))
+    );
+    // Every turn's call and result are still there.
+    assert!(a.messages().len() > 12, "{}", a.messages().len());
 }
 
 /// A call the checker would ask about (an `ask` rule on `write_file`), with a PermissionRequest

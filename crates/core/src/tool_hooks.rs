@@ -15,6 +15,9 @@ pub struct HookContext {
     pub cwd: PathBuf,
     /// Set inside a subagent (`"isSubagent": true` in payloads).
     pub is_subagent: bool,
+    /// Inside a subagent: its type (the `task` tool's `subagent`, as SubagentStart named it),
+    /// which SubagentStop reports (`agentType`) and Claude Code's matchers match.
+    pub agent_type: Option<String>,
 }
 
 /// One call of a model turn's batch, as PostToolBatch reports it once every call resolved.

@@ -112,6 +112,38 @@ impl Payload {
         Self::of(Event::PreToolUse, cwd, session_id, fields)
     }
 
+    /// PreSkillShellCommand: a skill's inline shell command, `{"command": ...}` for `shell`
+    /// (the core's `bash`, or `PowerShell`).
+    pub fn pre_skill_shell_command(cwd: &Path, session_id: &str, shell: &str, args: Value) -> Self {
+        let fields = NativePayload {
+            tool_name: Some(shell.to_string()),
+            tool_args: Some(args),
+            ..Default::default()
+        };
+        Self::of(Event::PreSkillShellCommand, cwd, session_id, fields)
+    }
+
+    /// The PreToolUse a skill's shell command (PreSkillShellCommand) is to a guard of tool
+    /// calls: the same shell and command, session and directory, marked
+    /// `"skillShellCommand": true`; `None` for any other event.
+    pub fn skill_command_as_tool_call(&self) -> Option<Payload> {
+        if self.event != Event::PreSkillShellCommand {
+            return None;
+        }
+        let mut fields = self.fields.clone();
+        fields.insert(
+            "event".into(),
+            Value::String(Event::PreToolUse.as_str().into()),
+        );
+        fields.insert("skillShellCommand".into(), Value::Bool(true));
+        Some(Payload {
+            event: Event::PreToolUse,
+            fields,
+            bytes: OnceLock::new(),
+            origin: None,
+        })
+    }
+
     /// PostToolUse of `tool` with `args`, its `result`, and whether it failed.
     pub fn post_tool_use(
         cwd: &Path,
@@ -235,6 +267,21 @@ impl Payload {
         Self::of(Event::Notification, cwd, session_id, fields)
     }
 
+    /// SubagentStop of a subagent of `agent_type` (as its SubagentStart named it).
+    pub fn subagent_stop(
+        cwd: &Path,
+        session_id: &str,
+        stop_hook_active: bool,
+        agent_type: &str,
+    ) -> Self {
+        let fields = NativePayload {
+            stop_hook_active: Some(stop_hook_active),
+            agent_type: Some(agent_type.to_string()),
+            ..Default::default()
+        };
+        Self::of(Event::SubagentStop, cwd, session_id, fields)
+    }
+
     /// SubagentStart of a subagent of `agent_type`, given `prompt`.
     pub fn subagent_start(cwd: &Path, session_id: &str, agent_type: &str, prompt: &str) -> Self {
         let fields = NativePayload {
@@ -342,6 +389,7 @@ impl Payload {
             | Event::ElicitationResult
             | Event::PreModelSwitch
             | Event::PostModelSwitch => Self::with_fields(event, cwd, sid, Map::new()),
+            Event::PreSkillShellCommand => Self::pre_skill_shell_command(cwd, sid, "", empty()),
         }
     }
 

@@ -1,4 +1,4 @@
-//! The thirty-three lifecycle events (Claude Code's) and the per-event rules that differ between them.
+//! The thirty-four lifecycle events (Claude Code's) and the per-event rules that differ between them.
 //!
 //! Everything the engine needs to know about an event (does it block? can it force or
 //! decide a permission? may a hook name a tool matcher? what does another agent's matcher
@@ -35,7 +35,8 @@ pub enum Event {
     Notification,
     /// A subagent starts (`agentType`, `prompt`).
     SubagentStart,
-    /// Before context compaction (`trigger`: `auto` or `manual`).
+    /// Before context compaction; hooks can block the compaction (`trigger`: `auto` or
+    /// `manual`).
     PreCompact,
     /// After context compaction (`trigger`, `summary`).
     PostCompact,
@@ -43,7 +44,8 @@ pub enum Event {
     Stop,
     /// A turn ended by an error of the model or its API (`error`).
     StopFailure,
-    /// A subagent's loop is about to exit; hooks can force it on (`stopHookActive`).
+    /// A subagent's loop is about to exit; hooks can force it on (`stopHookActive`,
+    /// `agentType`).
     SubagentStop,
     /// The session is over (`reason`).
     SessionEnd,
@@ -77,7 +79,7 @@ pub enum Event {
     ConfigChange,
     /// The working directory changed (`oldCwd`, `newCwd`).
     CwdChanged,
-    /// A directory was added to the session's working directories (`directory`).
+    /// A directory was added to the session's working directories (`directory`, `source`).
     DirectoryAdded,
     /// A watched file changed (`filePath`, `changeType`: `add`, `change` or `unlink`).
     FileChanged,
@@ -96,12 +98,17 @@ pub enum Event {
     PreModelSwitch,
     /// The model was switched (`fromModel`, `toModel`).
     PostModelSwitch,
+    /// A skill or slash command is about to run one of its inline shell commands as it loads
+    /// (Claude Code 2.1.332's `` !`command` ``); hooks can block it, as on PreToolUse
+    /// (`toolName`: the shell, `bash` or `PowerShell`; `toolArgs`: `{"command"}`).
+    PreSkillShellCommand,
 }
 
 /// How an event treats its hooks' results: one column of the decision table (DESIGN §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventClass {
-    /// PreToolUse: a hook can block the tool call; stops at the first block.
+    /// PreToolUse and PreSkillShellCommand: a hook can block the tool call (a skill's shell
+    /// command); stops at the first block.
     Blocking,
     /// Stop, SubagentStop: a hook can force the agent to continue; stops at the first force.
     Forcing,
@@ -110,7 +117,7 @@ pub enum EventClass {
     Deciding,
     /// Events where a hook can refuse what the event is about, which is not a tool call (a
     /// config change, a task, a worktree, a model switch, a slash command's expansion, an
-    /// elicitation); stops at the first block.
+    /// elicitation, a compaction); stops at the first block.
     Gating,
     /// Everything else: hooks observe and add context; all of them run.
     Observing,
@@ -118,7 +125,7 @@ pub enum EventClass {
 
 impl Event {
     /// Every event, in lifecycle order.
-    pub const ALL: [Event; 33] = [
+    pub const ALL: [Event; 34] = [
         Event::SessionStart,
         Event::UserPromptSubmit,
         Event::PreToolUse,
@@ -152,6 +159,7 @@ impl Event {
         Event::ElicitationResult,
         Event::PreModelSwitch,
         Event::PostModelSwitch,
+        Event::PreSkillShellCommand,
     ];
 
     /// The name as written in config files and payloads: `PreToolUse`.
@@ -190,13 +198,14 @@ impl Event {
             Event::ElicitationResult => "ElicitationResult",
             Event::PreModelSwitch => "PreModelSwitch",
             Event::PostModelSwitch => "PostModelSwitch",
+            Event::PreSkillShellCommand => "PreSkillShellCommand",
         }
     }
 
     /// Which column of the decision table this event uses.
     pub fn class(self) -> EventClass {
         match self {
-            Event::PreToolUse => EventClass::Blocking,
+            Event::PreToolUse | Event::PreSkillShellCommand => EventClass::Blocking,
             Event::PermissionRequest => EventClass::Deciding,
             Event::Stop | Event::SubagentStop | Event::TeammateIdle => EventClass::Forcing,
             Event::UserPromptExpansion
@@ -207,14 +216,14 @@ impl Event {
             | Event::WorktreeCreate
             | Event::Elicitation
             | Event::ElicitationResult
-            | Event::PreModelSwitch => EventClass::Gating,
+            | Event::PreModelSwitch
+            | Event::PreCompact => EventClass::Gating,
             Event::SessionStart
             | Event::UserPromptSubmit
             | Event::PostToolUse
             | Event::PostToolUseFailure
             | Event::Notification
             | Event::SubagentStart
-            | Event::PreCompact
             | Event::PostCompact
             | Event::StopFailure
             | Event::SessionEnd
@@ -232,7 +241,7 @@ impl Event {
 
     /// Whether the event is about one tool call, so that its hooks may carry a `match` regex
     /// on the tool name: PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure,
-    /// PermissionDenied.
+    /// PermissionDenied, PreSkillShellCommand (the shell).
     pub fn takes_tool_matcher(self) -> bool {
         matches!(
             self,
@@ -241,6 +250,7 @@ impl Event {
                 | Event::PostToolUse
                 | Event::PostToolUseFailure
                 | Event::PermissionDenied
+                | Event::PreSkillShellCommand
         )
     }
 
@@ -263,12 +273,14 @@ impl Event {
             Event::SessionStart => "source",
             Event::PreCompact | Event::PostCompact => "trigger",
             Event::Notification => "kind",
-            Event::SubagentStart => "agentType",
+            // Claude Code matches SubagentStop on the subagent's type too.
+            Event::SubagentStart | Event::SubagentStop => "agentType",
             Event::StopFailure => "errorType",
             Event::Setup => "trigger",
             Event::InstructionsLoaded => "loadReason",
             Event::UserPromptExpansion => "commandName",
-            Event::ConfigChange => "source",
+            // DirectoryAdded: how the directory was added (Claude Code's `source`).
+            Event::ConfigChange | Event::DirectoryAdded => "source",
             // The file's name (its last path component): `fileChanged` matches `.envrc|.env`.
             Event::FileChanged => "filePath",
             Event::Elicitation | Event::ElicitationResult => "mcpServerName",
@@ -280,9 +292,11 @@ impl Event {
         })
     }
 
-    /// Whether `async: true` is allowed (only where a hook cannot decide anything).
+    /// Whether `async: true` is allowed: where a hook cannot decide anything, and on
+    /// PreCompact (observing until Claude Code let its hooks block a compaction: a background
+    /// hook there still only observes, and never blocks).
     pub fn allows_async(self) -> bool {
-        self.class() == EventClass::Observing
+        self.class() == EventClass::Observing || self == Event::PreCompact
     }
 }
 

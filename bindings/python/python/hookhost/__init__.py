@@ -71,6 +71,7 @@ EVENTS = (
     "ElicitationResult",
     "PreModelSwitch",
     "PostModelSwitch",
+    "PreSkillShellCommand",
 )
 
 Hook = Callable[[Dict[str, Any]], Union[None, Answer, Dict[str, Any]]]

@@ -13,6 +13,7 @@
 //! what trust compares is what runs.
 
 use super::agents;
+use super::http_policy::{self, HttpPolicy};
 use super::model_hooks;
 use super::parse::{parse_foreign, parse_source};
 use super::paths::{
@@ -68,7 +69,7 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
                 source.dialect,
                 origin,
                 paths,
-                source.plugin_root.as_deref(),
+                (source.plugin_root.as_deref(), source.plugin_env.as_ref()),
             );
         }
         // Skill and subagent frontmatter hooks: Claude Code's to run, named so none is
@@ -83,15 +84,20 @@ pub fn load_lenient(paths: &ConfigPaths) -> (HookSet, Vec<ConfigError>) {
         hashes,
         files,
         switches,
+        http_policies,
         agent_files,
         model,
         require_sandbox,
     } = loaded;
     warnings.extend(model_hooks::give_model(&mut hooks, model.as_ref(), paths));
     // The switches, each over its rank and below (never managed hooks of another file).
-    let (mut hooks, off) = switches::apply(hooks, &switches, &agent_files);
+    let (hooks, off) = switches::apply(hooks, &switches, &agent_files);
     disabled.extend(off);
     warnings.extend(switches::project_switch_notes(&switches));
+    // Claude Code's `allowedHttpHookUrls` / `httpHookAllowedEnvVars`, each over its rank
+    // and below.
+    let (mut hooks, off) = http_policy::apply(hooks, &http_policies);
+    disabled.extend(off);
     // Run order: by event, then by rank (managed, the user's, the project's: a guard of a
     // higher rank judges first, and judges again any call a lower rank rewrites); within a
     // rank hookhost's own file first, then other agents' files in their load order
@@ -181,6 +187,8 @@ struct Loaded {
     files: Vec<PathBuf>,
     /// Every file's switches, applied once all files are read.
     switches: Vec<Switch>,
+    /// Claude Code's limits on HTTP hooks, by file, applied once all files are read.
+    http_policies: Vec<HttpPolicy>,
     /// Which agent each other agent's file read belongs to.
     agent_files: BTreeMap<PathBuf, Dialect>,
     /// The model of `prompt` and `agent` hooks: the managed file's, else the user's.
@@ -221,7 +229,7 @@ impl Loaded {
             }
             let read = match dialect {
                 None => self.read(file, Scope::Managed, paths),
-                Some(d) => self.read_foreign(file, d, (Scope::Managed, 0), paths, None),
+                Some(d) => self.read_foreign(file, d, (Scope::Managed, 0), paths, (None, None)),
             };
             match read {
                 Read::Parsed { managed_only: true } => {
@@ -294,14 +302,14 @@ impl Loaded {
         d: Dialect,
         origin: (Scope, u8),
         paths: &ConfigPaths,
-        plugin_root: Option<&Path>,
+        plugin: (Option<&Path>, Option<&agents::PluginEnv>),
     ) -> Read {
         let text = match self.read_text(file) {
             Ok(text) => text,
             Err(read) => return read,
         };
         self.agent_files.insert(file.to_path_buf(), d);
-        let parsed = parse_foreign(&text, file, d, origin, paths, plugin_root);
+        let parsed = parse_foreign(&text, file, d, origin, paths, plugin);
         self.hooks.extend(parsed.hooks);
         self.disabled
             .extend(parsed.disabled.into_iter().map(|(hook, why)| DisabledHook {
@@ -311,6 +319,15 @@ impl Loaded {
             }));
         self.errors.extend(parsed.errors);
         self.warnings.extend(parsed.warnings);
+        let limits = parsed.http_limits;
+        if limits.urls.is_some() || limits.env_vars.is_some() {
+            self.http_policies.push(HttpPolicy {
+                file: file.to_path_buf(),
+                scope: origin.0,
+                urls: limits.urls,
+                env_vars: limits.env_vars,
+            });
+        }
         for s in parsed.switches {
             if s.user_only && origin.0 != Scope::Global {
                 self.warnings.push(ConfigError {

@@ -34,6 +34,7 @@
 
 pub(crate) mod agents;
 pub mod headers;
+mod http_policy;
 mod load;
 mod matcher;
 mod mcp_servers;

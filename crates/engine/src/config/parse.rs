@@ -21,6 +21,8 @@ pub(super) struct ForeignParsed {
     pub(super) warnings: Vec<ConfigError>,
     /// The agent's switches the file holds.
     pub(super) switches: Vec<agents::AgentSwitch>,
+    /// Claude Code's limits on HTTP hooks the file sets.
+    pub(super) http_limits: agents::HttpLimits,
 }
 
 /// Parses another agent's file: its hooks become native hook objects
@@ -31,7 +33,7 @@ pub(super) fn parse_foreign(
     d: Dialect,
     (scope, source): (Scope, u8),
     paths: &ConfigPaths,
-    plugin_root: Option<&Path>,
+    (plugin_root, plugin_env): (Option<&Path>, Option<&agents::PluginEnv>),
 ) -> ForeignParsed {
     let resolver = Resolver {
         file,
@@ -60,6 +62,7 @@ pub(super) fn parse_foreign(
             .map(|(h, m)| at(h, m))
             .collect(),
         switches: foreign.switches,
+        http_limits: foreign.http_limits,
     };
     for mut fh in foreign.hooks {
         if let Some(root) = plugin_root {
@@ -67,6 +70,9 @@ pub(super) fn parse_foreign(
                 Some(p) => agents::expand_root_variable(&mut fh.hook, root, p.plugin_root_var),
                 None => agents::expand_plugin_root(&mut fh.hook, root),
             }
+        }
+        if let Some(env) = plugin_env {
+            agents::expand_root_variable(&mut fh.hook, &env.data, "CLAUDE_PLUGIN_DATA");
         }
         let resolved = match raw::read_hook(fh.event, fh.index, &fh.hook) {
             Entry::Hook(raw) => resolver.resolve(*raw),
@@ -81,6 +87,7 @@ pub(super) fn parse_foreign(
         };
         match resolved {
             Ok(mut hook) => {
+                hook.plugin_env = plugin_env.cloned();
                 // Codex names every hook by its place ([hooks.state]); Gemini CLI by name.
                 hook.switch_id = match d {
                     Dialect::Codex => Some(agents::codex_state_key(

@@ -145,9 +145,7 @@ impl Resolver<'_> {
             matcher,
             match_source: match_text,
             description,
-            timeout: Duration::from_millis(
-                timeout_ms.unwrap_or_else(|| default_timeout(kind, dialect)),
-            ),
+            timeout: Duration::from_millis(timeout_ms.unwrap_or(default_timeout(kind, dialect))),
             cwd,
             is_async: is_async || fields.async_rewake,
             on_error: on_error.unwrap_or_default(),
@@ -159,6 +157,7 @@ impl Resolver<'_> {
             once: fields.once,
             async_rewake: fields.async_rewake,
             sandbox,
+            plugin_env: None,
         })
     }
 

@@ -146,6 +146,7 @@ mod tests {
             once: false,
             async_rewake: false,
             sandbox: crate::config::SandboxMode::Default,
+            plugin_env: None,
         }
     }
 

@@ -490,6 +490,10 @@ pub struct Hook {
     /// A command hook's sandbox as configured (`fs`, `env`, `net`, `memory`, `sandbox`);
     /// [`SandboxMode::Default`] for every other kind.
     pub sandbox: SandboxMode,
+    /// A Claude Code plugin's hook: the plugin's data directory (`CLAUDE_PLUGIN_DATA`, in its
+    /// environment and expanded in its command), created private when the hook first starts,
+    /// and the options the user configured for the plugin (`CLAUDE_PLUGIN_OPTION_*`).
+    pub plugin_env: Option<crate::config::agents::PluginEnv>,
 }
 
 impl Hook {

@@ -34,7 +34,8 @@ pub type Table = [(Condition, [Cell; 8]); 5];
 /// The column of `event` in a [`Table`].
 pub fn column(event: Event) -> usize {
     match event {
-        Event::PreToolUse => 0,
+        // A skill's shell command is decided as a tool call is (Claude Code's hooks reference).
+        Event::PreToolUse | Event::PreSkillShellCommand => 0,
         Event::UserPromptSubmit => 1,
         Event::PostToolUse | Event::PostToolUseFailure => 2,
         Event::Stop | Event::SubagentStop | Event::TeammateIdle => 4,
@@ -46,12 +47,12 @@ pub fn column(event: Event) -> usize {
         | Event::ConfigChange
         | Event::Elicitation
         | Event::ElicitationResult
-        | Event::PreModelSwitch => 6,
+        | Event::PreModelSwitch
+        | Event::PreCompact => 6,
         Event::WorktreeCreate => 7,
         Event::SessionStart
         | Event::Notification
         | Event::SubagentStart
-        | Event::PreCompact
         | Event::PostCompact
         | Event::StopFailure
         | Event::SessionEnd

@@ -168,8 +168,9 @@ pub const NATIVE_TABLE: Table = {
 /// events exit 2 refuses what the event is about with stderr (Claude Code's hooks reference,
 /// "Exit code 2 behavior per event": UserPromptExpansion blocks the expansion, PostToolBatch
 /// stops the loop before the next model call, TaskCreated and TaskCompleted refuse the task,
-/// ConfigChange blocks the change, Elicitation and ElicitationResult decline, and
-/// PreModelSwitch keeps the model); on TeammateIdle it keeps the teammate working (the
+/// ConfigChange blocks the change, Elicitation and ElicitationResult decline,
+/// PreModelSwitch keeps the model, and PreCompact, since Claude Code 2.1.105, keeps the
+/// conversation uncompacted); on TeammateIdle it keeps the teammate working (the
 /// forcing column); on WorktreeCreate any non-zero exit fails the creation.
 pub const CLAUDE_TABLE: Table = {
     use Cell::*;

@@ -347,6 +347,7 @@ fn gating_events_refuse_on_exit_2_and_decision_block() {
         Event::Elicitation,
         Event::ElicitationResult,
         Event::PreModelSwitch,
+        Event::PreCompact,
     ];
     for event in gating {
         assert_eq!(event.class(), EventClass::Gating, "{event}");

@@ -292,6 +292,7 @@ async fn the_loop_sees_the_allow() {
         session_id: "s".into(),
         cwd: PathBuf::from("/p"),
         is_subagent: false,
+        agent_type: None,
     };
     let v = agent::ToolHooks::permission_request(&runner, &cx, "bash", &json!({}), "rule").await;
     assert!(v.allow);

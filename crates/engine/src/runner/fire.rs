@@ -22,14 +22,60 @@ impl Runner {
     /// hook that judged other arguments before the last rewrite (but the one that made the
     /// final arguments) runs once more on the final ones, and only a block counts then: no hook of a lower rank can get a call past a
     /// guard of a higher rank, and no hook runs more than twice per event.
-    pub async fn fire(&self, mut payload: Payload) -> EventReport {
+    ///
+    /// A skill's shell command (PreSkillShellCommand) is first put to the native PreToolUse
+    /// hooks as the tool call it is (`toolName` the shell, `"skillShellCommand": true`), so a
+    /// guard of shell commands needs no second entry: when they block, ask or rewrite it
+    /// (which cannot be applied to a skill's command: it is denied, saying so), that is the
+    /// answer; else the event's own hooks decide, after them in the report.
+    pub async fn fire(&self, payload: Payload) -> EventReport {
+        let Some(twin) = payload.skill_command_as_tool_call() else {
+            return self.fire_event(payload, false).await;
+        };
+        let mut guarded = self.fire_event(twin, true).await;
+        guarded.event = Event::PreSkillShellCommand;
+        if guarded.decision == Decision::Pass && guarded.updated_args.is_some() {
+            guarded.decision = Decision::Block;
+            guarded.reason = Some(
+                "a PreToolUse hook rewrote this skill's shell command, which cannot be applied to a skill's command; blocked to fail closed".into(),
+            );
+            guarded.updated_args = None;
+        }
+        if guarded.decision != Decision::Pass
+            || guarded.ask
+            || guarded.defer
+            || guarded.stop.is_some()
+        {
+            return guarded;
+        }
+        let mut report = self.fire_event(payload, false).await;
+        let mut hooks = std::mem::take(&mut guarded.hooks);
+        hooks.append(&mut report.hooks);
+        report.hooks = hooks;
+        let mut context = std::mem::take(&mut guarded.additional_context);
+        context.append(&mut report.additional_context);
+        report.additional_context = context;
+        let mut messages = std::mem::take(&mut guarded.system_messages);
+        messages.append(&mut report.system_messages);
+        report.system_messages = messages;
+        for id in guarded.untrusted {
+            if !report.untrusted.contains(&id) {
+                report.untrusted.push(id);
+            }
+        }
+        report
+    }
+
+    /// [`Runner::fire`] for one event; `native_only`: only native hooks (and in-process
+    /// ones) run, as for a skill's shell command put to the PreToolUse guards.
+    async fn fire_event(&self, mut payload: Payload, native_only: bool) -> EventReport {
         let event = payload.event();
         let class = event.class();
         let mut report = EventReport::new(event);
         let logging = self.log_start(&payload);
         let original_args = payload.tool_args().cloned();
         let snapshot = self.current();
-        let steps = self.select(&snapshot, &payload);
+        let steps = self.select(&snapshot, &payload, native_only);
         let mut effects = Effects::pass();
         // Blocking events: each synchronous hook that ran, with how many rewrites it had seen
         // (its arguments are the final ones when that is every rewrite).
@@ -129,11 +175,12 @@ impl Runner {
     }
 
     /// The reason a call is denied by the protected-state guard (`protect`), on the events
-    /// that judge a call before it runs: PreToolUse and PermissionRequest.
+    /// that judge a call before it runs: PreToolUse, PermissionRequest and
+    /// PreSkillShellCommand.
     fn protected_denial(&self, payload: &Payload) -> Option<String> {
         if !matches!(
             payload.event(),
-            Event::PreToolUse | Event::PermissionRequest
+            Event::PreToolUse | Event::PermissionRequest | Event::PreSkillShellCommand
         ) {
             return None;
         }
@@ -155,12 +202,22 @@ impl Runner {
     /// another file, or twice in one) runs once, where it is first: the higher rank keeps it
     /// (`Hook::same_handler`, DESIGN §3). Each hook's `if` is asked when its turn comes, of
     /// the arguments it would see.
-    fn select<'a>(&'a self, snapshot: &'a Snapshot, payload: &Payload) -> Vec<Step<'a>> {
+    /// `native_only`: configured hooks of hookhost's own dialect only.
+    fn select<'a>(
+        &'a self,
+        snapshot: &'a Snapshot,
+        payload: &Payload,
+        native_only: bool,
+    ) -> Vec<Step<'a>> {
         let event = payload.event();
         let tool = payload.tool_name();
         let subject = subject(payload);
         let mut kept: Vec<&Arc<Hook>> = Vec::new();
-        for hook in snapshot.hooks.matching(event, subject) {
+        for hook in snapshot
+            .hooks
+            .matching(event, subject)
+            .filter(|h| !native_only || h.dialect == crate::Dialect::Native)
+        {
             match kept.iter().find(|k| hook.same_handler(k)) {
                 Some(first) => tracing::debug!(
                     hook = %hook.label(),

@@ -235,7 +235,7 @@ impl Runner {
             _ => None,
         };
         let known = payload.known();
-        let env = translate::env(
+        let mut env = translate::env(
             hook.dialect,
             &EnvFacts {
                 session_id: known.session_id.as_deref(),
@@ -243,6 +243,26 @@ impl Runner {
                 ..EnvFacts::of(&self.project_dir)
             },
         );
+        let mut env_unset: Vec<String> = translate::env_unset(hook.dialect, &env)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        if let Some(plugin) = &hook.plugin_env {
+            plugin_data_env(hook, &plugin.data, &mut env);
+            // The user's option values (a token, a server) are for the plugin the user runs:
+            // a plugin only a project enabled gets none until it is trusted.
+            if level != TrustLevel::Untrusted {
+                env.extend(plugin.options.iter().cloned());
+            }
+            // Options in hookhost's own environment (another plugin's, when Claude Code runs
+            // hookhost from one) are not this plugin's.
+            env_unset.extend(
+                std::env::vars_os()
+                    .filter_map(|(k, _)| k.into_string().ok())
+                    .filter(|k| k.starts_with(PLUGIN_OPTION_PREFIX))
+                    .filter(|k| !env.iter().any(|(n, _)| n == k)),
+            );
+        }
         let mut request = SpawnRequest {
             event: hook.event,
             handler: hook.handler.clone(),
@@ -250,7 +270,7 @@ impl Runner {
             project_dir: self.project_dir.clone(),
             // The payload and environment of the hook's dialect (native: as is).
             stdin: translate::render(hook.dialect, payload),
-            env_unset: translate::env_unset(hook.dialect, &env),
+            env_unset,
             env,
             timeout: hook.timeout,
             module_sha256,
@@ -271,6 +291,23 @@ impl Runner {
         }
         request
     }
+}
+
+/// How a Claude Code plugin's options are named in its hooks' environment.
+const PLUGIN_OPTION_PREFIX: &str = "CLAUDE_PLUGIN_OPTION_";
+
+/// A Claude Code plugin's hook gets its data directory as `CLAUDE_PLUGIN_DATA` (the exec
+/// form's placeholder reads it there), created private on its first use; a directory that
+/// cannot be made is logged and still named, as Claude Code names it.
+fn plugin_data_env(hook: &Hook, dir: &std::path::Path, env: &mut Vec<(String, String)>) {
+    if let Err(e) = crate::config::agents::ensure_plugin_data(dir) {
+        tracing::warn!(hook = %hook.label(), dir = %dir.display(), "cannot create the plugin's data directory: {e}");
+    }
+    env.retain(|(k, _)| k != "CLAUDE_PLUGIN_DATA");
+    env.push((
+        "CLAUDE_PLUGIN_DATA".into(),
+        dir.to_string_lossy().into_owned(),
+    ));
 }
 
 /// Calls an in-process hook and judges its answer.

@@ -104,6 +104,7 @@ fn hook(event: Event, index: usize, command: &str) -> Hook {
         once: false,
         async_rewake: false,
         sandbox: crate::config::SandboxMode::Default,
+        plugin_env: None,
     }
 }
 
@@ -170,14 +171,14 @@ async fn cell(
     (report.decision, report.hooks[0].outcome, report)
 }
 
-const OBSERVING: [Event; 10] = [
+// PreCompact gates since Claude Code 2.1.105 (a block keeps the conversation whole).
+const OBSERVING: [Event; 9] = [
     Event::SessionStart,
     Event::UserPromptSubmit,
     Event::PostToolUse,
     Event::PostToolUseFailure,
     Event::Notification,
     Event::SubagentStart,
-    Event::PreCompact,
     Event::PostCompact,
     Event::StopFailure,
     Event::SessionEnd,
@@ -734,6 +735,7 @@ async fn tool_hooks_trait_marks_subagents_and_subset_hides_other_events() {
         session_id: "s".into(),
         cwd: PathBuf::from("/p"),
         is_subagent: false,
+        agent_type: None,
     };
     let sub = SubsetHooks::new(runner.clone());
     sub.pre_tool_use(&cx, "bash", &json!({})).await;

@@ -59,7 +59,8 @@ impl ToolHooks for Runner {
         self.fire(payload_for(cx, p)).await.to_verdict()
     }
     async fn subagent_stop(&self, cx: &HookContext, active: bool) -> HookVerdict {
-        let p = Payload::stop(Event::SubagentStop, &cx.cwd, &cx.session_id, active);
+        let agent_type = cx.agent_type.as_deref().unwrap_or("default");
+        let p = Payload::subagent_stop(&cx.cwd, &cx.session_id, active, agent_type);
         self.fire(payload_for(cx, p)).await.to_verdict()
     }
     async fn session_end(&self, cx: &HookContext, reason: &str) -> HookVerdict {

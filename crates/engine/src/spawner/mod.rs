@@ -61,7 +61,7 @@ pub struct SpawnRequest {
     pub env: Vec<(String, String)>,
     /// Variables a shell hook must not inherit from hookhost's own environment (that agent's
     /// names it has no value for here: `dialect::env_unset`); set ones in `env` win.
-    pub env_unset: Vec<&'static str>,
+    pub env_unset: Vec<String>,
     /// An untrusted hook run with the minimum grants (`trust::reduce_request`): its first
     /// compile is bounded by its own (short) timeout too, so a module crafted to compile
     /// slowly cannot stall an event for the full compile bound.

@@ -258,7 +258,8 @@ fn sends_permission_mode(d: Dialect, e: Event) -> bool {
             | Event::Elicitation
             | Event::ElicitationResult
             | Event::PreModelSwitch
-            | Event::PostModelSwitch => false,
+            | Event::PostModelSwitch
+            | Event::PreSkillShellCommand => false,
         },
     }
 }
@@ -283,7 +284,7 @@ pub(super) fn claude_fields(
         ..ClaudeFields::default()
     };
     match e {
-        Event::PreToolUse | Event::PostToolUse => {
+        Event::PreToolUse | Event::PostToolUse | Event::PreSkillShellCommand => {
             let (name, input) = tool_call(d, k);
             c.tool_name = Some(name);
             c.tool_input = Some(input);
@@ -296,6 +297,10 @@ pub(super) fn claude_fields(
         Event::Stop | Event::SubagentStop => {
             c.stop_hook_active = Some(k.stop_hook_active.unwrap_or(false));
             c.last_assistant_message = k.last_assistant_message.clone().map(Some);
+            if e == Event::SubagentStop {
+                c.agent_id.clone_from(&k.agent_id);
+                c.agent_type.clone_from(&k.agent_type);
+            }
         }
         Event::SessionStart => c.source = Some(or(&k.source, "startup")),
         Event::SessionEnd => c.reason = Some(or(&k.reason, "other")),
@@ -358,7 +363,7 @@ fn new_event_fields(d: Dialect, e: Event, k: &NativePayload, c: &mut ClaudeField
             c.reason = Some(or(&k.reason, ""));
         }
         Event::Setup => c.trigger = Some(or(&k.trigger, "init")),
-        Event::ConfigChange => c.source.clone_from(&k.source),
+        Event::ConfigChange | Event::DirectoryAdded => c.source.clone_from(&k.source),
         Event::UserPromptExpansion => c.prompt.clone_from(&k.prompt),
         Event::MessageDisplay | Event::Elicitation => c.message.clone_from(&k.message),
         _ => {}

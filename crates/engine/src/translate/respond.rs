@@ -373,8 +373,8 @@ impl Facts {
         let stop = report.stop.as_ref().map(|s| s.reason.clone());
         let mut messages = report.system_messages.clone();
         messages.extend(untrusted_notice(report));
-        let blocked =
-            report.decision == Decision::Block || (e == Event::PreToolUse && stop.is_some());
+        let blocked = report.decision == Decision::Block
+            || (matches!(e, Event::PreToolUse | Event::PreSkillShellCommand) && stop.is_some());
         let reason = match (&stop, report.reason.as_deref().unwrap_or_default()) {
             (Some(stop), "") if blocked => stop.clone(),
             (_, reason) => reason.to_string(),
@@ -398,7 +398,10 @@ impl Facts {
                     )
             ) || (report.decision == Decision::Block
                 && e.class() == crate::event::EventClass::Gating
-                && !matches!(e, Event::Elicitation | Event::ElicitationResult)),
+                && !matches!(e, Event::Elicitation | Event::ElicitationResult)
+                // Only Claude Code reads a PreCompact block (Codex's answer schema has no
+                // `decision`; Gemini CLI's PreCompress cannot stop a compression).
+                && (e != Event::PreCompact || d == Dialect::Claude)),
             blocked,
             reason,
             ask: report.ask,
@@ -661,11 +664,17 @@ fn context_then_feedback(f: &Facts) -> Option<String> {
 fn claude_answer(f: &Facts) -> ClaudeAnswer {
     let mut a = Family::of(f);
     match f.event {
-        Event::PreToolUse if f.blocked => {
+        Event::PreToolUse | Event::PreSkillShellCommand if f.blocked => {
             a.permission = Some(PermissionDecision::Deny);
             a.permission_reason = Some(f.reason.clone());
         }
-        Event::PreToolUse => {
+        // Claude Code runs a skill's command as written: a rewrite cannot be applied, so the
+        // command is denied rather than run unrewritten.
+        Event::PreSkillShellCommand if f.updated.is_some() => {
+            a.permission = Some(PermissionDecision::Deny);
+            a.permission_reason = Some("a hookhost hook rewrote this skill's shell command, which Claude Code cannot apply; blocked to fail closed".to_string());
+        }
+        Event::PreToolUse | Event::PreSkillShellCommand => {
             // A rewrite goes back alone: Claude Code applies an `updatedInput` that comes
             // without a decision and runs its own permission flow on the new input (2.1.332:
             // its `hookUpdatedInput`), as hookhost's checker runs on the final arguments; an
@@ -1162,6 +1171,25 @@ mod tests {
     }
 
     #[test]
+    fn a_skills_shell_command_is_denied_as_a_tool_call_and_never_run_rewritten() {
+        let mut r = report(Event::PreSkillShellCommand);
+        assert_eq!(respond(Dialect::Claude, &r, Some("bash")).stdout, "");
+        r.decision = Decision::Block;
+        r.reason = Some("no curl".into());
+        assert_eq!(
+            parsed(&respond(Dialect::Claude, &r, Some("bash"))),
+            json!({"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand",
+                "permissionDecision": "deny", "permissionDecisionReason": "no curl"}})
+        );
+        // A rewrite cannot be applied to a skill's command: a deny, not the command as written.
+        let mut r = report(Event::PreSkillShellCommand);
+        r.updated_args = Some(json!({"command": "echo safe"}));
+        let a = parsed(&respond(Dialect::Claude, &r, Some("bash")));
+        assert_eq!(a["hookSpecificOutput"]["permissionDecision"], "deny", "{a}");
+        assert!(a["hookSpecificOutput"].get("updatedInput").is_none(), "{a}");
+    }
+
+    #[test]
     fn a_stop_on_pretooluse_is_a_deny_codex_accepts() {
         let mut r = report(Event::PreToolUse);
         r.stop = Some(StopRequest {
@@ -1338,6 +1366,7 @@ mod tests {
             Event::TaskCompleted,
             Event::ConfigChange,
             Event::PreModelSwitch,
+            Event::PreCompact,
         ] {
             let mut r = report(e);
             r.decision = Decision::Block;
@@ -1347,6 +1376,14 @@ mod tests {
                 json!({"decision": "block", "reason": "not now"}),
                 "{e}"
             );
+        }
+        // A blocked compaction: only Claude Code reads it; Codex's PreCompact answer has no
+        // `decision` (its schema refuses one), Gemini CLI cannot stop a compression.
+        let mut r = report(Event::PreCompact);
+        r.decision = Decision::Block;
+        r.reason = Some("keep it".into());
+        for d in [Dialect::Codex, Dialect::Gemini, Dialect::Qwen] {
+            assert_eq!(respond(d, &r, None).stdout, "", "{d}");
         }
         let mut r = report(Event::TeammateIdle);
         r.decision = Decision::Force;

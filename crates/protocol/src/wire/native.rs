@@ -28,7 +28,8 @@ pub struct NativePayload {
         skip_serializing_if = "Option::is_none"
     )]
     pub agent_id: Option<String>,
-    /// SubagentStart: the kind of subagent (`general-purpose`, a `task`'s `subagent`).
+    /// SubagentStart, SubagentStop: the kind of subagent (`general-purpose`, a `task`'s
+    /// `subagent`).
     #[serde(
         default,
         deserialize_with = "fields::string",

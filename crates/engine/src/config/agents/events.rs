@@ -20,13 +20,13 @@
 //! | StopFailure | StopFailure | - | - |
 //! | SubagentStop | SubagentStop | SubagentStop | - |
 //! | SessionEnd | SessionEnd | SessionEnd | SessionEnd |
-//! | Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PostToolBatch, PermissionDenied, TaskCreated, TaskCompleted, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, Elicitation, ElicitationResult, PreModelSwitch, PostModelSwitch | the same names | - | - |
+//! | Setup, InstructionsLoaded, UserPromptExpansion, MessageDisplay, PostToolBatch, PermissionDenied, TaskCreated, TaskCompleted, TeammateIdle, ConfigChange, CwdChanged, DirectoryAdded, FileChanged, WorktreeCreate, WorktreeRemove, Elicitation, ElicitationResult, PreModelSwitch, PostModelSwitch, PreSkillShellCommand | the same names | - | - |
 //!
 //! Cline's events are its hook files' names: TaskStart and TaskResume (SessionStart),
 //! UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, TaskComplete (Stop), TaskError
 //! (StopFailure), TaskCancel and SessionShutdown (SessionEnd).
 //!
-//! Cursor and Copilot CLI have none of the nineteen events of the last row either; a hook on
+//! Cursor and Copilot CLI have none of the twenty events of the last row either; a hook on
 //! one of them in another agent's file is a warning that names the agent whose event it is
 //! ([`foreign_only`]).
 //!
@@ -109,6 +109,11 @@ pub const AGENT_EVENTS: &[(Dialect, &str, Event)] = &[
     ),
     (Dialect::Claude, "PreModelSwitch", Event::PreModelSwitch),
     (Dialect::Claude, "PostModelSwitch", Event::PostModelSwitch),
+    (
+        Dialect::Claude,
+        "PreSkillShellCommand",
+        Event::PreSkillShellCommand,
+    ),
     // Codex 0.171.0: Claude Code's names, fewer events.
     (Dialect::Codex, "SessionStart", Event::SessionStart),
     (Dialect::Codex, "UserPromptSubmit", Event::UserPromptSubmit),

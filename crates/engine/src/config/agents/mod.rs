@@ -55,8 +55,8 @@ mod windsurf;
 pub use codex_toml::codex_state_key;
 pub use frontmatter::frontmatter_notes;
 pub use gemini_wiring::{GEMINI_BEFORE_MODEL_FIX, gemini_before_model_wiring};
-pub(crate) use plugins::expand_root_variable;
-pub use plugins::{PluginHooks, Plugins, claude_plugins, expand_plugin_root};
+pub use plugins::{PluginEnv, PluginHooks, Plugins, claude_plugins, expand_plugin_root};
+pub(crate) use plugins::{ensure_plugin_data, expand_root_variable};
 pub use sources::{ForeignSource, foreign_sources};
 
 use super::Scope;
@@ -96,6 +96,15 @@ pub struct AgentSwitch {
     pub user_only: bool,
 }
 
+/// Claude Code's limits on HTTP hooks a settings file sets (`config/http_policy.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpLimits {
+    /// `allowedHttpHookUrls`: URL patterns (`*` any run of characters), when set.
+    pub urls: Option<Vec<String>>,
+    /// `httpHookAllowedEnvVars`: variable names, when set.
+    pub env_vars: Option<Vec<String>>,
+}
+
 /// What another agent's file holds for hookhost.
 #[derive(Debug, Clone, Default)]
 pub struct ForeignFile {
@@ -107,6 +116,8 @@ pub struct ForeignFile {
     pub warnings: Vec<(Option<String>, String)>,
     /// Its switches.
     pub switches: Vec<AgentSwitch>,
+    /// Its limits on HTTP hooks (Claude Code's settings only).
+    pub http_limits: HttpLimits,
 }
 
 /// Reads the hooks of another agent's JSON file (`d` is not native).
@@ -146,6 +157,9 @@ pub fn read_settings(d: Dialect, text: &str) -> ForeignFile {
         }
     };
     f.switches = switches::agent_switches(d, &root, &mut f);
+    if d == Dialect::Claude {
+        f.http_limits = switches::claude_http_limits(&root, &mut f);
+    }
     match format::of(d) {
         Some(fmt) => reader::read_hooks(fmt, &root, &mut f),
         None => ling::read_ling(&root, &mut f),

@@ -13,6 +13,23 @@
 //! `hookhost trust` (which pins the plugin's `hooks.json` like any project file). A project's
 //! `false` never turns off a plugin the user enabled: a project cannot switch off the user's
 //! hooks (as with every other switch).
+//!
+//! A plugin's own data directory (`CLAUDE_PLUGIN_DATA`, Claude Code 2.1.78 and later: state
+//! kept across the plugin's updates) is `~/.claude/plugins/data/<id>`, the id with every
+//! character but `A-Z a-z 0-9 _ -` made a `-` (`formatter@my-marketplace` is
+//! `formatter-my-marketplace`), as Claude Code's plugins reference places it. hookhost puts it
+//! under the user's home only (Claude Code's `CLAUDE_CODE_PLUGIN_CACHE_DIR` is a variable,
+//! which a project may set: never read), and creates it, private, when a hook of the plugin
+//! first starts ([`ensure_plugin_data`]).
+//!
+//! The options a plugin's user configured (its manifest's `userConfig`, asked for when it is
+//! enabled) reach its hooks as `CLAUDE_PLUGIN_OPTION_<KEY>`, the key upper-cased, as Claude
+//! Code gives them. Claude Code keeps the non-sensitive ones in the user's settings,
+//! `"pluginConfigs": {"NAME@MARKETPLACE": {"options": {"KEY": value}}}`; hookhost reads them
+//! from `~/.claude/settings.json` only, never from a project's settings (which could hand a
+//! plugin values its user never gave). Sensitive options live in the system keychain (or
+//! `~/.claude/.credentials.json`): hookhost reads no credentials store, so those are not
+//! given ([`plugin_options`]).
 
 use crate::Dialect;
 use crate::config::Scope;
@@ -33,6 +50,17 @@ pub struct PluginHooks {
     pub file: PathBuf,
     /// The user's (enabled in the user's settings) or the project's.
     pub scope: Scope,
+    /// Its data directory and configured options.
+    pub env: PluginEnv,
+}
+
+/// What a Claude Code plugin's hooks get besides `CLAUDE_PLUGIN_ROOT`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PluginEnv {
+    /// Its data directory (`${CLAUDE_PLUGIN_DATA}`): [`plugin_data_dir`].
+    pub data: PathBuf,
+    /// `(CLAUDE_PLUGIN_OPTION_<KEY>, value)`, from the user's settings: [`plugin_options`].
+    pub options: Vec<(String, String)>,
 }
 
 /// What reading the plugin index found: the enabled plugins' hooks files, in the index's
@@ -106,10 +134,93 @@ pub fn claude_plugins(home: &Path, project: &Path) -> Plugins {
                 file: root.join("hooks/hooks.json"),
                 root,
                 scope,
+                env: PluginEnv {
+                    data: plugin_data_dir(home, id),
+                    options: user
+                        .as_ref()
+                        .map(|u| plugin_options(u, id))
+                        .unwrap_or_default(),
+                },
             });
         }
     }
     out
+}
+
+/// The data directory of plugin `id` (`NAME@MARKETPLACE`) under `home`: one component made of
+/// the id's letters, digits, `_` and `-` (anything else, `/` and `.` included, is a `-`), so
+/// no id reaches outside `~/.claude/plugins/data`.
+pub(crate) fn plugin_data_dir(home: &Path, id: &str) -> PathBuf {
+    let name: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    home.join(".claude/plugins/data").join(name)
+}
+
+/// The options `settings` (the user's `~/.claude/settings.json`) holds for plugin `id`, as
+/// hook environment variables: `pluginConfigs[id].options`, each key that is an identifier
+/// (`^[A-Za-z_][A-Za-z0-9_]*$`, as Claude Code's manifest schema requires) as
+/// `CLAUDE_PLUGIN_OPTION_<KEY upper-cased>`, a string as it is, a number or boolean as its
+/// JSON text, a list (`multiple`) as its strings joined by `,`; anything else is left out.
+pub(crate) fn plugin_options(settings: &Value, id: &str) -> Vec<(String, String)> {
+    let Some(options) = settings["pluginConfigs"][id]["options"].as_object() else {
+        return Vec::new();
+    };
+    let identifier = |k: &str| {
+        k.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let scalar = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
+        _ => None,
+    };
+    options
+        .iter()
+        .filter(|(k, _)| identifier(k))
+        .filter_map(|(k, v)| {
+            let value = match v {
+                Value::Array(items) => items
+                    .iter()
+                    .map(scalar)
+                    .collect::<Option<Vec<_>>>()?
+                    .join(","),
+                v => scalar(v)?,
+            };
+            // A NUL cannot be in an environment variable.
+            (!value.contains('\0')).then(|| {
+                (
+                    format!("CLAUDE_PLUGIN_OPTION_{}", k.to_ascii_uppercase()),
+                    value,
+                )
+            })
+        })
+        .collect()
+}
+
+/// Creates a plugin's data directory when it is missing: `data` and the directory itself
+/// private to the user (0700), as a plugin's state may be a token. A path that exists is left
+/// as it is (the user's to have chosen); one that is not a directory is an error.
+pub(crate) fn ensure_plugin_data(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)?;
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(std::io::Error::other("exists and is not a directory"))
+    }
 }
 
 /// `${CLAUDE_PLUGIN_ROOT}` (and `$CLAUDE_PLUGIN_ROOT`) in a plugin hook's `command` and
@@ -200,6 +311,100 @@ mod tests {
             found.hooks[0].file,
             install("mine").join("hooks/hooks.json")
         );
+        assert_eq!(
+            found.hooks[0].env.data,
+            home.join(".claude/plugins/data/mine-m")
+        );
+    }
+
+    #[test]
+    fn plugin_options_come_from_the_users_settings_only() {
+        let settings = json!({"pluginConfigs": {"p@m": {"options": {
+            "api_url": "https://x.example", "retries": 3, "strict": true,
+            "paths": ["a", "b"], "nested": {"x": 1}, "bad-key": "v", "1st": "v",
+            "nul": "a\u{0}b"
+        }}, "other@m": {"options": {"leak": "no"}}}});
+        let mut got = plugin_options(&settings, "p@m");
+        got.sort();
+        let want: Vec<(String, String)> = [
+            ("CLAUDE_PLUGIN_OPTION_API_URL", "https://x.example"),
+            ("CLAUDE_PLUGIN_OPTION_PATHS", "a,b"),
+            ("CLAUDE_PLUGIN_OPTION_RETRIES", "3"),
+            ("CLAUDE_PLUGIN_OPTION_STRICT", "true"),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .into();
+        assert_eq!(got, want);
+        assert!(plugin_options(&json!({}), "p@m").is_empty());
+
+        // Through the index: the user's settings give options; a project's pluginConfigs
+        // (which could hand a plugin values its user never gave) are not read.
+        let t = tempfile::TempDir::new().unwrap();
+        let (home, project) = (t.path().join("home"), t.path().join("p"));
+        write(
+            &home.join(".claude/plugins/installed_plugins.json"),
+            &json!({"plugins": {
+                "mine@m": [{"installPath": t.path().join("mine")}],
+                "theirs@m": [{"installPath": t.path().join("theirs")}],
+            }}),
+        );
+        write(
+            &home.join(".claude/settings.json"),
+            &json!({"enabledPlugins": {"mine@m": true},
+                "pluginConfigs": {"mine@m": {"options": {"level": "strict"}}}}),
+        );
+        write(
+            &project.join(".claude/settings.json"),
+            &json!({"enabledPlugins": {"theirs@m": true},
+                "pluginConfigs": {"mine@m": {"options": {"level": "off", "extra": "x"}},
+                    "theirs@m": {"options": {"token": "planted"}}}}),
+        );
+        let found = claude_plugins(&home, &project);
+        let options: Vec<(&str, &[(String, String)])> = found
+            .hooks
+            .iter()
+            .map(|p| (p.id.as_str(), p.env.options.as_slice()))
+            .collect();
+        assert_eq!(
+            options,
+            [
+                (
+                    "mine@m",
+                    &[(
+                        "CLAUDE_PLUGIN_OPTION_LEVEL".to_string(),
+                        "strict".to_string()
+                    )][..]
+                ),
+                ("theirs@m", &[][..])
+            ]
+        );
+    }
+
+    #[test]
+    fn a_plugin_data_directory_is_one_private_component_under_the_home() {
+        let home = Path::new("/h");
+        assert_eq!(
+            plugin_data_dir(home, "formatter@my-marketplace"),
+            Path::new("/h/.claude/plugins/data/formatter-my-marketplace")
+        );
+        // No id leaves the data directory.
+        assert_eq!(
+            plugin_data_dir(home, "../../x@m/y"),
+            Path::new("/h/.claude/plugins/data/------x-m-y")
+        );
+        let t = tempfile::TempDir::new().unwrap();
+        let dir = plugin_data_dir(t.path(), "p@m");
+        ensure_plugin_data(&dir).unwrap();
+        ensure_plugin_data(&dir).unwrap();
+        #[cfg(unix)]
+        for d in [&dir, &t.path().join(".claude/plugins/data")] {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(d).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700, "{}", d.display());
+        }
+        let file = plugin_data_dir(t.path(), "f@m");
+        std::fs::write(&file, "").unwrap();
+        assert!(ensure_plugin_data(&file).is_err());
     }
 
     #[test]

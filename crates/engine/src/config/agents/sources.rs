@@ -4,6 +4,7 @@
 //! `~/.claude/settings.json`; Codex: `hooks.json`, then the `[hooks]` of `config.toml`). A project at the home directory reads each file once, as the
 //! user's.
 
+use super::plugins::PluginEnv;
 use crate::Dialect;
 use crate::config::{ConfigPaths, Scope};
 use crate::confine::same_file;
@@ -24,6 +25,9 @@ pub struct ForeignSource {
     /// A Claude Code plugin's hooks file: the plugin's directory, `${CLAUDE_PLUGIN_ROOT}` in
     /// its commands.
     pub plugin_root: Option<PathBuf>,
+    /// A Claude Code plugin's data directory (`${CLAUDE_PLUGIN_DATA}`, not created yet) and
+    /// the options its user configured (`CLAUDE_PLUGIN_OPTION_*`).
+    pub plugin_env: Option<PluginEnv>,
 }
 
 /// At most this many `*.json` files of one Copilot CLI hooks directory are read; more is an
@@ -64,6 +68,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                 path: user,
                 problem: None,
                 plugin_root: None,
+                plugin_env: None,
             }),
             user => {
                 out.push(ForeignSource {
@@ -72,6 +77,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                     path: project_file,
                     problem: None,
                     plugin_root: None,
+                    plugin_env: None,
                 });
                 if let Some(user) = user {
                     out.push(ForeignSource {
@@ -80,6 +86,7 @@ pub fn foreign_sources(paths: &ConfigPaths) -> Vec<ForeignSource> {
                         path: user,
                         problem: None,
                         plugin_root: None,
+                        plugin_env: None,
                     });
                 }
             }
@@ -175,6 +182,7 @@ fn claude_like_sources(
         path,
         problem: None,
         plugin_root: None,
+        plugin_env: None,
     };
     let at_home = home.is_some_and(|h| same_file(h, project));
     let scopes: Vec<(Scope, &Path)> = std::iter::once((Scope::Project, project))
@@ -225,6 +233,7 @@ fn plugin_dir_sources(dialect: Dialect, scope: Scope, dir: &Path) -> Vec<Foreign
             path: root.join("hooks/hooks.json"),
             problem: None,
             plugin_root: Some(root),
+            plugin_env: None,
         })
         .collect()
 }
@@ -244,6 +253,7 @@ fn json_files(dialect: Dialect, scope: Scope, dir: &Path) -> Vec<ForeignSource> 
         path,
         problem,
         plugin_root: None,
+        plugin_env: None,
     };
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -293,6 +303,7 @@ fn plugin_sources(home: &Path, project: &Path) -> Vec<ForeignSource> {
             path: p.file,
             problem: None,
             plugin_root: Some(p.root),
+            plugin_env: Some(p.env),
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 //! `reader.rs`), into [`AgentSwitch`]es. What a switch then turns off across files is the
 //! config loader's (`config/switches.rs`).
 
-use super::{AgentSwitch, ForeignFile, agent_name};
+use super::{AgentSwitch, ForeignFile, HttpLimits, agent_name};
 use crate::Dialect;
 use crate::payload::json_type_name;
 use hookhost_protocol::wire::settings::{GeminiSwitches, NestedRoot, read};
@@ -44,6 +44,34 @@ fn claude_switches(root: &Map<String, Value>, _f: &mut ForeignFile) -> Vec<Agent
             user_only: false,
         }],
         _ => Vec::new(),
+    }
+}
+
+/// Claude Code's limits on HTTP hooks: `allowedHttpHookUrls` and `httpHookAllowedEnvVars`,
+/// each a list of strings when set; anything else is an error naming the key (a limit that
+/// cannot be read must not be taken for no limit).
+pub(super) fn claude_http_limits(root: &Value, f: &mut ForeignFile) -> HttpLimits {
+    let mut list = |key: &str, example: &str| -> Option<Vec<String>> {
+        let v = root.get(key)?;
+        let strings: Option<Vec<String>> = v
+            .as_array()
+            .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect());
+        if strings.is_none() {
+            f.problems.push((
+                Some(key.to_string()),
+                format!(
+                    "`{key}` must be a list of strings like {example}, got {}; until it is, no HTTP hook of Claude Code's files at this rank or below runs",
+                    json_type_name(v)
+                ),
+            ));
+            // Read as allowing nothing.
+            return Some(Vec::new());
+        }
+        strings
+    };
+    HttpLimits {
+        urls: list("allowedHttpHookUrls", r#"["https://hooks.example.com/*"]"#),
+        env_vars: list("httpHookAllowedEnvVars", r#"["HOOK_TOKEN"]"#),
     }
 }
 
