@@ -88,7 +88,7 @@ fn all_problems_of_a_file_are_reported_together() {
     find(
         &errors,
         "Stop[0]",
-        "only applies to the tool events (PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, PermissionDenied)",
+        "only applies to the tool events (PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, PermissionDenied, PreSkillShellCommand)",
     );
     let unknown: Vec<_> = errors.iter().filter(|e| e.hook.is_none()).collect();
     assert!(

@@ -105,7 +105,7 @@ fn nothing_wired_is_said_per_agent_and_is_not_an_error() {
         assert!(events.iter().all(|e| e["wiredVia"] == json!([])), "{a:#}");
     }
     let agents = with(&report, "agents", "info");
-    assert_eq!(agents.len(), 12, "{report:#}");
+    assert_eq!(agents.len(), 14, "{report:#}");
     assert!(agents[0]["what"].as_str().unwrap().contains("Claude Code"));
     assert!(
         agents[0]["fix"]

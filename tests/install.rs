@@ -82,7 +82,7 @@ fn install_is_idempotent_keeps_the_users_hooks_and_uninstall_restores() {
     let exe = if client.is_file() { client } else { exe };
     let events = wired(&doc);
     // Every event Claude Code fires but the two whose hooks replace its own work.
-    assert_eq!(events.len(), 31, "{after}");
+    assert_eq!(events.len(), 32, "{after}");
     assert!(
         events
             .iter()
@@ -215,7 +215,7 @@ fn cursor_and_copilot_files_and_doctor_sees_every_wiring() {
         );
     }
     // Every agent with a row, the Claude-like ones (not wired here) included.
-    assert_eq!(report["agents"].as_array().unwrap().len(), 12);
+    assert_eq!(report["agents"].as_array().unwrap().len(), 14);
 
     // Copilot CLI's file is hookhost's own: uninstall removes it.
     ok(&install(&p, &["--for", "copilot", "--uninstall"]));
@@ -326,7 +326,7 @@ fn qwen_code_is_wired_in_its_settings_idempotently_and_unwired() {
 }
 
 #[test]
-fn goose_gets_a_plugin_of_its_own_and_droid_its_settings_fallback() {
+fn goose_gets_a_plugin_of_its_own_and_droid_its_settings_file() {
     let p = Project::new(json!({"hooks": {}}));
     // goose: hookhost's plugin under ~/.agents/plugins/, regex matchers.
     let out = install(&p, &["--for", "goose", "--json"]);
@@ -345,8 +345,8 @@ fn goose_gets_a_plugin_of_its_own_and_droid_its_settings_fallback() {
     assert!(!plugin.exists());
     assert!(doctor_wirings(&p, "goose").iter().all(|(_, n)| *n == 0));
 
-    // Factory Droid reads settings.json's hooks while there is no hooks.json: a new
-    // hooks.json would hide the user's, so install edits settings.json.
+    // Factory Droid (`droid exec` 0.215.0) runs settings.json's hooks, not a hooks.json
+    // alone: install edits settings.json, keeping the user's hooks and keys.
     let settings = file(&p, ".factory/settings.json");
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
     let user = json!({"model": "x", "hooks": {"Stop": [{"hooks": [
@@ -418,4 +418,104 @@ fn opencode_gets_hookhosts_plugin_file_and_never_a_users_file() {
     }
     assert_eq!(read(&plugin), "export const Mine = async () => ({});\n");
     assert!(doctor_wirings(&p, "opencode").iter().all(|(_, n)| *n == 0));
+}
+
+#[test]
+fn windsurf_gets_flat_entries_of_its_own() {
+    let p = Project::new(json!({"hooks": {}}));
+    // Windsurf: `{"hooks": {EVENT: [{"command": C}]}}`, every Cascade event hookhost handles.
+    let ws = file(&p, ".codeium/windsurf/hooks.json");
+    std::fs::create_dir_all(ws.parent().unwrap()).unwrap();
+    let user = json!({"hooks": {"pre_run_command": [{"command": "/home/me/audit.sh", "show_output": true}]}});
+    std::fs::write(&ws, user.to_string()).unwrap();
+    ok(&install(&p, &["--for", "windsurf"]));
+    let doc: Value = serde_json::from_str(&read(&ws)).unwrap();
+    assert_eq!(wired(&doc).len(), 10, "{doc:#}");
+    assert_eq!(
+        doc["hooks"]["pre_run_command"][0]["command"],
+        "/home/me/audit.sh"
+    );
+    assert!(
+        doc["hooks"]["pre_run_command"][1].get("timeout").is_none(),
+        "{doc:#}"
+    );
+    assert!(doc.get("version").is_none(), "{doc:#}");
+    let seen = doctor_wirings(&p, "windsurf");
+    assert_eq!(seen.len(), 10, "{seen:?}");
+    assert!(seen.iter().all(|(_, n)| *n == 1), "{seen:?}");
+    ok(&install(&p, &["--for", "windsurf", "--uninstall"]));
+    assert_eq!(serde_json::from_str::<Value>(&read(&ws)).unwrap(), user);
+}
+
+#[test]
+fn cline_gets_a_script_per_event_that_answers_as_cline() {
+    let p = Project::new(json!({"hooks": {}}));
+    // Cline: an executable per event in ~/Documents/Cline/Hooks, each `exec`ing the adapter;
+    // the user's own PostToolUse hook stays (Cline runs one file per event), and is said.
+    let dir = file(&p, "Documents/Cline/Hooks");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("PostToolUse"), "#!/bin/sh\n/home/me/audit.sh\n").unwrap();
+    let text = ok(&install(&p, &["--for", "cline"]));
+    assert!(text.contains("is your own PostToolUse hook"), "{text}");
+    assert!(text.contains("added    TaskStart"), "{text}");
+    let start = read(&dir.join("TaskStart"));
+    assert!(start.starts_with("#!/bin/sh\n"), "{start}");
+    assert!(start.contains(" hook --for cline"), "{start}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.join("TaskStart"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o111, 0o111, "{mode:o}");
+    }
+    assert_eq!(
+        read(&dir.join("PostToolUse")),
+        "#!/bin/sh\n/home/me/audit.sh\n"
+    );
+    let seen = doctor_wirings(&p, "cline");
+    let wired_events: Vec<&str> = seen
+        .iter()
+        .filter(|(_, n)| *n == 1)
+        .map(|(e, _)| e.as_str())
+        .collect();
+    assert_eq!(wired_events.len(), seen.len() - 1, "{seen:?}");
+    assert!(!wired_events.contains(&"PostToolUse"), "{seen:?}");
+    assert!(ok(&install(&p, &["--for", "cline"])).contains("nothing to change"));
+    // The script really answers as Cline's hook: a payload on stdin, an answer on stdout.
+    // A guard of the user's that refuses every shell call: the script answers Cline's cancel.
+    let own = file(&p, ".coding-agent/hooks.json");
+    std::fs::create_dir_all(own.parent().unwrap()).unwrap();
+    std::fs::write(
+        &own,
+        json!({"hooks": {"PreToolUse": [{"command": "echo no shell today >&2; exit 2"}]}})
+            .to_string(),
+    )
+    .unwrap();
+    let payload = read(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/agents/cline/doc-PreToolUse.json"),
+    )
+    .replace("/home/user/project", &p.path().to_string_lossy());
+    let mut child = std::process::Command::new(dir.join("PreToolUse"))
+        .current_dir(p.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), payload.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let answer: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+    assert_eq!(answer["cancel"], true, "{answer}");
+    assert!(answer.to_string().contains("no shell today"), "{answer}");
+
+    ok(&install(&p, &["--for", "cline", "--uninstall"]));
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["PostToolUse"], "{left:?}");
 }

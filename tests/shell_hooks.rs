@@ -210,7 +210,13 @@ async fn every_payload_field_reaches_the_hook() {
         Payload::stop(Event::SubagentStop, &root, "sid", false),
         Payload::session_end(&root, "sid", "logout"),
     ];
-    for payload in payloads.into_iter().chain(new_event_payloads(&root, &args)) {
+    // First: a skill's shell command is put to the PreToolUse hooks too (as the tool call it
+    // is), so the PreToolUse below writes its file last.
+    let skill = Payload::pre_skill_shell_command(&root, "sid", "Bash", args.clone());
+    for payload in std::iter::once(skill)
+        .chain(payloads)
+        .chain(new_event_payloads(&root, &args))
+    {
         runner.fire(payload).await;
     }
     let read = |e: &str| -> Value { serde_json::from_str(&p.read(&format!("{e}.json"))).unwrap() };

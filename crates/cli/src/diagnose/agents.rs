@@ -80,6 +80,14 @@ const AGENTS: &[Agent] = &[
         fix: "hookhost install --for goose",
     },
     Agent {
+        dialect: Dialect::Cline,
+        fix: "hookhost install --for cline",
+    },
+    Agent {
+        dialect: Dialect::Windsurf,
+        fix: "hookhost install --for windsurf",
+    },
+    Agent {
         dialect: Dialect::Opencode,
         fix: "hookhost install --for opencode (hookhost's plugin in ~/.config/opencode/plugins/; docs/plugins.md)",
     },
@@ -127,6 +135,17 @@ fn look_at(agent: &Agent, paths: &ConfigPaths, out: &mut Vec<Finding>) -> AgentS
     let mut problems = Vec::new();
     if let Shape::PluginFile { text } = row.shape {
         plugin_file_wiring(row, text, paths, &mut events, &mut problems);
+        out.extend(problems);
+        out.extend(summary(agent, binary.as_deref(), &events));
+        return AgentStatus {
+            agent: d.as_str().into(),
+            name: d.agent().into(),
+            binary,
+            events,
+        };
+    }
+    if row.shape == Shape::ScriptDir {
+        script_dir_wiring(d, paths, &mut events, &mut problems);
         out.extend(problems);
         out.extend(summary(agent, binary.as_deref(), &events));
         return AgentStatus {
@@ -213,6 +232,59 @@ fn summary(agent: &Agent, binary: Option<&Path>, events: &[EventWiring]) -> Vec<
         );
     }
     out
+}
+
+/// An agent that runs one executable per event (Cline): its hook files, project before user,
+/// as [`hookhost::dialect::foreign_sources`] lists them; a file whose one command runs the
+/// adapter wires the event it is named after.
+fn script_dir_wiring(
+    d: Dialect,
+    paths: &ConfigPaths,
+    events: &mut [EventWiring],
+    problems: &mut Vec<Finding>,
+) {
+    let files = hookhost::dialect::foreign_sources(&ConfigPaths {
+        foreign: true,
+        ..paths.clone()
+    })
+    .into_iter()
+    .filter(|s| s.dialect == d && s.problem.is_none());
+    for source in files {
+        let (Some(dir), Some(name)) = (source.path.parent(), source.path.file_name()) else {
+            continue;
+        };
+        let name = name.to_string_lossy();
+        let text = match crate::install::script_dir::read(dir, &name) {
+            Ok((_, Some(text))) => text,
+            Ok((_, None)) => continue,
+            Err(e) => {
+                problems.push(unreadable(&source.path, &e.to_string()));
+                continue;
+            }
+        };
+        let Some(command) = crate::install::script_dir::adapter_of(&text) else {
+            continue;
+        };
+        if let Some(problem) = command_problem(d, command) {
+            problems.push(
+                Finding::error(problem)
+                    .at(source.path.display().to_string())
+                    .fix(format!("the command must be `hookhost hook --for {d}` with hookhost on the agent's PATH (docs/install.md)")),
+            );
+        }
+        let stem = name.split('.').next().unwrap_or_default();
+        if let Some(e) = events
+            .iter_mut()
+            .find(|e| e.event.eq_ignore_ascii_case(stem))
+        {
+            e.wired_via.push(Wiring {
+                kind: WiringKind::Settings,
+                file: source.path.clone(),
+                plugin: None,
+                command: command.to_string(),
+            });
+        }
+    }
 }
 
 /// An agent wired by hookhost's plugin file (opencode): the project's copy
@@ -538,9 +610,11 @@ fn adapter_commands(shape: Shape, list: &Value) -> Vec<&str> {
             .flatten()
             .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
             .collect(),
-        Shape::CursorFlat | Shape::CopilotFlat | Shape::PluginFile { .. } => {
-            list.as_array().into_iter().flatten().collect()
-        }
+        Shape::CursorFlat
+        | Shape::CopilotFlat
+        | Shape::WindsurfFlat
+        | Shape::ScriptDir
+        | Shape::PluginFile { .. } => list.as_array().into_iter().flatten().collect(),
     };
     entries
         .into_iter()

@@ -160,7 +160,11 @@ fn adapter_places(
                 }
             }
             // A plugin file has no entries (install never edits it as a document).
-            Shape::CursorFlat | Shape::CopilotFlat | Shape::PluginFile { .. } => {
+            Shape::CursorFlat
+            | Shape::CopilotFlat
+            | Shape::WindsurfFlat
+            | Shape::ScriptDir
+            | Shape::PluginFile { .. } => {
                 if item.get(key).and_then(Json::as_str).is_some_and(is_adapter) {
                     out.push((g, g));
                 }
@@ -226,9 +230,10 @@ fn new_group(row: &AgentRow, event: &str, command: &str) -> Json {
             group.set("hooks", Json::Array(vec![entry]));
             group
         }
-        Shape::CursorFlat | Shape::PluginFile { .. } => {
+        Shape::CursorFlat | Shape::ScriptDir | Shape::PluginFile { .. } => {
             Json::obj([("command", Json::str(command)), ("timeout", timeout)])
         }
+        Shape::WindsurfFlat => Json::obj([("command", Json::str(command))]),
         Shape::CopilotFlat => Json::obj([
             ("type", Json::str("command")),
             ("bash", Json::str(command)),

@@ -9,6 +9,7 @@ pub mod edit;
 pub mod file;
 pub mod ordered;
 pub mod plugin_file;
+pub mod script_dir;
 pub mod table;
 
 use anyhow::{Context, bail};
@@ -24,8 +25,9 @@ use table::AgentRow;
 #[command(
     after_help = "Writes the agent's user settings file (~/.claude/settings.json, ~/.codex/hooks.json, \
     ~/.gemini/settings.json, ~/.cursor/hooks.json, ~/.copilot/hooks/hookhost.json, \
-    ~/.qwen/settings.json, ~/.qoder/settings.json, ~/.grok/hooks/hookhost.json, ~/.factory/hooks.json \
-    (its settings.json while there is no hooks.json), ~/.augment/settings.json, \
+    ~/.qwen/settings.json, ~/.qoder/settings.json, ~/.grok/hooks/hookhost.json, ~/.factory/settings.json, \
+    ~/.augment/settings.json, ~/.codeium/windsurf/hooks.json, \
+    a script per event in ~/Documents/Cline/Hooks/ for Cline, \
     ~/.agents/plugins/hookhost/hooks/hooks.json for goose), atomically, \
     with a copy of the original as FILE.hookhost-backup the first time; for opencode, hookhost's \
     plugin as ~/.config/opencode/plugins/hookhost.js (never a file there that is not hookhost's). Reads ~/.codex/config.toml \
@@ -35,7 +37,7 @@ pub struct InstallArgs {
     /// The agent whose user settings get the adapter.
     #[arg(
         long = "for",
-        value_name = "claude|codex|gemini|cursor|copilot|qwen|qoder|grok|droid|auggie|opencode|goose",
+        value_name = "claude|codex|gemini|cursor|copilot|qwen|qoder|grok|droid|auggie|cline|windsurf|goose|opencode",
         value_parser = crate::shell::Hinted::new(table::AGENTS.iter().map(|r| r.dialect.as_str())),
         hide_possible_values = true
     )]
@@ -88,6 +90,9 @@ pub fn install(a: InstallArgs, home: &crate::env::UserHome) -> anyhow::Result<u8
     if let table::Shape::PluginFile { text } = row.shape {
         return install_plugin_file(&a, row, &path, text, &home_dir);
     }
+    if row.shape == table::Shape::ScriptDir {
+        return install_script_dir(&a, row, &path, home, &home_dir);
+    }
     let mut doc = file::read(&path, row.comments, a.dry_run)?;
     let original = doc.clone();
     let shape = |e: edit::ShapeError| file::FileError::Shape {
@@ -133,6 +138,42 @@ fn print_outcome(out: &Outcome, json: bool) -> anyhow::Result<()> {
         print!("{}", render(out));
     }
     Ok(())
+}
+
+/// Install for an agent that runs one executable per event (Cline): a script per event in
+/// its hooks directory, each running this hookhost's adapter.
+fn install_script_dir(
+    a: &InstallArgs,
+    row: &AgentRow,
+    dir: &Path,
+    home: &crate::env::UserHome,
+    home_dir: &Path,
+) -> anyhow::Result<u8> {
+    let command = (!a.uninstall)
+        .then(|| this_command(row.dialect, home))
+        .transpose()?;
+    let (steps, own) = script_dir::plan(row, dir, command.as_deref())?;
+    let mut notes = notes(row, home_dir);
+    notes.extend(own);
+    let changed = steps.iter().any(|(_, w)| w.is_some());
+    let out = Outcome {
+        agent: row.dialect.as_str(),
+        file: dir.to_path_buf(),
+        operation: if a.uninstall { "uninstall" } else { "install" },
+        dry_run: a.dry_run,
+        changed,
+        command,
+        backup: None,
+        removed_file: false,
+        events: steps.iter().map(|(c, _)| c.clone()).collect(),
+        notes,
+        content: None,
+    };
+    if changed && !a.dry_run {
+        script_dir::apply(&steps)?;
+    }
+    print_outcome(&out, a.json)?;
+    Ok(0)
 }
 
 /// Install for an agent wired by hookhost's plugin file (opencode): the file is the plugin

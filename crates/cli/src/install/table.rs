@@ -21,6 +21,11 @@ pub enum Shape {
     /// GitHub Copilot CLI's: `{"version": 1, "hooks": {EVENT: [{"type": "command", "bash":
     /// C, "timeoutSec": T}]}}`.
     CopilotFlat,
+    /// Windsurf's: `{"hooks": {EVENT: [{"command": C}]}}` (no timeout: Windsurf has none).
+    WindsurfFlat,
+    /// No settings file: `user_file` is a directory with one executable per event, named
+    /// after it (Cline's), each a script that runs the adapter ([`super::script_dir`]).
+    ScriptDir,
     /// No settings entries: the file is hookhost's plugin for the agent, this text
     /// ([`super::plugin_file`]), which runs the adapter on every event of the row.
     PluginFile { text: &'static str },
@@ -62,9 +67,6 @@ pub struct AgentRow {
     pub binary: &'static str,
     /// Its user settings file, relative to the home directory.
     pub user_file: &'static str,
-    /// The file the agent reads instead while `user_file` is missing (Factory Droid's
-    /// `settings.json`): install edits that one then, so that the new file does not hide it.
-    pub fallback: Option<&'static str>,
     /// Whether that file may have `//` and `/* */` comments (Gemini CLI's may).
     pub comments: bool,
     pub shape: Shape,
@@ -107,13 +109,27 @@ const OPENCODE_EVENTS: &[&str] = &[
     "session.idle",
 ];
 
+/// Windsurf's Cascade events hookhost handles (docs.windsurf.com/windsurf/cascade/hooks):
+/// one per tool kind before and after, the prompt, and the end of a response.
+const WINDSURF_EVENTS: &[&str] = &[
+    "pre_run_command",
+    "post_run_command",
+    "pre_read_code",
+    "post_read_code",
+    "pre_write_code",
+    "post_write_code",
+    "pre_mcp_tool_use",
+    "post_mcp_tool_use",
+    "pre_user_prompt",
+    "post_cascade_response",
+];
+
 /// Every agent `install --for` takes, in the order `doctor` shows them.
 pub const AGENTS: &[AgentRow] = &[
     AgentRow {
         dialect: Dialect::Claude,
         binary: "claude",
         user_file: ".claude/settings.json",
-        fallback: None,
         comments: false,
         shape: Shape::Groups { tool_matcher: "*" },
         events: Events::Table,
@@ -123,7 +139,6 @@ pub const AGENTS: &[AgentRow] = &[
         dialect: Dialect::Codex,
         binary: "codex",
         user_file: ".codex/hooks.json",
-        fallback: None,
         comments: false,
         shape: Shape::Groups { tool_matcher: "*" },
         events: Events::Table,
@@ -133,7 +148,6 @@ pub const AGENTS: &[AgentRow] = &[
         dialect: Dialect::Gemini,
         binary: "gemini",
         user_file: ".gemini/settings.json",
-        fallback: None,
         comments: true,
         shape: Shape::Groups { tool_matcher: ".*" },
         events: Events::Table,
@@ -144,7 +158,6 @@ pub const AGENTS: &[AgentRow] = &[
         dialect: Dialect::Cursor,
         binary: "cursor-agent",
         user_file: ".cursor/hooks.json",
-        fallback: None,
         comments: false,
         shape: Shape::CursorFlat,
         events: Events::Listed(CURSOR_EVENTS),
@@ -155,7 +168,6 @@ pub const AGENTS: &[AgentRow] = &[
         binary: "copilot",
         // Copilot CLI reads every `*.json` of ~/.copilot/hooks/: hookhost's is its own file.
         user_file: ".copilot/hooks/hookhost.json",
-        fallback: None,
         comments: false,
         shape: Shape::CopilotFlat,
         events: Events::Listed(COPILOT_EVENTS),
@@ -168,10 +180,10 @@ pub const AGENTS: &[AgentRow] = &[
     claude_like(Dialect::Qoder, "qodercli", ".qoder/settings.json", "*", 60),
     // Grok CLI reads every `*.json` of ~/.grok/hooks/: hookhost's is its own file.
     claude_like(Dialect::Grok, "grok", ".grok/hooks/hookhost.json", "*", 60),
-    AgentRow {
-        fallback: Some(".factory/settings.json"),
-        ..claude_like(Dialect::Droid, "droid", ".factory/hooks.json", "*", 60)
-    },
+    // Factory Droid's docs name ~/.factory/hooks.json first, but `droid exec` 0.215.0 ran
+    // the hooks of ~/.factory/settings.json only (a hooks.json alone ran none: the real-agents
+    // tier), so the wiring goes where the agent runs it.
+    claude_like(Dialect::Droid, "droid", ".factory/settings.json", "*", 60),
     // Auggie's unit is the millisecond.
     claude_like(
         Dialect::Auggie,
@@ -186,12 +198,30 @@ pub const AGENTS: &[AgentRow] = &[
         dialect: Dialect::Opencode,
         binary: "opencode",
         user_file: ".config/opencode/plugins/hookhost.js",
-        fallback: None,
         comments: false,
         shape: Shape::PluginFile {
             text: super::plugin_file::OPENCODE_PLUGIN,
         },
         events: Events::Listed(OPENCODE_EVENTS),
+        timeout: 0,
+    },
+    // Cline runs ~/Documents/Cline/Hooks/EVENT (one executable per event, named after it).
+    AgentRow {
+        dialect: Dialect::Cline,
+        binary: "cline",
+        user_file: "Documents/Cline/Hooks",
+        comments: false,
+        shape: Shape::ScriptDir,
+        events: Events::Table,
+        timeout: 0,
+    },
+    AgentRow {
+        dialect: Dialect::Windsurf,
+        binary: "windsurf",
+        user_file: ".codeium/windsurf/hooks.json",
+        comments: false,
+        shape: Shape::WindsurfFlat,
+        events: Events::Listed(WINDSURF_EVENTS),
         timeout: 0,
     },
     // goose reads each plugin of ~/.agents/plugins/ with a `hooks/hooks.json`; its matchers
@@ -218,7 +248,6 @@ const fn claude_like(
         dialect,
         binary,
         user_file,
-        fallback: None,
         comments: false,
         shape: Shape::Groups { tool_matcher },
         events: Events::ClaudeLike,
@@ -268,14 +297,9 @@ impl AgentRow {
         }
     }
 
-    /// The user settings file under `home`: the fallback file the agent reads while its own is
-    /// missing, when that one is there.
+    /// The user settings file under `home`.
     pub fn file(&self, home: &Path) -> PathBuf {
-        let file = home.join(self.user_file);
-        match self.fallback.map(|f| home.join(f)) {
-            Some(instead) if !file.exists() && instead.is_file() => instead,
-            _ => file,
-        }
+        home.join(self.user_file)
     }
 }
 

@@ -58,6 +58,7 @@ pub(super) fn hook_files(scope: Scope, dir: &Path) -> Vec<ForeignSource> {
         path,
         problem,
         plugin_root: None,
+        plugin_env: None,
     };
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();

@@ -138,6 +138,7 @@ fn windsurf_sources(project: &Path, home: Option<&PathBuf>) -> Vec<ForeignSource
         path,
         problem: None,
         plugin_root: None,
+        plugin_env: None,
     };
     let mut out = vec![file(Scope::Project, project.join(".windsurf/hooks.json"))];
     if let Some(home) = home {
