@@ -297,14 +297,17 @@ fn specific(hso: &SpecificOutput, r: &mut HookResponse) -> Result<(), String> {
     if let Some(c) = &hso.additional_context {
         r.additional_context = Some(c.clone());
     }
-    if let Some(out) = &hso.updated_tool_output {
-        if r.updated_tool_output.as_ref().is_some_and(|top| top != out) {
+    if let Some(out) = one_tool_output(&hso.updated_tool_output, &hso.updated_mcp_tool_output)? {
+        if r.updated_tool_output
+            .as_ref()
+            .is_some_and(|top| *top != out)
+        {
             return Err(
                 "`updatedToolOutput` and `hookSpecificOutput.updatedToolOutput` disagree; give one"
                     .into(),
             );
         }
-        r.updated_tool_output = Some(out.clone());
+        r.updated_tool_output = Some(out);
     }
     if let Some(p) = &hso.updated_prompt {
         if r.updated_prompt.as_ref().is_some_and(|top| top != p) {
@@ -353,6 +356,19 @@ fn one_input(updated: &Option<Value>, modified: &Option<Value>) -> Result<Option
         (Some(u), Some(m)) if u != m => {
             Err("`updatedInput` and `modifiedParams` disagree; give one".to_string())
         }
+        (Some(v), _) | (None, Some(v)) => Ok(Some(v.clone())),
+        (None, None) => Ok(None),
+    }
+}
+
+/// `hookSpecificOutput.updatedToolOutput`, or its older spelling `updatedMCPToolOutput`
+/// (Claude Code still applies it to MCP tools); both given must agree.
+fn one_tool_output(updated: &Option<Value>, mcp: &Option<Value>) -> Result<Option<Value>, String> {
+    match (updated, mcp) {
+        (Some(u), Some(m)) if u != m => Err(
+            "`hookSpecificOutput.updatedToolOutput` and `hookSpecificOutput.updatedMCPToolOutput` disagree; give one"
+                .to_string(),
+        ),
         (Some(v), _) | (None, Some(v)) => Ok(Some(v.clone())),
         (None, None) => Ok(None),
     }
@@ -699,6 +715,48 @@ mod tests {
             .unwrap_err(),
             "`updatedToolOutput` and `hookSpecificOutput.updatedToolOutput` disagree; give one"
         );
+    }
+
+    #[test]
+    fn the_older_updated_mcp_tool_output_is_an_alias() {
+        let r = parse_stdout(
+            br#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"content":"[redacted]"}}}"#,
+            false,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            r.updated_tool_output,
+            Some(json!({"content": "[redacted]"}))
+        );
+        assert!(r.top_level_only.is_empty());
+        let same =
+            br#"{"hookSpecificOutput":{"updatedToolOutput":"x","updatedMCPToolOutput":"x"}}"#;
+        let r = parse_stdout(same, false).unwrap().unwrap();
+        assert_eq!(r.updated_tool_output, Some(json!("x")));
+        assert_eq!(
+            parse_stdout(
+                br#"{"hookSpecificOutput":{"updatedToolOutput":"a","updatedMCPToolOutput":"b"}}"#,
+                false
+            )
+            .unwrap_err(),
+            "`hookSpecificOutput.updatedToolOutput` and `hookSpecificOutput.updatedMCPToolOutput` disagree; give one"
+        );
+        assert_eq!(
+            parse_stdout(
+                br#"{"updatedToolOutput":"a","hookSpecificOutput":{"updatedMCPToolOutput":"b"}}"#,
+                false
+            )
+            .unwrap_err(),
+            "`updatedToolOutput` and `hookSpecificOutput.updatedToolOutput` disagree; give one"
+        );
+        let r = parse_stdout(
+            br#"{"hookSpecificOutput":{"updatedMCPToolOutput":null}}"#,
+            false,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(r.updated_tool_output, None);
     }
 
     #[test]

@@ -303,6 +303,15 @@ pub struct SpecificOutput {
         skip_serializing_if = "Option::is_none"
     )]
     pub updated_tool_output: Option<Value>,
+    /// PostToolUse: Claude Code's older spelling of `updatedToolOutput` (once for MCP tools
+    /// only), read as the same field; both given must agree.
+    #[serde(
+        rename = "updatedMCPToolOutput",
+        default,
+        deserialize_with = "any_value",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_mcp_tool_output: Option<Value>,
     /// UserPromptSubmit: the prompt to send instead of the user's (as the top-level
     /// `updatedPrompt`; both given must agree).
     #[serde(
