@@ -10,7 +10,8 @@
 //! the payload and at two anonymous files for the time of the command. It answers with the
 //! command's exit code and output, or declines (the client then runs the command itself)
 //! when anything differs from what it was started with, or while it is busy with another
-//! invocation (one at a time: descriptors 0-2 are the process's).
+//! invocation for longer than [`BUSY_WAIT`] (one at a time: descriptors 0-2 are the
+//! process's).
 //!
 //! It refuses to listen anywhere but in a private directory of its user, serves only peers
 //! of its user (`SO_PEERCRED`) whose whole confinement equals its own (namespaces, cgroup,
@@ -251,7 +252,7 @@ fn connection(
         admit(origin, &mut parsed, pid, &request)
     };
     let command = match verdict {
-        Ok(c) if !busy.swap(true, Ordering::SeqCst) => c,
+        Ok(c) if take_turn(busy) => c,
         Ok(_) => {
             let _ = Reply::Declined("busy with another invocation".into()).write(&mut stream);
             return;
@@ -264,6 +265,26 @@ fn connection(
     if tx.send((stream, request, command)).is_err() {
         // The engine is leaving: the connection closes unanswered (the client runs cold).
         busy.store(false, Ordering::SeqCst);
+    }
+}
+
+/// How long a request waits for the engine to finish the one before it before it is declined
+/// (and runs cold): the engine answers, then checks it did not drift, then takes the next,
+/// and an agent's next event can arrive in that gap (a busy machine stretches it).
+const BUSY_WAIT: Duration = Duration::from_millis(100);
+
+/// Whether this request may run now: the engine is free, or becomes free within
+/// [`BUSY_WAIT`] (then it is this request's until its reply is written).
+fn take_turn(busy: &AtomicBool) -> bool {
+    let until = Instant::now() + BUSY_WAIT;
+    loop {
+        if !busy.swap(true, Ordering::SeqCst) {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 
