@@ -7,7 +7,7 @@
 //! | the managed files (`/etc/coding-agent/`, Claude Code's managed settings directory) | the administrator's hooks |
 //! | `<cache>/hookhost/`, the compiled-code cache and hook store roots, the decision log's directory | hookhost's caches, packages and decision log |
 //! | the running binary and its `hookhost*` siblings; an npm install's `hookhost` and `@hookhost/` packages | the binary and its launchers |
-//! | `~/.claude/settings.json`, `settings.local.json`, `plugins/`, `hooks/`; `~/.gemini/settings.json`, `extensions/`; `~/.codex/config.toml`, `hooks.json`, `plugins/`; `~/.cursor/hooks.json`, `plugins/`; `~/.copilot/hooks/`, `config.json`; `~/.ling/hooks.json` | the agents' user-level settings that wire `hookhost hook --for X` in |
+//! | `~/.claude/settings.json`, `settings.local.json`, `plugins/`, `hooks/`; `~/.gemini/settings.json`, `extensions/`; `~/.codex/config.toml`, `hooks.json`, `plugins/`; `~/.cursor/hooks.json`, `plugins/`; `~/.copilot/hooks/`, `config.json`; `~/.ling/hooks.json`; Cline's and Windsurf's user hooks; the Claude-like agents' user settings (`~/.qwen`, `~/.qoder`, `~/.grok/hooks/`, `~/.factory`, `~/.augment`, `~/.agents/plugins/`); opencode's plugins and user config | the agents' user-level settings that wire `hookhost hook --for X` in |
 //! | the project's `.coding-agent/`, and each of its agent settings files that names hookhost | the project's guards and their wiring |
 //!
 //! The home directories are the runner's (the account's for the adapter, never `$HOME`) and
@@ -66,6 +66,17 @@ const AGENT_WIRING: &[(&str, &str)] = &[
     ("Documents/Cline/Hooks", "Cline's user hooks"),
     (".cline/hooks", "Cline's user hooks"),
     (".codeium/windsurf/hooks.json", "Windsurf's user hooks"),
+    (".qwen/settings.json", "Qwen Code's user settings"),
+    (".qoder/settings.json", "Qoder CLI's user settings"),
+    (".qoder/settings.local.json", "Qoder CLI's user settings"),
+    (".grok/hooks", "Grok CLI's user hooks"),
+    (".factory/settings.json", "Factory Droid's user settings"),
+    (".factory/hooks.json", "Factory Droid's user hooks"),
+    (".augment/settings.json", "Auggie's user settings"),
+    (".agents/plugins", "goose's (Open Plugins) plugins"),
+    (".config/opencode/plugins", "opencode's plugins"),
+    (".config/opencode/opencode.json", "opencode's user config"),
+    (".config/opencode/opencode.jsonc", "opencode's user config"),
 ];
 
 /// The project's agent settings files that are protected when they name hookhost.

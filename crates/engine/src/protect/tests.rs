@@ -241,3 +241,31 @@ fn the_per_session_once_marks_are_protected() {
     assert!(d.is_some(), "rm of a once mark was let through");
     assert!(f.write("Write", &state.join("once-x")).is_some());
 }
+
+/// Every agent's user file that wires hookhost in (install writes them) is protected, so the
+/// agent's own tool call cannot switch its guard off there; a neighbour is not.
+#[test]
+fn every_agents_wiring_file_is_protected() {
+    let f = fixture();
+    for rel in [
+        ".qwen/settings.json",
+        ".qoder/settings.json",
+        ".grok/hooks/hookhost.json",
+        ".factory/settings.json",
+        ".factory/hooks.json",
+        ".augment/settings.json",
+        ".agents/plugins/hookhost/hooks/hooks.json",
+        "Documents/Cline/Hooks/PreToolUse",
+        ".codeium/windsurf/hooks.json",
+        ".config/opencode/plugins/hookhost.js",
+        ".config/opencode/opencode.json",
+    ] {
+        assert!(f.write("Write", &f.home.join(rel)).is_some(), "{rel}");
+        assert!(
+            f.bash(&format!("echo '{{}}' > {}", f.home.join(rel).display()))
+                .is_some(),
+            "shell: {rel}"
+        );
+    }
+    assert!(f.write("Write", &f.home.join(".qwen/notes.md")).is_none());
+}
