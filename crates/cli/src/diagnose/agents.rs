@@ -133,32 +133,18 @@ fn look_at(agent: &Agent, paths: &ConfigPaths, out: &mut Vec<Finding>) -> AgentS
         })
         .collect();
     let mut problems = Vec::new();
-    if let Shape::PluginFile { text } = row.shape {
-        plugin_file_wiring(row, text, paths, &mut events, &mut problems);
-        out.extend(problems);
-        out.extend(summary(agent, binary.as_deref(), &events));
-        return AgentStatus {
-            agent: d.as_str().into(),
-            name: d.agent().into(),
-            binary,
-            events,
-        };
-    }
-    if row.shape == Shape::ScriptDir {
-        script_dir_wiring(d, paths, &mut events, &mut problems);
-        out.extend(problems);
-        out.extend(summary(agent, binary.as_deref(), &events));
-        return AgentStatus {
-            agent: d.as_str().into(),
-            name: d.agent().into(),
-            binary,
-            events,
-        };
-    }
-    let mut sources = settings_sources(d, paths);
-    sources.extend(plugin_sources(d, paths, &mut problems));
-    for source in &sources {
-        wire(row, source, &mut events, &mut problems);
+    match row.shape {
+        Shape::PluginFile { text } => {
+            plugin_file_wiring(row, text, paths, &mut events, &mut problems);
+        }
+        Shape::ScriptDir => script_dir_wiring(d, paths, &mut events, &mut problems),
+        _ => {
+            let mut sources = settings_sources(d, paths);
+            sources.extend(plugin_sources(d, paths, &mut problems));
+            for source in &sources {
+                wire(row, source, &mut events, &mut problems);
+            }
+        }
     }
     out.extend(problems);
     out.extend(summary(agent, binary.as_deref(), &events));
@@ -266,11 +252,7 @@ fn script_dir_wiring(
             continue;
         };
         if let Some(problem) = command_problem(d, command) {
-            problems.push(
-                Finding::error(problem)
-                    .at(source.path.display().to_string())
-                    .fix(format!("the command must be `hookhost hook --for {d}` with hookhost on the agent's PATH (docs/install.md)")),
-            );
+            problems.push(broken_wiring(d, problem, &source.path));
         }
         let stem = name.split('.').next().unwrap_or_default();
         if let Some(e) = events
@@ -566,11 +548,7 @@ fn wire(row: &AgentRow, source: &Source, events: &mut [EventWiring], problems: &
             if let Some(problem) = command_problem(d, command)
                 && seen.insert(problem.clone())
             {
-                problems.push(
-                    Finding::error(problem)
-                        .at(source.file.display().to_string())
-                        .fix(format!("the command must be `hookhost hook --for {d}` with hookhost on the agent's PATH (docs/install.md)")),
-                );
+                problems.push(broken_wiring(d, problem, &source.file));
             }
             match events.iter_mut().find(|e| e.event == *event) {
                 Some(e) => e.wired_via.push(Wiring {
@@ -599,6 +577,13 @@ fn wire(row: &AgentRow, source: &Source, events: &mut [EventWiring], problems: &
             }
         }
     }
+}
+
+/// An adapter wiring in `file` that would not work for `d` ([`command_problem`]'s `problem`).
+fn broken_wiring(d: Dialect, problem: String, file: &Path) -> Finding {
+    Finding::error(problem)
+        .at(file.display().to_string())
+        .fix(format!("the command must be `hookhost hook --for {d}` with hookhost on the agent's PATH (docs/install.md)"))
 }
 
 /// The adapter commands of one event's list, in the file's shape.

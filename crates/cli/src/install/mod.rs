@@ -80,6 +80,25 @@ struct Outcome {
     content: Option<String>,
 }
 
+impl Outcome {
+    /// What install did for `row`'s `file`, before anything is known of the change.
+    fn new(a: &InstallArgs, row: &AgentRow, file: &Path, notes: Vec<String>) -> Outcome {
+        Outcome {
+            agent: row.dialect.as_str(),
+            file: file.to_path_buf(),
+            operation: if a.uninstall { "uninstall" } else { "install" },
+            dry_run: a.dry_run,
+            changed: false,
+            command: None,
+            backup: None,
+            removed_file: false,
+            events: Vec::new(),
+            notes,
+            content: None,
+        }
+    }
+}
+
 pub fn install(a: InstallArgs, home: &crate::env::UserHome) -> anyhow::Result<u8> {
     let d: Dialect = a.agent.parse().map_err(|_| unknown(&a.agent))?;
     let row = table::row(d).ok_or_else(|| unknown(&a.agent))?;
@@ -108,17 +127,12 @@ pub fn install(a: InstallArgs, home: &crate::env::UserHome) -> anyhow::Result<u8
     let remove_file = a.uninstall && changed && edit::is_empty_skeleton(&doc, row);
     let text = doc.to_pretty();
     let mut out = Outcome {
-        agent: d.as_str(),
-        file: path.clone(),
-        operation: if a.uninstall { "uninstall" } else { "install" },
-        dry_run: a.dry_run,
         changed,
         command,
-        backup: None,
         removed_file: remove_file,
         events,
-        notes: notes(row, &home_dir),
         content: (a.dry_run && !remove_file).then(|| text.clone()),
+        ..Outcome::new(&a, row, &path, notes(row, &home_dir))
     };
     if changed && !a.dry_run {
         if remove_file {
@@ -157,17 +171,10 @@ fn install_script_dir(
     notes.extend(own);
     let changed = steps.iter().any(|(_, w)| w.is_some());
     let out = Outcome {
-        agent: row.dialect.as_str(),
-        file: dir.to_path_buf(),
-        operation: if a.uninstall { "uninstall" } else { "install" },
-        dry_run: a.dry_run,
         changed,
         command,
-        backup: None,
-        removed_file: false,
         events: steps.iter().map(|(c, _)| c.clone()).collect(),
-        notes,
-        content: None,
+        ..Outcome::new(a, row, dir, notes)
     };
     if changed && !a.dry_run {
         script_dir::apply(&steps)?;
@@ -199,20 +206,15 @@ fn install_plugin_file(
         ));
     }
     let out = Outcome {
-        agent: row.dialect.as_str(),
-        file: path.to_path_buf(),
-        operation: if a.uninstall { "uninstall" } else { "install" },
-        dry_run: a.dry_run,
         changed: change.is_some(),
-        command: (!a.uninstall).then(|| "hookhost's plugin: hook --for opencode".to_string()),
-        backup: None,
+        command: (!a.uninstall).then(|| format!("hookhost's plugin: hook --for {}", row.dialect)),
         removed_file: matches!(change, Some(None)),
         events,
-        notes,
         content: match (&change, a.dry_run) {
             (Some(Some(t)), true) => Some(t.clone()),
             _ => None,
         },
+        ..Outcome::new(a, row, path, notes)
     };
     if let (Some(c), false) = (&change, a.dry_run) {
         plugin_file::apply(path, c.as_deref())?;
