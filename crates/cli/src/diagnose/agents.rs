@@ -248,7 +248,7 @@ fn script_dir_wiring(
                 continue;
             }
         };
-        let Some(command) = crate::install::script_dir::adapter_of(&text) else {
+        let Some(command) = hookhost::dialect::script_adapter(&text) else {
             continue;
         };
         if let Some(problem) = command_problem(d, command) {

@@ -7,7 +7,7 @@
 use super::edit::{Action, Change};
 use super::file::{self, FileError};
 use super::table::AgentRow;
-use hookhost::dialect::is_adapter;
+use hookhost::dialect::script_adapter;
 use std::path::{Path, PathBuf};
 
 /// A hook file larger than this is the user's (and is not read whole).
@@ -18,20 +18,6 @@ pub fn script(command: &str) -> String {
     format!(
         "#!/bin/sh\n# hookhost's hook (`hookhost install` wrote it; `hookhost install --uninstall` removes it).\nexec {command}\n"
     )
-}
-
-/// The adapter command a hook file runs, when its only command is `exec` of the adapter (or
-/// the adapter itself); `None` for any other file (the user's own hook).
-pub fn adapter_of(text: &str) -> Option<&str> {
-    let mut lines = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'));
-    let line = lines.next()?;
-    if lines.next().is_some() || !is_adapter(line) {
-        return None;
-    }
-    Some(line.strip_prefix("exec ").unwrap_or(line).trim())
 }
 
 /// The hook file of `event` in `dir`, and its text (`None`: no such file).
@@ -61,7 +47,7 @@ pub fn plan(
     let mut notes = Vec::new();
     for event in row.events() {
         let (path, text) = read(dir, event)?;
-        let ours = text.as_deref().and_then(adapter_of).map(str::to_string);
+        let ours = text.as_deref().and_then(script_adapter).map(str::to_string);
         let change = |action| Change {
             event: event.to_string(),
             action,
@@ -129,13 +115,13 @@ mod tests {
     #[test]
     fn only_a_script_that_just_runs_the_adapter_is_hookhosts() {
         let cmd = "/usr/bin/hookhost-warm hook --for cline";
-        assert_eq!(adapter_of(&script(cmd)), Some(cmd));
+        assert_eq!(script_adapter(&script(cmd)), Some(cmd));
         assert_eq!(
-            adapter_of("hookhost hook --for cline\n"),
+            script_adapter("hookhost hook --for cline\n"),
             Some("hookhost hook --for cline")
         );
-        assert_eq!(adapter_of("#!/bin/sh\n./guard.sh\n"), None);
-        assert_eq!(adapter_of(&format!("{}echo hi\n", script(cmd))), None);
-        assert_eq!(adapter_of(""), None);
+        assert_eq!(script_adapter("#!/bin/sh\n./guard.sh\n"), None);
+        assert_eq!(script_adapter(&format!("{}echo hi\n", script(cmd))), None);
+        assert_eq!(script_adapter(""), None);
     }
 }

@@ -27,7 +27,7 @@ pub use crate::config::agents::{
     ADAPTER_SKIPPED, AgentSwitch, ForeignFile, ForeignHook, ForeignSource, GEMINI_BEFORE_MODEL_FIX,
     PluginHooks, Plugins, adapter_command, claude_plugins, codex_state_key, events,
     foreign_sources, gemini_before_model_wiring, is_adapter, read_settings, read_settings_at,
-    tools,
+    script_adapter, tools,
 };
 #[doc(hidden)]
 pub use crate::translate::{

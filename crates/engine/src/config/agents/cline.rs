@@ -10,7 +10,7 @@
 //! (`bash` for `.sh` and none, `node`, `bun run`, `python3`, `pwsh -File`); hookhost runs
 //! the same command line.
 
-use super::{ADAPTER_SKIPPED, ForeignFile, ForeignHook, ForeignSource, is_adapter};
+use super::{ADAPTER_SKIPPED, ForeignFile, ForeignHook, ForeignSource};
 use crate::Dialect;
 use crate::config::Scope;
 use crate::config::agents::events;
@@ -112,15 +112,6 @@ fn command_for(text: &str, file: &Path) -> String {
     format!("{runner} {quoted}")
 }
 
-/// Whether the script only runs hookhost's own adapter (its one command line).
-fn only_the_adapter(text: &str) -> bool {
-    let mut lines = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'));
-    lines.next().is_some_and(is_adapter) && lines.next().is_none()
-}
-
 /// The hook Cline's hook file `file` (whose text is `text`) means.
 pub(super) fn read_cline(text: &str, file: &Path) -> ForeignFile {
     let mut f = ForeignFile::default();
@@ -131,7 +122,7 @@ pub(super) fn read_cline(text: &str, file: &Path) -> ForeignFile {
         ));
         return f;
     };
-    if only_the_adapter(text) {
+    if super::script_adapter(text).is_some() {
         f.warnings
             .push((Some(name.to_string()), ADAPTER_SKIPPED.into()));
         return f;

@@ -254,6 +254,21 @@ fn is_wired_form(command: &str) -> bool {
     !agent.is_empty() && agent.bytes().all(|b| b.is_ascii_lowercase()) && agent == again
 }
 
+/// The adapter command a hook script runs when that is all it runs (its one line that is not
+/// blank or a comment, `exec` in front or not): Cline's hook files that hookhost skips as its
+/// own, and the scripts `hookhost install --for cline` writes. `None` for any other script.
+pub fn script_adapter(text: &str) -> Option<&str> {
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let line = lines.next()?;
+    if lines.next().is_some() || !is_adapter(line) {
+        return None;
+    }
+    Some(line.strip_prefix("exec ").unwrap_or(line).trim())
+}
+
 /// Whether a command runs `hookhost hook` (the outbound adapter), by any path to the binary
 /// or through the thin client `hookhost-warm`, and nothing else: a command that chains more
 /// (`;`, `&&`, `|`, a substitution, a process substitution) may hold a guard of its own,
