@@ -172,17 +172,32 @@ fn sorted(mut env: Vec<(OsString, OsString)>) -> Vec<(OsString, OsString)> {
     env
 }
 
-/// The accepting thread: checks each peer's user and hands each connection to a thread of
-/// its own ([`connection`]), at most [`MAX_IN_FLIGHT`] at once; it never reads from a
-/// client, so a silent one delays no other.
+/// The accepting thread: checks each peer's user and hands each connection to a reader
+/// thread ([`connection`]), at most [`MAX_IN_FLIGHT`] at once; it never reads from a client,
+/// so a silent one delays no other. Reader threads are kept for the engine's life and take
+/// the next connection when they are done (starting a thread for each connection was a
+/// tenth of an event's cost); one more is started only when every one is reading.
 fn accept(
     listener: &UnixListener,
     origin: &Arc<Origin>,
     busy: &Arc<AtomicBool>,
     tx: &mpsc::Sender<Job>,
 ) {
-    let parsed = Arc::new(Mutex::new(Parsed::default()));
-    let in_flight = Arc::new(AtomicUsize::new(0));
+    let readers = Readers {
+        parsed: Arc::new(Mutex::new(Parsed::default())),
+        in_flight: Arc::new(AtomicUsize::new(0)),
+        idle: Arc::new(AtomicUsize::new(0)),
+        queued: Arc::new(AtomicUsize::new(0)),
+        queue: Arc::new(Mutex::new(None)),
+        origin: origin.clone(),
+        busy: busy.clone(),
+        tx: tx.clone(),
+    };
+    let (to_readers, from_accept) = mpsc::channel::<(UnixStream, Option<i32>, InFlight)>();
+    *readers
+        .queue
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(from_accept);
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
         let Ok((uid, pid)) = place::peer(&stream) else {
@@ -192,8 +207,8 @@ fn accept(
             // Not this user's: no answer at all.
             continue;
         }
-        if in_flight.fetch_add(1, Ordering::SeqCst) >= MAX_IN_FLIGHT {
-            in_flight.fetch_sub(1, Ordering::SeqCst);
+        if readers.in_flight.fetch_add(1, Ordering::SeqCst) >= MAX_IN_FLIGHT {
+            readers.in_flight.fetch_sub(1, Ordering::SeqCst);
             // A short answer fits the socket's buffer; never wait for it here.
             let _ = stream.set_nonblocking(true);
             let _ = Reply::Declined(format!(
@@ -202,15 +217,68 @@ fn accept(
             .write(&mut stream);
             continue;
         }
-        let slot = InFlight(in_flight.clone());
-        let (origin, busy, parsed, tx) = (origin.clone(), busy.clone(), parsed.clone(), tx.clone());
+        let slot = InFlight(readers.in_flight.clone());
+        // A reader for it: an idle one takes it from the queue; one more is started when
+        // the queue holds more than there are idle readers. (A reader counts itself busy
+        // before it counts the connection as taken, so both counts err towards starting one:
+        // a connection never waits behind another's read.)
+        let queued = readers.queued.fetch_add(1, Ordering::SeqCst) + 1;
+        if queued > readers.idle.load(Ordering::SeqCst) {
+            readers.start();
+        }
+        if to_readers.send((stream, pid, slot)).is_err() {
+            return;
+        }
+    }
+}
+
+/// The reader threads' shared state: the queue of accepted connections they take from, how
+/// many are in flight (queued or being read), how many readers wait for one and how many
+/// connections wait for a reader.
+struct Readers {
+    parsed: Arc<Mutex<Parsed>>,
+    in_flight: Arc<AtomicUsize>,
+    idle: Arc<AtomicUsize>,
+    queued: Arc<AtomicUsize>,
+    queue: Arc<Mutex<Option<mpsc::Receiver<(UnixStream, Option<i32>, InFlight)>>>>,
+    origin: Arc<Origin>,
+    busy: Arc<AtomicBool>,
+    tx: mpsc::Sender<Job>,
+}
+
+impl Readers {
+    /// Starts one more reader thread (it counts as idle until it takes a connection). At
+    /// most [`MAX_IN_FLIGHT`] are ever needed: each reads one connection at a time.
+    fn start(&self) {
+        let (parsed, idle, queue) = (self.parsed.clone(), self.idle.clone(), self.queue.clone());
+        let queued = self.queued.clone();
+        let (origin, busy, tx) = (self.origin.clone(), self.busy.clone(), self.tx.clone());
+        self.idle.fetch_add(1, Ordering::SeqCst);
         let spawned = std::thread::Builder::new()
             .name("warm-connection".into())
             .spawn(move || {
-                let _slot = slot;
-                connection(stream, pid, &origin, &busy, &parsed, &tx);
+                loop {
+                    let next = {
+                        let queue = queue
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner);
+                        match queue.as_ref() {
+                            Some(rx) => rx.recv(),
+                            None => return,
+                        }
+                    };
+                    let Ok((stream, pid, slot)) = next else {
+                        return;
+                    };
+                    idle.fetch_sub(1, Ordering::SeqCst);
+                    queued.fetch_sub(1, Ordering::SeqCst);
+                    connection(stream, pid, &origin, &busy, &parsed, &tx);
+                    drop(slot);
+                    idle.fetch_add(1, Ordering::SeqCst);
+                }
             });
         if spawned.is_err() {
+            self.idle.fetch_sub(1, Ordering::SeqCst);
             tracing::debug!("warm engine: cannot start a thread for a connection");
         }
     }

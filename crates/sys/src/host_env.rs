@@ -263,6 +263,12 @@ pub fn remember_reads() {
     REMEMBER.store(true, Ordering::SeqCst);
 }
 
+/// Whether this process remembers what it read ([`remember_reads`]): others that read the
+/// same files event after event (the protected places) remember theirs then too.
+pub fn remembering() -> bool {
+    REMEMBER.load(Ordering::SeqCst)
+}
+
 /// Forgets what [`guard`] found and which names were said: the state of a process that
 /// never called it. For a process that runs one invocation after another as fresh
 /// processes would (the warm engine, before each).

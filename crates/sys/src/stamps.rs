@@ -170,6 +170,9 @@ fn time_of(secs: i64, nanos: i64) -> Option<SystemTime> {
 pub struct Stamps {
     /// Each path, its stamp, and whether all of it counts (else only [`Stamp::identity`]).
     taken: Vec<(PathBuf, Stamp, bool)>,
+    /// Where each path is in `taken`, by its bytes (a set stamps the same directories for
+    /// many paths: comparing `Path`s component by component was most of its cost).
+    index: std::collections::HashMap<std::ffi::OsString, usize>,
     since: SystemTime,
     usable: bool,
 }
@@ -186,6 +189,7 @@ impl Stamps {
     pub fn since(since: SystemTime) -> Stamps {
         Stamps {
             taken: Vec::new(),
+            index: std::collections::HashMap::new(),
             since,
             usable: true,
         }
@@ -206,19 +210,24 @@ impl Stamps {
     /// What resolving `path` (absolute; a relative one makes the set unusable) relies on:
     /// the identity and type of it and of each directory above it, none of them a link (so
     /// it resolves to the same file by the same canonical path). Their names and times are
-    /// not stamped: a file created beside the path does not change where it leads.
+    /// not stamped: a file created beside the path does not change where it leads. From the
+    /// root down, up to the first that is not a directory: what lies below a missing name or
+    /// a file stays missing while that one's stamp holds.
     pub fn take_route(&mut self, path: &Path) {
         if !path.is_absolute() {
             self.usable = false;
             return;
         }
-        for p in path.ancestors() {
-            self.stamp(p, true, false);
+        let route: Vec<&Path> = path.ancestors().collect();
+        for p in route.into_iter().rev() {
+            if !self.stamp(p, true, false).is_some_and(|s| s.is_dir()) {
+                break;
+            }
         }
     }
 
     fn stamp(&mut self, path: &Path, absent_too: bool, full: bool) -> Option<Stamp> {
-        if let Some(i) = self.taken.iter().position(|(p, _, _)| p == path) {
+        if let Some(&i) = self.index.get(path.as_os_str()) {
             // Stamped already; all of it counts if either asks.
             self.taken[i].2 |= full;
             return Some(self.taken[i].1.clone());
@@ -231,6 +240,8 @@ impl Stamps {
             self.usable = false;
         }
         if absent_too || stamp.is_present() {
+            self.index
+                .insert(path.as_os_str().to_os_string(), self.taken.len());
             self.taken.push((path.to_path_buf(), stamp.clone(), full));
         }
         Some(stamp)
@@ -348,6 +359,28 @@ mod tests {
         let mut linked = settled();
         linked.take_route(&p);
         assert!(!linked.usable());
+    }
+
+    #[test]
+    fn a_route_stops_at_its_first_missing_name_and_still_sees_it_appear() {
+        let d = tempfile::tempdir().unwrap();
+        let deep = d.path().join("a/b/c/settings.json");
+        let mut s = settled();
+        s.take_route(&deep);
+        assert!(s.usable() && s.unchanged());
+        let below_root = d.path().ancestors().count();
+        assert_eq!(s.len(), below_root + 1, "stamped down to `a`, not below it");
+        std::fs::create_dir(d.path().join("a")).unwrap();
+        assert!(!s.unchanged(), "the missing name appeared");
+        // A file where a directory would be: what is below it cannot be there.
+        std::fs::remove_dir(d.path().join("a")).unwrap();
+        std::fs::write(d.path().join("a"), "x").unwrap();
+        let mut f = settled();
+        f.take_route(&deep);
+        assert!(f.usable() && f.unchanged());
+        std::fs::remove_file(d.path().join("a")).unwrap();
+        std::fs::create_dir_all(d.path().join("a/b/c")).unwrap();
+        assert!(!f.unchanged(), "the file became a directory");
     }
 
     #[test]

@@ -362,7 +362,9 @@ impl ProcDir {
         // SAFETY: fd was just returned by openat and nothing else owns it.
         #[allow(unsafe_code)]
         let mut file = unsafe { std::fs::File::from_raw_fd(fd) };
-        let mut text = String::new();
+        // Room for the whole file at once: the kernel renders a /proc file for each read
+        // that finds its buffer used up, and these are a few hundred bytes to a few KiB.
+        let mut text = String::with_capacity(8192);
         file.read_to_string(&mut text)?;
         Ok(text)
     }

@@ -60,15 +60,18 @@ enum Reach {
     InsideOrAbove,
 }
 
+/// How many sources' places a long-lived process keeps ([`Protected::new`]).
+const KEPT_MAX: usize = 16;
+
 /// The protected places of one runner, computed once.
 #[derive(Debug, Clone)]
 pub struct Protected {
-    places: Vec<Place>,
+    places: Arc<[Place]>,
     /// The home directory, for `~` and `$HOME` in commands.
     home: Option<PathBuf>,
     /// Text that names a protected place in code or a word built at run time: each place's
     /// path, and the part of it under the home directory (`.claude/settings.json`).
-    needles: Vec<String>,
+    needles: Arc<[String]>,
     /// Device and inode of the protected files (a place's own, and the files directly in a
     /// protected directory): a hard link elsewhere is the same file. Read at the first
     /// file with more than one link.
@@ -76,7 +79,7 @@ pub struct Protected {
     /// The project root, resolved: a relative path under it is resolved from there.
     project: Option<PathBuf>,
     /// Each place's paths as bytes, for comparing (`places[i]` and `keys[i]`).
-    keys: Vec<Key>,
+    keys: Arc<[Key]>,
 }
 
 /// A place's paths as bytes, and whether it lies outside the project.
@@ -102,13 +105,66 @@ fn under(c: &[u8], place: &[u8]) -> bool {
 impl Protected {
     /// The places of `sources`, resolved now.
     pub fn new(sources: &Sources) -> Self {
-        let places = places::places(sources);
+        if !hookhost_sys::host_env::remembering() {
+            return Protected::from_places(sources, places::places(sources).into());
+        }
+        Protected::remembered(sources)
+    }
+
+    /// [`Protected::new`] in a process that runs one invocation after another (the warm
+    /// engine): the places computed for the same sources are used again while the stamps of
+    /// everything their computing read are unchanged (`places::stamped`); a change, a link or
+    /// a racy time anywhere on the way means they are computed again, as a fresh process
+    /// computes them. The hard-link inodes are never kept: each copy reads them anew.
+    fn remembered(sources: &Sources) -> Self {
+        Protected::remembered_or_not(sources).0
+    }
+
+    /// [`Protected::remembered`], and whether the kept places were used. Those of up to
+    /// [`KEPT_MAX`] sources are kept (an engine serves the runners of a few projects and
+    /// homes: `hook` and `run`, `--home`); past that it starts over.
+    fn remembered_or_not(sources: &Sources) -> (Self, bool) {
+        type Kept = Vec<(Sources, hookhost_sys::stamps::Stamps, Protected)>;
+        static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
+        let mut kept = KEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = kept.iter().position(|(s, _, _)| s == sources) {
+            if kept[i].1.unchanged() {
+                return (kept[i].2.fresh(), true);
+            }
+            kept.swap_remove(i);
+        }
+        let (places, stamps) = places::stamped(sources, std::time::SystemTime::now());
+        let protected = Protected::from_places(sources, places.into());
+        if stamps.usable() {
+            if kept.len() >= KEPT_MAX {
+                kept.clear();
+            }
+            kept.push((sources.clone(), stamps, protected.fresh()));
+        }
+        (protected, false)
+    }
+
+    /// A copy sharing the places, with no hard-link inodes read yet.
+    fn fresh(&self) -> Self {
+        Protected {
+            places: self.places.clone(),
+            home: self.home.clone(),
+            needles: self.needles.clone(),
+            inodes: std::sync::OnceLock::new(),
+            project: self.project.clone(),
+            keys: self.keys.clone(),
+        }
+    }
+
+    fn from_places(sources: &Sources, places: Arc<[Place]>) -> Self {
         let home = sources
             .home
             .clone()
             .or_else(|| sources.account_home.clone());
         let mut needles: Vec<String> = Vec::new();
-        for p in &places {
+        for p in places.iter() {
             for path in [&p.path, &p.resolved] {
                 let text = path.to_string_lossy().into_owned();
                 if !needles.contains(&text) {
@@ -145,7 +201,7 @@ impl Protected {
         Protected {
             places,
             home,
-            needles,
+            needles: needles.into(),
             inodes: std::sync::OnceLock::new(),
             project,
             keys,
@@ -211,7 +267,7 @@ impl Protected {
         // Compared as bytes (component-wise `Path` comparisons of every place were most of
         // an event's cost).
         let forms = [bytes(&written), bytes(&resolved)];
-        let places = || self.places.iter().zip(&self.keys);
+        let places = || self.places.iter().zip(self.keys.iter());
         if let Some((p, _)) = places().find(|(_, k)| {
             forms
                 .iter()

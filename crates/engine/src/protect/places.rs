@@ -16,6 +16,7 @@
 //! trust pins make a changed one untrusted).
 
 pub(crate) use hookhost_sys::resolve::{normalise, resolve, resolve_from};
+use hookhost_sys::stamps::Stamps;
 use std::path::{Path, PathBuf};
 
 /// One protected place: a file or a directory (everything below it).
@@ -31,7 +32,7 @@ pub struct Place {
 }
 
 /// What the places are computed from.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sources {
     /// The runner's home directory (the account's for the adapter).
     pub home: Option<PathBuf>,
@@ -92,6 +93,25 @@ pub(super) const PROJECT_WIRING: &[&str] = &[
 
 /// Every protected place for `s`, in no particular order.
 pub fn places(s: &Sources) -> Vec<Place> {
+    collect(s, None)
+}
+
+/// [`places`], with the stamps of everything it read, taken before it read it: the route to
+/// each place and to the project (which names are there, which are directories: where each
+/// resolves), the executable's route (its launchers are found from it) and each project
+/// agent settings file whose text decides whether it is a place. While they are unchanged
+/// ([`Stamps::unchanged`]), computing the places again finds the same ones (the warm
+/// engine's events: `Protected::new`).
+pub fn stamped(s: &Sources, since: std::time::SystemTime) -> (Vec<Place>, Stamps) {
+    let mut stamps = Stamps::since(since);
+    let places = collect(s, Some(&mut stamps));
+    (places, stamps)
+}
+
+fn collect(s: &Sources, mut stamps: Option<&mut Stamps>) -> Vec<Place> {
+    if let (Some(st), Some(exe)) = (stamps.as_deref_mut(), &s.exe) {
+        st.take_route(exe);
+    }
     let mut out: Vec<(PathBuf, &'static str)> = Vec::new();
     let homes = s.home.iter().chain(s.account_home.iter());
     for home in homes {
@@ -131,19 +151,34 @@ pub fn places(s: &Sources) -> Vec<Place> {
         ));
         for rel in PROJECT_WIRING {
             let file = project.join(rel);
+            if let Some(st) = stamps.as_deref_mut() {
+                st.take(&file);
+            }
             if names_hookhost(&file) {
                 out.push((file, "the project's agent settings that run hookhost"));
             }
+        }
+    }
+    // Each place once (by its bytes: comparing `Path`s component by component, every place
+    // with every other, was a third of a warm event's cost).
+    let mut seen = std::collections::HashSet::new();
+    let out: Vec<(PathBuf, &'static str)> = out
+        .into_iter()
+        .map(|(path, what)| (normalise(&path), what))
+        .filter(|(path, _)| seen.insert(path.as_os_str().to_os_string()))
+        .collect();
+    if let Some(st) = stamps {
+        for (path, _) in &out {
+            st.take_route(path);
+        }
+        if let Some(project) = &s.project {
+            st.take_route(project);
         }
     }
     let mut places: Vec<Place> = Vec::with_capacity(out.len());
     // Each directory prefix is looked up once (the places share their homes and folders).
     let mut memo = std::collections::HashMap::new();
     for (path, what) in out {
-        let path = normalise(&path);
-        if places.iter().any(|p| p.path == path) {
-            continue;
-        }
         let resolved = resolve_memo(&path, &mut memo);
         places.push(Place {
             path,

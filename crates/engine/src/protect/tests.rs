@@ -269,3 +269,65 @@ fn every_agents_wiring_file_is_protected() {
     }
     assert!(f.write("Write", &f.home.join(".qwen/notes.md")).is_none());
 }
+
+/// The warm engine's remembered places: used again while nothing they were computed from
+/// changed, computed again (as a fresh process would) when a name on a place's route
+/// appears, a directory on it becomes a link, or a project settings file starts to name
+/// hookhost.
+#[test]
+fn remembered_places_are_computed_again_when_what_they_read_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (home, project, elsewhere) = (root.join("home"), root.join("p"), root.join("elsewhere"));
+    for d in [&home, &project, &elsewhere] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::create_dir_all(project.join(".claude")).unwrap();
+    let settings = project.join(".claude/settings.json");
+    std::fs::write(&settings, r#"{"hooks": {}}"#).unwrap();
+    let sources = Sources {
+        home: Some(home.clone()),
+        project: Some(project.clone()),
+        exe: Some(root.join("bin/hookhost")),
+        ..Sources::default()
+    };
+    // Times closer than the racy margin are never kept: let what was just made settle.
+    let settle = || std::thread::sleep(hookhost_sys::stamps::RACY * 2);
+    let write = |g: &Protected, path: &Path| {
+        g.judge(
+            "Write",
+            &json!({"file_path": path, "content": "x"}),
+            &project,
+        )
+    };
+    settle();
+    let (first, kept) = Protected::remembered_or_not(&sources);
+    assert!(!kept);
+    assert!(write(&first, &settings).is_none(), "names no hookhost yet");
+    assert!(write(&first, &elsewhere.join("settings.json")).is_none());
+    let (again, kept) = Protected::remembered_or_not(&sources);
+    assert!(kept, "nothing changed: the places are used again");
+    assert!(write(&again, &settings).is_none());
+
+    // ~/.gemini becomes a link to another folder: its settings resolve there now.
+    std::os::unix::fs::symlink(&elsewhere, home.join(".gemini")).unwrap();
+    let (linked, kept) = Protected::remembered_or_not(&sources);
+    assert!(!kept, "a name appeared on a place's route");
+    assert!(write(&linked, &elsewhere.join("settings.json")).is_some());
+    // With a link on a route nothing is kept: computed anew each time.
+    assert!(!Protected::remembered_or_not(&sources).1);
+    std::fs::remove_file(home.join(".gemini")).unwrap();
+
+    settle();
+    assert!(!Protected::remembered_or_not(&sources).1);
+    assert!(Protected::remembered_or_not(&sources).1);
+    // The project's Claude Code settings now run hookhost: they are a protected place.
+    std::fs::write(
+        &settings,
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "hookhost hook --for claude"}]}]}}"#,
+    )
+    .unwrap();
+    let (wired, kept) = Protected::remembered_or_not(&sources);
+    assert!(!kept, "a file whose text decides was written");
+    assert!(write(&wired, &settings).is_some());
+}
