@@ -183,21 +183,17 @@ fn accept(
     busy: &Arc<AtomicBool>,
     tx: &mpsc::Sender<Job>,
 ) {
+    let (to_readers, from_accept) = mpsc::channel::<Accepted>();
     let readers = Readers {
         parsed: Arc::new(Mutex::new(Parsed::default())),
         in_flight: Arc::new(AtomicUsize::new(0)),
         idle: Arc::new(AtomicUsize::new(0)),
         queued: Arc::new(AtomicUsize::new(0)),
-        queue: Arc::new(Mutex::new(None)),
+        queue: Arc::new(Mutex::new(from_accept)),
         origin: origin.clone(),
         busy: busy.clone(),
         tx: tx.clone(),
     };
-    let (to_readers, from_accept) = mpsc::channel::<(UnixStream, Option<i32>, InFlight)>();
-    *readers
-        .queue
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(from_accept);
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
         let Ok((uid, pid)) = place::peer(&stream) else {
@@ -232,6 +228,9 @@ fn accept(
     }
 }
 
+/// An accepted connection, its peer's pid, and its place among those in flight.
+type Accepted = (UnixStream, Option<i32>, InFlight);
+
 /// The reader threads' shared state: the queue of accepted connections they take from, how
 /// many are in flight (queued or being read), how many readers wait for one and how many
 /// connections wait for a reader.
@@ -240,7 +239,7 @@ struct Readers {
     in_flight: Arc<AtomicUsize>,
     idle: Arc<AtomicUsize>,
     queued: Arc<AtomicUsize>,
-    queue: Arc<Mutex<Option<mpsc::Receiver<(UnixStream, Option<i32>, InFlight)>>>>,
+    queue: Arc<Mutex<mpsc::Receiver<Accepted>>>,
     origin: Arc<Origin>,
     busy: Arc<AtomicBool>,
     tx: mpsc::Sender<Job>,
@@ -258,15 +257,10 @@ impl Readers {
             .name("warm-connection".into())
             .spawn(move || {
                 loop {
-                    let next = {
-                        let queue = queue
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner);
-                        match queue.as_ref() {
-                            Some(rx) => rx.recv(),
-                            None => return,
-                        }
-                    };
+                    let next = queue
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .recv();
                     let Ok((stream, pid, slot)) = next else {
                         return;
                     };

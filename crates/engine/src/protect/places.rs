@@ -102,7 +102,7 @@ pub fn places(s: &Sources) -> Vec<Place> {
 /// agent settings file whose text decides whether it is a place. While they are unchanged
 /// ([`Stamps::unchanged`]), computing the places again finds the same ones (the warm
 /// engine's events: `Protected::new`).
-pub fn stamped(s: &Sources, since: std::time::SystemTime) -> (Vec<Place>, Stamps) {
+pub(crate) fn stamped(s: &Sources, since: std::time::SystemTime) -> (Vec<Place>, Stamps) {
     let mut stamps = Stamps::since(since);
     let places = collect(s, Some(&mut stamps));
     (places, stamps)
