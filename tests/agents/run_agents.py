@@ -156,6 +156,11 @@ class Agent:
         it keeps no such log)."""
         return None
 
+    def log_cut_short(self, logged: str) -> str | None:
+        """Why `logged` (from `hook_log`) cannot be read for a message: the agent exited
+        before it wrote its log out. None: it is whole."""
+        return None
+
 
 class Claude(Agent):
     name, exe = "claude", "claude"
@@ -415,6 +420,16 @@ class Opencode(Agent):
         logs = sorted((run.home / ".local" / "share" / "opencode" / "log").glob("*.log"))
         return "".join(f.read_text(errors="replace") for f in logs) if logs else None
 
+    def log_cut_short(self, logged):
+        # opencode writes its log file behind the session and can exit before the rest is
+        # written (seen on a 2-core machine: files ending anywhere from start-up to the
+        # session's end, whatever hookhost answered). A whole one ends by disposing of the
+        # instance.
+        if 'message="disposing instance"' in logged:
+            return None
+        return (f"opencode exited before its log was written out ({len(logged.splitlines())} lines, "
+                "no 'disposing instance'): there is nothing to read this time")
+
     def hook_failures(self, run):
         """The plugin's own errors: a call it blocked because hookhost could not answer (the
         tool's error in the json events), an after-tool or session event it could not hand
@@ -610,7 +625,9 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
         r.check(f"{a} stop: the stop reason is shown to the user", STOP_REASON in agent.shown(x), x.summary())
     else:
         logged = agent.hook_log(x)
-        if logged is not None:
+        if logged is not None and (short := agent.log_cut_short(logged)):
+            r.unsupported_check(f"{a} stop: reading its log", short)
+        elif logged is not None:
             r.check(f"{a} stop: the agent read the stop reason (its own log has it)", STOP_REASON in logged,
                     x.summary())
         r.unsupported_check(f"{a} stop: showing the stop reason", agent.hidden_stop_why)
@@ -632,7 +649,9 @@ def scenarios(agent: Agent, server: Server, work: Path, r: Results) -> None:
         r.check(f"{a} untrusted: the user is shown hookhost's systemMessage", NOTICE in agent.shown(x), x.summary())
     else:
         logged = agent.hook_log(x)
-        if logged is not None:
+        if logged is not None and (short := agent.log_cut_short(logged)):
+            r.unsupported_check(f"{a} untrusted: reading its log", short)
+        elif logged is not None:
             r.check(f"{a} untrusted: the agent read hookhost's systemMessage (its own log has it)",
                     NOTICE in logged, x.summary())
         r.unsupported_check(f"{a} untrusted: showing hookhost's systemMessage", agent.hidden_messages_why)
