@@ -176,24 +176,19 @@ fn sorted(mut env: Vec<(OsString, OsString)>) -> Vec<(OsString, OsString)> {
 /// thread ([`connection`]), at most [`MAX_IN_FLIGHT`] at once; it never reads from a client,
 /// so a silent one delays no other. Reader threads are kept for the engine's life and take
 /// the next connection when they are done (starting a thread for each connection was a
-/// tenth of an event's cost); one more is started only when every one is reading.
+/// tenth of an event's cost). There are always at least as many readers as connections in
+/// flight (queued or being read), so each queued one has a free reader.
 fn accept(
     listener: &UnixListener,
     origin: &Arc<Origin>,
     busy: &Arc<AtomicBool>,
     tx: &mpsc::Sender<Job>,
 ) {
+    let parsed = Arc::new(Mutex::new(Parsed::default()));
+    let in_flight = Arc::new(AtomicUsize::new(0));
     let (to_readers, from_accept) = mpsc::channel::<Accepted>();
-    let readers = Readers {
-        parsed: Arc::new(Mutex::new(Parsed::default())),
-        in_flight: Arc::new(AtomicUsize::new(0)),
-        idle: Arc::new(AtomicUsize::new(0)),
-        queued: Arc::new(AtomicUsize::new(0)),
-        queue: Arc::new(Mutex::new(from_accept)),
-        origin: origin.clone(),
-        busy: busy.clone(),
-        tx: tx.clone(),
-    };
+    let queue = Arc::new(Mutex::new(from_accept));
+    let mut readers = 0;
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
         let Ok((uid, pid)) = place::peer(&stream) else {
@@ -203,8 +198,9 @@ fn accept(
             // Not this user's: no answer at all.
             continue;
         }
-        if readers.in_flight.fetch_add(1, Ordering::SeqCst) >= MAX_IN_FLIGHT {
-            readers.in_flight.fetch_sub(1, Ordering::SeqCst);
+        let now_in_flight = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        if now_in_flight > MAX_IN_FLIGHT {
+            in_flight.fetch_sub(1, Ordering::SeqCst);
             // A short answer fits the socket's buffer; never wait for it here.
             let _ = stream.set_nonblocking(true);
             let _ = Reply::Declined(format!(
@@ -213,68 +209,46 @@ fn accept(
             .write(&mut stream);
             continue;
         }
-        let slot = InFlight(readers.in_flight.clone());
-        // A reader for it: an idle one takes it from the queue; one more is started when
-        // the queue holds more than there are idle readers. (A reader counts itself busy
-        // before it counts the connection as taken, so both counts err towards starting one:
-        // a connection never waits behind another's read.)
-        let queued = readers.queued.fetch_add(1, Ordering::SeqCst) + 1;
-        if queued > readers.idle.load(Ordering::SeqCst) {
-            readers.start();
+        if now_in_flight > readers {
+            let (queue, origin, busy) = (queue.clone(), origin.clone(), busy.clone());
+            let (parsed, tx) = (parsed.clone(), tx.clone());
+            let spawned = std::thread::Builder::new()
+                .name("warm-connection".into())
+                .spawn(move || read_connections(&queue, &origin, &busy, &parsed, &tx));
+            match spawned {
+                Ok(_) => readers += 1,
+                Err(_) => tracing::debug!("warm engine: cannot start a reader thread"),
+            }
         }
+        let slot = InFlight(in_flight.clone());
         if to_readers.send((stream, pid, slot)).is_err() {
             return;
         }
     }
 }
 
-/// An accepted connection, its peer's pid, and its place among those in flight.
+/// An accepted connection, its peer's pid, and its place among those in flight (given back
+/// when it has been read and handed on).
 type Accepted = (UnixStream, Option<i32>, InFlight);
 
-/// The reader threads' shared state: the queue of accepted connections they take from, how
-/// many are in flight (queued or being read), how many readers wait for one and how many
-/// connections wait for a reader.
-struct Readers {
-    parsed: Arc<Mutex<Parsed>>,
-    in_flight: Arc<AtomicUsize>,
-    idle: Arc<AtomicUsize>,
-    queued: Arc<AtomicUsize>,
-    queue: Arc<Mutex<mpsc::Receiver<Accepted>>>,
-    origin: Arc<Origin>,
-    busy: Arc<AtomicBool>,
-    tx: mpsc::Sender<Job>,
-}
-
-impl Readers {
-    /// Starts one more reader thread (it counts as idle until it takes a connection). At
-    /// most [`MAX_IN_FLIGHT`] are ever needed: each reads one connection at a time.
-    fn start(&self) {
-        let (parsed, idle, queue) = (self.parsed.clone(), self.idle.clone(), self.queue.clone());
-        let queued = self.queued.clone();
-        let (origin, busy, tx) = (self.origin.clone(), self.busy.clone(), self.tx.clone());
-        self.idle.fetch_add(1, Ordering::SeqCst);
-        let spawned = std::thread::Builder::new()
-            .name("warm-connection".into())
-            .spawn(move || {
-                loop {
-                    let next = queue
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .recv();
-                    let Ok((stream, pid, slot)) = next else {
-                        return;
-                    };
-                    idle.fetch_sub(1, Ordering::SeqCst);
-                    queued.fetch_sub(1, Ordering::SeqCst);
-                    connection(stream, pid, &origin, &busy, &parsed, &tx);
-                    drop(slot);
-                    idle.fetch_add(1, Ordering::SeqCst);
-                }
-            });
-        if spawned.is_err() {
-            self.idle.fetch_sub(1, Ordering::SeqCst);
-            tracing::debug!("warm engine: cannot start a thread for a connection");
-        }
+/// A reader thread: takes accepted connections from the queue, one at a time, for the
+/// engine's life.
+fn read_connections(
+    queue: &Mutex<mpsc::Receiver<Accepted>>,
+    origin: &Origin,
+    busy: &AtomicBool,
+    parsed: &Mutex<Parsed>,
+    tx: &mpsc::Sender<Job>,
+) {
+    loop {
+        let next = queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .recv();
+        let Ok((stream, pid, _slot)) = next else {
+            return;
+        };
+        connection(stream, pid, origin, busy, parsed, tx);
     }
 }
 

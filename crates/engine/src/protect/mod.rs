@@ -108,22 +108,18 @@ impl Protected {
         if !hookhost_sys::host_env::remembering() {
             return Protected::from_places(sources, places::places(sources).into());
         }
-        Protected::remembered(sources)
+        Protected::remembered(sources).0
     }
 
     /// [`Protected::new`] in a process that runs one invocation after another (the warm
-    /// engine): the places computed for the same sources are used again while the stamps of
-    /// everything their computing read are unchanged (`places::stamped`); a change, a link or
-    /// a racy time anywhere on the way means they are computed again, as a fresh process
-    /// computes them. The hard-link inodes are never kept: each copy reads them anew.
-    fn remembered(sources: &Sources) -> Self {
-        Protected::remembered_or_not(sources).0
-    }
-
-    /// [`Protected::remembered`], and whether the kept places were used. Those of up to
-    /// [`KEPT_MAX`] sources are kept (an engine serves the runners of a few projects and
-    /// homes: `hook` and `run`, `--home`); past that it starts over.
-    fn remembered_or_not(sources: &Sources) -> (Self, bool) {
+    /// engine), and whether kept places were used: the places computed for the same sources
+    /// are used again while the stamps of everything their computing read are unchanged
+    /// (`places::stamped`); a change, a link or a racy time anywhere on the way means they
+    /// are computed again, as a fresh process computes them. The hard-link inodes are never
+    /// kept: each copy reads them anew. Those of up to [`KEPT_MAX`] sources are kept (an
+    /// engine serves the runners of a few projects and homes: `hook` and `run`, `--home`);
+    /// past that it starts over.
+    fn remembered(sources: &Sources) -> (Self, bool) {
         type Kept = Vec<(Sources, hookhost_sys::stamps::Stamps, Protected)>;
         static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
         let mut kept = KEPT
@@ -163,22 +159,23 @@ impl Protected {
             .home
             .clone()
             .or_else(|| sources.account_home.clone());
+        // In order, each once (a set: comparing each with all before it was quadratic).
         let mut needles: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut add = |text: String| {
+            if !text.is_empty() && seen.insert(text.clone()) {
+                needles.push(text);
+            }
+        };
         for p in places.iter() {
             for path in [&p.path, &p.resolved] {
-                let text = path.to_string_lossy().into_owned();
-                if !needles.contains(&text) {
-                    needles.push(text);
-                }
+                add(path.to_string_lossy().into_owned());
                 let under_home = [&sources.home, &sources.account_home]
                     .into_iter()
                     .flatten()
                     .find_map(|h| path.strip_prefix(h).ok());
                 if let Some(rel) = under_home {
-                    let rel = rel.to_string_lossy().into_owned();
-                    if !rel.is_empty() && !needles.contains(&rel) {
-                        needles.push(rel);
-                    }
+                    add(rel.to_string_lossy().into_owned());
                 }
             }
         }

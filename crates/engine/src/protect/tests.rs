@@ -301,33 +301,33 @@ fn remembered_places_are_computed_again_when_what_they_read_changes() {
         )
     };
     settle();
-    let (first, kept) = Protected::remembered_or_not(&sources);
+    let (first, kept) = Protected::remembered(&sources);
     assert!(!kept);
     assert!(write(&first, &settings).is_none(), "names no hookhost yet");
     assert!(write(&first, &elsewhere.join("settings.json")).is_none());
-    let (again, kept) = Protected::remembered_or_not(&sources);
+    let (again, kept) = Protected::remembered(&sources);
     assert!(kept, "nothing changed: the places are used again");
     assert!(write(&again, &settings).is_none());
 
     // ~/.gemini becomes a link to another folder: its settings resolve there now.
     std::os::unix::fs::symlink(&elsewhere, home.join(".gemini")).unwrap();
-    let (linked, kept) = Protected::remembered_or_not(&sources);
+    let (linked, kept) = Protected::remembered(&sources);
     assert!(!kept, "a name appeared on a place's route");
     assert!(write(&linked, &elsewhere.join("settings.json")).is_some());
     // With a link on a route nothing is kept: computed anew each time.
-    assert!(!Protected::remembered_or_not(&sources).1);
+    assert!(!Protected::remembered(&sources).1);
     std::fs::remove_file(home.join(".gemini")).unwrap();
 
     settle();
-    assert!(!Protected::remembered_or_not(&sources).1);
-    assert!(Protected::remembered_or_not(&sources).1);
+    assert!(!Protected::remembered(&sources).1);
+    assert!(Protected::remembered(&sources).1);
     // The project's Claude Code settings now run hookhost: they are a protected place.
     std::fs::write(
         &settings,
         r#"{"hooks": {"PreToolUse": [{"hooks": [{"command": "hookhost hook --for claude"}]}]}}"#,
     )
     .unwrap();
-    let (wired, kept) = Protected::remembered_or_not(&sources);
+    let (wired, kept) = Protected::remembered(&sources);
     assert!(!kept, "a file whose text decides was written");
     assert!(write(&wired, &settings).is_some());
 }
